@@ -1,0 +1,60 @@
+# Pinbid. The two commands: `make run` serves the product, `make test` tests it.
+SHELL := /bin/bash
+UV := $(shell command -v uv 2>/dev/null || echo python3 -m uv)
+NPM := npm
+PORT ?= 8000
+WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
+
+.PHONY: run test install web contracts lint test-python test-web test-browser up down status bench clean
+
+## install: Python packages (uv, locked) and the web app's packages
+install:
+	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
+	$(UV) sync --frozen
+	@if [ -f web/package.json ]; then cd web && $(NPM) ci --no-audit --no-fund --loglevel=error; fi
+
+## web: build web/dist when missing or older than its sources
+web: web/dist/index.html
+web/dist/index.html: $(WEB_SOURCES)
+	@if [ -f web/package.json ]; then cd web && $(NPM) run build; else echo "no web app yet"; fi
+
+## run: the whole product at http://127.0.0.1:8000 (embedded PostgreSQL, in-process bus, sandboxes, demo data)
+run: install web
+	$(UV) run python -m pinbid_launcher embedded --port $(PORT)
+
+## contracts: regenerate contracts/openapi.json and contracts/events/*.json
+contracts:
+	$(UV) run python -m pinbid_launcher.openapi
+	$(UV) run python -m pinbid_kit.events.contracts
+
+lint:
+	$(UV) run ruff check .
+	$(UV) run python -m pinbid_launcher.openapi --check
+	$(UV) run python -m pinbid_kit.events.contracts --check
+
+test-python:
+	$(UV) run pytest -q
+
+test-web:
+	@if [ -f web/package.json ]; then cd web && $(NPM) test; fi
+
+test-browser: web
+	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
+
+## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests)
+test: install lint test-python test-web test-browser
+
+## up / down / status: the distributed run on this machine (local PostgreSQL and RabbitMQ)
+up: install web
+	$(UV) run python -m pinbid_launcher up
+down:
+	$(UV) run python -m pinbid_launcher down
+status:
+	$(UV) run python -m pinbid_launcher status
+
+## bench: the benchmark scripts (see docs/benchmarks.md)
+bench: install
+	$(UV) run python -m benchmarks.all
+
+clean:
+	rm -rf var web/dist

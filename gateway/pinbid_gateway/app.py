@@ -1,0 +1,123 @@
+"""The gateway: /api routing with token and role checks, the dashboards, the runtime config and the web app."""
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from pinbid_kit.auth import principal_from
+from pinbid_kit.errors import Forbidden, NotFound
+from pinbid_kit.http import create_app
+from pinbid_kit.tokens import Principal, TokenVerifier
+
+from . import dashboards
+from .limits import BodySizeLimit
+from .proxy import WRONG_ROLE, forward
+from .revocations import Revocations
+from .settings import GatewaySettings
+from .upstreams import Upstreams
+
+log = logging.getLogger("pinbid.gateway")
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+class Gateway:
+    def __init__(self, settings: GatewaySettings, upstreams: Upstreams, verifier: TokenVerifier,
+                 ready_checks: dict[str, Callable[[], Awaitable[bool]]] | None = None):
+        self.settings = settings
+        self.upstreams = upstreams
+        self.verifier = verifier
+        self.revocations = Revocations()
+        self.app = self._build(ready_checks or {})
+
+    async def load_revocations(self, *, attempts: int | None = None, delay: float = 2.0) -> None:
+        """Ask identity once for recent revocations; retried until identity answers."""
+        tries = 0
+        while attempts is None or tries < attempts:
+            tries += 1
+            client = self.upstreams.get("identity")
+            try:
+                if client is None:
+                    return
+                response = await client.get("/internal/token-versions")
+                response.raise_for_status()
+                for row in response.json():
+                    self.revocations.apply(uuid.UUID(row["userId"]), int(row["tokenVersion"]))
+                self.revocations.loaded = True
+                return
+            except Exception as exc:
+                log.warning("could not load revocations from identity yet: %r", exc)
+                await asyncio.sleep(delay)
+
+    def _role(self, role: str) -> Callable[[Request], Principal]:
+        def dependency(request: Request) -> Principal:
+            principal = principal_from(request, self.verifier)
+            if self.revocations.is_revoked(principal):
+                raise Forbidden("Your session has expired. Please sign in again.", code="token_revoked")
+            if principal.role != role:
+                raise Forbidden(WRONG_ROLE, code="wrong_role")
+            return principal
+
+        return dependency
+
+    def _build(self, ready_checks: dict[str, Callable[[], Awaitable[bool]]]) -> FastAPI:
+        settings = self.settings
+        api = APIRouter(prefix=settings.api_base)
+
+        @api.get("/health", tags=["health"])
+        async def health() -> dict[str, str]:
+            return {"status": "ok"}
+
+        @api.get("/influencer/dashboard", tags=["dashboards"], response_model=dashboards.InfluencerDashboard)
+        async def influencer_dashboard(request: Request, _: Principal = Depends(self._role("INFLUENCER"))):
+            return await dashboards.influencer(self.upstreams, request)
+
+        @api.get("/buyer/dashboard", tags=["dashboards"], response_model=dashboards.BuyerDashboard)
+        async def buyer_dashboard(request: Request, _: Principal = Depends(self._role("BUYER"))):
+            return await dashboards.buyer(self.upstreams, request)
+
+        @api.api_route("/{path:path}", methods=METHODS, include_in_schema=False)
+        async def proxy(path: str, request: Request) -> Response:
+            return await forward(request, "/" + path, self.upstreams, self.verifier, self.revocations)
+
+        app = create_app("gateway", routers=[api], checks=ready_checks,
+                         description="The public /api of Pinbid.")
+
+        @app.get("/runtime-config.json", include_in_schema=False)
+        async def runtime_config() -> JSONResponse:
+            return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
+
+        self._mount_web(app, settings.web_dist)
+        app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+        if settings.cors_origins:
+            app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
+                               allow_methods=METHODS, allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
+                               expose_headers=["X-Request-Id"])
+        return app
+
+    def _mount_web(self, app: FastAPI, dist: Path) -> None:
+        """The built React app with an SPA fallback: any non-/api path without a file gets index.html."""
+        root = dist.resolve()
+
+        @app.get("/{path:path}", include_in_schema=False)
+        async def web(path: str) -> Response:
+            if path.startswith(self.settings.api_base.strip("/") + "/"):
+                raise NotFound("Not found.")
+            index = root / "index.html"
+            if not index.exists():
+                return HTMLResponse(NOT_BUILT, status_code=503)
+            candidate = (root / path).resolve()
+            if path and candidate.is_file() and candidate.is_relative_to(root):
+                cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
+                return FileResponse(candidate, headers={"Cache-Control": cache})
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+NOT_BUILT = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pinbid</title>
+<body style="font-family:system-ui;margin:4rem auto;max-width:40rem">
+<h1>Pinbid</h1><p>The web app is not built yet. Run <code>make web</code> (or <code>make run</code>, which builds it)
+and reload this page. The API is served under <a href="/api/health">/api</a>.</p></body></html>"""

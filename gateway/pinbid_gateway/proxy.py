@@ -1,0 +1,57 @@
+"""Forwards an /api request to the service that owns it, after the token and role checks."""
+
+import httpx
+from fastapi import Request, Response
+from pinbid_kit import context
+from pinbid_kit.auth import principal_from
+from pinbid_kit.errors import BadGateway, Forbidden, NotFound, ServiceUnavailable
+from pinbid_kit.tokens import TokenVerifier
+
+from .revocations import Revocations
+from .routing import Access, route_for
+from .upstreams import Upstreams
+
+HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
+              "transfer-encoding", "upgrade", "host", "content-length"}
+WRONG_ROLE = "This page is not available for your account type."
+
+
+def check_access(request: Request, access: Access, verifier: TokenVerifier, revocations: Revocations) -> None:
+    if access is Access.PUBLIC:
+        return
+    principal = principal_from(request, verifier)
+    if revocations.is_revoked(principal):
+        raise Forbidden("Your session has expired. Please sign in again.", code="token_revoked")
+    if access in (Access.INFLUENCER, Access.BUYER) and principal.role != access.value:
+        raise Forbidden(WRONG_ROLE, code="wrong_role")
+
+
+def forwarded_headers(request: Request) -> dict[str, str]:
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
+    client = request.client.host if request.client else "unknown"
+    previous = request.headers.get("x-forwarded-for")
+    headers["x-forwarded-for"] = f"{previous}, {client}" if previous else client
+    headers["x-forwarded-proto"] = request.url.scheme
+    headers["x-request-id"] = context.request_id.get() or ""
+    return headers
+
+
+async def forward(request: Request, path: str, upstreams: Upstreams, verifier: TokenVerifier,
+                  revocations: Revocations) -> Response:
+    route = route_for(path)
+    if route is None:
+        raise NotFound("Not found.")
+    check_access(request, route.access, verifier, revocations)
+    client = upstreams.get(route.service)
+    if client is None:
+        raise ServiceUnavailable(f"The {route.service} service is not available yet. Please try again later.")
+    body = await request.body()
+    try:
+        upstream = await client.request(request.method, path, params=request.query_params.multi_items(),
+                                        content=body, headers=forwarded_headers(request))
+    except httpx.TimeoutException:
+        raise BadGateway(f"The {route.service} service took too long to answer.", code="upstream_timeout") from None
+    except httpx.HTTPError:
+        raise ServiceUnavailable(f"The {route.service} service cannot be reached. Please try again later.") from None
+    headers = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP | {"content-encoding"}}
+    return Response(content=upstream.content, status_code=upstream.status_code, headers=headers)

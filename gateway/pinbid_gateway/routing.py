@@ -1,0 +1,58 @@
+"""Which service owns each /api path, and who may call it (ARCHITECTURE.md section 4)."""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Access(StrEnum):
+    PUBLIC = "public"
+    SIGNED_IN = "signed-in"
+    INFLUENCER = "INFLUENCER"
+    BUYER = "BUYER"
+
+
+@dataclass(frozen=True)
+class Route:
+    prefix: str
+    service: str
+    access: Access
+
+
+# Longest prefix wins. A prefix matches a whole path or a path that continues with "/".
+ROUTES = [
+    Route("/auth", "identity", Access.SIGNED_IN),
+    Route("/auth/login", "identity", Access.PUBLIC),
+    Route("/auth/register", "identity", Access.PUBLIC),
+    Route("/auth/forgot-password", "identity", Access.PUBLIC),
+    Route("/auth/reset-password", "identity", Access.PUBLIC),
+    Route("/notifications", "identity", Access.SIGNED_IN),
+    Route("/marketplace", "marketplace", Access.SIGNED_IN),
+    Route("/influencer/pin-slots", "marketplace", Access.INFLUENCER),
+    Route("/influencer/approvals", "marketplace", Access.INFLUENCER),
+    Route("/influencer/bids", "marketplace", Access.INFLUENCER),
+    Route("/buyer/bids", "marketplace", Access.BUYER),
+    Route("/buyer/comment-submission", "marketplace", Access.BUYER),
+    Route("/buyer/buy-now", "marketplace", Access.BUYER),
+    Route("/payments", "payments", Access.BUYER),
+    Route("/payments/webhook", "payments", Access.PUBLIC),
+    Route("/payments/sandbox", "payments", Access.PUBLIC),
+    Route("/influencer/earnings", "payments", Access.INFLUENCER),
+    Route("/influencer/payouts", "payments", Access.INFLUENCER),
+    Route("/influencer/payout-settings", "payments", Access.INFLUENCER),
+    Route("/instagram", "social", Access.SIGNED_IN),
+    Route("/instagram/callback", "social", Access.PUBLIC),
+    Route("/instagram/sandbox", "social", Access.PUBLIC),
+    Route("/influencer/instagram-login", "social", Access.INFLUENCER),
+    Route("/influencer/pin-comment", "social", Access.INFLUENCER),
+    Route("/blog", "content", Access.PUBLIC),
+    Route("/newsletter", "content", Access.PUBLIC),
+]
+
+
+def route_for(path: str) -> Route | None:
+    best: Route | None = None
+    for route in ROUTES:
+        if path == route.prefix or path.startswith(route.prefix + "/"):
+            if best is None or len(route.prefix) > len(best.prefix):
+                best = route
+    return best

@@ -1,0 +1,28 @@
+from pathlib import Path
+
+from pinbid_kit.paths import repo_root
+from pinbid_kit.settings import KitSettings
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+SERVICES = ("identity", "marketplace", "payments", "social", "content")
+
+
+class GatewaySettings(KitSettings):
+    model_config = SettingsConfigDict(env_prefix="GATEWAY_", env_file=".env", extra="ignore")
+
+    # Base URLs of the services in the distributed run; a service with no URL is "not available yet".
+    identity_url: str | None = None
+    marketplace_url: str | None = None
+    payments_url: str | None = None
+    social_url: str | None = None
+    content_url: str | None = None
+    web_dist: Path = Field(default_factory=lambda: repo_root() / "web" / "dist")
+    api_base: str = "/api"
+    cors_origins: list[str] = Field(default_factory=list)
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    upstream_timeout_seconds: float = Field(default=30.0, gt=0)
+
+    def service_urls(self) -> dict[str, str]:
+        urls = {name: getattr(self, f"{name}_url") for name in SERVICES}
+        return {name: url.rstrip("/") for name, url in urls.items() if url}

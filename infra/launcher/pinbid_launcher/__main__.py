@@ -1,0 +1,56 @@
+"""pinbid: start Pinbid.
+
+  python -m pinbid_launcher embedded [--host H] [--port P] [--no-seed]
+  python -m pinbid_launcher service NAME      (distributed: one service, configured by environment)
+  python -m pinbid_launcher gateway           (distributed: the gateway)
+  python -m pinbid_launcher migrate NAME      (run a service's migrations and exit)
+  python -m pinbid_launcher up | down | status  (the distributed run on this machine)
+"""
+
+import argparse
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="pinbid", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    embedded = sub.add_parser("embedded")
+    embedded.add_argument("--host", default="127.0.0.1")
+    embedded.add_argument("--port", type=int, default=8000)
+    embedded.add_argument("--no-seed", action="store_true")
+    service = sub.add_parser("service")
+    service.add_argument("name")
+    sub.add_parser("gateway")
+    migrate = sub.add_parser("migrate")
+    migrate.add_argument("name")
+    sub.add_parser("up")
+    sub.add_parser("down")
+    sub.add_parser("status")
+    args = parser.parse_args()
+
+    if args.command == "embedded":
+        from .embedded import main as run_embedded
+
+        run_embedded(args.host, args.port, not args.no_seed)
+    elif args.command == "service":
+        from .standalone import serve_service
+
+        serve_service(args.name)
+    elif args.command == "gateway":
+        from .standalone import serve_gateway
+
+        serve_gateway()
+    elif args.command == "migrate":
+        from pinbid_kit.migrations import upgrade
+
+        from .services import get
+
+        module = get(args.name)
+        upgrade(module.settings().database_url, module.package)
+    else:
+        from . import local
+
+        getattr(local, args.command)()
+
+
+if __name__ == "__main__":
+    main()

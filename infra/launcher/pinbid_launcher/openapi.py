@@ -1,0 +1,90 @@
+"""Writes the OpenAPI of the whole public /api to contracts/openapi.json: the gateway's own routes
+merged with every installed service's routes under the API base. `--check` fails when it is stale."""
+
+import json
+import sys
+from typing import Any
+
+from pinbid_gateway.app import Gateway
+from pinbid_gateway.routing import Access, route_for
+from pinbid_gateway.settings import GatewaySettings
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_kit.paths import repo_root, var_dir
+from pinbid_kit.tokens import TokenVerifier, generate_keypair
+
+from . import services
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "title": "Error",
+    "required": ["detail", "code"],
+    "properties": {
+        "detail": {"type": "string", "description": "A message a person can read."},
+        "code": {"type": "string", "description": "A machine code."},
+        "errors": {"type": "array", "items": {"type": "object", "required": ["field", "message"],
+                   "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
+    },
+}
+
+
+def service_specs() -> dict[str, dict[str, Any]]:
+    """Each installed service's own OpenAPI (built in-process; no database is touched)."""
+    specs = {}
+    for module in services.installed():
+        settings = module.settings(database_url="postgresql://openapi@127.0.0.1:1/openapi")
+        specs[module.name] = module.build(settings).app.openapi()
+    return specs
+
+
+def merged(base: str = "/api") -> dict[str, Any]:
+    private, public = var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub"
+    generate_keypair(private, public)
+    gateway = Gateway(GatewaySettings(), Upstreams({}), TokenVerifier.from_file(public))
+    spec = gateway.app.openapi()
+    spec["info"] = {"title": "Pinbid API", "version": "1.0.0",
+                    "description": "The public API of Pinbid, served by the gateway under /api."}
+    schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+    for service, service_spec in sorted(service_specs().items()):
+        for path, operations in service_spec.get("paths", {}).items():
+            if route_for(path) is None:
+                continue
+            spec["paths"][base + path] = operations
+        for name, schema in service_spec.get("components", {}).get("schemas", {}).items():
+            if name in schemas and schemas[name] != schema:
+                raise SystemExit(f"schema {name} of {service} clashes with another service's; rename one")
+            schemas[name] = schema
+    schemas["Error"] = ERROR_SCHEMA
+    spec["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}}
+    for path, operations in spec["paths"].items():
+        route = route_for(path.removeprefix(base))
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)
+            responses["4XX"] = {"description": "An error", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            if route is None or route.access is not Access.PUBLIC:
+                operation["security"] = [{"bearer": []}]
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    spec["paths"] = dict(sorted(spec["paths"].items()))
+    spec["components"]["schemas"] = dict(sorted(schemas.items()))
+    return spec
+
+
+def main() -> int:
+    path = repo_root() / "contracts" / "openapi.json"
+    text = json.dumps(merged(), indent=2, sort_keys=False) + "\n"
+    if "--check" in sys.argv:
+        if not path.exists() or path.read_text() != text:
+            print("contracts/openapi.json is out of date; run: make contracts", file=sys.stderr)
+            return 1
+        print("contracts/openapi.json is up to date")
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    print(f"wrote {path} ({len(json.loads(text)['paths'])} paths)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""The distributed run: one service, or the gateway, as its own process, configured by environment."""
+
+import asyncio
+import contextlib
+import logging
+
+import uvicorn
+from fastapi import FastAPI
+from pinbid_gateway.app import Gateway
+from pinbid_gateway.settings import GatewaySettings
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_kit.bus import create_bus
+from pinbid_kit.logs import configure_logging
+from pinbid_kit.migrations import upgrade
+from pinbid_kit.telemetry import configure_tracing
+from pinbid_kit.tokens import TokenVerifier
+
+from . import services
+
+log = logging.getLogger("pinbid.standalone")
+
+
+def serve_service(name: str) -> None:
+    module = services.get(name)
+    settings = module.settings()
+    configure_logging(level=settings.log_level, json_format=settings.log_json)
+    configure_tracing(f"pinbid-{name}", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
+    if settings.migrate_on_start:
+        upgrade(settings.database_url, module.package)
+    service = module.build(settings)
+    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries)
+    service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI):
+        await _start_bus(bus)
+        await service.start_background()
+        log.info("%s is serving on %s:%d", name, settings.host, settings.port)
+        yield
+        await service.stop_background()
+        await bus.stop()
+        await service.db.dispose()
+
+    service.app.router.lifespan_context = lifespan
+    uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
+                timeout_graceful_shutdown=10)
+
+
+async def _start_bus(bus, attempts: int = 30) -> None:
+    """The broker may come up after us (compose, k8s): keep trying for a while, then give up loudly."""
+    for attempt in range(1, attempts + 1):
+        try:
+            await bus.start()
+            return
+        except Exception as exc:
+            if attempt == attempts:
+                raise
+            log.warning("broker not reachable yet (%r); retrying", exc)
+            await asyncio.sleep(min(attempt, 5))
+
+
+def serve_gateway() -> None:
+    settings = GatewaySettings()
+    configure_logging(level=settings.log_level, json_format=settings.log_json)
+    configure_tracing("pinbid-gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
+    upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
+    verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
+    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries)
+
+    async def broker_ready() -> bool:
+        return await bus.ping()
+
+    gateway = Gateway(settings, upstreams, verifier, ready_checks={"broker": broker_ready})
+    bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI):
+        await _start_bus(bus)
+        loader = asyncio.create_task(gateway.load_revocations())
+        yield
+        loader.cancel()
+        await bus.stop()
+        await upstreams.close()
+
+    gateway.app.router.lifespan_context = lifespan
+    uvicorn.run(gateway.app, host=settings.host, port=settings.port, log_config=None, timeout_graceful_shutdown=10)

@@ -1,0 +1,232 @@
+"""Identity's application layer: each public method is one transaction."""
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from pinbid_kit import mail, outbox
+from pinbid_kit.db import Database
+from pinbid_kit.errors import Conflict, Forbidden, Invalid, TooManyRequests
+from pinbid_kit.events.identity import SessionsRevoked, UserRegistered, UserUpdated
+from pinbid_kit.tokens import Principal, TokenSigner
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain.accounts import (
+    Role,
+    RuleBroken,
+    check_password,
+    check_signup_fields,
+    clean_name,
+    normalize_email,
+)
+from .domain.notices import DEFAULT_PREFERENCES
+from .models import LoginThrottle, NotificationPreferences, PasswordReset, User
+from .notifications import preference_columns
+from .passwords import Passwords
+from .settings import IdentitySettings
+
+SOURCE = "identity"
+LOGIN_FAILED = "Invalid email or password."
+RESET_SENT = "If an account with that email exists, you will receive a password reset link."
+RESET_DONE = "Your password has been reset. You can now log in with your new password."
+RESET_INVALID = "This reset link is invalid or has expired. Please request a new one."
+SIGNED_OUT = "Your session has expired. Please sign in again."
+
+
+def rule(fn, *args, **kwargs):
+    """Run a domain rule; a broken rule becomes a 422 naming the field."""
+    try:
+        return fn(*args, **kwargs)
+    except RuleBroken as broken:
+        raise Invalid(str(broken), field=broken.field) from None
+
+
+@dataclass(frozen=True)
+class Signup:
+    name: str
+    email: str
+    password: str
+    role: Role
+    instagram_handle: str | None = None
+    business_name: str | None = None
+
+
+class Accounts:
+    def __init__(self, db: Database, settings: IdentitySettings, signer: TokenSigner, passwords: Passwords):
+        self.db = db
+        self.settings = settings
+        self.signer = signer
+        self.passwords = passwords
+
+    def _token(self, user: User) -> str:
+        return self.signer.sign(user.id, user.role, user.token_version)
+
+    # --- sign up, sign in -------------------------------------------------------------------
+    async def register(self, signup: Signup, *, demo: bool = False) -> tuple[User, str]:
+        name = rule(clean_name, signup.name)
+        email = rule(normalize_email, signup.email)
+        rule(check_password, signup.password)
+        handle, business = rule(check_signup_fields, signup.role, signup.instagram_handle, signup.business_name)
+        password_hash = await self.passwords.hash(signup.password)
+        user = User(id=uuid.uuid4(), email=email, name=name, role=signup.role.value, password_hash=password_hash,
+                    business_name=business, instagram_handle=handle, is_demo=demo, token_version=0)
+        try:
+            async with self.db.transaction() as session:
+                session.add(user)
+                await session.flush()
+                session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
+                await outbox.publish(session, UserRegistered(
+                    user_id=user.id, email=email, name=name, role=user.role,
+                    instagram_handle=handle, business_name=business), source=SOURCE)
+        except IntegrityError:
+            raise Conflict("An account with this email already exists.", code="email_taken") from None
+        return user, self._token(user)
+
+    async def login(self, email_raw: str, password: str, client: str) -> tuple[User, str]:
+        try:
+            email = normalize_email(email_raw)
+        except RuleBroken:
+            email = email_raw.strip().lower()[:254]
+        window = self.settings.throttle_window_seconds
+        async with self.db.transaction() as session:
+            ip_attempts = await _bump(session, f"ip:{client}", window)
+            failures = await _count(session, f"email:{email}", window)
+        if ip_attempts > self.settings.login_attempts_per_ip or failures >= self.settings.login_failures_per_email:
+            raise TooManyRequests("Too many login attempts. Please wait a few minutes and try again.",
+                                  retry_after=window)
+        async with self.db.transaction() as session:
+            user = await session.scalar(select(User).where(User.email == email))
+        ok = await self.passwords.verify(user.password_hash if user else None, password)
+        if not ok or user is None:
+            async with self.db.transaction() as session:
+                await _bump(session, f"email:{email}", window)
+            raise Forbidden(LOGIN_FAILED, code="login_failed")
+        async with self.db.transaction() as session:
+            await session.execute(delete(LoginThrottle).where(LoginThrottle.key == f"email:{email}"))
+            if self.passwords.needs_rehash(user.password_hash):
+                new_hash = await self.passwords.hash(password)
+                await session.execute(update(User).where(User.id == user.id).values(password_hash=new_hash))
+        return user, self._token(user)
+
+    # --- the signed-in user ---------------------------------------------------------------
+    async def current(self, principal: Principal) -> User:
+        async with self.db.transaction() as session:
+            return await self._current(session, principal)
+
+    async def _current(self, session: AsyncSession, principal: Principal, *, lock: bool = False) -> User:
+        query = select(User).where(User.id == principal.user_id)
+        if lock:
+            query = query.with_for_update()
+        user = await session.scalar(query)
+        if user is None or principal.token_version < user.token_version:
+            raise Forbidden(SIGNED_OUT, code="invalid_token")
+        return user
+
+    async def update_profile(self, principal: Principal, name_raw: str, email_raw: str) -> User:
+        name = rule(clean_name, name_raw)
+        email = rule(normalize_email, email_raw)
+        try:
+            async with self.db.transaction() as session:
+                user = await self._current(session, principal, lock=True)
+                if (user.name, user.email) != (name, email):
+                    user.name, user.email = name, email
+                    await session.flush()
+                    await outbox.publish(session, UserUpdated(user_id=user.id, email=email, name=name,
+                                                              role=user.role), source=SOURCE)
+        except IntegrityError:
+            raise Conflict("An account with this email already exists.", code="email_taken") from None
+        return user
+
+    async def change_password(self, principal: Principal, current: str, new: str) -> str:
+        rule(check_password, new, "newPassword")
+        async with self.db.transaction() as session:
+            user = await self._current(session, principal, lock=True)
+            if not await self.passwords.verify(user.password_hash, current):
+                raise Invalid("Your current password is incorrect.", field="currentPassword",
+                              code="wrong_password")
+            user.password_hash = await self.passwords.hash(new)
+            await self._revoke_tokens(session, user)
+        return self._token(user)
+
+    async def _revoke_tokens(self, session: AsyncSession, user: User) -> None:
+        user.token_version += 1
+        user.tokens_revoked_at = datetime.now(UTC)
+        await session.flush()
+        await outbox.publish(session, SessionsRevoked(user_id=user.id, token_version=user.token_version),
+                             source=SOURCE)
+
+    # --- password reset -------------------------------------------------------------------
+    async def forgot_password(self, email_raw: str) -> str:
+        """Answers the same whether or not the email exists; only the mail queue differs."""
+        email = rule(normalize_email, email_raw)
+        token = secrets.token_urlsafe(32)
+        async with self.db.transaction() as session:
+            user = await session.scalar(select(User).where(User.email == email))
+            if user is not None:
+                expires = datetime.now(UTC) + timedelta(seconds=self.settings.reset_token_ttl_seconds)
+                session.add(PasswordReset(token_hash=_digest(token), user_id=user.id, expires_at=expires))
+                link = f"{self.settings.public_url.rstrip('/')}/reset-password/{token}"
+                minutes = self.settings.reset_token_ttl_seconds // 60
+                await mail.enqueue(session, user.email, "Reset your Pinbid password", (
+                    f"Hi {user.name},\n\nSomeone asked to reset the password of your Pinbid account.\n"
+                    f"To choose a new password, open this link within {minutes} minutes:\n\n{link}\n\n"
+                    "If it was not you, ignore this message: your password stays the same.\n\n— Pinbid\n"))
+        return RESET_SENT
+
+    async def reset_password(self, token: str, new_password: str) -> str:
+        rule(check_password, new_password, "newPassword")
+        new_hash = await self.passwords.hash(new_password)
+        async with self.db.transaction() as session:
+            user_id = await session.scalar(
+                update(PasswordReset)
+                .where(PasswordReset.token_hash == _digest(token), PasswordReset.used_at.is_(None),
+                       PasswordReset.expires_at > func.now())
+                .values(used_at=func.now())
+                .returning(PasswordReset.user_id)
+            )
+            if user_id is None:
+                raise Invalid(RESET_INVALID, field="token", code="invalid_reset_token")
+            user = await session.scalar(select(User).where(User.id == user_id).with_for_update())
+            user.password_hash = new_hash
+            await session.execute(delete(PasswordReset).where(PasswordReset.user_id == user_id,
+                                                              PasswordReset.used_at.is_(None)))
+            await session.execute(delete(LoginThrottle).where(LoginThrottle.key == f"email:{user.email}"))
+            await self._revoke_tokens(session, user)
+        return RESET_DONE
+
+    async def token_versions(self) -> list[tuple[uuid.UUID, int]]:
+        """Users whose tokens were revoked recently enough that such tokens may still be unexpired."""
+        since = datetime.now(UTC) - timedelta(seconds=self.settings.token_ttl_seconds)
+        async with self.db.transaction() as session:
+            rows = await session.execute(select(User.id, User.token_version)
+                                         .where(User.tokens_revoked_at > since))
+            return [(row.id, row.token_version) for row in rows]
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _window(seconds: int) -> datetime:
+    now = datetime.now(UTC).timestamp()
+    return datetime.fromtimestamp(now - now % seconds, UTC)
+
+
+async def _bump(session: AsyncSession, key: str, window: int) -> int:
+    statement = (
+        insert(LoginThrottle).values(key=key, window_start=_window(window), count=1)
+        .on_conflict_do_update(index_elements=["key", "window_start"], set_={"count": LoginThrottle.count + 1})
+        .returning(LoginThrottle.count)
+    )
+    return await session.scalar(statement)
+
+
+async def _count(session: AsyncSession, key: str, window: int) -> int:
+    value = await session.scalar(select(LoginThrottle.count)
+                                 .where(LoginThrottle.key == key, LoginThrottle.window_start == _window(window)))
+    return value or 0

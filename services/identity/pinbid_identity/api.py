@@ -1,0 +1,204 @@
+"""Identity's HTTP routes: the spec's /auth/* and /notifications calls."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pinbid_kit.api import ApiModel
+from pinbid_kit.auth import require
+from pinbid_kit.tokens import Principal, TokenVerifier
+from pydantic import Field
+
+from .accounts import Accounts, Signup
+from .domain.accounts import MAX_PASSWORD, Role
+from .domain.notices import Category
+from .models import Notification, User
+from .notifications import Notifications
+
+Text = Annotated[str, Field(max_length=300)]
+Password = Annotated[str, Field(max_length=MAX_PASSWORD * 4)]
+
+
+class InfluencerProfileOut(ApiModel):
+    avg_views: int
+    followers: int
+    avg_engagement: float
+    verified: bool
+
+
+class UserOut(ApiModel):
+    id: uuid.UUID
+    name: str
+    email: str
+    role: Literal["INFLUENCER", "BUYER"]
+    business_name: str | None
+    instagram_handle: str | None
+    instagram_id: str | None
+    instagram_connected: bool
+    influencer_profile: InfluencerProfileOut | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, user: User) -> "UserOut":
+        profile = None
+        if user.role == Role.INFLUENCER:
+            profile = InfluencerProfileOut(avg_views=user.avg_views or 0, followers=user.followers or 0,
+                                           avg_engagement=float(user.avg_engagement or Decimal(0)),
+                                           verified=user.verified)
+        return cls(id=user.id, name=user.name, email=user.email, role=user.role, business_name=user.business_name,
+                   instagram_handle=user.instagram_handle, instagram_id=user.instagram_id,
+                   instagram_connected=user.instagram_connected, influencer_profile=profile,
+                   created_at=user.created_at)
+
+
+class SessionOut(ApiModel):
+    token: str
+    user: UserOut
+
+
+class TokenOut(ApiModel):
+    token: str
+
+
+class DetailOut(ApiModel):
+    detail: str
+
+
+class LoginIn(ApiModel):
+    email: Text
+    password: Password
+
+
+class RegisterIn(ApiModel):
+    name: Text
+    email: Text
+    password: Password
+    role: Role
+    instagram_handle: Text | None = None
+    business_name: Text | None = None
+
+
+class ProfileIn(ApiModel):
+    name: Text
+    email: Text
+
+
+class ChangePasswordIn(ApiModel):
+    current_password: Password
+    new_password: Password
+
+
+class ForgotPasswordIn(ApiModel):
+    email: Text
+
+
+class ResetPasswordIn(ApiModel):
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+    new_password: Password
+
+
+class NotificationOut(ApiModel):
+    id: uuid.UUID
+    title: str
+    message: str
+    kind: str
+    created_at: datetime
+    read: bool
+
+    @classmethod
+    def of(cls, row: Notification) -> "NotificationOut":
+        return cls(id=row.id, title=row.title, message=row.message, kind=row.kind, created_at=row.created_at,
+                   read=row.read_at is not None)
+
+
+class PreferencesIO(ApiModel):
+    new_bids: bool
+    approvals: bool
+    payouts: bool
+    marketing: bool
+
+    @classmethod
+    def of(cls, values: dict[Category, bool]) -> "PreferencesIO":
+        return cls(new_bids=values[Category.NEW_BIDS], approvals=values[Category.APPROVALS],
+                   payouts=values[Category.PAYOUTS], marketing=values[Category.MARKETING])
+
+    def as_dict(self) -> dict[Category, bool]:
+        return {Category.NEW_BIDS: self.new_bids, Category.APPROVALS: self.approvals,
+                Category.PAYOUTS: self.payouts, Category.MARKETING: self.marketing}
+
+
+class TokenVersionOut(ApiModel):
+    user_id: uuid.UUID
+    token_version: int
+
+
+def client_address(request: Request) -> str:
+    """The address the gateway saw: the last X-Forwarded-For entry is the one our gateway appended."""
+    forwarded = request.headers.get("x-forwarded-for")
+    if forwarded:
+        return forwarded.split(",")[-1].strip()[:64]
+    return request.client.host if request.client else "unknown"
+
+
+def routes(accounts: Accounts, notifications: Notifications, verifier: TokenVerifier) -> list[APIRouter]:
+    signed_in = Depends(require(verifier))
+    auth = APIRouter(prefix="/auth", tags=["auth"])
+
+    @auth.post("/register", response_model=SessionOut, status_code=201)
+    async def register(body: RegisterIn) -> SessionOut:
+        user, token = await accounts.register(Signup(
+            name=body.name, email=body.email, password=body.password, role=body.role,
+            instagram_handle=body.instagram_handle, business_name=body.business_name))
+        return SessionOut(token=token, user=UserOut.of(user))
+
+    @auth.post("/login", response_model=SessionOut)
+    async def login(body: LoginIn, request: Request) -> SessionOut:
+        user, token = await accounts.login(body.email, body.password, client_address(request))
+        return SessionOut(token=token, user=UserOut.of(user))
+
+    @auth.get("/me", response_model=UserOut)
+    async def me(principal: Principal = signed_in) -> UserOut:
+        return UserOut.of(await accounts.current(principal))
+
+    @auth.put("/profile", response_model=UserOut)
+    async def profile(body: ProfileIn, principal: Principal = signed_in) -> UserOut:
+        return UserOut.of(await accounts.update_profile(principal, body.name, body.email))
+
+    @auth.post("/change-password", response_model=TokenOut)
+    async def change_password(body: ChangePasswordIn, principal: Principal = signed_in) -> TokenOut:
+        return TokenOut(token=await accounts.change_password(principal, body.current_password, body.new_password))
+
+    @auth.post("/forgot-password", response_model=DetailOut, status_code=202)
+    async def forgot_password(body: ForgotPasswordIn) -> DetailOut:
+        return DetailOut(detail=await accounts.forgot_password(body.email))
+
+    @auth.post("/reset-password", response_model=DetailOut)
+    async def reset_password(body: ResetPasswordIn) -> DetailOut:
+        return DetailOut(detail=await accounts.reset_password(body.token, body.new_password))
+
+    notes = APIRouter(prefix="/notifications", tags=["notifications"])
+
+    @notes.get("", response_model=list[NotificationOut])
+    async def list_notifications(principal: Principal = signed_in) -> list[NotificationOut]:
+        return [NotificationOut.of(n) for n in await notifications.recent(principal.user_id)]
+
+    @notes.get("/preferences", response_model=PreferencesIO)
+    async def get_preferences(principal: Principal = signed_in) -> PreferencesIO:
+        return PreferencesIO.of(await notifications.preferences(principal.user_id))
+
+    @notes.post("/preferences", response_model=PreferencesIO)
+    async def set_preferences(body: PreferencesIO, principal: Principal = signed_in) -> PreferencesIO:
+        return PreferencesIO.of(await notifications.set_preferences(principal.user_id, body.as_dict()))
+
+    internal = APIRouter(prefix="/internal", include_in_schema=False)
+
+    @internal.get("/token-versions", response_model=list[TokenVersionOut])
+    async def token_versions() -> list[TokenVersionOut]:
+        """For the gateway at start-up: revocations whose tokens may still be unexpired."""
+        return [TokenVersionOut(user_id=u, token_version=v) for u, v in await accounts.token_versions()]
+
+    return [auth, notes, internal]
+
+

@@ -1,0 +1,58 @@
+"""Builds the identity service: its HTTP app, event consumers and periodic jobs."""
+
+from pinbid_kit.db import Database
+from pinbid_kit.http import create_app
+from pinbid_kit.inbox import Consumers
+from pinbid_kit.mail import FolderMailSender, MailSender, MailWorker, SmtpMailSender
+from pinbid_kit.runtime import Job, Service
+from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
+from sqlalchemy import text
+
+from . import handlers
+from .accounts import Accounts
+from .api import routes
+from .notifications import Notifications
+from .passwords import Passwords
+from .settings import IdentitySettings
+
+NAME = "identity"
+SETTINGS = IdentitySettings
+
+
+def mail_sender(settings: IdentitySettings) -> MailSender:
+    if settings.smtp_host:
+        return SmtpMailSender(settings.smtp_host, settings.smtp_port, username=settings.smtp_username,
+                              password=settings.smtp_password, starttls=settings.smtp_starttls)
+    return FolderMailSender(settings.mail_folder)
+
+
+def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None) -> Service:
+    settings = settings or IdentitySettings()
+    generate_keypair(settings.jwt_private_key_file, settings.jwt_public_key_file)
+    db = Database(settings.database_url)
+    signer = TokenSigner(settings.jwt_private_key_file.read_bytes(), ttl_seconds=settings.token_ttl_seconds)
+    verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
+    passwords = Passwords(time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib,
+                          parallelism=settings.argon2_parallelism)
+    accounts = Accounts(db, settings, signer, passwords)
+    notifications = Notifications(db)
+    consumers = Consumers(NAME, db)
+    handlers.register(consumers)
+    service = Service(name=NAME, db=db, consumers=consumers)
+    service.app = create_app(NAME, routers=routes(accounts, notifications, verifier),
+                             checks=service.readiness_checks(),
+                             description="Users, sessions, password reset and notifications.")
+    mail_worker = MailWorker(db, mailer or mail_sender(settings), settings.mail_from)
+    service.jobs = [
+        Job("mail", mail_worker.run_once, every_seconds=1.0),
+        Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
+    ]
+    service.state = {"accounts": accounts, "notifications": notifications}
+    return service
+
+
+async def housekeeping(db: Database) -> None:
+    """Forget throttle windows and reset links that can no longer matter."""
+    async with db.transaction() as session:
+        await session.execute(text("DELETE FROM login_throttle WHERE window_start < now() - interval '1 day'"))
+        await session.execute(text("DELETE FROM password_resets WHERE expires_at < now() - interval '1 day'"))

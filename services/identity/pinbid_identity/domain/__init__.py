@@ -1,0 +1,1 @@
+"""Identity's rules, free of frameworks."""

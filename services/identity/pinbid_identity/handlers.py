@@ -1,0 +1,66 @@
+"""What identity does with other services' events: keep the user's Instagram facts, make notices."""
+
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.events import payments as p
+from pinbid_kit.events import social as s
+from pinbid_kit.inbox import Consumers
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain import notices
+from .models import User
+from .notifications import deliver
+
+
+def register(consumers: Consumers) -> None:
+    on = consumers.on
+
+    @on(s.AccountConnected.event_type)
+    @on(s.AccountUpdated.event_type)
+    async def apply_instagram_account(session: AsyncSession, data: s.AccountConnected, envelope: Envelope) -> None:
+        profile = data.profile
+        await session.execute(update(User).where(User.id == data.user_id).values(
+            instagram_id=data.instagram_id, instagram_handle=data.username, instagram_connected=True,
+            followers=profile.followers, avg_views=profile.avg_views, avg_engagement=profile.avg_engagement,
+            verified=profile.verified))
+
+    @on(s.AccountDisconnected.event_type)
+    async def forget_instagram_account(session: AsyncSession, data: s.AccountDisconnected, _: Envelope) -> None:
+        await session.execute(update(User).where(User.id == data.user_id).values(
+            instagram_id=None, instagram_connected=False))
+
+    @on(m.BidPlaced.event_type)
+    async def notify_new_bid(session: AsyncSession, d: m.BidPlaced, e: Envelope) -> None:
+        await deliver(session, notices.new_bid(d.creator_id, d.buyer_name, d.slot_title, d.current_bid_cents,
+                                               d.currency), e.id)
+
+    @on(m.BidOutbid.event_type)
+    async def notify_outbid(session: AsyncSession, d: m.BidOutbid, e: Envelope) -> None:
+        await deliver(session, notices.outbid(d.buyer_id, d.slot_title, d.current_bid_cents, d.currency), e.id)
+
+    @on(m.AuctionClosed.event_type)
+    async def notify_auction_closed(session: AsyncSession, d: m.AuctionClosed, e: Envelope) -> None:
+        if d.outcome == "UNSOLD" or d.winner_id is None or d.final_price_cents is None:
+            await deliver(session, notices.auction_unsold(d.creator_id, d.slot_title), e.id)
+            return
+        await deliver(session, notices.auction_won(d.winner_id, d.slot_title, d.final_price_cents, d.currency),
+                      e.id)
+        await deliver(session, notices.approve_winner(d.creator_id, d.slot_title, d.final_price_cents,
+                                                      d.currency), e.id)
+
+    @on(m.BidRejected.event_type)
+    async def notify_rejected(session: AsyncSession, d: m.BidRejected, e: Envelope) -> None:
+        await deliver(session, notices.bid_rejected(d.buyer_id, d.slot_title), e.id)
+
+    @on(p.PaymentRequested.event_type)
+    async def notify_payment_due(session: AsyncSession, d: p.PaymentRequested, e: Envelope) -> None:
+        await deliver(session, notices.payment_due(d.buyer_id, d.amount_cents, d.currency, d.expires_at), e.id)
+
+    @on(p.PaymentCompleted.event_type)
+    async def notify_payment_received(session: AsyncSession, d: p.PaymentCompleted, e: Envelope) -> None:
+        await deliver(session, notices.payment_received(d.creator_id, d.amount_cents, d.currency), e.id)
+
+    @on(p.PayoutPaid.event_type)
+    async def notify_payout(session: AsyncSession, d: p.PayoutPaid, e: Envelope) -> None:
+        await deliver(session, notices.payout_sent(d.creator_id, d.net_cents, d.currency, d.period), e.id)

@@ -1,0 +1,13 @@
+"""Event buses: the same interface over RabbitMQ (distributed) and in-process (embedded default)."""
+
+from .base import Bus, Handler, matches
+from .inprocess import InProcessBus
+from .rabbit import RabbitBus
+
+__all__ = ["Bus", "Handler", "InProcessBus", "RabbitBus", "matches", "create_bus"]
+
+
+def create_bus(kind: str, *, amqp_url: str, max_deliveries: int) -> Bus:
+    if kind == "rabbitmq":
+        return RabbitBus(amqp_url, max_deliveries=max_deliveries)
+    return InProcessBus(max_deliveries=max_deliveries)

@@ -1,0 +1,39 @@
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from ..envelope import Envelope
+
+# A handler gets the envelope and the transport headers (traceparent travels there).
+Handler = Callable[[Envelope, dict[str, str]], Awaitable[None]]
+
+
+def matches(pattern: str, routing_key: str) -> bool:
+    """AMQP topic matching: '*' is exactly one word, '#' is zero or more words."""
+
+    def match(p: list[str], k: list[str]) -> bool:
+        if not p:
+            return not k
+        if p[0] == "#":
+            return any(match(p[1:], k[i:]) for i in range(len(k) + 1))
+        return bool(k) and (p[0] == "*" or p[0] == k[0]) and match(p[1:], k[1:])
+
+    return match(pattern.split("."), routing_key.split("."))
+
+
+class Bus(Protocol):
+    """Subscriptions are made before `start`. `publish` returns once the bus has taken the event
+    (RabbitMQ: publisher confirm; in-process: every subscriber has handled or dead-lettered it)."""
+
+    def subscribe(self, queue: str, patterns: list[str], handler: Handler) -> None:
+        """A durable, shared queue: each event reaches one instance of the service."""
+
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
+        """Every running instance receives the event (for in-memory caches such as revocations)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None: ...
+
+    async def ping(self) -> bool: ...

@@ -1,0 +1,105 @@
+import asyncio
+import logging
+import uuid
+
+from aio_pika import ExchangeType
+from faststream.middlewares import AckPolicy
+from faststream.rabbit import QueueType, RabbitBroker, RabbitExchange, RabbitMessage, RabbitQueue
+
+from ..envelope import Envelope
+from .base import Handler
+
+log = logging.getLogger("pinbid.bus")
+
+EXCHANGE = "pinbid.events"
+DEAD_LETTER_EXCHANGE = "pinbid.dead-letter"
+
+
+class RabbitBus:
+    """RabbitMQ through FastStream. Durable topic exchange `pinbid.events`; one durable quorum queue per
+    consuming service, bound to the event types it handles; a failed message is nacked (never acked)
+    and redelivered until `x-delivery-limit`, then dead-lettered to `<queue>.dlq`."""
+
+    def __init__(self, url: str, *, max_deliveries: int = 5, retry_base_seconds: float = 0.1):
+        self.url = url
+        self.max_deliveries = max_deliveries
+        self.retry_base_seconds = retry_base_seconds
+        self.broker = RabbitBroker(url, logger=None, graceful_timeout=10)
+        self.exchange = RabbitExchange(EXCHANGE, type=ExchangeType.TOPIC, durable=True)
+        self.dead_letter_exchange = RabbitExchange(DEAD_LETTER_EXCHANGE, type=ExchangeType.DIRECT, durable=True)
+        self._bindings: list[tuple[RabbitQueue, list[str]]] = []
+        self._dead_letter_queues: list[str] = []
+
+    def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler) -> None:
+        retry_base = self.retry_base_seconds
+
+        @self.broker.subscriber(queue, self.exchange, ack_policy=AckPolicy.NACK_ON_ERROR)
+        async def consume(body: bytes, message: RabbitMessage) -> None:
+            headers = {k: str(v) for k, v in (message.headers or {}).items()}
+            envelope = Envelope.from_json(message.body)
+            try:
+                await handler(envelope, headers)
+            except Exception:
+                deliveries = int(headers.get("x-delivery-count", "0"))
+                log.warning("handler failed for %s (%s), delivery %d", envelope.type, envelope.id, deliveries + 1,
+                            exc_info=True)
+                await asyncio.sleep(min(retry_base * 2**deliveries, 5.0))
+                raise
+
+        self._bindings.append((queue, patterns))
+
+    def subscribe(self, queue: str, patterns: list[str], handler: Handler) -> None:
+        rabbit_queue = RabbitQueue(
+            queue,
+            queue_type=QueueType.QUORUM,
+            durable=True,
+            routing_key=patterns[0],
+            arguments={
+                "x-delivery-limit": self.max_deliveries - 1,
+                "x-dead-letter-exchange": DEAD_LETTER_EXCHANGE,
+                "x-dead-letter-routing-key": queue,
+            },
+        )
+        self._register(rabbit_queue, patterns, handler)
+        self._dead_letter_queues.append(queue)
+
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
+        name = f"broadcast.{uuid.uuid4().hex[:12]}"
+        rabbit_queue = RabbitQueue(name, durable=False, exclusive=True, auto_delete=True, routing_key=patterns[0])
+        self._register(rabbit_queue, patterns, handler)
+
+    async def start(self) -> None:
+        await self.broker.start()
+        exchange = await self.broker.declare_exchange(self.exchange)
+        dead_letters = await self.broker.declare_exchange(self.dead_letter_exchange)
+        for name in self._dead_letter_queues:
+            dlq = await self.broker.declare_queue(RabbitQueue(f"{name}.dlq", durable=True))
+            await dlq.bind(dead_letters, routing_key=name)
+        for queue, patterns in self._bindings:
+            declared = await self.broker.declare_queue(queue)
+            for pattern in patterns[1:]:
+                await declared.bind(exchange, routing_key=pattern)
+
+    async def stop(self) -> None:
+        await self.broker.stop()
+
+    async def ping(self) -> bool:
+        try:
+            return await self.broker.ping(timeout=2)
+        except Exception:
+            return False
+
+    async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        await self.broker.publish(
+            envelope.to_json(),
+            exchange=self.exchange,
+            routing_key=envelope.routing_key,
+            mandatory=False,
+            persist=True,
+            headers=headers,
+            content_type="application/json",
+            message_id=str(envelope.id),
+            correlation_id=envelope.correlation_id,
+            message_type=envelope.type,
+            timeout=10,
+        )

@@ -1,0 +1,148 @@
+"""The error format and status contract of ARCHITECTURE.md section 4.
+
+Every error body is {"detail": str, "code": str}; 422 adds "errors": [{"field", "message"}].
+Domain code raises these; the handlers installed by `install_error_handlers` render them.
+"""
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("pinbid.errors")
+
+
+class ApiError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, detail: str, *, code: str | None = None, errors: list[dict[str, str]] | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"detail": self.detail, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
+
+
+class Forbidden(ApiError):
+    """No valid session, an expired or revoked token, or the wrong role."""
+
+    status = 403
+    code = "forbidden"
+
+
+class InstagramUnauthorized(ApiError):
+    """401 is reserved for: the Instagram side is not connected or needs a login."""
+
+    status = 401
+    code = "instagram_unauthorized"
+
+
+class NotFound(ApiError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ApiError):
+    status = 409
+    code = "conflict"
+
+
+class Invalid(ApiError):
+    status = 422
+    code = "validation_error"
+
+    def __init__(self, detail: str, *, field: str | None = None, code: str | None = None):
+        errors = [{"field": field or "", "message": detail}]
+        super().__init__(detail, code=code, errors=errors)
+
+
+class TooManyRequests(ApiError):
+    status = 429
+    code = "too_many_requests"
+
+    def __init__(self, detail: str, *, retry_after: int):
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
+class ServiceUnavailable(ApiError):
+    status = 503
+    code = "service_unavailable"
+
+
+class BadGateway(ApiError):
+    status = 502
+    code = "bad_gateway"
+
+
+def error_response(status: int, detail: str, code: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"detail": detail, "code": code, **extra}, status_code=status)
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts)
+
+
+def _validation_message(err: dict[str, Any]) -> str:
+    if err.get("type") == "extra_forbidden":
+        return "This field is not allowed."
+    if err.get("type") == "missing":
+        return "This field is required."
+    if err.get("type") == "json_invalid":
+        return "The request body is not valid JSON."
+    msg = str(err.get("msg", "Invalid value."))
+    # pydantic prefixes custom errors with "Value error, "; a person does not need that
+    return msg.removeprefix("Value error, ")
+
+
+def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
+    return [{"field": _field_name(tuple(e.get("loc", ()))), "message": _validation_message(e)} for e in exc.errors()]
+
+
+_STATUS_TEXT = {
+    400: ("The request could not be understood.", "bad_request"),
+    401: ("The Instagram account is not connected.", "instagram_unauthorized"),
+    403: ("Please sign in again.", "forbidden"),
+    404: ("Not found.", "not_found"),
+    405: ("This method is not allowed here.", "method_not_allowed"),
+    413: ("The request body is too large.", "payload_too_large"),
+    415: ("Send the request body as JSON.", "unsupported_media_type"),
+}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
+        response = JSONResponse(exc.body(), status_code=exc.status)
+        if isinstance(exc, TooManyRequests):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = validation_errors(exc)
+        first = errors[0] if errors else {"field": "", "message": "Invalid input."}
+        detail = f"{first['field']}: {first['message']}" if first["field"] else first["message"]
+        return error_response(422, detail, "validation_error", errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        default_detail, code = _STATUS_TEXT.get(exc.status_code, ("Request failed.", "error"))
+        detail = exc.detail if isinstance(exc.detail, str) and exc.status_code not in _STATUS_TEXT else default_detail
+        return error_response(exc.status_code, detail, code)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(500, "Something went wrong on our side. Please try again.", "internal_error")

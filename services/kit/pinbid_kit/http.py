@@ -1,0 +1,34 @@
+"""The FastAPI application every service (and the gateway) starts from."""
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+
+from .errors import install_error_handlers
+from .health import Check, health_router
+from .metrics import MetricsMiddleware
+from .metrics import router as metrics_router
+from .requests import RequestIdMiddleware
+
+
+def create_app(
+    service: str,
+    *,
+    routers: Sequence[APIRouter] = (),
+    checks: dict[str, Check] | None = None,
+    lifespan: Callable[[FastAPI], AbstractAsyncContextManager[Any]] | None = None,
+    description: str = "",
+) -> FastAPI:
+    app = FastAPI(title=f"Pinbid {service}", description=description, version="1.0.0", lifespan=lifespan)
+    install_error_handlers(app)
+    for router in routers:
+        app.include_router(router)
+    app.include_router(health_router(checks or {}))
+    app.include_router(metrics_router)
+    FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz,metrics")
+    app.add_middleware(MetricsMiddleware, service=service)
+    app.add_middleware(RequestIdMiddleware)
+    return app

@@ -1,0 +1,89 @@
+"""The inbox: a consumer records (event id, handler) in the same transaction as its effect, so a
+redelivered event has no second effect. `Consumers` wires a service's handlers to the bus."""
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from opentelemetry import trace
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import context
+from .bus import Bus, matches
+from .db import Database
+from .envelope import Envelope
+from .events import EVENTS, EventData
+from .telemetry import extract_context, tracer
+
+log = logging.getLogger("pinbid.inbox")
+
+EventHandler = Callable[[AsyncSession, EventData, Envelope], Awaitable[None]]
+
+
+async def claim(session: AsyncSession, envelope: Envelope, handler: str) -> bool:
+    """True the first time this handler sees this event. A concurrent duplicate waits on the
+    primary key until the first commits, then gets False."""
+    result = await session.execute(
+        text(
+            "INSERT INTO inbox (event_id, handler, event_type) VALUES (:id, :handler, :type) "
+            "ON CONFLICT DO NOTHING RETURNING event_id"
+        ),
+        {"id": envelope.id, "handler": handler, "type": envelope.type},
+    )
+    return result.first() is not None
+
+
+@dataclass(frozen=True)
+class Registration:
+    pattern: str
+    name: str
+    handle: EventHandler
+
+
+class Consumers:
+    """A service's event handlers. Each runs in its own transaction with its own inbox row."""
+
+    def __init__(self, service: str, db: Database):
+        self.service = service
+        self.db = db
+        self.registrations: list[Registration] = []
+
+    def on(self, event_type: str, name: str | None = None) -> Callable[[EventHandler], EventHandler]:
+        if event_type not in EVENTS:
+            raise ValueError(f"unknown event type {event_type}; add it to pinbid_kit.events")
+
+        def register(fn: EventHandler) -> EventHandler:
+            self.registrations.append(Registration(event_type, name or f"{self.service}.{fn.__name__}", fn))
+            return fn
+
+        return register
+
+    @property
+    def patterns(self) -> list[str]:
+        return sorted({r.pattern for r in self.registrations})
+
+    def attach(self, bus: Bus) -> None:
+        if self.registrations:
+            bus.subscribe(self.service, self.patterns, self.dispatch)
+
+    async def dispatch(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        context.request_id.set(envelope.correlation_id)
+        parent = extract_context(headers)
+        with tracer().start_as_current_span(
+            f"consume {envelope.type}", context=parent, kind=trace.SpanKind.CONSUMER,
+            attributes={"messaging.system": "pinbid", "messaging.destination.name": envelope.type,
+                        "messaging.message.id": str(envelope.id), "pinbid.consumer": self.service},
+        ):
+            for registration in self.registrations:
+                if matches(registration.pattern, envelope.type):
+                    await self.handle_once(registration, envelope)
+
+    async def handle_once(self, registration: Registration, envelope: Envelope) -> bool:
+        data = EVENTS[envelope.type].model_validate(envelope.data)
+        async with self.db.transaction() as session:
+            if not await claim(session, envelope, registration.name):
+                log.info("skipping %s for %s: already handled", envelope.id, registration.name)
+                return False
+            await registration.handle(session, data, envelope)
+            return True

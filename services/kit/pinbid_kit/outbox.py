@@ -1,0 +1,160 @@
+"""The transactional outbox and its relay.
+
+`publish(session, data)` writes the event in the caller's transaction. The relay claims unsent rows
+with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes each (the bus
+confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
+broker is down. A NOTIFY on commit wakes the relay at once; it also polls as a fallback.
+"""
+
+import asyncio
+import json
+import logging
+import random
+from datetime import timedelta
+
+import psycopg
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import context
+from .bus import Bus
+from .db import Database
+from .envelope import Envelope
+from .events import EventData
+from .telemetry import inject_headers
+
+log = logging.getLogger("pinbid.outbox")
+NOTIFY_CHANNEL = "pinbid_outbox"
+
+_INSERT = text(
+    "INSERT INTO outbox (id, type, envelope, headers) "
+    "VALUES (:id, :type, CAST(:envelope AS jsonb), CAST(:headers AS jsonb))"
+)
+
+
+async def publish(session: AsyncSession, data: EventData, *, source: str) -> Envelope:
+    """Record `data` as an event in the outbox, in the caller's transaction."""
+
+    envelope = Envelope(type=data.event_type, source=source, correlation_id=context.request_id.get(),
+                        data=data.payload())
+    await session.execute(
+        _INSERT,
+        {"id": envelope.id, "type": envelope.type, "envelope": envelope.model_dump_json(by_alias=True),
+         "headers": json.dumps(inject_headers())},
+    )
+    await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))
+    return envelope
+
+
+def backoff(attempts: int) -> timedelta:
+    """0.5 s, 1 s, 2 s ... capped at 60 s, with jitter so relays do not retry in lockstep."""
+    seconds = min(0.5 * 2 ** max(attempts - 1, 0), 60.0)
+    return timedelta(seconds=seconds * random.uniform(0.8, 1.2))
+
+
+class OutboxRelay:
+    def __init__(self, db: Database, bus: Bus, *, batch_size: int = 100, idle_seconds: float = 1.0,
+                 retention: timedelta = timedelta(days=7)):
+        self.db = db
+        self.bus = bus
+        self.batch_size = batch_size
+        self.idle_seconds = idle_seconds
+        self.retention = retention
+        self._wake = asyncio.Event()
+        self._stopping = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def relay_once(self) -> int:
+        """Publish one batch of due rows. Returns how many were published."""
+        published = 0
+        async with self.db.transaction() as session:
+            rows = (
+                await session.execute(
+                    text(
+                        "SELECT seq, envelope, headers, attempts FROM outbox "
+                        "WHERE sent_at IS NULL AND next_attempt_at <= now() "
+                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED"
+                    ),
+                    {"n": self.batch_size},
+                )
+            ).all()
+            sent: list[int] = []
+            for row in rows:
+                envelope = Envelope.model_validate(row.envelope)
+                try:
+                    await self.bus.publish(envelope, dict(row.headers))
+                except Exception as exc:
+                    # Keep order: stop at the first failure; the rest of the batch waits for the retry.
+                    delay = backoff(row.attempts + 1)
+                    log.warning("publishing %s failed (attempt %d), retrying in %.1fs: %r",
+                                envelope.type, row.attempts + 1, delay.total_seconds(), exc)
+                    await session.execute(
+                        text(
+                            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + :delay, "
+                            "last_error = :error WHERE seq >= :seq AND seq = ANY(:batch)"
+                        ),
+                        {"delay": delay, "error": repr(exc)[:2000], "seq": row.seq,
+                         "batch": [r.seq for r in rows]},
+                    )
+                    break
+                sent.append(row.seq)
+            if sent:
+                await session.execute(
+                    text("UPDATE outbox SET sent_at = now() WHERE seq = ANY(:sent)"), {"sent": sent}
+                )
+                published = len(sent)
+        return published
+
+    async def purge_sent(self) -> int:
+        async with self.db.transaction() as session:
+            result = await session.execute(
+                text("DELETE FROM outbox WHERE sent_at < now() - :keep"), {"keep": self.retention}
+            )
+            return result.rowcount or 0
+
+    async def run(self) -> None:
+        listener = asyncio.create_task(self._listen())
+        rounds = 0
+        try:
+            while not self._stopping.is_set():
+                self._wake.clear()
+                try:
+                    published = await self.relay_once()
+                except Exception:
+                    log.exception("outbox relay round failed")
+                    published = 0
+                    await asyncio.sleep(1)
+                rounds += 1
+                if rounds % 10_000 == 0:
+                    await self.purge_sent()
+                if published < self.batch_size:
+                    try:
+                        await asyncio.wait_for(self._wake.wait(), timeout=self.idle_seconds)
+                    except TimeoutError:
+                        pass
+        finally:
+            listener.cancel()
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+
+    async def _listen(self) -> None:
+        """LISTEN for commits that wrote to the outbox; reconnects with backoff."""
+        dsn = self.db.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        delay = 0.5
+        while not self._stopping.is_set():
+            try:
+                async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    delay = 0.5
+                    async for _ in conn.notifies():
+                        self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.debug("outbox listener reconnecting: %r", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)

@@ -1,0 +1,81 @@
+"""What a running service is made of, and how its background work starts and stops.
+
+A service is built once (`Service`) and can then run alone (its own process, `serve_standalone`) or
+beside the others in the embedded default (the launcher). Only the bus differs between the two."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI
+
+from .bus import Bus
+from .db import Database
+from .inbox import Consumers
+from .outbox import OutboxRelay
+
+log = logging.getLogger("pinbid.runtime")
+
+
+@dataclass
+class Job:
+    """A periodic job. Each run must be safe to execute on several replicas at once."""
+
+    name: str
+    run_once: Callable[[], Awaitable[object]]
+    every_seconds: float
+
+
+@dataclass
+class Service:
+    name: str
+    db: Database
+    consumers: Consumers
+    app: FastAPI | None = None
+    jobs: list[Job] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    bus: Bus | None = None
+    relay: OutboxRelay | None = None
+    _tasks: list[asyncio.Task] = field(default_factory=list)
+
+    def readiness_checks(self) -> dict[str, Callable[[], Awaitable[bool]]]:
+        async def broker() -> bool:
+            return self.bus is not None and await self.bus.ping()
+
+        return {"database": self.db.ping, "broker": broker}
+
+    def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0) -> None:
+        """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
+        self.bus = bus
+        self.consumers.attach(bus)
+        self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds)
+
+    async def start_background(self) -> None:
+        assert self.relay is not None, "attach() the service to a bus first"
+        self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}.outbox-relay"))
+        for job in self.jobs:
+            self._tasks.append(asyncio.create_task(_repeat(self.name, job), name=f"{self.name}.{job.name}"))
+
+    async def stop_background(self) -> None:
+        if self.relay:
+            await self.relay.stop()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+
+async def _repeat(service: str, job: Job) -> None:
+    while True:
+        try:
+            await job.run_once()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s job %s failed", service, job.name)
+        await asyncio.sleep(job.every_seconds)

@@ -1,0 +1,30 @@
+"""Settings every service shares; each service subclasses with its own env prefix."""
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .paths import var_dir
+
+
+class KitSettings(BaseSettings):
+    """Common settings. Values come from the environment (and an optional .env file)."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid"
+    bus: Literal["inprocess", "rabbitmq"] = "inprocess"
+    amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
+    bus_max_deliveries: int = Field(default=5, ge=1, description="deliveries before a message is dead-lettered")
+    jwt_public_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pub")
+    relay_batch_size: int = Field(default=100, ge=1)
+    relay_idle_seconds: float = Field(default=1.0, gt=0)
+    log_level: str = "INFO"
+    log_json: bool = True
+    otel_exporter_otlp_endpoint: str | None = None
+    public_url: str = "http://127.0.0.1:8000"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    migrate_on_start: bool = True

@@ -1,0 +1,81 @@
+"""EdDSA (Ed25519) JWTs. Identity signs with the private key; the gateway and services verify
+with the public key. `tv` (token version) lets a password change revoke every earlier token."""
+
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import jwt
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+ISSUER = "pinbid-identity"
+AUDIENCE = "pinbid"
+ROLES = ("INFLUENCER", "BUYER")
+
+
+@dataclass(frozen=True)
+class Principal:
+    user_id: uuid.UUID
+    role: str
+    token_version: int
+    issued_at: int
+    token: str
+
+
+class InvalidToken(Exception):
+    pass
+
+
+def generate_keypair(private_path: Path, public_path: Path) -> None:
+    """Writes a new Ed25519 key pair (PEM) unless the private key already exists."""
+    if private_path.exists():
+        if not public_path.exists():
+            key = serialization.load_pem_private_key(private_path.read_bytes(), password=None)
+            public_path.write_bytes(_public_pem(key.public_key()))
+        return
+    private_path.parent.mkdir(parents=True, exist_ok=True)
+    key = Ed25519PrivateKey.generate()
+    private_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                          serialization.NoEncryption())
+    )
+    private_path.chmod(0o600)
+    public_path.write_bytes(_public_pem(key.public_key()))
+
+
+def _public_pem(key: Ed25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+class TokenSigner:
+    def __init__(self, private_key_pem: bytes, *, ttl_seconds: int):
+        self._key = serialization.load_pem_private_key(private_key_pem, password=None)
+        self.ttl_seconds = ttl_seconds
+
+    def sign(self, user_id: uuid.UUID, role: str, token_version: int) -> str:
+        now = int(time.time())
+        claims = {"sub": str(user_id), "role": role, "tv": token_version, "iat": now,
+                  "exp": now + self.ttl_seconds, "iss": ISSUER, "aud": AUDIENCE, "jti": uuid.uuid4().hex}
+        return jwt.encode(claims, self._key, algorithm="EdDSA")
+
+
+class TokenVerifier:
+    def __init__(self, public_key_pem: bytes):
+        self._key = serialization.load_pem_public_key(public_key_pem)
+
+    @classmethod
+    def from_file(cls, path: Path) -> "TokenVerifier":
+        return cls(path.read_bytes())
+
+    def verify(self, token: str) -> Principal:
+        try:
+            claims = jwt.decode(token, self._key, algorithms=["EdDSA"], audience=AUDIENCE, issuer=ISSUER,
+                                options={"require": ["exp", "iat", "sub", "role", "tv"]})
+            role = claims["role"]
+            if role not in ROLES:
+                raise InvalidToken("unknown role")
+            return Principal(uuid.UUID(claims["sub"]), role, int(claims["tv"]), int(claims["iat"]), token)
+        except (jwt.PyJWTError, ValueError, TypeError, KeyError) as exc:
+            raise InvalidToken(str(exc)) from exc

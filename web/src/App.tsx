@@ -1,0 +1,102 @@
+import * as React from 'react'
+import { BrowserRouter, Route, Routes } from 'react-router'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { AuthProvider } from '@/auth/session'
+import { ProtectedRoute, PublicOnlyRoute } from '@/auth/guards'
+import { PublicLayout } from '@/layouts/PublicLayout'
+import { Toaster } from '@/components/ui/sonner'
+
+// Route-level code splitting: every page is its own chunk.
+const LandingPage = React.lazy(() => import('@/pages/landing/LandingPage'))
+const LoginPage = React.lazy(() => import('@/pages/auth/LoginPage'))
+const InfluencerSignupPage = React.lazy(() => import('@/pages/auth/SignupPage').then((m) => ({ default: m.InfluencerSignupPage })))
+const BuyerSignupPage = React.lazy(() => import('@/pages/auth/SignupPage').then((m) => ({ default: m.BuyerSignupPage })))
+const ResetPasswordPage = React.lazy(() => import('@/pages/auth/ResetPasswordPage'))
+const BlogIndexPage = React.lazy(() => import('@/pages/blog/BlogIndexPage'))
+const BlogPostPage = React.lazy(() => import('@/pages/blog/BlogPostPage'))
+const PrivacyPage = React.lazy(() => import('@/pages/legal/PrivacyPage'))
+const TermsPage = React.lazy(() => import('@/pages/legal/TermsPage'))
+const NotFoundPage = React.lazy(() => import('@/pages/NotFoundPage'))
+const AppShell = React.lazy(() => import('@/layouts/AppShell').then((m) => ({ default: m.AppShell })))
+const DashboardPage = React.lazy(() => import('@/pages/app/DashboardPage'))
+const SettingsPage = React.lazy(() => import('@/pages/app/SettingsPage'))
+const MarketplacePage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.MarketplacePage })))
+const PostManagerPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.PostManagerPage })))
+const ApprovalsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.ApprovalsPage })))
+const MyBidsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.MyBidsPage })))
+const EarningsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.EarningsPage })))
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<PublicLayout />}>
+        <Route element={<PublicOnlyRoute />}>
+          <Route index element={<LandingPage />} />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="signup/influencer" element={<InfluencerSignupPage />} />
+          <Route path="signup/buyer" element={<BuyerSignupPage />} />
+        </Route>
+        <Route path="blog" element={<BlogIndexPage />} />
+        <Route path="blog/:slug" element={<BlogPostPage />} />
+        <Route path="privacy" element={<PrivacyPage />} />
+        <Route path="terms" element={<TermsPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="reset-password/:token" element={<ResetPasswordPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route element={<ProtectedRoute />}>
+        <Route
+          element={
+            <React.Suspense fallback={null}>
+              <AppShell />
+            </React.Suspense>
+          }
+        >
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="marketplace" element={<MarketplacePage />} />
+          <Route path="post-manager" element={<PostManagerPage />} />
+          <Route path="approvals" element={<ApprovalsPage />} />
+          <Route path="my-bids" element={<MyBidsPage />} />
+          <Route path="earnings" element={<EarningsPage />} />
+          <Route path="settings" element={<SettingsPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  )
+}
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 },
+    },
+  })
+}
+
+export function App() {
+  const [queryClient] = React.useState(createQueryClient)
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <ScrollToTop />
+        <AuthProvider>
+          <AppRoutes />
+        </AuthProvider>
+      </BrowserRouter>
+      <Toaster />
+    </QueryClientProvider>
+  )
+}
+
+import { useLocation } from 'react-router'
+function ScrollToTop() {
+  const { pathname, hash } = useLocation()
+  React.useEffect(() => {
+    if (hash) {
+      document.getElementById(hash.slice(1))?.scrollIntoView()
+      return
+    }
+    window.scrollTo(0, 0)
+  }, [pathname, hash])
+  return null
+}

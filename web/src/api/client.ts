@@ -1,0 +1,52 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch'
+import type { paths, components } from './schema'
+import { getConfig } from '@/config'
+import { getToken, handleForbidden } from '@/auth/token'
+
+export type Schemas = components['schemas']
+export type User = Schemas['User']
+export type Role = User['role']
+export type AuthResponse = { token: string; user: User }
+export type NotificationPreferences = Schemas['NotificationPreferences']
+
+/** Requests marked with this header skip the 403 redirect (the silent start-up profile check). */
+export const SILENT_HEADER = 'X-Pinbid-Silent'
+const silentRequests = new WeakSet<Request>()
+
+/** Adds the bearer token and applies the 403 rule to every call. */
+export const authMiddleware: Middleware = {
+  onRequest({ request }) {
+    const token = getToken()
+    if (token) request.headers.set('Authorization', `Bearer ${token}`)
+    if (request.headers.has(SILENT_HEADER)) {
+      request.headers.delete(SILENT_HEADER)
+      silentRequests.add(request)
+    }
+    return request
+  },
+  onResponse({ request, response }) {
+    if (response.status === 403 && !silentRequests.has(request)) handleForbidden()
+    return response
+  },
+}
+
+/** Build an openapi-fetch client for the runtime API base; `P` is the typed path map. */
+export function createApiClient<P extends object>(): Client<P> {
+  const client = createClient<P>({
+    baseUrl: getConfig().apiBase,
+    // resolve fetch at call time so tests (and polyfills) can replace it
+    fetch: (input: Request) => globalThis.fetch(input),
+    headers: { Accept: 'application/json' },
+  })
+  client.use(authMiddleware)
+  return client
+}
+
+let instance: { base: string; client: Client<paths> } | null = null
+
+/** The typed client (generated from contracts/openapi.json). Created on first use, after the runtime config is loaded. */
+export function api(): Client<paths> {
+  const base = getConfig().apiBase
+  if (!instance || instance.base !== base) instance = { base, client: createApiClient<paths>() }
+  return instance.client
+}

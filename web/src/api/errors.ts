@@ -1,0 +1,35 @@
+export interface ApiErrorBody {
+  detail?: string
+  code?: string
+  errors?: { field: string; message: string }[]
+}
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly code?: string
+  readonly detail?: string
+  readonly fieldErrors: { field: string; message: string }[]
+
+  constructor(status: number, body: ApiErrorBody | undefined) {
+    super(body?.detail || `Request failed with status ${status}`)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = body?.code
+    this.detail = typeof body?.detail === 'string' ? body.detail : undefined
+    this.fieldErrors = Array.isArray(body?.errors) ? body.errors : []
+  }
+}
+
+/** The server's readable message when there is one, else the fallback. */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.detail) return error.detail
+  return fallback
+}
+
+/** Turn an openapi-fetch result into data or a thrown ApiError. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.error !== undefined || !result.response.ok) {
+    throw new ApiError(result.response.status, (result.error ?? undefined) as ApiErrorBody | undefined)
+  }
+  return result.data as T
+}

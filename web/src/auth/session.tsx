@@ -1,0 +1,135 @@
+import * as React from 'react'
+import { useNavigate } from 'react-router'
+import { api, type AuthResponse, type User } from '@/api/client'
+import { unwrap } from '@/api/errors'
+import { clearToken, getToken, onForbidden, setToken } from './token'
+
+export interface InfluencerSignup {
+  role: 'INFLUENCER'
+  name: string
+  email: string
+  password: string
+  instagramHandle: string
+}
+export interface BuyerSignup {
+  role: 'BUYER'
+  name: string
+  email: string
+  password: string
+  businessName?: string
+}
+export type SignupPayload = InfluencerSignup | BuyerSignup
+
+export interface Session {
+  user: User | null
+  /** True during the initial profile check, login and signup (spec section 4). */
+  loading: boolean
+  /** True only during the initial profile check at start-up. */
+  initializing: boolean
+  login: (email: string, password: string) => Promise<User>
+  signup: (payload: SignupPayload) => Promise<User>
+  logout: () => void
+  /** Replace the user after a profile update. */
+  updateUser: (user: User) => void
+  /** Store a fresh token (e.g. after a password change revoked the old ones). */
+  replaceToken: (token: string) => void
+}
+
+const SessionContext = React.createContext<Session | null>(null)
+
+export function useAuth(): Session {
+  const ctx = React.useContext(SessionContext)
+  if (!ctx) throw new Error('useAuth must be used inside <AuthProvider>')
+  return ctx
+}
+
+export function AuthProvider({ children }: { children: React.ReactNode }) {
+  const navigate = useNavigate()
+  const [user, setUser] = React.useState<User | null>(null)
+  const [initializing, setInitializing] = React.useState(() => getToken() !== null)
+  const [busy, setBusy] = React.useState(false)
+
+  // Start-up: with a stored token, fetch the profile; on any failure clear silently.
+  React.useEffect(() => {
+    if (getToken() === null) return
+    let cancelled = false
+    api()
+      .GET('/auth/me', { headers: { 'X-Pinbid-Silent': '1' } })
+      .then((res) => {
+        const me = unwrap(res)
+        if (!cancelled) setUser(me)
+      })
+      .catch(() => {
+        clearToken()
+        if (!cancelled) setUser(null)
+      })
+      .finally(() => {
+        if (!cancelled) setInitializing(false)
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [])
+
+  // The 403 rule: any 403 drops the token (already done by the middleware), clears the user and goes to /login.
+  React.useEffect(
+    () =>
+      onForbidden(() => {
+        setUser(null)
+        navigate('/login', { replace: true })
+      }),
+    [navigate],
+  )
+
+  const establish = React.useCallback((auth: AuthResponse) => {
+    setToken(auth.token)
+    setUser(auth.user)
+    return auth.user
+  }, [])
+
+  const login = React.useCallback(
+    async (email: string, password: string) => {
+      setBusy(true)
+      try {
+        return establish(unwrap(await api().POST('/auth/login', { body: { email, password } })) as AuthResponse)
+      } finally {
+        setBusy(false)
+      }
+    },
+    [establish],
+  )
+
+  const signup = React.useCallback(
+    async (payload: SignupPayload) => {
+      setBusy(true)
+      try {
+        return establish(unwrap(await api().POST('/auth/register', { body: payload })) as AuthResponse)
+      } finally {
+        setBusy(false)
+      }
+    },
+    [establish],
+  )
+
+  const logout = React.useCallback(() => {
+    clearToken()
+    setUser(null)
+    navigate('/', { replace: true })
+  }, [navigate])
+
+  const value = React.useMemo<Session>(
+    () => ({
+      user,
+      loading: initializing || busy,
+      initializing,
+      login,
+      signup,
+      logout,
+      updateUser: setUser,
+      replaceToken: setToken,
+    }),
+    [user, initializing, busy, login, signup, logout],
+  )
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+}

@@ -1,0 +1,20 @@
+import { Toaster as Sonner, type ToasterProps } from 'sonner'
+
+export function Toaster(props: ToasterProps) {
+  return (
+    <Sonner
+      position="top-right"
+      richColors
+      closeButton
+      toastOptions={{ className: 'font-sans' }}
+      style={
+        {
+          '--normal-bg': 'var(--popover)',
+          '--normal-text': 'var(--popover-foreground)',
+          '--normal-border': 'var(--border)',
+        } as React.CSSProperties
+      }
+      {...props}
+    />
+  )
+}

@@ -1,0 +1,63 @@
+import { toast } from 'sonner'
+export const PASSWORD_MIN_LENGTH = 8
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export const MESSAGES = {
+  emailRequired: 'Email is required.',
+  emailInvalid: 'Please enter a valid email address.',
+  passwordRequired: 'Password is required.',
+  nameRequired: 'Full name is required.',
+  handleRequired: 'Instagram handle is required.',
+  handleInvalid: 'Use letters, numbers, periods and underscores only.',
+  signupPasswordShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+  newPasswordRequired: 'New password is required.',
+  confirmRequired: 'Please confirm your new password.',
+  currentPasswordRequired: 'Current password is required.',
+  passwordMismatchTitle: 'Password Mismatch',
+  passwordMismatch: 'New password and confirmation do not match.',
+  passwordTooShortTitle: 'Password Too Short',
+  passwordTooShort: `New password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+} as const
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>
+
+export function emailError(value: string): string | undefined {
+  const v = value.trim()
+  if (!v) return MESSAGES.emailRequired
+  if (!EMAIL_RE.test(v)) return MESSAGES.emailInvalid
+  return undefined
+}
+
+export function requiredError(value: string, message: string): string | undefined {
+  return value.trim() ? undefined : message
+}
+
+/** New password + confirmation, as the reset and settings forms check them (mismatch first, then length). */
+export function newPasswordErrors(newPassword: string, confirm: string): FieldErrors<'newPassword' | 'confirmPassword'> {
+  if (!newPassword) return { newPassword: MESSAGES.newPasswordRequired, ...(confirm ? {} : { confirmPassword: MESSAGES.confirmRequired }) }
+  if (!confirm) return { confirmPassword: MESSAGES.confirmRequired }
+  if (newPassword !== confirm) return { confirmPassword: `${MESSAGES.passwordMismatchTitle}: ${MESSAGES.passwordMismatch}` }
+  if (newPassword.length < PASSWORD_MIN_LENGTH) return { newPassword: `${MESSAGES.passwordTooShortTitle}: ${MESSAGES.passwordTooShort}` }
+  return {}
+}
+
+export function hasErrors(errors: Record<string, string | undefined>) {
+  return Object.values(errors).some(Boolean)
+}
+
+/** Strip a leading @ and surrounding space from an Instagram handle. */
+export function normaliseHandle(value: string) {
+  return value.trim().replace(/^@+/, '')
+}
+export const HANDLE_RE = /^[A-Za-z0-9._]{1,30}$/
+
+/** The spec shows 'Password Mismatch' and 'Password Too Short' as toasts too. */
+export function toastPasswordRule(errors: FieldErrors<'newPassword' | 'confirmPassword'>) {
+  const msg = errors.confirmPassword ?? errors.newPassword ?? ''
+  for (const [title, description] of [
+    [MESSAGES.passwordMismatchTitle, MESSAGES.passwordMismatch],
+    [MESSAGES.passwordTooShortTitle, MESSAGES.passwordTooShort],
+  ] as const) {
+    if (msg.startsWith(title)) toast.error(title, { description })
+  }
+}

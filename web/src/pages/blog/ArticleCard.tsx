@@ -1,0 +1,60 @@
+import { Link } from 'react-router'
+import { CalendarDays, Clock, Eye } from 'lucide-react'
+import type { ArticleSummary } from '@/api/blog'
+import { Badge } from '@/components/ui/badge'
+import { cn, formatDate } from '@/lib/utils'
+import { categoryLabel, formatViews } from './util'
+
+const GRADIENTS = [
+  'from-violet-500 to-fuchsia-500',
+  'from-sky-500 to-indigo-500',
+  'from-amber-400 to-pink-500',
+  'from-emerald-400 to-teal-600',
+  'from-rose-400 to-orange-400',
+]
+
+function gradientFor(slug: string) {
+  let h = 0
+  for (const c of slug) h = (h * 31 + c.charCodeAt(0)) >>> 0
+  return GRADIENTS[h % GRADIENTS.length]
+}
+
+export function ArticleCard({ article, featured = false }: { article: ArticleSummary; featured?: boolean }) {
+  return (
+    <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border bg-card shadow-xs transition-shadow focus-within:ring-[3px] focus-within:ring-ring/50 hover:shadow-md">
+      <div className={cn('relative overflow-hidden', featured ? 'aspect-[16/8]' : 'aspect-[16/9]')}>
+        {article.imageUrl ? (
+          <img src={article.imageUrl} alt="" loading="lazy" className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]" />
+        ) : (
+          <div aria-hidden="true" className={cn('flex size-full items-end bg-gradient-to-br p-4', gradientFor(article.slug))}>
+            <span className="line-clamp-2 text-lg font-bold text-white/90 drop-shadow-sm">{article.title}</span>
+          </div>
+        )}
+        {featured && <Badge className="absolute top-3 left-3 shadow">Featured</Badge>}
+      </div>
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <Badge variant="soft" className="capitalize">
+          {categoryLabel(article.category)}
+        </Badge>
+        <h3 className={cn('leading-snug font-semibold', featured ? 'text-xl' : 'text-lg')}>
+          <Link to={`/blog/${article.slug}`} className="outline-none after:absolute after:inset-0 hover:text-primary">
+            {article.title}
+          </Link>
+        </h3>
+        <p className="line-clamp-3 text-sm text-muted-foreground">{article.excerpt}</p>
+        <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-2 text-xs text-muted-foreground">
+          <span className="inline-flex items-center gap-1">
+            <CalendarDays className="size-3.5" aria-hidden="true" />
+            <time dateTime={article.publishedAt}>{formatDate(article.publishedAt, { month: 'short', day: 'numeric', year: 'numeric' })}</time>
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <Clock className="size-3.5" aria-hidden="true" /> {article.readTime} min read
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <Eye className="size-3.5" aria-hidden="true" /> {formatViews(article.views)}
+          </span>
+        </div>
+      </div>
+    </article>
+  )
+}
