@@ -1,0 +1,107 @@
+"""Pytest fixtures for real PostgreSQL and RabbitMQ (registered by the root conftest.py).
+
+A suite that needs a server fails when CI is set and the server is not reachable; locally it skips
+with the reason. Every test session works in fresh databases of its own, dropped at the end."""
+
+import asyncio
+import contextlib
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from urllib.parse import urlparse
+
+import httpx
+import psycopg
+import pytest
+
+from .bus import Bus, InProcessBus
+from .migrations import upgrade
+from .runtime import Service
+
+POSTGRES_URL = os.environ.get("PINBID_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432")
+AMQP_URL = os.environ.get("PINBID_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+
+
+def _unavailable(what: str, error: Exception) -> None:
+    message = f"{what} is not reachable ({error!r}); start it (see README) to run this suite"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    try:
+        with psycopg.connect(f"{POSTGRES_URL}/postgres", connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:
+        _unavailable("PostgreSQL", exc)
+    return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def amqp_url() -> str:
+    parsed = urlparse(AMQP_URL)
+    try:
+        socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or 5672), timeout=3).close()
+    except Exception as exc:
+        _unavailable("RabbitMQ", exc)
+    return AMQP_URL
+
+
+@pytest.fixture(scope="session")
+def new_database(postgres_url: str) -> Iterator[Callable[..., str]]:
+    """new_database(package=None) -> url of a fresh database, migrated with `package`'s migrations."""
+    created: list[str] = []
+
+    def make(package: str | None = None) -> str:
+        name = f"test_{(package or 'db').removeprefix('pinbid_')}_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        created.append(name)
+        url = f"{postgres_url}/{name}"
+        if package:
+            upgrade(url, package)
+        return url
+
+    yield make
+    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
+        for name in created:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.asynccontextmanager
+async def running(*services: Service, bus: Bus | None = None) -> AsyncIterator[Bus]:
+    """Run services as the launcher does (consumers subscribed, outbox relay and jobs started) on
+    `bus` (an in-process bus by default). Yields the bus."""
+    bus = bus or InProcessBus(retry_base_seconds=0.01)
+    for service in services:
+        service.attach(bus, relay_idle_seconds=0.2)
+    await bus.start()
+    for service in services:
+        await service.start_background()
+    try:
+        yield bus
+    finally:
+        for service in services:
+            await service.stop_background()
+        await bus.stop()
+        for service in services:
+            await service.db.dispose()
+
+
+def client(app) -> httpx.AsyncClient:
+    """An HTTP client for an ASGI app, without a network."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 10.0, every: float = 0.05) -> None:
+    """Wait until `check()` is true (events are handled asynchronously); fail after `within` seconds."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        if await check():
+            return
+        if asyncio.get_running_loop().time() > deadline:
+            pytest.fail(f"condition not met within {within}s")
+        await asyncio.sleep(every)
