@@ -33,7 +33,7 @@ def installed() -> list[ServiceModule]:
     found = []
     for name in ALL:
         package = f"pinbid_{name}"
-        if importlib.util.find_spec(package) is not None:
+        if importlib.util.find_spec(package) is not None and importlib.util.find_spec(f"{package}.app") is not None:
             found.append(ServiceModule(name, package, importlib.import_module(f"{package}.app")))
     return found
 

@@ -68,3 +68,62 @@ class BidRejected(EventData):
     slot_title: str
     creator_id: uuid.UUID
     buyer_id: uuid.UUID
+
+
+@event("marketplace.slot.created.v1")
+class SlotCreated(EventData):
+    """A creator listed a post as a pin slot."""
+
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    post_id: str  # the Instagram media id
+    title: str
+    category: str
+    min_bid_cents: int
+    buy_now_price_cents: int | None = None
+    currency: str = "USD"
+    auction_end: datetime
+    duration_days: int
+
+
+@event("marketplace.slot.updated.v1")
+class SlotUpdated(EventData):
+    """A slot's price, bid count, end (soft close) or status changed."""
+
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    post_id: str
+    status: Literal["ACTIVE", "CLOSED"]
+    current_bid_cents: int | None = None
+    bid_count: int
+    auction_end: datetime
+    currency: str = "USD"
+
+
+@event("marketplace.bid.awarded.v1")
+class BidAwarded(EventData):
+    """A bid is WON: approved and paid. The creator may now pin its comment."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    buyer_name: str
+    business_name: str | None = None
+    post_id: str
+    comment_id: str | None = None
+    comment_text: str | None = None
+    final_price_cents: int
+    currency: str = "USD"
+    duration_days: int
+
+
+@event("marketplace.bid.comment_changed.v1")
+class BidCommentChanged(EventData):
+    """The buyer chose or wrote the comment to pin for a bid."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    buyer_id: uuid.UUID
+    comment_id: str | None = None
+    comment_text: str | None = None

@@ -41,3 +41,54 @@ class PayoutPaid(EventData):
     net_cents: int
     currency: str = "USD"
     idempotency_key: str
+
+
+@event("payments.payment.expired.v1")
+class PaymentExpired(EventData):
+    """The pay window of an approved bid ran out unpaid."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+
+
+@event("payments.payment.refunded.v1")
+class PaymentRefunded(EventData):
+    """A paid bid was refunded in full (for example: not pinned within the pin deadline)."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    amount_cents: int
+    currency: str = "USD"
+    reason: str
+
+
+@event("payments.payout.created.v1")
+class PayoutCreated(EventData):
+    """A payout was created for a creator and period. For finance: minor units, one idempotency key."""
+
+    payout_id: uuid.UUID
+    creator_id: uuid.UUID
+    period: str
+    gross_cents: int
+    fee_cents: int
+    net_cents: int
+    currency: str = "USD"
+    method: str
+    idempotency_key: str
+
+
+@event("payments.payout.failed.v1")
+class PayoutFailed(EventData):
+    """A payout could not be delivered; the money stays in the creator's available balance."""
+
+    payout_id: uuid.UUID
+    creator_id: uuid.UUID
+    period: str
+    net_cents: int
+    currency: str = "USD"
+    reason: str
+    idempotency_key: str

@@ -1,4 +1,5 @@
 import uuid
+from datetime import datetime
 from decimal import Decimal
 
 from .catalog import EventData, event
@@ -36,3 +37,67 @@ class AccountDisconnected(EventData):
     """A user disconnected their Instagram account (or its token could no longer be refreshed)."""
 
     user_id: uuid.UUID
+
+
+class SyncedPost(EventData):
+    id: str  # the Instagram media id
+    media_type: str  # IMAGE, VIDEO or CAROUSEL_ALBUM
+    media_url: str
+    permalink: str
+    caption: str = ""
+    views: int = 0
+    like_count: int = 0
+    comments_count: int = 0
+    posted_at: datetime | None = None
+
+
+@event("social.media.synced.v1")
+class MediaSynced(EventData):
+    """A creator's recent posts as last read from Instagram (the posts slots are created from)."""
+
+    user_id: uuid.UUID
+    instagram_id: str
+    posts: list[SyncedPost]
+
+
+@event("social.comment.pinned.v1")
+class CommentPinned(EventData):
+    """The winning brand's comment is pinned on the creator's post."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    comment_id: str
+    comment_text: str
+    pinned_at: datetime
+
+
+@event("social.comment.unpinned.v1")
+class CommentUnpinned(EventData):
+    """A pinned comment stopped being pinned before its duration ran out (recorded against the creator)."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    comment_id: str
+    unpinned_at: datetime
+
+
+@event("social.comment.metrics_updated.v1")
+class CommentMetricsUpdated(EventData):
+    """Fresh likes and replies of a pinned comment."""
+
+    bid_id: uuid.UUID
+    likes: int
+    replies: int
+
+
+@event("social.comment.completed.v1")
+class PlacementCompleted(EventData):
+    """A pinned comment stayed pinned for the slot's whole duration."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    completed_at: datetime
