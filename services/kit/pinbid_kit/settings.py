@@ -1,10 +1,13 @@
 """Settings every service shares; each service subclasses with its own env prefix."""
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from .secrets import SecretBox
 
 from .paths import var_dir
 
@@ -28,3 +31,10 @@ class KitSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     migrate_on_start: bool = True
+    # Fernet key(s), comma-separated, newest first. Empty: a key file under var/keys (embedded default only).
+    encryption_keys: str = ""
+
+    def secret_box(self) -> "SecretBox":
+        from .secrets import SecretBox, load_or_create_key
+
+        return SecretBox.from_setting(self.encryption_keys or load_or_create_key(var_dir() / "keys" / "data.key"))
