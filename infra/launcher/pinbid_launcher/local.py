@@ -13,7 +13,8 @@ from pinbid_kit.paths import var_dir
 
 from . import services
 
-BASE_PORT = 8101
+BASE_PORT = int(os.environ.get("PINBID_BASE_PORT", "8101"))
+DB_PREFIX = os.environ.get("PINBID_DB_PREFIX", "pinbid")
 GATEWAY_PORT = int(os.environ.get("PINBID_GATEWAY_PORT", "8000"))
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 AMQP = os.environ.get("PINBID_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
@@ -33,7 +34,7 @@ def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
     for index, module in enumerate(services.installed()):
         port = BASE_PORT + index
         prefix = module.name.upper() + "_"
-        env = {prefix + "DATABASE_URL": f"{PG}/pinbid_{module.name}", prefix + "BUS": "rabbitmq",
+        env = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
                prefix + "AMQP_URL": AMQP, prefix + "PORT": str(port), prefix + "HOST": "127.0.0.1"}
         entries.append((module.name, [sys.executable, "-m", "pinbid_launcher", "service", module.name], env, port))
         urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
