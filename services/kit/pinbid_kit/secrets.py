@@ -42,5 +42,5 @@ def mask(value: str | None, *, keep: int = 4) -> str | None:
     """'12345678' -> '••••5678'; short values are masked whole."""
     if value is None:
         return None
-    tail = value[-keep:] if len(value) > keep * 2 else ""
+    tail = value[-keep:] if len(value) >= keep * 2 else ""
     return "••••" + tail

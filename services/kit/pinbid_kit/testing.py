@@ -93,7 +93,8 @@ async def running(*services: Service, bus: Bus | None = None) -> AsyncIterator[B
 
 def client(app) -> httpx.AsyncClient:
     """An HTTP client for an ASGI app, without a network."""
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
+                             base_url="http://test")
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 10.0, every: float = 0.05) -> None:

@@ -34,7 +34,7 @@ class RabbitBus:
         retry_base = self.retry_base_seconds
 
         @self.broker.subscriber(queue, self.exchange, ack_policy=AckPolicy.NACK_ON_ERROR)
-        async def consume(body: bytes, message: RabbitMessage) -> None:
+        async def consume(body: object, message: RabbitMessage) -> None:  # body: decoded copy, unused
             headers = {k: str(v) for k, v in (message.headers or {}).items()}
             envelope = Envelope.from_json(message.body)
             try:

@@ -1,0 +1,125 @@
+import asyncio
+import uuid
+
+import pytest
+from pinbid_kit import outbox
+from pinbid_kit.bus import InProcessBus
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events.identity import UserUpdated
+from pinbid_kit.outbox import OutboxRelay
+from sqlalchemy import func, insert, select, text
+
+from .conftest import widgets
+
+
+def event(n: int = 0) -> UserUpdated:
+    return UserUpdated(user_id=uuid.uuid4(), email=f"u{n}@x.co", name=f"U{n}", role="BUYER")
+
+
+class RecordingBus:
+    """Records what was published; can be switched 'down' to simulate a broker outage."""
+
+    def __init__(self):
+        self.published: list[Envelope] = []
+        self.down = False
+
+    async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        if self.down:
+            raise ConnectionError("broker down")
+        await asyncio.sleep(0)
+        self.published.append(envelope)
+
+
+async def outbox_count(db, *, sent: bool | None = None) -> int:
+    condition = "" if sent is None else ("WHERE sent_at IS NOT NULL" if sent else "WHERE sent_at IS NULL")
+    async with db.transaction() as s:
+        return await s.scalar(text(f"SELECT count(*) FROM outbox {condition}"))
+
+
+async def test_outbox_row_is_written_in_the_same_transaction_as_the_change(db):
+    async with db.transaction() as s:
+        await s.execute(insert(widgets).values(id=1, name="kept"))
+        await outbox.publish(s, event(), source="test")
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as s:
+            await s.execute(insert(widgets).values(id=2, name="rolled back"))
+            await outbox.publish(s, event(), source="test")
+            raise RuntimeError("the change fails after the event was written")
+    async with db.transaction() as s:
+        assert await s.scalar(select(func.count()).select_from(widgets)) == 1
+    assert await outbox_count(db) == 1
+
+
+async def test_relay_delivers_everything_after_a_broker_outage(db):
+    bus = RecordingBus()
+    relay = OutboxRelay(db, bus, batch_size=10)
+    written = []
+    async with db.transaction() as s:
+        for n in range(25):
+            written.append((await outbox.publish(s, event(n), source="test")).id)
+    bus.down = True
+    assert await relay.relay_once() == 0
+    async with db.transaction() as s:
+        row = (await s.execute(text("SELECT attempts, last_error, next_attempt_at > now() AS later "
+                                    "FROM outbox ORDER BY seq LIMIT 1"))).one()
+    assert row.attempts == 1 and "broker down" in row.last_error and row.later
+    bus.down = False
+    async with db.transaction() as s:  # the retry is due now rather than after the backoff
+        await s.execute(text("UPDATE outbox SET next_attempt_at = now()"))
+    while await relay.relay_once():
+        pass
+    assert [e.id for e in bus.published] == written
+    assert await outbox_count(db, sent=False) == 0
+
+
+async def test_two_relays_at_once_publish_each_row_exactly_once(db):
+    async with db.transaction() as s:
+        for n in range(400):
+            await outbox.publish(s, event(n), source="test")
+    bus = RecordingBus()
+    relays = [OutboxRelay(db, bus, batch_size=20), OutboxRelay(db, bus, batch_size=20)]
+
+    async def drain(relay):
+        rounds = 0
+        while await relay.relay_once():
+            rounds += 1
+        return rounds
+
+    rounds = await asyncio.gather(*(drain(r) for r in relays))
+    ids = [e.id for e in bus.published]
+    assert len(ids) == 400 and len(set(ids)) == 400
+    assert all(r > 0 for r in rounds), "both relays took part"
+
+
+async def test_relay_wakes_on_commit_through_notify(db):
+    bus = InProcessBus()
+    received = asyncio.Event()
+
+    async def handler(envelope, headers):
+        received.set()
+
+    bus.subscribe("t", ["#"], handler)
+    await bus.start()
+    relay = OutboxRelay(db, bus, idle_seconds=30)  # only NOTIFY can wake it within the test's time
+    task = asyncio.create_task(relay.run())
+    await asyncio.sleep(0.3)  # let the listener connect
+    async with db.transaction() as s:
+        await outbox.publish(s, event(), source="test")
+    await asyncio.wait_for(received.wait(), timeout=5)
+    await relay.stop()
+    await task
+
+
+async def test_trace_context_travels_with_the_event(db):
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+
+    tracer = TracerProvider().get_tracer("t")
+    with tracer.start_as_current_span("request") as span:
+        async with db.transaction() as s:
+            await outbox.publish(s, event(), source="test")
+        trace_id = format(span.get_span_context().trace_id, "032x")
+    async with db.transaction() as s:
+        headers = await s.scalar(text("SELECT headers FROM outbox"))
+    assert headers["traceparent"].split("-")[1] == trace_id
+    assert trace is not None

@@ -1,0 +1,127 @@
+"""The RabbitMQ bus against a real broker: routing, dead-lettering, and the relay across an outage."""
+
+import asyncio
+import uuid
+
+import aio_pika
+import pytest
+from pinbid_kit import outbox
+from pinbid_kit.bus import RabbitBus
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
+from pinbid_kit.outbox import OutboxRelay
+from sqlalchemy import text
+
+
+@pytest.fixture
+async def queue_name(amqp_url):
+    name = f"test.{uuid.uuid4().hex[:10]}"
+    yield name
+    connection = await aio_pika.connect(amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        for queue in (name, f"{name}.dlq"):
+            await channel.queue_delete(queue)
+
+
+def updated() -> Envelope:
+    data = UserUpdated(user_id=uuid.uuid4(), email="a@b.co", name="A", role="BUYER")
+    return Envelope(type=data.event_type, source="test", data=data.payload())
+
+
+def revoked() -> Envelope:
+    data = SessionsRevoked(user_id=uuid.uuid4(), token_version=2)
+    return Envelope(type=data.event_type, source="test", data=data.payload())
+
+
+async def test_events_reach_the_queue_bound_to_each_of_its_types(amqp_url, queue_name):
+    bus = RabbitBus(amqp_url)
+    got: list[tuple[str, str]] = []
+    done = asyncio.Event()
+
+    async def handler(envelope, headers):
+        got.append((envelope.type, headers.get("traceparent", "")))
+        if len(got) == 2:
+            done.set()
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1", "identity.user.sessions_revoked.v1"], handler)
+    await bus.start()
+    try:
+        await bus.publish(updated(), {"traceparent": "00-" + "1" * 32 + "-" + "2" * 16 + "-01"})
+        await bus.publish(revoked(), {})
+        await asyncio.wait_for(done.wait(), timeout=10)
+    finally:
+        await bus.stop()
+    assert sorted(t for t, _ in got) == ["identity.user.sessions_revoked.v1", "identity.user.updated.v1"]
+    assert ("identity.user.updated.v1", "00-" + "1" * 32 + "-" + "2" * 16 + "-01") in got
+
+
+async def test_a_message_that_keeps_failing_is_dead_lettered_not_acked(amqp_url, queue_name):
+    bus = RabbitBus(amqp_url, max_deliveries=3, retry_base_seconds=0.01)
+    deliveries = []
+
+    async def broken(envelope, headers):
+        deliveries.append(envelope.id)
+        raise RuntimeError("cannot handle")
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], broken)
+    await bus.start()
+    sent = updated()
+    try:
+        await bus.publish(sent, {})
+        connection = await aio_pika.connect(amqp_url)
+        async with connection:
+            channel = await connection.channel()
+            for _ in range(200):
+                dlq = await channel.declare_queue(f"{queue_name}.dlq", passive=True)
+                if dlq.declaration_result.message_count == 1:
+                    break
+                await asyncio.sleep(0.05)
+            message = await dlq.get(no_ack=True)
+            assert Envelope.from_json(message.body).id == sent.id
+    finally:
+        await bus.stop()
+    assert deliveries == [sent.id] * 3
+
+
+async def test_relay_over_rabbitmq_loses_nothing_across_an_outage(amqp_url, queue_name, new_database):
+    from pinbid_kit.db import Database, async_url
+    from sqlalchemy import create_engine
+
+    from .conftest import metadata
+
+    url = new_database()
+    engine = create_engine(async_url(url))
+    metadata.create_all(engine)
+    engine.dispose()
+    db = Database(url)
+    async with db.transaction() as s:
+        ids = [(await outbox.publish(s, UserUpdated(user_id=uuid.uuid4(), email=f"{n}@x.co", name="N", role="BUYER"),
+                                     source="test")).id for n in range(50)]
+
+    unreachable = RabbitBus("amqp://guest:guest@127.0.0.1:1/")  # the broker is "down": never connected
+    assert await OutboxRelay(db, unreachable).relay_once() == 0
+    async with db.transaction() as s:
+        assert await s.scalar(text("SELECT count(*) FROM outbox WHERE sent_at IS NULL")) == 50
+        await s.execute(text("UPDATE outbox SET next_attempt_at = now()"))
+
+    bus = RabbitBus(amqp_url)
+    received: list[uuid.UUID] = []
+    all_in = asyncio.Event()
+
+    async def handler(envelope, headers):
+        received.append(envelope.id)
+        if len(received) == 50:
+            all_in.set()
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    await bus.start()
+    try:
+        relay = OutboxRelay(db, bus)
+        while await relay.relay_once():
+            pass
+        await asyncio.wait_for(all_in.wait(), timeout=15)
+    finally:
+        await bus.stop()
+        await db.dispose()
+    assert sorted(received) == sorted(ids)
