@@ -1,0 +1,51 @@
+import uuid
+
+import pytest
+from pinbid_identity.app import build
+from pinbid_identity.settings import IdentitySettings
+from pinbid_kit.testing import client, running
+
+
+@pytest.fixture
+def settings(new_database, tmp_path):
+    return IdentitySettings(
+        database_url=new_database("pinbid_identity"),
+        jwt_private_key_file=tmp_path / "keys" / "jwt.pem",
+        jwt_public_key_file=tmp_path / "keys" / "jwt.pub",
+        mail_folder=tmp_path / "mail",
+        login_failures_per_email=3,
+        login_attempts_per_ip=10,
+        argon2_time_cost=1,
+        argon2_memory_kib=1024,
+    )
+
+
+@pytest.fixture
+async def service(settings):
+    service = build(settings)
+    async with running(service) as bus:
+        service.state["bus"] = bus
+        yield service
+
+
+@pytest.fixture
+async def http(service):
+    async with client(service.app) as http:
+        yield http
+
+
+def signup(role="BUYER", **extra):
+    body = {"name": "Leo Brand", "email": f"leo-{uuid.uuid4().hex[:8]}@example.com", "password": "correct horse",
+            "role": role}
+    if role == "INFLUENCER":
+        body["instagramHandle"] = "maya.makes"
+    body.update(extra)
+    return body
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def login_status(http, email: str, password: str) -> int:
+    return (await http.post("/auth/login", json={"email": email, "password": password})).status_code
