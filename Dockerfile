@@ -1,0 +1,28 @@
+# One image for every Pinbid process; the command picks the service:
+#   python -m pinbid_launcher service <identity|marketplace|payments|social|content>
+#   python -m pinbid_launcher gateway
+FROM node:20-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY web/ ./
+COPY contracts/ /src/contracts/
+RUN npm run build
+
+FROM python:3.11-slim-bookworm AS app
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 UV_COMPILE_BYTECODE=1 UV_LINK_MODE=copy \
+    PINBID_HOME=/app PINBID_VAR=/var/lib/pinbid PATH=/app/.venv/bin:$PATH
+RUN pip install --no-cache-dir uv==0.13.9 && useradd --uid 10001 --create-home pinbid
+WORKDIR /app
+COPY pyproject.toml uv.lock ./
+COPY services/ services/
+COPY gateway/ gateway/
+COPY infra/launcher/ infra/launcher/
+COPY contracts/ contracts/
+RUN uv sync --frozen --no-dev && mkdir -p /var/lib/pinbid/keys && chown -R pinbid /var/lib/pinbid
+COPY --from=web /src/web/dist /app/web/dist
+USER 10001
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/readyz').status != 200)"
+CMD ["python", "-m", "pinbid_launcher", "gateway"]
