@@ -42,11 +42,12 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True)
     for module in modules:
         url = database_url(server, module.name)
         await asyncio.to_thread(upgrade, url, module.package)
-        settings = module.settings(database_url=url, bus="inprocess", log_json=False)
+        settings = module.settings(database_url=url, bus="inprocess", log_json=False,
+                                   public_url=f"http://{host}:{port}")
         built[module.name] = module.build(settings)
 
     bus = InProcessBus()
-    gateway_settings = GatewaySettings(log_json=False)
+    gateway_settings = GatewaySettings(log_json=False, public_url=f"http://{host}:{port}")
     verifier = TokenVerifier.from_file(gateway_settings.jwt_public_key_file)
     upstreams = Upstreams.in_process({name: s.app for name, s in built.items()},
                                      timeout=gateway_settings.upstream_timeout_seconds)
