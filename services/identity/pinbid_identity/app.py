@@ -3,7 +3,7 @@
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
-from pinbid_kit.mail import FolderMailSender, MailSender, MailWorker, SmtpMailSender
+from pinbid_kit.mail import MailSender, MailWorker, sender_for
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
 from sqlalchemy import text
@@ -17,13 +17,6 @@ from .settings import IdentitySettings
 
 NAME = "identity"
 SETTINGS = IdentitySettings
-
-
-def mail_sender(settings: IdentitySettings) -> MailSender:
-    if settings.smtp_host:
-        return SmtpMailSender(settings.smtp_host, settings.smtp_port, username=settings.smtp_username,
-                              password=settings.smtp_password, starttls=settings.smtp_starttls)
-    return FolderMailSender(settings.mail_folder)
 
 
 def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None) -> Service:
@@ -42,7 +35,7 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     service.app = create_app(NAME, routers=routes(accounts, notifications, verifier),
                              checks=service.readiness_checks(),
                              description="Users, sessions, password reset and notifications.")
-    mail_worker = MailWorker(db, mailer or mail_sender(settings), settings.mail_from)
+    mail_worker = MailWorker(db, mailer or sender_for(settings), settings.mail_from)
     service.jobs = [
         Job("mail", mail_worker.run_once, every_seconds=1.0),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),

@@ -1,12 +1,12 @@
 from pathlib import Path
 
 from pinbid_kit.paths import var_dir
-from pinbid_kit.settings import KitSettings
+from pinbid_kit.settings import MailSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 
-class IdentitySettings(KitSettings):
+class IdentitySettings(MailSettings):
     model_config = SettingsConfigDict(env_prefix="IDENTITY_", env_file=".env", extra="ignore")
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_identity"
@@ -19,10 +19,4 @@ class IdentitySettings(KitSettings):
     argon2_time_cost: int = Field(default=2, ge=1)
     argon2_memory_kib: int = Field(default=19_456, ge=8)
     argon2_parallelism: int = Field(default=1, ge=1)
-    mail_from: str = "Pinbid <no-reply@pinbid.local>"
-    mail_folder: Path = Field(default_factory=lambda: var_dir() / "mail")
-    smtp_host: str | None = None
-    smtp_port: int = 587
-    smtp_username: str | None = None
-    smtp_password: str | None = None
-    smtp_starttls: bool = True
+

@@ -10,13 +10,16 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import aiosmtplib
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import Database
+
+if TYPE_CHECKING:
+    from .settings import MailSettings
 
 log = logging.getLogger("pinbid.mail")
 MAX_ATTEMPTS = 10
@@ -68,6 +71,13 @@ class SmtpMailSender:
     async def send(self, message: EmailMessage) -> None:
         await aiosmtplib.send(message, hostname=self.host, port=self.port, username=self.username,
                               password=self.password, start_tls=self.starttls, timeout=self.timeout)
+
+
+def sender_for(settings: "MailSettings") -> MailSender:
+    if settings.smtp_host:
+        return SmtpMailSender(settings.smtp_host, settings.smtp_port, username=settings.smtp_username,
+                              password=settings.smtp_password, starttls=settings.smtp_starttls)
+    return FolderMailSender(settings.mail_folder)
 
 
 class MailWorker:

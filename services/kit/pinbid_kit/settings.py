@@ -38,3 +38,15 @@ class KitSettings(BaseSettings):
         from .secrets import SecretBox, load_or_create_key
 
         return SecretBox.from_setting(self.encryption_keys or load_or_create_key(var_dir() / "keys" / "data.key"))
+
+
+class MailSettings(KitSettings):
+    """Settings of a service that sends mail: SMTP when a host is set, else .eml files in a folder."""
+
+    mail_from: str = "Pinbid <no-reply@pinbid.local>"
+    mail_folder: Path = Field(default_factory=lambda: var_dir() / "mail")
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_username: str | None = None
+    smtp_password: str | None = None
+    smtp_starttls: bool = True

@@ -97,7 +97,7 @@ def client(app) -> httpx.AsyncClient:
                              base_url="http://test")
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 10.0, every: float = 0.05) -> None:
+async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 30.0, every: float = 0.05) -> None:
     """Wait until `check()` is true (events are handled asynchronously); fail after `within` seconds."""
     deadline = asyncio.get_running_loop().time() + within
     while True:

@@ -92,3 +92,15 @@ class PayoutFailed(EventData):
     currency: str = "USD"
     reason: str
     idempotency_key: str
+
+
+@event("payments.payment.failed.v1")
+class PaymentFailed(EventData):
+    """An attempt to pay for a bid failed (for example a declined card). The request stays open: the
+    buyer may try again until it expires."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    reason: str
