@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 from pinbid_kit.paths import var_dir
+from pinbid_kit.tokens import generate_keypair
 
 from . import services
 
@@ -45,6 +46,8 @@ def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
 
 def up() -> None:
     run = _run_dir()
+    # identity signs with this key and every other process verifies with it: make it before any starts
+    generate_keypair(var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub")
     for name, command, env, port in plan():
         pid_file = run / f"{name}.pid"
         if pid_file.exists() and _alive(int(pid_file.read_text())):

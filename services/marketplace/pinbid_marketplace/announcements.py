@@ -1,0 +1,81 @@
+"""The integration events marketplace publishes, built from its rows (money as integer cents)."""
+
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.outbox import publish
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain.money import to_cents
+from .models import Bid, Slot, User
+
+NAME = "marketplace"
+
+
+async def slot_created(session: AsyncSession, slot: Slot, currency: str) -> None:
+    await publish(session, m.SlotCreated(
+        slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, title=slot.title, category=slot.category,
+        min_bid_cents=to_cents(slot.min_bid),
+        buy_now_price_cents=to_cents(slot.buy_now_price) if slot.buy_now_price is not None else None,
+        currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days), source=NAME)
+
+
+async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:
+    await publish(session, m.SlotUpdated(
+        slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, status=slot.status,
+        current_bid_cents=to_cents(slot.current_bid) if slot.current_bid is not None else None,
+        bid_count=slot.bid_count, auction_end=slot.auction_end, currency=currency), source=NAME)
+
+
+async def bid_placed(session: AsyncSession, slot: Slot, bid: Bid, buyer: User | None, currency: str) -> None:
+    assert slot.current_bid is not None
+    await publish(session, m.BidPlaced(
+        bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+        buyer_name=display_name(buyer), current_bid_cents=to_cents(slot.current_bid), currency=currency),
+        source=NAME)
+
+
+async def bid_outbid(session: AsyncSession, slot: Slot, bid: Bid, currency: str) -> None:
+    assert slot.current_bid is not None
+    await publish(session, m.BidOutbid(
+        bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, buyer_id=bid.buyer_id,
+        current_bid_cents=to_cents(slot.current_bid), currency=currency, auction_end=slot.auction_end), source=NAME)
+
+
+async def auction_closed(session: AsyncSession, slot: Slot, winner: Bid | None, currency: str) -> None:
+    sold = winner is not None and winner.final_price is not None
+    await publish(session, m.AuctionClosed(
+        slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, outcome="SOLD" if sold else "UNSOLD",
+        winning_bid_id=winner.id if sold else None, winner_id=winner.buyer_id if sold else None,
+        final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency), source=NAME)
+
+
+async def bid_approved(session: AsyncSession, slot: Slot, bid: Bid, currency: str) -> None:
+    assert bid.final_price is not None
+    await publish(session, m.BidApproved(
+        bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+        final_price_cents=to_cents(bid.final_price), currency=currency), source=NAME)
+
+
+async def bid_rejected(session: AsyncSession, slot: Slot, bid: Bid) -> None:
+    await publish(session, m.BidRejected(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title,
+                                         creator_id=slot.creator_id, buyer_id=bid.buyer_id), source=NAME)
+
+
+async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User | None, currency: str) -> None:
+    assert bid.final_price is not None
+    await publish(session, m.BidAwarded(
+        bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+        buyer_name=display_name(buyer), business_name=buyer.business_name if buyer else None, post_id=slot.post_id,
+        comment_id=bid.comment_id, comment_text=bid.comment_text, final_price_cents=to_cents(bid.final_price),
+        currency=currency, duration_days=slot.duration_days), source=NAME)
+
+
+async def comment_changed(session: AsyncSession, bid: Bid) -> None:
+    await publish(session, m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id,
+                                               comment_id=bid.comment_id, comment_text=bid.comment_text),
+                  source=NAME)
+
+
+def display_name(user: User | None) -> str:
+    if user is None:
+        return "A brand"
+    return user.business_name or user.name

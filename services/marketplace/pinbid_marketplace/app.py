@@ -1,0 +1,60 @@
+"""Builds the marketplace service: its HTTP app, event consumers and the auction closer."""
+
+from pathlib import Path
+
+from pinbid_kit.db import Database
+from pinbid_kit.http import create_app
+from pinbid_kit.inbox import Consumers
+from pinbid_kit.runtime import Job, Service
+from pinbid_kit.tokens import Principal, TokenVerifier
+
+from . import handlers
+from .api import routes
+from .approvals import Approvals
+from .bidding import Bidding
+from .closing import Closer
+from .queries import Queries
+from .rules import Clock, auction_rules, system_clock
+from .settings import MarketplaceSettings
+from .slots import Slots
+
+NAME = "marketplace"
+SETTINGS = MarketplaceSettings
+
+
+class KeyFileVerifier(TokenVerifier):
+    """Reads identity's public key on first use: in the distributed run identity may write it after we start."""
+
+    def __init__(self, path: Path):
+        self._path = path
+        self._loaded: TokenVerifier | None = None
+
+    def verify(self, token: str) -> Principal:
+        if self._loaded is None:
+            self._loaded = TokenVerifier.from_file(self._path)
+        return self._loaded.verify(token)
+
+
+def build(settings: MarketplaceSettings | None = None, *, clock: Clock = system_clock) -> Service:
+    settings = settings or MarketplaceSettings()
+    db = Database(settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow)
+    rules = auction_rules(settings)
+    slots = Slots(db, settings, clock)
+    bidding = Bidding(db, settings, rules, clock)
+    closer = Closer(db, settings, rules, clock)
+    approvals = Approvals(db, settings)
+    queries = Queries(db, clock)
+    consumers = Consumers(NAME, db)
+    handlers.register(consumers, settings)
+    service = Service(name=NAME, db=db, consumers=consumers)
+    verifier = KeyFileVerifier(settings.jwt_public_key_file)
+    service.app = create_app(
+        NAME, checks=service.readiness_checks(),
+        routers=routes(verifier=verifier, slots=slots, bidding=bidding, closer=closer, approvals=approvals,
+                       queries=queries, default_duration=settings.default_duration_days,
+                       page_limit_max=settings.page_limit_max),
+        description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
+    service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds)]
+    service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
+                     "queries": queries, "settings": settings}
+    return service

@@ -1,0 +1,204 @@
+"""The second-price proxy auction of ARCHITECTURE.md section 5.
+
+Every function takes the slot and the live bids that matter, changes them in place, and returns what
+happened so the caller can store it and announce it. A refused action raises before changing anything.
+
+`place_bid` needs only the two best live bids and the bidder's own live bid: every other live bid is
+OUTBID already and keeps its amount (the property tests check that a subset gives the same result).
+"""
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from .errors import RuleBroken, StateConflict
+from .money import dollars
+from .states import LIVE, BidStatus, SlotStatus, check_move
+
+
+@dataclass(frozen=True)
+class Rules:
+    step: Decimal = Decimal("1.00")
+    soft_close: timedelta = timedelta(seconds=120)
+    second_price_increment: Decimal = Decimal("0.00")
+
+
+@dataclass
+class Slot:
+    id: uuid.UUID
+    creator_id: uuid.UUID
+    min_bid: Decimal
+    auction_end: datetime
+    buy_now_price: Decimal | None = None
+    current_bid: Decimal | None = None
+    bid_count: int = 0
+    status: SlotStatus = SlotStatus.ACTIVE
+    outcome: str | None = None  # SOLD or UNSOLD once closed
+    winning_bid_id: uuid.UUID | None = None
+
+    def is_open(self, now: datetime) -> bool:
+        return self.status == SlotStatus.ACTIVE and now < self.auction_end
+
+
+@dataclass
+class Bid:
+    id: uuid.UUID
+    buyer_id: uuid.UUID
+    amount: Decimal  # the visible amount
+    ceiling: Decimal  # maxAutoBid when auto-bidding, else the amount
+    seq: int  # when the ceiling was reached, in the slot's bid order: ties go to the earliest
+    status: BidStatus = BidStatus.ACTIVE
+    final_price: Decimal | None = None
+
+    def move(self, target: BidStatus) -> None:
+        check_move(self.status, target)
+        self.status = target
+
+
+@dataclass
+class Placement:
+    bid: Bid
+    created: bool  # a new bid row, not a replaced live bid
+    raised_only: bool  # the bidder already led: only the ceiling moved
+    leader: Bid
+    outbid: list[Bid] = field(default_factory=list)  # bids that lost the lead with this bid
+    changed: list[Bid] = field(default_factory=list)  # every bid whose amount or status may have changed
+    extended: bool = False  # soft close moved the auction's end
+
+
+@dataclass
+class Closing:
+    sold: bool
+    winner: Bid | None
+    expired: list[Bid]
+    price: Decimal | None
+
+
+def bid_too_low(slot: Slot) -> str:
+    current = dollars(slot.current_bid) if slot.current_bid is not None else "none"
+    return (f"Your bid must be higher than the current bid ({current}) and at least the minimum bid "
+            f"({dollars(slot.min_bid)}).")
+
+
+def ranked(bids: list[Bid]) -> list[Bid]:
+    """Live bids, best first: highest ceiling, then whoever reached that ceiling first."""
+    return sorted((b for b in bids if b.status in LIVE), key=lambda b: (-b.ceiling, b.seq))
+
+
+def check_open(slot: Slot, now: datetime) -> None:
+    if not slot.is_open(now):
+        raise StateConflict("This auction has ended.", code="auction_ended")
+
+
+def check_not_creator(slot: Slot, buyer_id: uuid.UUID) -> None:
+    if buyer_id == slot.creator_id:
+        raise StateConflict("You cannot bid on your own pin slot.", code="own_slot")
+
+
+def check_bid(slot: Slot, *, buyer_id: uuid.UUID, amount: Decimal, ceiling: Decimal, now: datetime) -> None:
+    """Whether a bid may be accepted. Only reads the slot, so it can also refuse early, before any lock."""
+    check_open(slot, now)
+    check_not_creator(slot, buyer_id)
+    if ceiling < amount:
+        raise RuleBroken("The maximum auto-bid must be at least your bid amount.", "maxAutoBid")
+    if amount < slot.min_bid or (slot.current_bid is not None and amount <= slot.current_bid):
+        raise RuleBroken(bid_too_low(slot), "amount")
+
+
+def place_bid(slot: Slot, live: list[Bid], *, buyer_id: uuid.UUID, amount: Decimal, ceiling: Decimal,
+              now: datetime, rules: Rules, new_id: uuid.UUID) -> Placement:
+    check_bid(slot, buyer_id=buyer_id, amount=amount, ceiling=ceiling, now=now)
+
+    order = ranked(live)
+    leader_before = order[0] if order else None
+    own = next((b for b in order if b.buyer_id == buyer_id), None)
+    slot.bid_count += 1
+    seq = slot.bid_count
+
+    if own is not None and own is leader_before:
+        # No bidding against yourself: the leader only raises the ceiling; the price stays.
+        if ceiling > own.ceiling:
+            own.ceiling, own.seq = ceiling, seq
+        placement = Placement(bid=own, created=False, raised_only=True, leader=own, changed=[own])
+    else:
+        created = own is None
+        if own is None:
+            own = Bid(id=new_id, buyer_id=buyer_id, amount=amount, ceiling=ceiling, seq=seq)
+            order.append(own)
+        else:
+            own.move(BidStatus.ACTIVE)
+            own.amount, own.ceiling, own.seq = amount, ceiling, seq
+        leader = resolve(order, rules.step)
+        slot.current_bid = leader.amount
+        outbid = [leader_before] if leader_before is not None and leader_before is not leader else []
+        placement = Placement(bid=own, created=created, raised_only=False, leader=leader, outbid=outbid,
+                              changed=list(order))
+    if rules.soft_close and slot.auction_end - now <= rules.soft_close:
+        slot.auction_end = now + rules.soft_close
+        placement.extended = True
+    return placement
+
+
+def resolve(live: list[Bid], step: Decimal) -> Bid:
+    """Set every live bid's amount and status after a change; returns the leader."""
+    order = ranked(live)
+    leader = order[0]
+    if len(order) > 1:
+        runner_up = order[1]
+        runner_up.amount = runner_up.ceiling
+        leader.amount = max(leader.amount, min(leader.ceiling, runner_up.ceiling + step))
+    leader.move(BidStatus.ACTIVE)
+    for other in order[1:]:
+        other.move(BidStatus.OUTBID)
+    return leader
+
+
+def second_price(slot: Slot, winner: Bid, runner_up: Bid | None, rules: Rules) -> Decimal:
+    base = max(slot.min_bid, runner_up.ceiling) if runner_up is not None else slot.min_bid
+    return min(winner.ceiling, base + rules.second_price_increment)
+
+
+def close(slot: Slot, live: list[Bid], *, now: datetime, rules: Rules) -> Closing:
+    """Close at the end or early by the creator. `live` must hold every live bid of the slot."""
+    if slot.status is not SlotStatus.ACTIVE:
+        raise StateConflict("This auction has already ended.", code="auction_ended")
+    slot.status = SlotStatus.CLOSED
+    order = ranked(live)
+    if not order:
+        slot.outcome = "UNSOLD"
+        return Closing(sold=False, winner=None, expired=[], price=None)
+    winner = order[0]
+    price = second_price(slot, winner, order[1] if len(order) > 1 else None, rules)
+    winner.move(BidStatus.PENDING_INFLUENCER_APPROVAL)
+    winner.final_price = price
+    for other in order[1:]:
+        other.move(BidStatus.EXPIRED)
+    slot.outcome, slot.winning_bid_id = "SOLD", winner.id
+    return Closing(sold=True, winner=winner, expired=order[1:], price=price)
+
+
+def buy_now(slot: Slot, *, buyer_id: uuid.UUID, now: datetime, new_id: uuid.UUID) -> Bid:
+    check_open(slot, now)
+    check_not_creator(slot, buyer_id)
+    if slot.buy_now_price is None:
+        raise StateConflict("This pin slot has no Buy Now price.", code="no_buy_now")
+    if slot.current_bid is not None:
+        raise StateConflict("Buy Now is only available before the first bid.", code="has_bids")
+    price = slot.buy_now_price
+    slot.bid_count += 1
+    bid = Bid(id=new_id, buyer_id=buyer_id, amount=price, ceiling=price, seq=slot.bid_count,
+              status=BidStatus.PENDING_INFLUENCER_APPROVAL, final_price=price)
+    slot.current_bid = price
+    slot.status, slot.outcome, slot.winning_bid_id = SlotStatus.CLOSED, "SOLD", bid.id
+    return bid
+
+
+def cancel(slot: Slot, bid: Bid, *, now: datetime) -> None:
+    """A buyer may cancel a live bid before the end, and only when it is not leading (spec FAQ)."""
+    if bid.status not in LIVE:
+        check_move(bid.status, BidStatus.CANCELLED)
+    check_open(slot, now)
+    if bid.status is BidStatus.ACTIVE:
+        raise StateConflict("You cannot cancel the highest bid.", code="leading_bid")
+    bid.move(BidStatus.CANCELLED)

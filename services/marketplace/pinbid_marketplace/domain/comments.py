@@ -1,0 +1,44 @@
+"""The comment a bid will pin: one of the buyer's own comments (by id) or a new text."""
+
+from dataclasses import dataclass
+
+from .errors import RuleBroken
+
+MAX_COMMENT_ID = 64
+MAX_COMMENT_TEXT = 2200  # Instagram's limit for a comment
+MAX_USERNAME = 30
+
+
+@dataclass(frozen=True)
+class Comment:
+    comment_id: str | None = None
+    username: str | None = None
+    text: str | None = None
+
+
+def choose(comment_id: str | None, text: str | None, username: str | None = None, *,
+           required: bool) -> Comment | None:
+    """Exactly one of an existing comment's id or a new text; neither is allowed only when not `required`."""
+    comment_id = (comment_id or "").strip() or None
+    blank_text = text is not None and not text.strip()
+    text = text.strip() if text is not None and text.strip() else None
+    if comment_id and text:
+        raise RuleBroken("Choose one of your previous comments or write a new one, not both.", "commentId")
+    if comment_id is None and text is None:
+        if blank_text:
+            raise RuleBroken("Please write a new comment to pin.", "newCommentText")
+        if required:
+            raise RuleBroken("Please select one of your previous comments or write a new comment to pin.",
+                             "commentId")
+        return None
+    if comment_id is not None:
+        if len(comment_id) > MAX_COMMENT_ID:
+            raise RuleBroken("Please select one of your previous comments to pin.", "commentId")
+        username = (username or "").strip().removeprefix("@") or None
+        if username is not None and len(username) > MAX_USERNAME:
+            raise RuleBroken(f"The comment's username must be at most {MAX_USERNAME} characters.", "commentUsername")
+        return Comment(comment_id=comment_id, username=username)
+    assert text is not None
+    if len(text) > MAX_COMMENT_TEXT:
+        raise RuleBroken(f"A comment can have at most {MAX_COMMENT_TEXT} characters.", "newCommentText")
+    return Comment(text=text)

@@ -1,0 +1,139 @@
+"""What marketplace keeps from other services' events: users, creator profiles and posts (read models),
+and the later life of a winning bid (payment, pin). Handlers tolerate duplicates and out-of-order events:
+read models are upserts, and a bid moves only along its state machine (anything else is ignored)."""
+
+import logging
+
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import payments as p
+from pinbid_kit.events import social as s
+from pinbid_kit.inbox import Consumers
+from sqlalchemy import update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import announcements
+from .domain.states import BidStatus, can_move
+from .models import Bid, CreatorProfile, Post, Slot, User
+from .settings import MarketplaceSettings
+
+log = logging.getLogger("pinbid.marketplace.handlers")
+
+
+async def upsert(session: AsyncSession, model, values: dict, key: str) -> None:
+    statement = insert(model).values(**values)
+    await session.execute(statement.on_conflict_do_update(
+        index_elements=[key], set_={k: statement.excluded[k] for k in values if k != key}))
+
+
+async def locked_bid(session: AsyncSession, bid_id) -> Bid | None:
+    return await session.get(Bid, bid_id, with_for_update=True)
+
+
+async def advance(bid: Bid, target: BidStatus, envelope: Envelope) -> bool:
+    if bid.status == target:
+        return False
+    if not can_move(BidStatus(bid.status), target):
+        log.warning("ignoring %s for bid %s: it is %s", envelope.type, bid.id, bid.status)
+        return False
+    bid.status = target.value
+    return True
+
+
+def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
+    on = consumers.on
+
+    @on(i.UserRegistered.event_type)
+    async def keep_registered_user(session: AsyncSession, d: i.UserRegistered, _: Envelope) -> None:
+        await upsert(session, User, {"id": d.user_id, "name": d.name, "email": d.email, "role": d.role,
+                                     "business_name": d.business_name, "instagram_handle": d.instagram_handle}, "id")
+        await session.execute(update(Slot).where(Slot.creator_id == d.user_id).values(creator_name=d.name))
+
+    @on(i.UserUpdated.event_type)
+    async def keep_updated_user(session: AsyncSession, d: i.UserUpdated, _: Envelope) -> None:
+        await upsert(session, User, {"id": d.user_id, "name": d.name, "email": d.email, "role": d.role}, "id")
+        await session.execute(update(Slot).where(Slot.creator_id == d.user_id).values(creator_name=d.name))
+
+    @on(s.AccountConnected.event_type)
+    @on(s.AccountUpdated.event_type)
+    async def keep_creator_profile(session: AsyncSession, d: s.AccountConnected, _: Envelope) -> None:
+        profile = {"followers": d.profile.followers, "avg_views": d.profile.avg_views,
+                   "avg_engagement": d.profile.avg_engagement, "verified": d.profile.verified}
+        await upsert(session, CreatorProfile, {"user_id": d.user_id, "instagram_id": d.instagram_id,
+                                               "username": d.username, "connected": True, **profile}, "user_id")
+        await session.execute(update(Slot).where(Slot.creator_id == d.user_id)
+                              .values(creator_handle=d.username, **profile))
+
+    @on(s.AccountDisconnected.event_type)
+    async def forget_connection(session: AsyncSession, d: s.AccountDisconnected, _: Envelope) -> None:
+        await session.execute(update(CreatorProfile).where(CreatorProfile.user_id == d.user_id)
+                              .values(connected=False))
+
+    @on(s.MediaSynced.event_type)
+    async def keep_posts(session: AsyncSession, d: s.MediaSynced, _: Envelope) -> None:
+        for post in d.posts:
+            values = {"id": post.id, "user_id": d.user_id, "media_type": post.media_type,
+                      "media_url": post.media_url, "permalink": post.permalink, "caption": post.caption,
+                      "views": post.views, "like_count": post.like_count, "comments_count": post.comments_count,
+                      "posted_at": post.posted_at}
+            await upsert(session, Post, values, "id")
+            await session.execute(update(Slot).where(Slot.post_id == post.id, Slot.creator_id == d.user_id)
+                                  .values(media_type=post.media_type, media_url=post.media_url,
+                                          permalink=post.permalink))
+
+    @on(p.PaymentRequested.event_type)
+    async def payment_requested(session: AsyncSession, d: p.PaymentRequested, e: Envelope) -> None:
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None:
+            return
+        if await advance(bid, BidStatus.AWAITING_PAYMENT, e) or bid.payment_status is None:
+            bid.payment_id, bid.payment_status, bid.payment_expires_at = d.payment_id, "PENDING", d.expires_at
+
+    @on(p.PaymentCompleted.event_type)
+    async def payment_completed(session: AsyncSession, d: p.PaymentCompleted, e: Envelope) -> None:
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None or not await advance(bid, BidStatus.WON, e):
+            return
+        bid.payment_id, bid.payment_status = d.payment_id, "COMPLETED"
+        slot = await session.get(Slot, bid.slot_id)
+        assert slot is not None
+        await announcements.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),
+                                        settings.currency)
+
+    @on(p.PaymentExpired.event_type)
+    async def payment_expired(session: AsyncSession, d: p.PaymentExpired, e: Envelope) -> None:
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None or not await advance(bid, BidStatus.EXPIRED, e):
+            return
+        bid.payment_status = "EXPIRED"
+        slot = await session.get(Slot, bid.slot_id, with_for_update=True)
+        assert slot is not None
+        slot.outcome = "UNSOLD"
+        await announcements.slot_updated(session, slot, settings.currency)
+
+    @on(p.PaymentRefunded.event_type)
+    async def payment_refunded(session: AsyncSession, d: p.PaymentRefunded, _: Envelope) -> None:
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(payment_status="REFUNDED"))
+
+    @on(s.CommentPinned.event_type)
+    async def comment_pinned(session: AsyncSession, d: s.CommentPinned, e: Envelope) -> None:
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None or not await advance(bid, BidStatus.PINNED, e):
+            return
+        bid.pinned_comment_id, bid.pinned_text, bid.pinned_at = d.comment_id, d.comment_text, d.pinned_at
+        bid.pinned_status = "ACTIVE"
+
+    @on(s.CommentMetricsUpdated.event_type)
+    async def comment_metrics(session: AsyncSession, d: s.CommentMetricsUpdated, _: Envelope) -> None:
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(likes=d.likes, replies=d.replies))
+
+    @on(s.CommentUnpinned.event_type)
+    async def comment_unpinned(session: AsyncSession, d: s.CommentUnpinned, _: Envelope) -> None:
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
+                              .values(pinned_status="UNPINNED"))
+
+    @on(s.PlacementCompleted.event_type)
+    async def placement_completed(session: AsyncSession, d: s.PlacementCompleted, _: Envelope) -> None:
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
+                              .values(pinned_status="COMPLETED"))

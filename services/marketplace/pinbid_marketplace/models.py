@@ -1,0 +1,171 @@
+"""Marketplace's tables (its own database): slots and bids, and the read models fed by other services' events."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from pinbid_kit.tables import add_messaging_tables
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Computed,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Text,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData()
+
+
+add_messaging_tables(Base.metadata)
+Money = Numeric(12, 2)
+LIVE_SQL = "status IN ('ACTIVE', 'OUTBID')"
+OPEN_SQL = "status = 'ACTIVE'"
+
+
+class User(Base):
+    """Read model of identity's users: names for cards, bidder lists and notices."""
+
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    email: Mapped[str] = mapped_column(String(254))
+    role: Mapped[str] = mapped_column(String(20))
+    business_name: Mapped[str | None] = mapped_column(String(120))
+    instagram_handle: Mapped[str | None] = mapped_column(String(30))
+
+
+class CreatorProfile(Base):
+    """Read model of social's connected accounts."""
+
+    __tablename__ = "creator_profiles"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    instagram_id: Mapped[str] = mapped_column(String(64))
+    username: Mapped[str] = mapped_column(String(30))
+    followers: Mapped[int] = mapped_column(BigInteger, default=0)
+    avg_views: Mapped[int] = mapped_column(BigInteger, default=0)
+    avg_engagement: Mapped[Decimal] = mapped_column(Numeric(6, 2), default=Decimal(0))
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    connected: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class Post(Base):
+    """Read model of social's synced posts: a slot is created from one of its creator's posts."""
+
+    __tablename__ = "posts"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the Instagram media id
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), index=True)
+    media_type: Mapped[str] = mapped_column(String(20))
+    media_url: Mapped[str] = mapped_column(Text)
+    permalink: Mapped[str] = mapped_column(Text)
+    caption: Mapped[str] = mapped_column(Text, default="")
+    views: Mapped[int] = mapped_column(BigInteger, default=0)
+    like_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    comments_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Slot(Base):
+    """A pin slot. The creator's and post's display fields are copied in (and kept fresh by the event
+    handlers) so the marketplace listing filters and sorts on one table with plain indexes."""
+
+    __tablename__ = "slots"
+    __table_args__ = (
+        Index("slots_open_newest", text("created_at DESC"), "id", postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_popular", text("bid_count DESC"), "id", postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_price", "price", "id", postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_ending", "auction_end", "id", postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_views", text("avg_views DESC"), "id", postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_category", "category", text("created_at DESC"), postgresql_where=text(OPEN_SQL)),
+        Index("slots_open_search", "search", postgresql_using="gin", postgresql_ops={"search": "gin_trgm_ops"},
+              postgresql_where=text(OPEN_SQL)),
+        Index("slots_one_open_per_post", "post_id", unique=True, postgresql_where=text(OPEN_SQL)),
+        Index("slots_creator", "creator_id", "status"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    creator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    post_id: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    category: Mapped[str] = mapped_column(String(20))
+    min_bid: Mapped[Decimal] = mapped_column(Money)
+    buy_now_price: Mapped[Decimal | None] = mapped_column(Money)
+    current_bid: Mapped[Decimal | None] = mapped_column(Money)
+    price: Mapped[Decimal] = mapped_column(Money, Computed("COALESCE(current_bid, min_bid)", persisted=True))
+    auction_end: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    duration_days: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20), default="ACTIVE")
+    outcome: Mapped[str | None] = mapped_column(String(10))
+    winning_bid_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    bid_count: Mapped[int] = mapped_column(Integer, default=0)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    creator_name: Mapped[str] = mapped_column(String(100), default="")
+    creator_handle: Mapped[str | None] = mapped_column(String(30))
+    followers: Mapped[int] = mapped_column(BigInteger, default=0)
+    avg_views: Mapped[int] = mapped_column(BigInteger, default=0)
+    avg_engagement: Mapped[Decimal] = mapped_column(Numeric(6, 2), default=Decimal(0))
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    media_type: Mapped[str] = mapped_column(String(20), default="IMAGE")
+    media_url: Mapped[str] = mapped_column(Text, default="")
+    permalink: Mapped[str] = mapped_column(Text, default="")
+    search: Mapped[str] = mapped_column(
+        Text, Computed("lower(title || ' ' || description || ' ' || creator_name)", persisted=True))
+    is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
+                                                 onupdate=func.now())
+
+
+class Bid(Base):
+    """A buyer's bid on a slot. A buyer has at most one live (ACTIVE or OUTBID) bid per slot."""
+
+    __tablename__ = "bids"
+    __table_args__ = (
+        Index("bids_live_rank", "slot_id", text("ceiling DESC"), "seq", postgresql_where=text(LIVE_SQL)),
+        Index("bids_one_live_per_buyer", "slot_id", "buyer_id", unique=True, postgresql_where=text(LIVE_SQL)),
+        Index("bids_buyer_recent", "buyer_id", text("created_at DESC")),
+        Index("bids_slot_status", "slot_id", "status"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    slot_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("slots.id"))
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    amount: Mapped[Decimal] = mapped_column(Money)
+    ceiling: Mapped[Decimal] = mapped_column(Money)
+    auto_bid_enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    max_auto_bid: Mapped[Decimal | None] = mapped_column(Money)
+    seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(40))
+    final_price: Mapped[Decimal | None] = mapped_column(Money)
+    comment_id: Mapped[str | None] = mapped_column(String(64))
+    comment_username: Mapped[str | None] = mapped_column(String(30))
+    comment_text: Mapped[str | None] = mapped_column(Text)
+    payment_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    payment_status: Mapped[str | None] = mapped_column(String(20))
+    payment_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    pinned_comment_id: Mapped[str | None] = mapped_column(String(64))
+    pinned_text: Mapped[str | None] = mapped_column(Text)
+    pinned_status: Mapped[str | None] = mapped_column(String(20))
+    pinned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    likes: Mapped[int] = mapped_column(Integer, default=0)
+    replies: Mapped[int] = mapped_column(Integer, default=0)
+    clicks: Mapped[int] = mapped_column(Integer, default=0)
+    is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
+                                                 onupdate=func.now())

@@ -1,0 +1,159 @@
+"""What the calls read: the marketplace listing, a slot, bid lists and the dashboard figures."""
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from pinbid_kit.db import Database
+from pinbid_kit.errors import NotFound
+from sqlalchemy import Select, func, select
+
+from .domain.listing import CATEGORIES, TIME_LEFT
+from .domain.states import LIVE, WON_STATUSES, BidStatus
+from .models import Bid, Slot, User
+from .rules import Clock
+
+# Approvals screen: the decision, then the payment and the pin it waits for.
+APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
+                     BidStatus.WON)
+ORDER = {
+    "newest": (Slot.created_at.desc(), Slot.id),
+    "popular": (Slot.bid_count.desc(), Slot.id),
+    "price-low": (Slot.price.asc(), Slot.id),
+    "price-high": (Slot.price.desc(), Slot.id),
+    "ending-soon": (Slot.auction_end.asc(), Slot.id),
+    "most-views": (Slot.avg_views.desc(), Slot.id),
+}
+
+
+@dataclass(frozen=True)
+class Search:
+    q: str | None = None
+    category: str | None = None
+    min_price: Decimal | None = None
+    max_price: Decimal | None = None
+    min_views: int | None = None
+    time_left: str | None = None
+    verified: bool | None = None
+    sort_by: str = "newest"
+    page: int = 1
+    limit: int = 10
+
+
+@dataclass(frozen=True)
+class Page:
+    slots: list[Slot]
+    total: int
+    page: int
+    limit: int
+
+    @property
+    def total_pages(self) -> int:
+        return (self.total + self.limit - 1) // self.limit
+
+
+@dataclass(frozen=True)
+class BidView:
+    bid: Bid
+    slot: Slot
+    buyer: User | None
+
+
+def escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def filtered(search: Search, now: datetime) -> Select:
+    query = select(Slot).where(Slot.status == "ACTIVE", Slot.auction_end > now)
+    if search.q:
+        query = query.where(Slot.search.like(f"%{escape_like(search.q.lower())}%", escape="\\"))
+    if search.category and search.category.lower() != "all":
+        query = query.where(Slot.category == search.category.lower())
+    if search.min_price is not None:
+        query = query.where(Slot.price >= search.min_price)
+    if search.max_price is not None:
+        query = query.where(Slot.price <= search.max_price)
+    if search.min_views:
+        query = query.where(Slot.avg_views >= search.min_views)
+    if search.time_left in TIME_LEFT:
+        query = query.where(Slot.auction_end <= now + TIME_LEFT[search.time_left])
+    if search.verified:
+        query = query.where(Slot.verified.is_(True))
+    return query
+
+
+class Queries:
+    def __init__(self, db: Database, clock: Clock):
+        self.db, self.clock = db, clock
+
+    async def marketplace(self, search: Search) -> Page:
+        query = filtered(search, self.clock())
+        async with self.db.transaction() as session:
+            total = await session.scalar(select(func.count()).select_from(query.subquery()))
+            rows = await session.scalars(query.order_by(*ORDER[search.sort_by])
+                                         .offset((search.page - 1) * search.limit).limit(search.limit))
+            return Page(slots=list(rows), total=total or 0, page=search.page, limit=search.limit)
+
+    @staticmethod
+    def categories() -> list[str]:
+        return list(CATEGORIES)
+
+    async def slot(self, slot_id: uuid.UUID) -> tuple[Slot, list[BidView]]:
+        async with self.db.transaction() as session:
+            slot = await session.get(Slot, slot_id)
+            if slot is None:
+                raise NotFound("Pin slot not found.")
+            return slot, await self._bids(session, select(Bid).where(Bid.slot_id == slot_id))
+
+    async def creator_active_slots(self, creator_id: uuid.UUID) -> list[tuple[Slot, list[BidView]]]:
+        async with self.db.transaction() as session:
+            slots = list(await session.scalars(select(Slot).where(Slot.creator_id == creator_id,
+                                                                  Slot.status == "ACTIVE")
+                                               .order_by(Slot.auction_end)))
+            views = await self._bids(session, select(Bid).where(Bid.slot_id.in_([s.id for s in slots])))
+            return [(s, [v for v in views if v.slot.id == s.id]) for s in slots]
+
+    async def buyer_bids(self, buyer_id: uuid.UUID) -> list[BidView]:
+        async with self.db.transaction() as session:
+            return await self._bids(session, select(Bid).where(Bid.buyer_id == buyer_id))
+
+    async def buyer_bid(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+        async with self.db.transaction() as session:
+            views = await self._bids(session, select(Bid).where(Bid.id == bid_id, Bid.buyer_id == buyer_id))
+        if not views:
+            raise NotFound("Bid not found.")
+        return views[0]
+
+    async def creator_bids(self, creator_id: uuid.UUID, statuses: Sequence[BidStatus] | None = None) -> list[BidView]:
+        query = select(Bid).where(Bid.slot_id.in_(select(Slot.id).where(Slot.creator_id == creator_id)))
+        if statuses is not None:
+            query = query.where(Bid.status.in_(statuses))
+        async with self.db.transaction() as session:
+            return await self._bids(session, query)
+
+    async def creator_figures(self, creator_id: uuid.UUID) -> dict[str, int]:
+        async with self.db.transaction() as session:
+            active = await session.scalar(select(func.count()).where(Slot.creator_id == creator_id,
+                                                                     Slot.status == "ACTIVE"))
+            by_status = dict((await session.execute(
+                select(Bid.status, func.count()).join(Slot, Slot.id == Bid.slot_id)
+                .where(Slot.creator_id == creator_id).group_by(Bid.status))).tuples().all())
+        return {"activeSlots": active or 0,
+                "pendingApprovals": by_status.get(BidStatus.PENDING_INFLUENCER_APPROVAL, 0),
+                "completedJobs": by_status.get(BidStatus.PINNED, 0)}
+
+    async def buyer_figures(self, buyer_id: uuid.UUID) -> dict[str, int]:
+        async with self.db.transaction() as session:
+            by_status = dict((await session.execute(
+                select(Bid.status, func.count()).where(Bid.buyer_id == buyer_id).group_by(Bid.status))).tuples().all())
+        return {"activeBids": sum(by_status.get(s, 0) for s in LIVE),
+                "wonAuctions": sum(by_status.get(s, 0) for s in WON_STATUSES)}
+
+    @staticmethod
+    async def _bids(session, query: Select) -> list[BidView]:
+        rows = (await session.execute(
+            query.add_columns(Slot, User).join(Slot, Slot.id == Bid.slot_id)
+            .outerjoin(User, User.id == Bid.buyer_id).order_by(Bid.created_at.desc(), Bid.id))).all()
+        return [BidView(bid=r[0], slot=r[1], buyer=r[2]) for r in rows]

@@ -1,0 +1,62 @@
+"""Glue between the pure rules and the tables: rows to domain objects and back, domain errors to API errors."""
+
+import contextlib
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+
+from pinbid_kit.errors import Conflict, Invalid
+
+from .domain import auction
+from .domain.errors import RuleBroken, StateConflict
+from .domain.listing import Limits
+from .domain.states import BidStatus, SlotStatus
+from .models import Bid, Slot
+from .settings import MarketplaceSettings
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def auction_rules(settings: MarketplaceSettings) -> auction.Rules:
+    return auction.Rules(step=settings.bid_step, soft_close=timedelta(seconds=settings.soft_close_seconds),
+                         second_price_increment=settings.second_price_increment)
+
+
+def listing_limits(settings: MarketplaceSettings) -> Limits:
+    return Limits(min_auction=timedelta(hours=settings.min_auction_hours),
+                  max_auction=timedelta(days=settings.max_auction_days),
+                  min_duration_days=settings.min_duration_days, max_duration_days=settings.max_duration_days)
+
+
+@contextlib.contextmanager
+def as_api_errors() -> Iterator[None]:
+    try:
+        yield
+    except RuleBroken as exc:
+        raise Invalid(exc.message, field=exc.field) from None
+    except StateConflict as exc:
+        raise Conflict(exc.message, code=exc.code) from None
+
+
+def slot_state(row: Slot) -> auction.Slot:
+    return auction.Slot(id=row.id, creator_id=row.creator_id, min_bid=row.min_bid, auction_end=row.auction_end,
+                        buy_now_price=row.buy_now_price, current_bid=row.current_bid, bid_count=row.bid_count,
+                        status=SlotStatus(row.status), outcome=row.outcome, winning_bid_id=row.winning_bid_id)
+
+
+def store_slot(row: Slot, state: auction.Slot) -> None:
+    row.current_bid, row.bid_count, row.auction_end = state.current_bid, state.bid_count, state.auction_end
+    row.status, row.outcome, row.winning_bid_id = state.status.value, state.outcome, state.winning_bid_id
+
+
+def bid_state(row: Bid) -> auction.Bid:
+    return auction.Bid(id=row.id, buyer_id=row.buyer_id, amount=row.amount, ceiling=row.ceiling, seq=row.seq,
+                       status=BidStatus(row.status), final_price=row.final_price)
+
+
+def store_bid(row: Bid, state: auction.Bid) -> None:
+    row.amount, row.ceiling, row.seq = state.amount, state.ceiling, state.seq
+    row.status, row.final_price = state.status.value, state.final_price

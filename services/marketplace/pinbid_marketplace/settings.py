@@ -1,0 +1,25 @@
+from decimal import Decimal
+
+from pinbid_kit.settings import KitSettings
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+
+class MarketplaceSettings(KitSettings):
+    model_config = SettingsConfigDict(env_prefix="MARKETPLACE_", env_file=".env", extra="ignore")
+
+    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_marketplace"
+    currency: str = "USD"
+    bid_step: Decimal = Field(default=Decimal("1.00"), gt=0, description="proxy bidding increment")
+    soft_close_seconds: int = Field(default=120, ge=0, description="0 disables the soft close")
+    second_price_increment: Decimal = Field(default=Decimal("0.00"), ge=0)
+    closer_interval_seconds: float = Field(default=1.0, gt=0)
+    closer_batch_size: int = Field(default=50, ge=1)
+    min_auction_hours: int = Field(default=1, ge=0)
+    max_auction_days: int = Field(default=30, ge=1)
+    min_duration_days: int = Field(default=7, ge=1)
+    max_duration_days: int = Field(default=30, ge=1)
+    default_duration_days: int = Field(default=7, ge=1)
+    page_limit_max: int = Field(default=50, ge=1)
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=20, ge=0)

@@ -1,0 +1,172 @@
+"""Response bodies, in the shapes of the spec's section 3 (camelCase on the wire, money as JSON numbers)."""
+
+import uuid
+from datetime import datetime
+
+from pinbid_kit.api import ApiModel, Money
+
+from .models import Bid, Slot, User
+from .queries import BidView, Page
+
+
+class InfluencerProfileOut(ApiModel):
+    avg_views: int
+    followers: int
+    avg_engagement: float
+    verified: bool
+
+
+class CreatorOut(ApiModel):
+    id: uuid.UUID
+    name: str
+    instagram_handle: str | None
+    influencer_profile: InfluencerProfileOut
+
+
+class PostOut(ApiModel):
+    image_url: str
+    media_type: str
+    permalink: str
+    instagram_id: str
+
+
+class PermalinkOut(ApiModel):
+    permalink: str
+
+
+class BidderOut(ApiModel):
+    name: str
+    email: str | None = None
+
+
+class BidHistoryOut(ApiModel):
+    """A line of a slot's bid history."""
+
+    id: uuid.UUID
+    amount: Money
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    user: BidderOut | None = None
+
+
+class SlotOut(ApiModel):
+    id: uuid.UUID
+    title: str
+    description: str
+    category: str
+    min_bid: Money
+    current_bid: Money | None
+    buy_now_price: Money | None
+    auction_end: datetime
+    duration: int
+    status: str
+    outcome: str | None
+    bid_count: int
+    created_at: datetime
+    post: PostOut
+    instagram_post: PermalinkOut
+    user: CreatorOut
+    bids: list[BidHistoryOut] = []
+
+    @classmethod
+    def of(cls, slot: Slot, bids: list[BidHistoryOut] | None = None) -> "SlotOut":
+        return cls(
+            id=slot.id, title=slot.title, description=slot.description, category=slot.category, min_bid=slot.min_bid,
+            current_bid=slot.current_bid, buy_now_price=slot.buy_now_price, auction_end=slot.auction_end,
+            duration=slot.duration_days, status=slot.status, outcome=slot.outcome, bid_count=slot.bid_count,
+            created_at=slot.created_at,
+            post=PostOut(image_url=slot.media_url, media_type=slot.media_type, permalink=slot.permalink,
+                         instagram_id=slot.post_id),
+            instagram_post=PermalinkOut(permalink=slot.permalink),
+            user=CreatorOut(id=slot.creator_id, name=slot.creator_name, instagram_handle=slot.creator_handle,
+                            influencer_profile=InfluencerProfileOut(
+                                avg_views=slot.avg_views, followers=slot.followers,
+                                avg_engagement=float(slot.avg_engagement), verified=slot.verified)),
+            bids=bids or [])
+
+
+class SlotPageOut(ApiModel):
+    slots: list[SlotOut]
+    total: int
+    total_pages: int
+    page: int
+
+    @classmethod
+    def of(cls, page: Page) -> "SlotPageOut":
+        return cls(slots=[SlotOut.of(s) for s in page.slots], total=page.total, total_pages=page.total_pages,
+                   page=page.page)
+
+
+class PaymentOut(ApiModel):
+    status: str
+    expires_at: datetime | None
+
+
+class PinnedCommentOut(ApiModel):
+    comment_text: str | None
+    likes: int
+    replies: int
+    clicks: int
+    status: str
+    pinned_at: datetime | None
+
+
+class BidOut(ApiModel):
+    id: uuid.UUID
+    amount: Money
+    max_auto_bid: Money | None
+    auto_bid_enabled: bool
+    status: str
+    final_price: Money | None  # what the buyer pays once the auction closed with this bid as winner
+    created_at: datetime
+    updated_at: datetime
+    comment: str | None
+    comment_id: str | None
+    comment_username: str | None
+    duration: int
+    user: BidderOut
+    pin_slot: SlotOut
+    payment: PaymentOut | None
+    pinned_comment: PinnedCommentOut | None
+
+    @classmethod
+    def of(cls, view: BidView) -> "BidOut":
+        bid, slot = view.bid, view.slot
+        payment = PaymentOut(status=bid.payment_status, expires_at=bid.payment_expires_at) \
+            if bid.payment_status else None
+        pinned = PinnedCommentOut(comment_text=bid.pinned_text, likes=bid.likes, replies=bid.replies,
+                                  clicks=bid.clicks, status=bid.pinned_status, pinned_at=bid.pinned_at) \
+            if bid.pinned_status else None
+        return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
+                   status=bid.status, final_price=bid.final_price, created_at=bid.created_at,
+                   updated_at=bid.updated_at, comment=bid.comment_text, comment_id=bid.comment_id,
+                   comment_username=bid.comment_username, duration=slot.duration_days, user=bidder(view.buyer, True),
+                   pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned)
+
+
+def bidder(user: User | None, with_email: bool) -> BidderOut:
+    if user is None:
+        return BidderOut(name="A brand")
+    return BidderOut(name=user.business_name or user.name, email=user.email if with_email else None)
+
+
+def history(views: list[BidView], *, with_bidders: bool) -> list[BidHistoryOut]:
+    """Bid history, newest first. Other buyers see amounts and statuses, not who bid."""
+    return [BidHistoryOut(id=v.bid.id, amount=v.bid.amount, status=v.bid.status, created_at=v.bid.created_at,
+                          updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None)
+            for v in views]
+
+
+class InfluencerFiguresOut(ApiModel):
+    active_slots: int
+    pending_approvals: int
+    completed_jobs: int
+
+
+class BuyerFiguresOut(ApiModel):
+    active_bids: int
+    won_auctions: int
+
+
+__all__ = ["Bid"]

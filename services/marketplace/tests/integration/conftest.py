@@ -1,0 +1,95 @@
+"""A marketplace on a fresh real database, with tokens, a controllable clock and read models fed by events."""
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import EventData
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import social as s
+from pinbid_kit.testing import client, running
+from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_marketplace.app import build
+from pinbid_marketplace.settings import MarketplaceSettings
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC).replace(microsecond=0)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs) -> None:
+        self.now += timedelta(**kwargs)
+
+
+class World:
+    def __init__(self, service, signer: TokenSigner, clock: Clock):
+        self.service, self.signer, self.clock = service, signer, clock
+        self.http = client(service.app)
+
+    def auth(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+
+    async def deliver(self, data: EventData, source: str = "test") -> Envelope:
+        envelope = Envelope(type=data.event_type, source=source, data=data.payload())
+        await self.service.consumers.dispatch(envelope, {})
+        return envelope
+
+    async def buyer(self, name: str = "Brand") -> dict[str, str]:
+        user_id = uuid.uuid4()
+        await self.deliver(i.UserRegistered(user_id=user_id, email=f"{user_id.hex[:8]}@b.test", name=name,
+                                            role="BUYER", business_name=f"{name} Inc"))
+        headers = self.auth(user_id, "BUYER")
+        headers["x-user"] = str(user_id)
+        return headers
+
+    async def creator(self, posts: int = 3, *, followers: int = 20_000, views: int = 5_000,
+                      verified: bool = True, name: str = "Maya") -> tuple[dict[str, str], list[str]]:
+        user_id = uuid.uuid4()
+        await self.deliver(i.UserRegistered(user_id=user_id, email=f"{user_id.hex[:8]}@c.test", name=name,
+                                            role="INFLUENCER", instagram_handle="maya"))
+        await self.deliver(s.AccountConnected(user_id=user_id, instagram_id="ig" + user_id.hex[:6], username="maya",
+                                              profile=s.CreatorProfile(followers=followers, avg_views=views,
+                                                                       avg_engagement=Decimal("4.5"),
+                                                                       verified=verified)))
+        ids = [f"m{user_id.hex[:10]}{n}" for n in range(posts)]
+        await self.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
+            s.SyncedPost(id=pid, media_type="IMAGE", media_url=f"https://img.test/{pid}.jpg",
+                         permalink=f"https://instagram.test/p/{pid}") for pid in ids]))
+        headers = self.auth(user_id, "INFLUENCER")
+        headers["x-user"] = str(user_id)
+        return headers, ids
+
+    async def slot(self, creator: dict[str, str], post_id: str, **fields) -> dict:
+        body = {"postId": post_id, "title": "Morning latte art", "description": "A reel", "category": "food",
+                "minBid": 10, "auctionEnd": (self.clock.now + timedelta(days=2)).isoformat(), **fields}
+        response = await self.http.post("/influencer/pin-slots", json=body, headers=creator)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    async def bid(self, buyer: dict[str, str], slot_id: str, amount, **fields):
+        return await self.http.post("/buyer/bids", json={"pinSlotId": slot_id, "amount": amount, **fields},
+                                    headers=buyer)
+
+
+@pytest.fixture(scope="session")
+def signer(tmp_path_factory) -> tuple[TokenSigner, str]:
+    folder = tmp_path_factory.mktemp("keys")
+    generate_keypair(folder / "k.pem", folder / "k.pub")
+    return TokenSigner((folder / "k.pem").read_bytes(), ttl_seconds=3600), str(folder / "k.pub")
+
+
+@pytest.fixture
+async def world(new_database, signer):
+    clock = Clock()
+    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"), jwt_public_key_file=signer[1],
+                                   closer_interval_seconds=3600, db_pool_size=20, db_max_overflow=40)
+    service = build(settings, clock=clock)
+    async with running(service):
+        w = World(service, signer[0], clock)
+        yield w
+        await w.http.aclose()
