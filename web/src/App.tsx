@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { BrowserRouter, Route, Routes } from 'react-router'
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { AuthProvider } from '@/auth/session'
 import { ProtectedRoute, PublicOnlyRoute } from '@/auth/guards'
@@ -78,7 +78,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <ScrollToTop />
+        <RouteEffects />
         <AuthProvider>
           <AppRoutes />
         </AuthProvider>
@@ -88,9 +88,31 @@ export function App() {
   )
 }
 
-import { useLocation } from 'react-router'
-function ScrollToTop() {
+const TITLES: Record<string, string> = {
+  '/': 'Pinbid — Auction your pinned comments',
+  '/login': 'Log in — Pinbid',
+  '/signup/influencer': 'Join as a Creator — Pinbid',
+  '/signup/buyer': 'Join as a Brand — Pinbid',
+  '/reset-password': 'Reset your password — Pinbid',
+  '/blog': 'Blog — Pinbid',
+  '/privacy': 'Privacy Policy — Pinbid',
+  '/terms': 'Terms of Service — Pinbid',
+  '/dashboard': 'Dashboard — Pinbid',
+  '/marketplace': 'Marketplace — Pinbid',
+  '/post-manager': 'Post Manager — Pinbid',
+  '/approvals': 'Approvals — Pinbid',
+  '/my-bids': 'My Bids — Pinbid',
+  '/earnings': 'Earnings — Pinbid',
+  '/settings': 'Settings — Pinbid',
+}
+
+function RouteEffects() {
   const { pathname, hash } = useLocation()
+  React.useEffect(() => {
+    const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname
+    // blog posts set their own title once loaded
+    if (!pathname.startsWith('/blog/')) document.title = TITLES[key] ?? 'Page not found — Pinbid'
+  }, [pathname])
   React.useEffect(() => {
     if (hash) {
       document.getElementById(hash.slice(1))?.scrollIntoView()

@@ -1,13 +1,17 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
-import type { paths, components } from './schema'
+import type { paths as GeneratedPaths, components } from './schema'
 import { getConfig } from '@/config'
 import { getToken, handleForbidden } from '@/auth/token'
 
+/** The contract lists paths with their /api prefix; the client is rooted at the runtime `apiBase`, so strip it. */
+type StripApiPrefix<P> = { [K in keyof P as K extends `/api${infer R}` ? R : K]: P[K] }
+export type paths = StripApiPrefix<GeneratedPaths>
+
 export type Schemas = components['schemas']
-export type User = Schemas['User']
+export type User = Schemas['UserOut']
 export type Role = User['role']
-export type AuthResponse = { token: string; user: User }
-export type NotificationPreferences = Schemas['NotificationPreferences']
+export type AuthResponse = Schemas['SessionOut']
+export type NotificationPreferences = Schemas['PreferencesIO']
 
 /** Requests marked with this header skip the 403 redirect (the silent start-up profile check). */
 export const SILENT_HEADER = 'X-Pinbid-Silent'

@@ -15,6 +15,7 @@ export function ProtectedRoute() {
 export function PublicOnlyRoute() {
   const { user, initializing } = useAuth()
   if (initializing) return <FullPageSpinner label="Loading..." />
-  if (user) return <Navigate to="/dashboard" replace />
+  // only users with a known role: /dashboard sends any other role to /login, which must not bounce them back
+  if (user && (user.role === 'INFLUENCER' || user.role === 'BUYER')) return <Navigate to="/dashboard" replace />
   return <Outlet />
 }

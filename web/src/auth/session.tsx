@@ -75,8 +75,10 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   React.useEffect(
     () =>
       onForbidden(() => {
-        setUser(null)
-        navigate('/login', { replace: true })
+        React.startTransition(() => {
+          setUser(null)
+          navigate('/login', { replace: true })
+        })
       }),
     [navigate],
   )
@@ -113,8 +115,11 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
 
   const logout = React.useCallback(() => {
     clearToken()
-    setUser(null)
-    navigate('/', { replace: true })
+    // one transition, so protected routes never render signed-out before the navigation lands
+    React.startTransition(() => {
+      setUser(null)
+      navigate('/', { replace: true })
+    })
   }, [navigate])
 
   const value = React.useMemo<Session>(

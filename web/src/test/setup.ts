@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, vi } from 'vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
+
+// lazy route chunks are compiled on first use; give async queries room on a slow machine
+configure({ asyncUtilTimeout: 6000 })
 
 afterEach(() => {
   cleanup()

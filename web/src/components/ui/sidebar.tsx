@@ -172,7 +172,7 @@ export function SidebarTrigger({ className, onClick, ...props }: React.Component
   )
 }
 
-export function SidebarInset({ className, ...props }: React.ComponentProps<'main'>) {
+export function SidebarInset({ className, ...props }: React.ComponentProps<'div'>) {
   return <div data-slot="sidebar-inset" className={cn('relative flex min-w-0 flex-1 flex-col bg-background', className)} {...props} />
 }
 

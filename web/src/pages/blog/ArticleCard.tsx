@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { CalendarDays, Clock, Eye } from 'lucide-react'
+import { CalendarDays, Clock, Eye, Pin } from 'lucide-react'
 import type { ArticleSummary } from '@/api/blog'
 import { Badge } from '@/components/ui/badge'
 import { cn, formatDate } from '@/lib/utils'
@@ -26,8 +26,11 @@ export function ArticleCard({ article, featured = false }: { article: ArticleSum
         {article.imageUrl ? (
           <img src={article.imageUrl} alt="" loading="lazy" className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]" />
         ) : (
-          <div aria-hidden="true" className={cn('flex size-full items-end bg-gradient-to-br p-4', gradientFor(article.slug))}>
-            <span className="line-clamp-2 text-lg font-bold text-white/90 drop-shadow-sm">{article.title}</span>
+          <div aria-hidden="true" className={cn('relative flex size-full items-center justify-center bg-gradient-to-br', gradientFor(article.slug))}>
+            <div className="absolute inset-0 bg-[radial-gradient(circle_at_1px_1px,rgb(255_255_255/0.25)_1px,transparent_0)] bg-[length:18px_18px]" />
+            <div className="relative flex size-16 items-center justify-center rounded-2xl bg-white/20 text-white shadow-lg ring-1 ring-white/30 backdrop-blur-sm transition-transform duration-300 group-hover:scale-105">
+              <Pin className="size-7" />
+            </div>
           </div>
         )}
         {featured && <Badge className="absolute top-3 left-3 shadow">Featured</Badge>}

@@ -34,9 +34,14 @@ export default function BlogPostPage() {
   })
 
   React.useEffect(() => {
-    if (query.data) document.title = `${query.data.title} — Pinbid Blog`
+    const article = query.data
+    if (!article) return
+    document.title = `${article.seo?.title || article.title} — Pinbid Blog`
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="description"]')
+    const previous = meta?.content
+    if (meta) meta.content = article.seo?.description || article.excerpt
     return () => {
-      document.title = 'Pinbid — Auction your pinned comments'
+      if (meta && previous !== undefined) meta.content = previous
     }
   }, [query.data])
 

@@ -8,7 +8,7 @@ export const STEPS_INTERVAL_MS = 2500
 export const STEPS_VISIBILITY_THRESHOLD = 0.5
 
 export const FORMULA_STATES = [
-  { letter: null, name: 'Before', text: 'Check out our store!!! Link in bio 🔥🔥🔥', note: 'Generic, off-topic and undisclosed: readers scroll past it.' },
+  { letter: null, name: 'Before', text: 'Check out our store!!! Link in bio!!!', note: 'Generic, off-topic and undisclosed: readers scroll past it.' },
   { letter: 'B', name: 'Brand', text: 'Trailpack here! Check out our store.', note: 'Say who is speaking, in the first words.' },
   { letter: 'R', name: 'Relevance', text: 'Trailpack here! That ridge at sunrise is exactly what our 28L daypack was made for.', note: 'Tie the comment to this exact post.' },
   { letter: 'I', name: 'Incentive', text: 'Trailpack here! That ridge at sunrise is exactly what our 28L daypack was made for. 15% off with MAYA15.', note: 'Give viewers a reason to act now.' },

@@ -136,7 +136,7 @@ export function AuctionDemo() {
       <div className="flex flex-col gap-4 rounded-2xl border bg-card p-5 shadow-sm sm:p-6">
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div>
-            <p className="text-sm text-muted-foreground">Current bid</p>
+            <p className="text-sm text-muted-foreground">{phase === 'closed' ? 'Final price' : 'Current bid'}</p>
             <p className="text-3xl font-bold tabular-nums" aria-live="polite">
               {money(phase === 'closed' ? pays : price)}
             </p>
@@ -156,7 +156,7 @@ export function AuctionDemo() {
                 <span className={cn(b.isYou && 'font-semibold')}>{b.name}</span>
                 {i === 0 && <Badge variant={phase === 'closed' ? 'success' : 'soft'}>{phase === 'closed' ? 'Winner' : 'Leading'}</Badge>}
               </span>
-              <span className="text-muted-foreground tabular-nums">
+              <span className="whitespace-nowrap text-muted-foreground tabular-nums">
                 {phase === 'closed' || b.isYou ? `max ${money(b.ceiling)}` : 'max hidden'}
               </span>
             </li>

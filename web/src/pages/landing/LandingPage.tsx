@@ -217,7 +217,7 @@ function HeroCard() {
             <p className="text-xs text-muted-foreground">Lisbon, Portugal</p>
           </div>
         </div>
-        <div className="aspect-square bg-[linear-gradient(160deg,oklch(0.78_0.12_220),oklch(0.7_0.16_300)_55%,oklch(0.78_0.15_40))]" />
+        <div className="aspect-[4/3] sm:aspect-square bg-[linear-gradient(160deg,oklch(0.78_0.12_220),oklch(0.7_0.16_300)_55%,oklch(0.78_0.15_40))]" />
         <div className="space-y-3 p-4">
           <div className="rounded-xl border border-primary/30 bg-primary/5 p-3 text-sm">
             <p className="mb-1 flex items-center gap-1 text-xs font-medium text-primary">

@@ -1,0 +1,80 @@
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+export const BASE_URL = (process.env.PINBID_BASE_URL ?? 'http://127.0.0.1:8000').replace(/\/+$/, '')
+export const MAIL_DIR = process.env.PINBID_MAIL_DIR ?? '/work/main/var/mail'
+export const CHROMIUM = process.env.PINBID_CHROMIUM ?? '/usr/bin/chromium'
+const here = path.dirname(fileURLToPath(import.meta.url))
+export const ARTIFACTS = path.join(here, 'artifacts')
+
+export async function launch() {
+  await mkdir(ARTIFACTS, { recursive: true })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE_URL })
+  context.setDefaultTimeout(15_000)
+  const page = await context.newPage()
+  const errors = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  return { browser, context, page, errors }
+}
+
+/** Screenshots at 1280 px and 390 px wide into artifacts/. */
+export async function snap(page, name) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await page.waitForTimeout(150)
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+export async function serverIsUp() {
+  try {
+    const res = await fetch(`${BASE_URL}/api/health`, { signal: AbortSignal.timeout(3000) })
+    return res.ok
+  } catch {
+    return false
+  }
+}
+
+export function uniqueEmail(prefix) {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+/** Decode the quoted-printable soft breaks and escapes that mail bodies may carry. */
+function decodeQuotedPrintable(text) {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)))
+}
+
+/** Wait for a mail to `to` written after `since` and return the reset token from its link. */
+export async function waitForResetToken(to, since, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    let names = []
+    try {
+      names = (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml'))
+    } catch {
+      /* folder not there yet */
+    }
+    for (const name of names) {
+      const file = path.join(MAIL_DIR, name)
+      if ((await stat(file)).mtimeMs < since - 1000) continue
+      const raw = await readFile(file, 'utf8')
+      let text = decodeQuotedPrintable(raw)
+      // base64 bodies: decode every base64 block we can find
+      for (const block of raw.match(/(?:^[A-Za-z0-9+/=]{40,}\r?\n)+/gm) ?? []) {
+        text += '\n' + Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8')
+      }
+      if (!text.toLowerCase().includes(to.toLowerCase())) continue
+      const m = text.match(/\/reset-password\/([A-Za-z0-9._~-]+)/)
+      if (m) return m[1]
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`no reset mail for ${to} in ${MAIL_DIR}`)
+}

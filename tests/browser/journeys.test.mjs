@@ -1,0 +1,132 @@
+// Browser journeys against a running Pinbid (gateway + services + built web app).
+// PINBID_BASE_URL (default http://127.0.0.1:8000), PINBID_MAIL_DIR (default /work/main/var/mail).
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { BASE_URL, launch, serverIsUp, snap, uniqueEmail, waitForResetToken } from './helpers.mjs'
+
+const buyer = { name: 'Jordan Blake', email: uniqueEmail('buyer'), password: 'first-Password-1', business: 'Trailpack Ltd' }
+const NEW_PASSWORD = 'second-Password-2'
+
+describe(`Pinbid in a browser at ${BASE_URL}`, { concurrency: false }, () => {
+  let ctx
+
+  before(async () => {
+    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
+    ctx = await launch()
+  })
+
+  after(async () => {
+    await ctx?.browser.close()
+  })
+
+  it('renders the landing page', async () => {
+    const { page } = ctx
+    await page.goto('/')
+    await page.getByRole('heading', { level: 1, name: /Auction it/ }).waitFor()
+    await page.getByRole('link', { name: /Start Earning/ }).first().waitFor()
+    await page.getByRole('link', { name: 'Browse Opportunities' }).first().waitFor()
+    for (const title of ['Smart Auctions', 'Quality Control', 'Premium Placement', 'For Creators', 'For Brands', 'General Information']) {
+      await page.getByRole('heading', { name: title }).first().waitFor()
+    }
+    // the demo: place a bid that wins
+    await page.getByLabel('Your maximum bid (USD)').fill('80')
+    await page.getByRole('button', { name: 'Place Bid' }).click()
+    await page.getByRole('button', { name: 'End auction now' }).click()
+    await page.getByText('You won the pinned comment!').waitFor()
+    await snap(page, '01-landing')
+    assert.deepEqual(ctx.errors, [])
+  })
+
+  it('signs up a buyer and lands on the dashboard shell', async () => {
+    const { page } = ctx
+    await page.goto('/signup/buyer')
+    await page.getByLabel('Full Name').fill(buyer.name)
+    await page.getByLabel('Email').fill(buyer.email)
+    await page.getByLabel('Business Name (optional)').fill(buyer.business)
+    await page.getByLabel('Password').fill(buyer.password)
+    await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('heading', { name: `Welcome back, ${buyer.name}` }).waitFor()
+    await page.getByText('Buyer Tools').first().waitFor()
+    await page.getByRole('link', { name: 'Marketplace' }).first().waitFor()
+    await snap(page, '02-buyer-dashboard')
+    await page.goto('/settings')
+    await page.getByText('Profile Information').waitFor()
+    await page.getByText('Notification Preferences').waitFor()
+    await snap(page, '03-buyer-settings')
+  })
+
+  it('signs out', async () => {
+    const { page } = ctx
+    await page.goto('/dashboard')
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL(`${BASE_URL}/`)
+    await page.getByRole('heading', { level: 1, name: /Auction it/ }).waitFor()
+    assert.equal(await page.evaluate(() => localStorage.getItem('token')), null)
+    await page.goto('/dashboard')
+    await page.waitForURL('**/login')
+    await snap(page, '04-signed-out-login')
+  })
+
+  it('signs in', async () => {
+    const { page } = ctx
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(buyer.email)
+    await page.getByLabel('Password').fill('wrong-password-x')
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await page.getByText('Login failed. Please check your credentials and try again.').waitFor()
+    await page.getByLabel('Password').fill(buyer.password)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('heading', { name: `Welcome back, ${buyer.name}` }).waitFor()
+    await snap(page, '05-signed-in')
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL(`${BASE_URL}/`)
+  })
+
+  it('resets a password through the mailed link', async () => {
+    const { page } = ctx
+    const since = Date.now()
+    await page.goto('/reset-password')
+    await page.getByRole('heading', { name: 'Forgot Your Password?' }).waitFor()
+    await page.getByLabel('Email Address').fill(buyer.email)
+    await page.getByRole('button', { name: 'Request Reset Link' }).click()
+    await page.getByText('Password Reset Email Sent').waitFor()
+    await snap(page, '06-reset-requested')
+
+    const token = await waitForResetToken(buyer.email, since)
+    await page.goto(`/reset-password/${token}`)
+    await page.getByRole('heading', { name: 'Reset Your Password' }).waitFor()
+    await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD)
+    await page.getByLabel('Confirm New Password').fill(NEW_PASSWORD)
+    await snap(page, '07-reset-form')
+    await page.getByRole('button', { name: 'Reset Password' }).click()
+    await page.waitForURL('**/login')
+    await page.getByText('Password Reset Successful').waitFor()
+
+    await page.getByLabel('Email').fill(buyer.email)
+    await page.getByLabel('Password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Log In' }).click()
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL(`${BASE_URL}/`)
+  })
+
+  it('renders the blog list and one post', async () => {
+    const { page } = ctx
+    await page.goto('/blog')
+    await page.getByRole('heading', { level: 1, name: 'The Pinbid Blog' }).waitFor()
+    await page.getByPlaceholder('Search articles, topics, or tags...').waitFor()
+    await page.getByText(/^Showing \d+ of \d+ articles$/).waitFor()
+    await snap(page, '08-blog')
+    const first = page.locator('a[href^="/blog/"]').first()
+    const title = (await first.textContent())?.trim()
+    assert.ok(title, 'the blog lists at least one article')
+    await first.click()
+    await page.getByRole('link', { name: 'Back to Blog' }).waitFor()
+    await page.getByRole('heading', { level: 1, name: title }).waitFor()
+    await page.getByText('Ready to Monetize Your Social Media?').waitFor()
+    await snap(page, '09-blog-post')
+    assert.deepEqual(ctx.errors, [])
+  })
+})

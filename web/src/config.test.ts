@@ -1,0 +1,23 @@
+import { describe, expect, it, vi } from 'vitest'
+import { DEFAULT_CONFIG, getConfig, loadRuntimeConfig } from './config'
+
+describe('runtime config', () => {
+  it('uses /runtime-config.json, keeping extra keys', async () => {
+    const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: 'https://api.example.test/api/', flag: true }), { status: 200 }))
+    const cfg = await loadRuntimeConfig(f as unknown as typeof fetch)
+    expect(f).toHaveBeenCalledWith('/runtime-config.json', expect.anything())
+    expect(cfg).toEqual({ apiBase: 'https://api.example.test/api', flag: true })
+    expect(getConfig()).toBe(cfg)
+  })
+
+  it.each([
+    ['a failed request', async () => new Response('nope', { status: 404 })],
+    ['a network error', async () => Promise.reject(new TypeError('offline'))],
+    ['a body without apiBase', async () => new Response('{}', { status: 200 })],
+    ['HTML instead of JSON', async () => new Response('<!doctype html>', { status: 200 })],
+  ])('falls back to {"apiBase": "/api"} on %s', async (_name, impl) => {
+    const cfg = await loadRuntimeConfig(vi.fn(impl) as unknown as typeof fetch)
+    expect(cfg).toEqual(DEFAULT_CONFIG)
+    expect(cfg.apiBase).toBe('/api')
+  })
+})

@@ -1,0 +1,136 @@
+import { describe, expect, it, vi } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+
+const PREFS = { newBids: true, approvals: true, payouts: true, marketing: false }
+
+function signedIn(extra: Record<string, (body: unknown) => Response> = {}, user = makeUser()) {
+  localStorage.setItem('token', 'old-token')
+  return mockApi({ 'GET /auth/me': () => json(200, user), 'GET /notifications/preferences': () => json(200, PREFS), ...extra })
+}
+
+async function passwordForm() {
+  return within(await screen.findByRole('form', { name: 'Change password' }))
+}
+
+describe('settings: change password', () => {
+  it('an empty form shows the messages and sends nothing', async () => {
+    const api = signedIn()
+    renderApp('/settings')
+    const form = await passwordForm()
+    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    expect(form.getByText('Current password is required.')).toBeInTheDocument()
+    expect(form.getByText('New password is required.')).toBeInTheDocument()
+    expect(api.called('POST', '/auth/change-password')).toBe(false)
+  })
+
+  it('Password Mismatch', async () => {
+    const api = signedIn()
+    renderApp('/settings')
+    const form = await passwordForm()
+    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
+    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
+    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-2')
+    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    expect(form.getByText('Password Mismatch: New password and confirmation do not match.')).toBeInTheDocument()
+    expect(api.called('POST', '/auth/change-password')).toBe(false)
+  })
+
+  it('Password Too Short', async () => {
+    const api = signedIn()
+    renderApp('/settings')
+    const form = await passwordForm()
+    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
+    await userEvent.type(form.getByLabelText('New Password'), 'short')
+    await userEvent.type(form.getByLabelText('Confirm New Password'), 'short')
+    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    expect(form.getByText('Password Too Short: New password must be at least 8 characters long.')).toBeInTheDocument()
+    expect(api.called('POST', '/auth/change-password')).toBe(false)
+  })
+
+  it('Password Changed: stores the NEW token from the response so the user stays signed in', async () => {
+    const api = signedIn({ 'POST /auth/change-password': () => json(200, { token: 'fresh-token' }) })
+    renderApp('/settings')
+    const form = await passwordForm()
+    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
+    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
+    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-1')
+    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    expect(await screen.findByText('Password Changed')).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('fresh-token')
+    const call = api.calls.find((c) => c.path === '/auth/change-password')!
+    expect(call.body).toEqual({ currentPassword: 'old-password', newPassword: 'new-password-1' })
+    expect(call.auth).toBe('Bearer old-token')
+  })
+
+  it('a wrong current password (422) shows the server message and keeps the session', async () => {
+    signedIn({ 'POST /auth/change-password': () => json(422, { detail: 'Your current password is incorrect.', code: 'invalid', errors: [] }) })
+    renderApp('/settings')
+    const form = await passwordForm()
+    await userEvent.type(form.getByLabelText('Current Password'), 'wrong-password')
+    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
+    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-1')
+    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    expect(await screen.findByText('Your current password is incorrect.')).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('old-token')
+  })
+})
+
+describe('settings: the rest', () => {
+  it('shows "Loading settings..." then the cards; profile save says Profile Updated', async () => {
+    const api = signedIn({ 'PUT /auth/profile': (body) => json(200, makeUser(body as object)) })
+    renderApp('/settings')
+    expect(await screen.findByText('Loading settings...')).toBeInTheDocument()
+    const name = await screen.findByLabelText('Full Name')
+    await userEvent.clear(name)
+    await userEvent.type(name, 'Maya R.')
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
+    expect(await screen.findByText('Profile Updated')).toBeInTheDocument()
+    expect(api.calls.find((c) => c.path === '/auth/profile')?.body).toEqual({ name: 'Maya R.', email: 'maya@example.com' })
+  })
+
+  it('shows the red load error when preferences fail', async () => {
+    localStorage.setItem('token', 't')
+    mockApi({ 'GET /auth/me': () => json(200, makeUser()), 'GET /notifications/preferences': () => json(500, { detail: 'x', code: 'internal' }) })
+    renderApp('/settings')
+    expect(await screen.findByText('Failed to load settings. Please try again later.')).toHaveClass('text-destructive')
+  })
+
+  it('saves notification preferences', async () => {
+    const api = signedIn({ 'POST /notifications/preferences': (body) => json(200, body) })
+    renderApp('/settings')
+    await userEvent.click(await screen.findByRole('switch', { name: 'Product news' }))
+    expect(screen.getByRole('switch', { name: 'Auto-post approved comments' })).toBeChecked()
+    expect(screen.getByRole('switch', { name: 'Auto-pin paid comments' })).toBeChecked()
+    await userEvent.click(screen.getByRole('button', { name: 'Save Preferences' }))
+    expect(await screen.findByText('Notification Preferences Updated')).toBeInTheDocument()
+    expect(api.calls.find((c) => c.method === 'POST' && c.path === '/notifications/preferences')?.body).toEqual({ ...PREFS, marketing: true })
+  })
+
+  it('Instagram: Not Connected + Connect redirects to the returned url; a 503 shows the detail', async () => {
+    const assign = vi.fn()
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign } as Location)
+    let answer = json(503, { detail: 'Instagram connection is not available yet.', code: 'service_unavailable' })
+    signedIn({ 'GET /instagram/connect': () => answer })
+    renderApp('/settings')
+    expect(await screen.findByText('Not Connected')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Connect' }))
+    expect(await screen.findByText('Instagram connection is not available yet.')).toBeInTheDocument()
+    answer = json(200, { url: 'https://example.test/authorize?state=abc' })
+    await userEvent.click(screen.getByRole('button', { name: 'Connect' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://example.test/authorize?state=abc'))
+  })
+
+  it('Instagram: connected shows @handle and Reconnect; buyers have no Instagram card', async () => {
+    signedIn({}, makeUser({ instagramConnected: true, instagramId: '1789' }))
+    const { unmount } = renderApp('/settings')
+    expect(await screen.findByText('@maya.moves')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument()
+    unmount()
+    signedIn({}, makeUser({ role: 'BUYER' }))
+    renderApp('/settings')
+    expect(await screen.findByText('Profile Information')).toBeInTheDocument()
+    expect(screen.queryByText('Instagram Integration')).not.toBeInTheDocument()
+  })
+})

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+
+const location = () => screen.getByTestId('location').textContent
+const click = (name: string | RegExp) => userEvent.click(screen.getByRole('button', { name }))
+
+describe('login form', () => {
+  it('an empty form shows both messages and sends nothing', async () => {
+    const api = mockApi({})
+    renderApp('/login')
+    await userEvent.click(await screen.findByRole('button', { name: 'Log In' }))
+    expect(screen.getByText('Email is required.')).toBeInTheDocument()
+    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('an invalid email is refused without a call', async () => {
+    const api = mockApi({})
+    renderApp('/login')
+    await userEvent.type(await screen.findByLabelText('Email'), 'not-an-email')
+    await userEvent.type(screen.getByLabelText('Password'), 'whatever1')
+    await click('Log In')
+    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('shows "Logging in..." while busy and the spec message on failure', async () => {
+    let release: (r: Response) => void = () => {}
+    mockApi({ 'POST /auth/login': () => new Promise<Response>((r) => (release = r)) as unknown as Response })
+    renderApp('/login')
+    await userEvent.type(await screen.findByLabelText('Email'), 'maya@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong-password')
+    await click('Log In')
+    expect(await screen.findByRole('button', { name: /Logging in\.\.\./ })).toBeDisabled()
+    release(json(403, { detail: 'Invalid email or password.', code: 'login_failed' }))
+    expect(await screen.findByText('Login failed. Please check your credentials and try again.')).toBeInTheDocument()
+    expect(location()).toBe('/login')
+  })
+
+  it('links to both signups and to /reset-password', async () => {
+    mockApi({})
+    renderApp('/login')
+    expect(await screen.findByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/reset-password')
+    expect(screen.getByRole('link', { name: 'Join as a creator' })).toHaveAttribute('href', '/signup/influencer')
+    expect(screen.getByRole('link', { name: 'join as a brand' })).toHaveAttribute('href', '/signup/buyer')
+  })
+})
+
+describe('influencer signup form', () => {
+  it('an empty form shows every message and sends nothing', async () => {
+    const api = mockApi({})
+    renderApp('/signup/influencer')
+    await userEvent.click(await screen.findByRole('button', { name: 'Create Influencer Account' }))
+    expect(screen.getByText('Full name is required.')).toBeInTheDocument()
+    expect(screen.getByText('Email is required.')).toBeInTheDocument()
+    expect(screen.getByText('Instagram handle is required.')).toBeInTheDocument()
+    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('refuses an invalid email, handle and short password', async () => {
+    const api = mockApi({})
+    renderApp('/signup/influencer')
+    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya')
+    await userEvent.type(screen.getByLabelText('Email'), 'maya@')
+    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'bad handle!')
+    await userEvent.type(screen.getByLabelText('Password'), 'short')
+    await click('Create Influencer Account')
+    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
+    expect(screen.getByText('Use letters, numbers, periods and underscores only.')).toBeInTheDocument()
+    expect(screen.getByText('Password must be at least 8 characters long.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('sends the influencer payload (handle without @), shows the busy label, lands on /dashboard', async () => {
+    let release: (r: Response) => void = () => {}
+    const api = mockApi({ 'POST /auth/register': () => new Promise<Response>((r) => (release = r)) as unknown as Response })
+    renderApp('/signup/influencer')
+    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
+    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
+    await userEvent.type(screen.getByLabelText('Instagram Handle'), '@maya.moves')
+    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
+    await click('Create Influencer Account')
+    expect(await screen.findByRole('button', { name: /Creating Account\.\.\./ })).toBeDisabled()
+    release(json(201, { token: 't1', user: makeUser() }))
+    await waitFor(() => expect(location()).toBe('/dashboard'))
+    expect(api.calls[0].body).toEqual({ name: 'Maya Rivers', email: 'maya@example.com', password: 'long-enough', role: 'INFLUENCER', instagramHandle: 'maya.moves' })
+  })
+
+  it('shows the signup failure message with the conflict reason', async () => {
+    mockApi({ 'POST /auth/register': () => json(409, { detail: 'An account with this email already exists.', code: 'email_taken' }) })
+    renderApp('/signup/influencer')
+    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
+    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
+    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'maya')
+    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
+    await click('Create Influencer Account')
+    expect(await screen.findByText('Signup failed. Please check your details and try again.')).toBeInTheDocument()
+    expect(screen.getByText('An account with this email already exists.')).toBeInTheDocument()
+  })
+})
+
+describe('buyer signup form', () => {
+  it('an empty form shows the required messages (business name optional) and sends nothing', async () => {
+    const api = mockApi({})
+    renderApp('/signup/buyer')
+    await userEvent.click(await screen.findByRole('button', { name: 'Create Buyer Account' }))
+    expect(screen.getByText('Full name is required.')).toBeInTheDocument()
+    expect(screen.getByText('Email is required.')).toBeInTheDocument()
+    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expect(screen.queryByText('Instagram handle is required.')).not.toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('sends role BUYER without a business name when it is blank', async () => {
+    const api = mockApi({ 'POST /auth/register': () => json(201, { token: 't1', user: makeUser({ role: 'BUYER' }) }) })
+    renderApp('/signup/buyer')
+    await userEvent.type(await screen.findByLabelText('Full Name'), 'Jordan Blake')
+    await userEvent.type(screen.getByLabelText('Email'), 'jordan@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
+    await click('Create Buyer Account')
+    await waitFor(() => expect(location()).toBe('/dashboard'))
+    expect(api.calls[0].body).toEqual({ name: 'Jordan Blake', email: 'jordan@example.com', password: 'long-enough', role: 'BUYER' })
+  })
+})
+
+describe('forgot-password form', () => {
+  it('reads "Forgot Your Password?" and refuses an empty or invalid email without a call', async () => {
+    const api = mockApi({})
+    renderApp('/reset-password')
+    expect(await screen.findByRole('heading', { name: 'Forgot Your Password?' })).toBeInTheDocument()
+    await click('Request Reset Link')
+    expect(screen.getByText('Email is required.')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Email Address'), 'nope')
+    await click('Request Reset Link')
+    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('requests the link and confirms', async () => {
+    const api = mockApi({ 'POST /auth/forgot-password': () => json(202, { detail: 'If an account with that email exists, you will receive a password reset link.' }) })
+    renderApp('/reset-password')
+    await userEvent.type(await screen.findByLabelText('Email Address'), 'maya@example.com')
+    await click('Request Reset Link')
+    expect(await screen.findByText('Password Reset Email Sent')).toBeInTheDocument()
+    expect(api.calls[0].body).toEqual({ email: 'maya@example.com' })
+  })
+
+  it('shows the server message in an "Error" toast on failure', async () => {
+    mockApi({ 'POST /auth/forgot-password': () => json(429, { detail: 'Too many requests. Try again later.', code: 'rate_limited' }) })
+    renderApp('/reset-password')
+    await userEvent.type(await screen.findByLabelText('Email Address'), 'maya@example.com')
+    await click('Request Reset Link')
+    expect(await screen.findByText('Too many requests. Try again later.')).toBeInTheDocument()
+    expect(screen.getByText('Error')).toBeInTheDocument()
+  })
+})
+
+describe('reset-password form', () => {
+  it('reads "Reset Your Password"; an empty form sends nothing', async () => {
+    const api = mockApi({})
+    renderApp('/reset-password/tok123')
+    expect(await screen.findByRole('heading', { name: 'Reset Your Password' })).toBeInTheDocument()
+    await click('Reset Password')
+    expect(screen.getByText('New password is required.')).toBeInTheDocument()
+    expect(screen.getByText('Please confirm your new password.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('Password Mismatch', async () => {
+    const api = mockApi({})
+    renderApp('/reset-password/tok123')
+    await userEvent.type(await screen.findByLabelText('New Password'), 'abcdefgh')
+    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'abcdefgX')
+    await click('Reset Password')
+    expect(screen.getByText('Password Mismatch: New password and confirmation do not match.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('Password Too Short', async () => {
+    const api = mockApi({})
+    renderApp('/reset-password/tok123')
+    await userEvent.type(await screen.findByLabelText('New Password'), 'abc')
+    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'abc')
+    await click('Reset Password')
+    expect(screen.getByText('Password Too Short: New password must be at least 8 characters long.')).toBeInTheDocument()
+    expect(api.fn).not.toHaveBeenCalled()
+  })
+
+  it('resets and goes to /login', async () => {
+    const api = mockApi({ 'POST /auth/reset-password': () => json(200, { detail: 'Your password has been reset.' }) })
+    renderApp('/reset-password/tok123')
+    await userEvent.type(await screen.findByLabelText('New Password'), 'brand-new-pass')
+    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'brand-new-pass')
+    await click('Reset Password')
+    await waitFor(() => expect(location()).toBe('/login'))
+    expect(api.calls[0].body).toEqual({ token: 'tok123', newPassword: 'brand-new-pass' })
+    expect(await screen.findByText('Password Reset Successful')).toBeInTheDocument()
+  })
+
+  it('shows "Error Resetting Password" with the server message', async () => {
+    mockApi({ 'POST /auth/reset-password': () => json(422, { detail: 'This reset link is invalid or has expired. Please request a new one.', code: 'invalid_reset_token' }) })
+    renderApp('/reset-password/tok123')
+    await userEvent.type(await screen.findByLabelText('New Password'), 'brand-new-pass')
+    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'brand-new-pass')
+    await click('Reset Password')
+    expect(await screen.findByText('Error Resetting Password')).toBeInTheDocument()
+    expect(screen.getByText('This reset link is invalid or has expired. Please request a new one.')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest'
+import { currentPrice, RESERVE, secondPrice, split } from './auction'
+
+const b = (id: string, ceiling: number, seq: number) => ({ id, name: id, ceiling, seq })
+
+describe('demo auction rules', () => {
+  it('shows the runner-up ceiling plus one step, capped by the leader ceiling', () => {
+    expect(currentPrice([b('a', 58, 1), b('b', 44, 2)])).toBe(45)
+    expect(currentPrice([b('a', 58, 1), b('you', 70, 3)])).toBe(59)
+    expect(currentPrice([b('a', 58, 1), b('you', 58.5, 3)])).toBe(58.5)
+  })
+  it('the winner pays the second price, the reserve with a single bid', () => {
+    expect(secondPrice([b('a', 58, 1), b('you', 70, 3), b('c', 44, 2)])).toBe(58)
+    expect(secondPrice([b('you', 70, 3)])).toBe(RESERVE)
+  })
+  it('ties go to the earlier bidder', () => {
+    expect(currentPrice([b('late', 58, 5), b('early', 58, 1)])).toBe(58)
+  })
+  it('the creator nets 90%', () => {
+    expect(split(58)).toEqual({ fee: 5.8, net: 52.2 })
+  })
+})

@@ -1,0 +1,81 @@
+import * as React from 'react'
+import { render } from '@testing-library/react'
+import { MemoryRouter, useLocation } from 'react-router'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { vi } from 'vitest'
+import { AuthProvider } from '@/auth/session'
+import { AppRoutes } from '@/App'
+import { Toaster } from '@/components/ui/sonner'
+import { setConfig } from '@/config'
+import type { User } from '@/api/client'
+
+export const API = 'http://localhost/api'
+
+export function makeUser(over: Partial<User> = {}): User {
+  return {
+    id: '3f1c2b8e-0000-4000-8000-000000000001',
+    name: 'Maya Rivers',
+    email: 'maya@example.com',
+    role: 'INFLUENCER',
+    businessName: null,
+    instagramHandle: 'maya.moves',
+    instagramId: null,
+    instagramConnected: false,
+    influencerProfile: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...over,
+  }
+}
+
+export type Handler = (req: Request, body: unknown) => Response | Promise<Response> | undefined
+
+export function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+export interface Call {
+  method: string
+  path: string
+  body: unknown
+  auth: string | null
+}
+
+/** Replace global fetch; routes are "METHOD /path" (path after the API base). Unknown calls answer 404. */
+export function mockApi(routes: Record<string, (body: unknown, req: Request) => Response>) {
+  const calls: Call[] = []
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(String(input), init)
+    const url = new URL(req.url)
+    const path = url.pathname.replace(/^\/api/, '')
+    const text = req.method === 'GET' ? '' : await req.clone().text()
+    const body = text ? JSON.parse(text) : undefined
+    calls.push({ method: req.method, path, body, auth: req.headers.get('Authorization') })
+    const handler = routes[`${req.method} ${path}`]
+    return handler ? handler(body, req) : json(404, { detail: 'Not found.', code: 'not_found' })
+  })
+  vi.stubGlobal('fetch', fn)
+  return { fn, calls, called: (method: string, path: string) => calls.some((c) => c.method === method && c.path === path) }
+}
+
+function LocationProbe() {
+  const location = useLocation()
+  return <output data-testid="location">{location.pathname}</output>
+}
+
+export function renderApp(path: string) {
+  setConfig({ apiBase: API })
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <AuthProvider>
+          <React.Suspense fallback={null}>
+            <AppRoutes />
+          </React.Suspense>
+        </AuthProvider>
+        <LocationProbe />
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  )
+}
