@@ -1,0 +1,36 @@
+"""Writes ledger transactions. The database keeps the balances (trigger) and refuses an unbalanced
+transaction (deferred constraint trigger) or an overdrawn account (CHECK)."""
+
+import uuid
+
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain.ledger import Transaction, normal_side
+from .models import LedgerAccount
+
+_OPEN = text("INSERT INTO ledger_accounts (account, normal_side, balance_cents) VALUES (:account, :side, 0) "
+             "ON CONFLICT (account) DO NOTHING")
+_TX = text("INSERT INTO ledger_transactions (id, kind, payment_id, payout_id) VALUES (:id, :kind, :payment, :payout)")
+_ENTRY = text("INSERT INTO ledger_entries (transaction_id, account, amount_cents) VALUES (:tx, :account, :amount)")
+
+
+async def post(session: AsyncSession, transaction: Transaction, *, payment_id: uuid.UUID | None = None,
+               payout_id: uuid.UUID | None = None) -> uuid.UUID:
+    """Record `transaction` in the caller's database transaction. Accounts are touched in name order, so
+    concurrent postings lock balances in the same order and cannot deadlock on them."""
+    postings = sorted(transaction.postings, key=lambda p: p.account)
+    for posting in postings:
+        await session.execute(_OPEN, {"account": posting.account, "side": normal_side(posting.account).value})
+    tx_id = uuid.uuid4()
+    await session.execute(_TX, {"id": tx_id, "kind": transaction.kind, "payment": payment_id, "payout": payout_id})
+    for posting in postings:
+        await session.execute(_ENTRY, {"tx": tx_id, "account": posting.account, "amount": posting.amount_cents})
+    return tx_id
+
+
+async def balance(session: AsyncSession, account: str, *, lock: bool = False) -> int:
+    query = select(LedgerAccount.balance_cents).where(LedgerAccount.account == account)
+    if lock:
+        query = query.with_for_update()
+    return await session.scalar(query) or 0

@@ -1,0 +1,65 @@
+"""POST /payments/create-checkout-session: the bid's buyer opens (or reopens) the provider's checkout."""
+
+import uuid
+from datetime import timedelta
+
+from pinbid_kit.db import Database
+from pinbid_kit.errors import BadGateway, Conflict, NotFound
+from pinbid_kit.tokens import Principal
+from sqlalchemy import func, select
+
+from .clock import Clock, utcnow
+from .models import CheckoutSession, Payment, User
+from .providers.ports import CheckoutOrder, CheckoutProvider, ProviderError
+from .settings import PaymentsSettings
+
+NOT_AWAITING = "This bid is not awaiting payment."
+REUSE_MARGIN = timedelta(minutes=5)  # a session about to expire is not handed out again
+
+
+class Checkout:
+    def __init__(self, db: Database, settings: PaymentsSettings, provider: CheckoutProvider, clock: Clock = utcnow):
+        self.db = db
+        self.settings = settings
+        self.provider = provider
+        self.clock = clock
+
+    async def start(self, principal: Principal, bid_id: uuid.UUID) -> str:
+        """The checkout URL. While a session is open the same one is returned (paying twice is impossible);
+        the payment row stays locked meanwhile, so racing requests open one session between them."""
+        async with self.db.transaction() as session:
+            payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id).with_for_update())
+            if payment is None or payment.buyer_id != principal.user_id:
+                raise NotFound(NOT_AWAITING, code="not_awaiting_payment")
+            now = self.clock()
+            if payment.status == "COMPLETED":
+                raise Conflict("This bid is already paid.", code="already_paid")
+            if payment.status == "REFUNDED":
+                raise Conflict("This bid was paid and refunded.", code="refunded")
+            if payment.status == "EXPIRED" or payment.expires_at <= now:
+                raise Conflict("The time to pay for this bid has run out.", code="payment_expired")
+            latest = await session.scalar(select(CheckoutSession).where(CheckoutSession.payment_id == payment.id)
+                                          .order_by(CheckoutSession.attempt.desc()).limit(1))
+            if latest is not None and latest.expires_at > now + REUSE_MARGIN:
+                return latest.url
+            attempt = (latest.attempt + 1) if latest else 1
+            email = await session.scalar(select(User.email).where(User.id == payment.buyer_id))
+            order = CheckoutOrder(
+                payment_id=payment.id, bid_id=payment.bid_id, title=payment.slot_title,
+                price_cents=payment.price_cents, buyer_fee_cents=payment.buyer_fee_cents, currency=payment.currency,
+                customer_email=email, success_url=self.settings.browser_url("/my-bids?payment=success"),
+                cancel_url=self.settings.browser_url("/my-bids?payment=cancelled"), expires_at=payment.expires_at,
+                idempotency_key=f"checkout-{payment.id}-{attempt}")
+            try:
+                opened = await self.provider.open_checkout(order)
+            except ProviderError:
+                raise BadGateway("The payment provider is not available. Please try again.",
+                                 code="provider_unavailable") from None
+            session.add(CheckoutSession(id=opened.session_id, payment_id=payment.id, attempt=attempt, url=opened.url,
+                                        expires_at=opened.expires_at))
+            payment.provider_session_id = opened.session_id
+            return opened.url
+
+    async def sessions_opened(self, payment_id: uuid.UUID) -> int:
+        async with self.db.transaction() as session:
+            return await session.scalar(select(func.count()).where(CheckoutSession.payment_id == payment_id))

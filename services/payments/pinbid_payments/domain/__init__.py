@@ -1,0 +1,1 @@
+"""Payments' pure rules: money splits, the ledger's shape, payout schedules, payout settings, webhooks."""

@@ -1,0 +1,121 @@
+"""The double-entry ledger's rules. A posting is signed: positive debits an account, negative credits it.
+Every transaction sums to zero. Each account has a normal side; its balance on that side never goes
+below zero (the database enforces both as well)."""
+
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .money import Split
+
+
+class Side(StrEnum):
+    DEBIT = "DEBIT"
+    CREDIT = "CREDIT"
+
+
+PLATFORM_FEES = "platform:fees"  # revenue: the 10% and any buyer fee
+REFUND_LOSSES = "platform:refund_losses"  # expense: a creator share that could no longer be taken back
+
+
+def buyer_charges(buyer_id: uuid.UUID) -> str:
+    """Money received from a buyer (the provider holds it for us), net of refunds."""
+    return f"buyer:{buyer_id}:charges"
+
+
+def creator_pending(creator_id: uuid.UUID) -> str:
+    """Owed to a creator once the comment is pinned."""
+    return f"creator:{creator_id}:pending"
+
+
+def creator_available(creator_id: uuid.UUID) -> str:
+    """Owed to a creator and ready to be paid out."""
+    return f"creator:{creator_id}:available"
+
+
+def creator_payouts(creator_id: uuid.UUID) -> str:
+    """Money sent out to a creator."""
+    return f"creator:{creator_id}:payouts"
+
+
+def normal_side(account: str) -> Side:
+    if account.startswith("buyer:") or account == REFUND_LOSSES:
+        return Side.DEBIT
+    if account == PLATFORM_FEES or account.startswith("creator:"):
+        return Side.CREDIT
+    raise ValueError(f"unknown account {account}")
+
+
+def balance_change(account: str, amount_cents: int) -> int:
+    """How a signed posting moves the account's balance on its normal side."""
+    return amount_cents if normal_side(account) is Side.DEBIT else -amount_cents
+
+
+class Unbalanced(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Posting:
+    account: str
+    amount_cents: int
+
+
+@dataclass(frozen=True)
+class Transaction:
+    kind: str
+    postings: tuple[Posting, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.postings) < 2:
+            raise Unbalanced("a transaction has at least two postings")
+        if any(p.amount_cents == 0 for p in self.postings):
+            raise Unbalanced("a posting moves money")
+        if sum(p.amount_cents for p in self.postings) != 0:
+            raise Unbalanced(f"{self.kind} does not balance: {self.postings}")
+        for p in self.postings:
+            normal_side(p.account)
+
+
+def _tx(kind: str, *postings: tuple[str, int]) -> Transaction:
+    return Transaction(kind, tuple(Posting(a, c) for a, c in postings if c != 0))
+
+
+def payment_received(buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split) -> Transaction:
+    return _tx("payment_received",
+               (buyer_charges(buyer_id), money.total_cents),
+               (PLATFORM_FEES, -money.platform_cents),
+               (creator_pending(creator_id), -money.creator_cents))
+
+
+def earnings_released(creator_id: uuid.UUID, cents: int) -> Transaction:
+    return _tx("earnings_released", (creator_pending(creator_id), cents), (creator_available(creator_id), -cents))
+
+
+def payment_refunded(buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *, from_pending: int,
+                     from_available: int) -> Transaction:
+    """The full amount goes back to the buyer; the creator's share is taken back from where it is,
+    and whatever cannot be (already paid out) is the platform's loss."""
+    loss = money.creator_cents - from_pending - from_available
+    if from_pending < 0 or from_available < 0 or loss < 0:
+        raise Unbalanced("cannot take back more than the creator's share")
+    return _tx("payment_refunded",
+               (buyer_charges(buyer_id), -money.total_cents),
+               (PLATFORM_FEES, money.platform_cents),
+               (creator_pending(creator_id), from_pending),
+               (creator_available(creator_id), from_available),
+               (REFUND_LOSSES, loss))
+
+
+def payout_sent(creator_id: uuid.UUID, net_cents: int) -> Transaction:
+    return _tx("payout_sent", (creator_available(creator_id), net_cents), (creator_payouts(creator_id), -net_cents))
+
+
+def payout_reversed(creator_id: uuid.UUID, net_cents: int) -> Transaction:
+    return _tx("payout_reversed", (creator_payouts(creator_id), net_cents),
+               (creator_available(creator_id), -net_cents))
+
+
+def loss_recovered(creator_id: uuid.UUID, cents: int) -> Transaction:
+    """A failed payout brought back a share that had been booked as a refund loss."""
+    return _tx("loss_recovered", (creator_available(creator_id), cents), (REFUND_LOSSES, -cents))

@@ -1,0 +1,92 @@
+"""What a verified Stripe event asks of us. Pure: reads the event's JSON, decides nothing about state."""
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CheckoutPaid:
+    payment_id: uuid.UUID
+    session_id: str
+    payment_intent: str | None
+    amount_cents: int
+    currency: str
+
+
+@dataclass(frozen=True)
+class CheckoutExpired:
+    payment_id: uuid.UUID
+    session_id: str
+
+
+@dataclass(frozen=True)
+class PaymentAttemptFailed:
+    payment_id: uuid.UUID | None
+    payment_intent: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ChargeRefunded:
+    payment_id: uuid.UUID | None
+    payment_intent: str | None
+    amount_cents: int
+    refunded_cents: int
+
+    @property
+    def full(self) -> bool:
+        return self.refunded_cents >= self.amount_cents
+
+
+@dataclass(frozen=True)
+class Ignored:
+    reason: str
+
+
+Action = CheckoutPaid | CheckoutExpired | PaymentAttemptFailed | ChargeRefunded | Ignored
+
+
+class Malformed(ValueError):
+    pass
+
+
+def _payment_id(obj: dict[str, Any]) -> uuid.UUID | None:
+    raw = (obj.get("metadata") or {}).get("payment_id")
+    if raw is None:
+        return None
+    try:
+        return uuid.UUID(str(raw))
+    except ValueError:
+        raise Malformed("metadata.payment_id is not an id") from None
+
+
+def interpret(event: dict[str, Any]) -> Action:
+    try:
+        kind = event["type"]
+        obj = event["data"]["object"]
+        if not isinstance(obj, dict):
+            raise Malformed("data.object is not an object")
+        if kind in ("checkout.session.completed", "checkout.session.async_payment_succeeded"):
+            if obj.get("payment_status") != "paid":
+                return Ignored(f"checkout not paid yet ({obj.get('payment_status')})")
+            payment_id = _payment_id(obj)
+            if payment_id is None:
+                return Ignored("checkout session of another integration")
+            return CheckoutPaid(payment_id, str(obj["id"]), obj.get("payment_intent"), int(obj["amount_total"]),
+                                str(obj["currency"]).upper())
+        if kind == "checkout.session.expired":
+            payment_id = _payment_id(obj)
+            return CheckoutExpired(payment_id, str(obj["id"])) if payment_id else Ignored("not ours")
+        if kind == "payment_intent.payment_failed":
+            error = obj.get("last_payment_error") or {}
+            return PaymentAttemptFailed(_payment_id(obj), str(obj["id"]),
+                                        str(error.get("message") or "The payment failed."))
+        if kind == "charge.refunded":
+            return ChargeRefunded(_payment_id(obj), obj.get("payment_intent"), int(obj["amount"]),
+                                  int(obj["amount_refunded"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, Malformed):
+            raise
+        raise Malformed(f"unexpected event shape: {exc!r}") from None
+    return Ignored(f"{kind} is not handled")

@@ -1,0 +1,75 @@
+"""What creators and buyers read about their money."""
+
+import csv
+import io
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from pinbid_kit.db import Database
+from sqlalchemy import and_, case, func, or_, select
+
+from . import bookkeeping
+from .clock import Clock, utcnow
+from .domain import ledger
+from .domain.money import to_money
+from .models import Earning, Payout, User
+
+
+class Earnings:
+    def __init__(self, db: Database, clock: Clock = utcnow):
+        self.db = db
+        self.clock = clock
+
+    async def summary(self, creator_id: uuid.UUID) -> dict[str, Decimal]:
+        """totalEarnings: net earned on every paid bid not refunded; thisMonthEarnings: the same, paid this
+        calendar month (UTC); pendingPayouts: earned and not yet paid out (pending, available, in flight)."""
+        now = self.clock().astimezone(UTC)
+        month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
+        kept = Earning.status != "REFUNDED"
+        unpaid = and_(kept, or_(Earning.payout_id.is_(None), Payout.status != "PAID"))
+        async with self.db.transaction() as session:
+            row = (await session.execute(
+                select(func.coalesce(func.sum(case((kept, Earning.net_cents), else_=0)), 0),
+                       func.coalesce(func.sum(case((and_(kept, Earning.earned_at >= month_start), Earning.net_cents),
+                                                   else_=0)), 0),
+                       func.coalesce(func.sum(case((unpaid, Earning.net_cents), else_=0)), 0))
+                .select_from(Earning).outerjoin(Payout, Payout.id == Earning.payout_id)
+                .where(Earning.creator_id == creator_id))).one()
+            pending = await bookkeeping.balance(session, ledger.creator_pending(creator_id))
+            available = await bookkeeping.balance(session, ledger.creator_available(creator_id))
+        return {"total_earnings": to_money(row[0]), "this_month_earnings": to_money(row[1]),
+                "pending_payouts": to_money(row[2]), "pending_balance": to_money(pending),
+                "available_balance": to_money(available)}
+
+    async def payouts(self, creator_id: uuid.UUID) -> list[Payout]:
+        async with self.db.transaction() as session:
+            return list(await session.scalars(select(Payout).where(Payout.creator_id == creator_id)
+                                              .order_by(Payout.created_at.desc())))
+
+    async def report_csv(self, creator_id: uuid.UUID) -> str:
+        """Every earning with its buyer, amounts and payout: the spec's Download Report."""
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Earning, User.name, Payout.period, Payout.status)
+                .outerjoin(User, User.id == Earning.buyer_id).outerjoin(Payout, Payout.id == Earning.payout_id)
+                .where(Earning.creator_id == creator_id).order_by(Earning.earned_at))).all()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["date", "bid_id", "slot", "buyer", "gross", "platform_fee", "net", "currency", "status",
+                         "payout_period", "payout_status"])
+        for earning, buyer, period, payout_status in rows:
+            writer.writerow([earning.earned_at.date().isoformat(), earning.bid_id, _safe(earning.slot_title),
+                             _safe(buyer or ""), to_money(earning.gross_cents), to_money(earning.fee_cents),
+                             to_money(earning.net_cents), earning.currency, earning.status, period or "",
+                             payout_status or ""])
+        return out.getvalue()
+
+    async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:
+        async with self.db.transaction() as session:
+            return to_money(await bookkeeping.balance(session, ledger.buyer_charges(buyer_id)))
+
+
+def _safe(cell: str) -> str:
+    """Spreadsheets run cells starting with these as formulas; a leading quote keeps them text."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell

@@ -1,0 +1,257 @@
+"""Payments' tables (its own database)."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from pinbid_kit.tables import add_messaging_tables
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Identity,
+    Index,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.dialects.postgresql import JSONB, UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData()
+
+
+add_messaging_tables(Base.metadata)
+
+Id = UUID(as_uuid=True)
+When = DateTime(timezone=True)
+
+
+class User(Base):
+    """Names and emails from identity's events (for Checkout's customer email and the report)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    email: Mapped[str] = mapped_column(String(254))
+    role: Mapped[str] = mapped_column(String(20))
+
+
+class Payment(Base):
+    """The request to pay for one approved bid, and what became of it."""
+
+    __tablename__ = "payments"
+    __table_args__ = (
+        CheckConstraint("status IN ('REQUESTED', 'COMPLETED', 'EXPIRED', 'REFUNDED')", name="payment_status"),
+        CheckConstraint("amount_cents = price_cents + buyer_fee_cents", name="payment_amount"),
+        CheckConstraint("price_cents = fee_cents + creator_cents AND price_cents > 0", name="payment_split"),
+        Index("payments_open_by_expiry", "expires_at", postgresql_where="status = 'REQUESTED'"),
+        Index("payments_unpinned_by_deadline", "pin_deadline_at",
+              postgresql_where="status = 'COMPLETED' AND pinned_at IS NULL"),
+        Index("payments_buyer", "buyer_id"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
+    bid_id: Mapped[uuid.UUID] = mapped_column(Id, unique=True)
+    slot_id: Mapped[uuid.UUID] = mapped_column(Id)
+    slot_title: Mapped[str] = mapped_column(String(300))
+    buyer_id: Mapped[uuid.UUID] = mapped_column(Id)
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id)
+    price_cents: Mapped[int] = mapped_column(BigInteger)
+    fee_cents: Mapped[int] = mapped_column(BigInteger)
+    creator_cents: Mapped[int] = mapped_column(BigInteger)
+    buyer_fee_cents: Mapped[int] = mapped_column(BigInteger)
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(20), default="REQUESTED")
+    expires_at: Mapped[datetime] = mapped_column(When)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+    completed_at: Mapped[datetime | None] = mapped_column(When)
+    provider_session_id: Mapped[str | None] = mapped_column(String(255))
+    payment_intent: Mapped[str | None] = mapped_column(String(255), index=True)
+    pin_deadline_at: Mapped[datetime | None] = mapped_column(When)
+    pinned_at: Mapped[datetime | None] = mapped_column(When)
+    refunded_at: Mapped[datetime | None] = mapped_column(When)
+    refund_reason: Mapped[str | None] = mapped_column(String(100))
+    last_failure: Mapped[str | None] = mapped_column(Text)
+
+
+class CheckoutSession(Base):
+    """A checkout session opened at the provider for a payment (a new one once the previous expired)."""
+
+    __tablename__ = "checkout_sessions"
+    __table_args__ = (UniqueConstraint("payment_id", "attempt"),)
+
+    id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    payment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("payments.id"))
+    attempt: Mapped[int] = mapped_column(Integer)
+    url: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime] = mapped_column(When)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class WebhookEvent(Base):
+    """Provider events already applied (recorded in the transaction that applied them)."""
+
+    __tablename__ = "webhook_events"
+
+    id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    type: Mapped[str] = mapped_column(String(100))
+    outcome: Mapped[str] = mapped_column(String(200))
+    received_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class Earning(Base):
+    """A creator's share of one paid bid: PENDING until pinned, then AVAILABLE, paid out in a payout."""
+
+    __tablename__ = "earnings"
+    __table_args__ = (
+        CheckConstraint("status IN ('PENDING', 'AVAILABLE', 'REFUNDED')", name="earning_status"),
+        Index("earnings_creator", "creator_id", "earned_at"),
+    )
+
+    payment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("payments.id"), primary_key=True)
+    bid_id: Mapped[uuid.UUID] = mapped_column(Id)
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id)
+    buyer_id: Mapped[uuid.UUID] = mapped_column(Id)
+    slot_title: Mapped[str] = mapped_column(String(300))
+    gross_cents: Mapped[int] = mapped_column(BigInteger)
+    fee_cents: Mapped[int] = mapped_column(BigInteger)
+    net_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(20))
+    earned_at: Mapped[datetime] = mapped_column(When)
+    available_at: Mapped[datetime | None] = mapped_column(When)
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))
+
+
+class PayoutSettingsRow(Base):
+    __tablename__ = "payout_settings"
+
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
+    payout_method: Mapped[str] = mapped_column(String(20))
+    minimum_payout: Mapped[Decimal] = mapped_column(Numeric(12, 2))
+    schedule: Mapped[str] = mapped_column(String(20))
+    currency: Mapped[str] = mapped_column(String(3))
+    account_name: Mapped[str | None] = mapped_column(String(200))
+    # sealed with pinbid_kit.secrets (Fernet); read back masked
+    paypal_email_sealed: Mapped[str | None] = mapped_column(Text)
+    bank_account_sealed: Mapped[str | None] = mapped_column(Text)
+    routing_number_sealed: Mapped[str | None] = mapped_column(Text)
+    sort_code_sealed: Mapped[str | None] = mapped_column(Text)
+    tax_form_submitted: Mapped[bool] = mapped_column(Boolean, default=False)
+    stripe_account_id: Mapped[str | None] = mapped_column(String(255))
+    updated_at: Mapped[datetime] = mapped_column(When, server_default=func.now(), onupdate=func.now())
+
+
+class Payout(Base):
+    __tablename__ = "payouts"
+    __table_args__ = (
+        UniqueConstraint("creator_id", "period"),
+        CheckConstraint("status IN ('CREATED', 'PAID', 'FAILED')", name="payout_status"),
+        CheckConstraint("gross_cents = fee_cents + net_cents AND net_cents > 0", name="payout_amounts"),
+        Index("payouts_unsent", "created_at", postgresql_where="status = 'CREATED'"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id)
+    period: Mapped[str] = mapped_column(String(20))
+    method: Mapped[str] = mapped_column(String(20))
+    gross_cents: Mapped[int] = mapped_column(BigInteger)
+    fee_cents: Mapped[int] = mapped_column(BigInteger)
+    net_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(20), default="CREATED")
+    idempotency_key: Mapped[str] = mapped_column(String(100), unique=True)
+    provider_reference: Mapped[str | None] = mapped_column(String(255))
+    failure_reason: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+    settled_at: Mapped[datetime | None] = mapped_column(When)
+
+
+class PayoutRun(Base):
+    """One row per creator and period: the payout worker's once-only claim, whatever it decided."""
+
+    __tablename__ = "payout_runs"
+
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
+    period: Mapped[str] = mapped_column(String(20), primary_key=True)
+    outcome: Mapped[str] = mapped_column(String(30))
+    available_cents: Mapped[int] = mapped_column(BigInteger)
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class LedgerAccount(Base):
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        CheckConstraint("balance_cents >= 0", name="no_negative_balance"),
+        CheckConstraint("normal_side IN ('DEBIT', 'CREDIT')", name="normal_side"),
+    )
+
+    account: Mapped[str] = mapped_column(String(120), primary_key=True)
+    normal_side: Mapped[str] = mapped_column(String(6))
+    balance_cents: Mapped[int] = mapped_column(BigInteger, default=0)  # on the normal side; kept by a trigger
+
+
+class LedgerTransaction(Base):
+    __tablename__ = "ledger_transactions"
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
+    kind: Mapped[str] = mapped_column(String(40))
+    payment_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payments.id"), index=True)
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class LedgerEntry(Base):
+    __tablename__ = "ledger_entries"
+    __table_args__ = (CheckConstraint("amount_cents <> 0", name="entry_moves_money"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    transaction_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    account: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.account"), index=True)
+    amount_cents: Mapped[int] = mapped_column(BigInteger)  # positive debits, negative credits
+
+
+class SandboxCheckout(Base):
+    """The sandbox provider's own record of a checkout session (what Stripe would hold)."""
+
+    __tablename__ = "sandbox_checkouts"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    idempotency_key: Mapped[str] = mapped_column(String(100), unique=True)
+    title: Mapped[str] = mapped_column(String(300))
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    metadata_: Mapped[dict] = mapped_column("metadata", JSONB)
+    customer_email: Mapped[str | None] = mapped_column(String(254))
+    success_url: Mapped[str] = mapped_column(Text)
+    cancel_url: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(20), default="open")  # open, complete, expired
+    payment_intent: Mapped[str | None] = mapped_column(String(64))
+    refunded: Mapped[bool] = mapped_column(Boolean, default=False)
+    expires_at: Mapped[datetime] = mapped_column(When)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class SandboxWebhook(Base):
+    """An event the sandbox still has to deliver (it retries like Stripe until the endpoint says 2xx)."""
+
+    __tablename__ = "sandbox_webhooks"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    payload: Mapped[str] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    delivered_at: Mapped[datetime | None] = mapped_column(When)
+    next_attempt_at: Mapped[datetime] = mapped_column(When, server_default=func.now())

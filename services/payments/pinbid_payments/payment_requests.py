@@ -1,0 +1,68 @@
+"""Payment requests: opened when a creator approves a bid, expired when the pay window runs out."""
+
+import logging
+from datetime import timedelta
+
+from pinbid_kit import outbox
+from pinbid_kit.db import Database
+from pinbid_kit.events.marketplace import BidApproved
+from pinbid_kit.events.payments import PaymentExpired, PaymentRequested
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .clock import Clock, utcnow
+from .domain.money import split
+from .models import Payment
+from .settings import PaymentsSettings
+
+SOURCE = "payments"
+log = logging.getLogger("pinbid.payments.requests")
+
+
+class PaymentRequests:
+    def __init__(self, db: Database, settings: PaymentsSettings, clock: Clock = utcnow):
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+
+    async def open(self, session: AsyncSession, approved: BidApproved) -> Payment | None:
+        """Inside the event's transaction. A second approval of the same bid changes nothing."""
+        money = split(approved.final_price_cents, fee_percent=self.settings.platform_fee_percent,
+                      buyer_fee_cents=self.settings.buyer_fee_cents)
+        expires = self.clock() + timedelta(seconds=self.settings.pay_window_seconds)
+        inserted = await session.scalar(insert(Payment).values(
+            bid_id=approved.bid_id, slot_id=approved.slot_id, slot_title=approved.slot_title,
+            buyer_id=approved.buyer_id, creator_id=approved.creator_id, price_cents=money.price_cents,
+            fee_cents=money.fee_cents, creator_cents=money.creator_cents, buyer_fee_cents=money.buyer_fee_cents,
+            amount_cents=money.total_cents, currency=approved.currency.upper(), status="REQUESTED",
+            expires_at=expires,
+        ).on_conflict_do_nothing(index_elements=["bid_id"]).returning(Payment.id))
+        if inserted is None:
+            log.info("bid %s already has a payment request", approved.bid_id)
+            return None
+        payment = await session.get(Payment, inserted)
+        await outbox.publish(session, PaymentRequested(
+            payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+            amount_cents=payment.amount_cents, currency=payment.currency, expires_at=payment.expires_at),
+            source=SOURCE)
+        return payment
+
+    async def expire_due(self, limit: int = 100) -> int:
+        """A job. The conditional UPDATE is the only way to EXPIRED, as the webhook's is the only way to
+        COMPLETED; each needs status REQUESTED, so one payment can never be both."""
+        async with self.db.transaction() as session:
+            due = (select(Payment.id).where(Payment.status == "REQUESTED", Payment.expires_at <= self.clock())
+                   .order_by(Payment.expires_at).limit(limit).with_for_update(skip_locked=True).scalar_subquery())
+            expired = list(await session.scalars(
+                update(Payment).where(Payment.id.in_(due), Payment.status == "REQUESTED")
+                .values(status="EXPIRED").returning(Payment)))
+            for payment in expired:
+                await publish_expired(session, payment)
+            return len(expired)
+
+
+async def publish_expired(session: AsyncSession, payment: Payment) -> None:
+    await outbox.publish(session, PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id,
+                                                 buyer_id=payment.buyer_id, creator_id=payment.creator_id),
+                         source=SOURCE)

@@ -1,0 +1,92 @@
+"""GET/PUT /influencer/payout-settings: validated by the spec's rules, bank and PayPal details sealed at rest."""
+
+import uuid
+from dataclasses import replace
+
+from pinbid_kit.db import Database
+from pinbid_kit.errors import Invalid
+from pinbid_kit.secrets import SecretBox, mask
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain.payout_settings import DEFAULTS, PayoutSettings, normalized, problems
+from .models import PayoutSettingsRow
+
+MASK_PREFIX = "••••"
+_SEALED = {"paypal_email": "paypal_email_sealed", "bank_account": "bank_account_sealed",
+           "routing_number": "routing_number_sealed", "sort_code": "sort_code_sealed"}
+
+
+class PayoutSettingsService:
+    def __init__(self, db: Database, box: SecretBox):
+        self.db = db
+        self.box = box
+
+    def _open(self, row: PayoutSettingsRow) -> PayoutSettings:
+        secrets = {field: self.box.open(getattr(row, column)) if getattr(row, column) else None
+                   for field, column in _SEALED.items()}
+        return PayoutSettings(payout_method=row.payout_method, minimum_payout=row.minimum_payout,
+                              schedule=row.schedule, currency=row.currency, account_name=row.account_name,
+                              tax_form_submitted=row.tax_form_submitted, **secrets)
+
+    async def stored(self, session: AsyncSession, creator_id: uuid.UUID) -> PayoutSettings | None:
+        row = await session.get(PayoutSettingsRow, creator_id)
+        return self._open(row) if row else None
+
+    async def read(self, creator_id: uuid.UUID) -> tuple[PayoutSettings, bool]:
+        """The settings with secrets masked, and whether they were ever saved (else the defaults)."""
+        async with self.db.transaction() as session:
+            current = await self.stored(session, creator_id)
+        if current is None:
+            return DEFAULTS, False
+        return masked(current), True
+
+    async def save(self, creator_id: uuid.UUID, wanted: PayoutSettings) -> PayoutSettings:
+        async with self.db.transaction() as session:
+            row = await session.get(PayoutSettingsRow, creator_id, with_for_update=True)
+            current = self._open(row) if row else None
+            wanted = _keep_masked(wanted, current)
+            broken = problems(wanted)
+            if broken:
+                error = Invalid(" ".join(message for _, message in broken), field=broken[0][0],
+                                code="invalid_payout_settings")
+                error.errors = [{"field": field, "message": message} for field, message in broken]
+                raise error
+            clean = normalized(wanted)
+            if row is None:
+                row = PayoutSettingsRow(creator_id=creator_id)
+                session.add(row)
+            row.payout_method = clean.payout_method
+            row.minimum_payout = clean.minimum_payout
+            row.schedule = clean.schedule
+            row.currency = clean.currency or "USD"
+            row.account_name = clean.account_name
+            row.tax_form_submitted = clean.tax_form_submitted
+            for field, column in _SEALED.items():
+                value = getattr(clean, field)
+                setattr(row, column, self.box.seal(value) if value else None)
+            await session.flush()
+        return masked(clean)
+
+
+def _keep_masked(wanted: PayoutSettings, current: PayoutSettings | None) -> PayoutSettings:
+    """A masked value sent back unchanged means "keep what is stored"."""
+    changes = {}
+    for field in _SEALED:
+        value = getattr(wanted, field)
+        if value and MASK_PREFIX in value:
+            stored = getattr(current, field) if current else None
+            changes[field] = stored if stored and masked_value(field, stored) == value else None
+    return replace(wanted, **changes)
+
+
+def masked_value(field: str, value: str | None) -> str | None:
+    if not value:
+        return None
+    if field == "paypal_email" and "@" in value:
+        local, _, domain = value.partition("@")
+        return f"{local[:1]}{MASK_PREFIX}@{domain}"  # enough for the creator to recognise it
+    return mask(value)
+
+
+def masked(s: PayoutSettings) -> PayoutSettings:
+    return replace(s, **{field: masked_value(field, getattr(s, field)) for field in _SEALED})

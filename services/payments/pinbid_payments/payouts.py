@@ -1,0 +1,185 @@
+"""The payout worker. Planning: on each creator's schedule day, claim (creator, period) once, and pay
+the available balance when it reaches the creator's minimum (else it rolls over). Delivery: send each
+created payout through its provider under the payout's idempotency key, then mark it paid or failed."""
+
+import logging
+import uuid
+from decimal import Decimal
+
+from pinbid_kit import outbox
+from pinbid_kit.db import Database
+from pinbid_kit.events.payments import PayoutCreated, PayoutFailed, PayoutPaid
+from sqlalchemy import func, select, text, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import bookkeeping
+from .clock import Clock, utcnow
+from .domain import ledger
+from .domain.money import to_cents
+from .domain.payout_settings import DEFAULTS, PayoutSettings
+from .domain.schedule import Schedule, due_period
+from .models import Earning, Payout, PayoutRun, PayoutSettingsRow
+from .payout_settings import PayoutSettingsService
+from .providers.ports import PayoutOrder, PayoutProvider, PayoutResult, ProviderError
+
+SOURCE = "payments"
+log = logging.getLogger("pinbid.payments.payouts")
+
+_CREATORS_WITH_MONEY = text(
+    "SELECT split_part(account, ':', 2)::uuid AS creator_id FROM ledger_accounts "
+    "WHERE account LIKE :pattern AND balance_cents > 0 ORDER BY account").bindparams(pattern="creator:%:available")
+
+
+class PayoutWorker:
+    def __init__(self, db: Database, settings_service: PayoutSettingsService, providers: dict[str, PayoutProvider],
+                 *, stripe_connect_live: bool = False, clock: Clock = utcnow, batch_size: int = 100):
+        self.db = db
+        self.settings_service = settings_service
+        self.providers = providers  # by payout method
+        self.stripe_connect_live = stripe_connect_live
+        self.clock = clock
+        self.batch_size = batch_size
+
+    async def run_once(self) -> tuple[int, int]:
+        return await self.plan(), await self.deliver()
+
+    # --- planning ---------------------------------------------------------------------------
+    async def plan(self) -> int:
+        async with self.db.transaction() as session:
+            creators = list(await session.scalars(_CREATORS_WITH_MONEY))
+        created = 0
+        for creator_id in creators:
+            created += await self._plan_creator(creator_id)
+        return created
+
+    async def _plan_creator(self, creator_id: uuid.UUID) -> int:
+        now = self.clock()
+        async with self.db.transaction() as session:
+            settings = await self.settings_service.stored(session, creator_id) or DEFAULTS
+            period = due_period(Schedule(settings.schedule), now)
+            if period is None:
+                return 0
+            claimed = await session.scalar(insert(PayoutRun).values(
+                creator_id=creator_id, period=period, outcome="PLANNING", available_cents=0,
+            ).on_conflict_do_nothing().returning(PayoutRun.period))
+            if claimed is None:
+                return 0  # another worker, or an earlier run, already decided this period
+            earnings = list(await session.scalars(
+                select(Earning).where(Earning.creator_id == creator_id, Earning.status == "AVAILABLE",
+                                      Earning.payout_id.is_(None)).order_by(Earning.earned_at).with_for_update()))
+            net = sum(e.net_cents for e in earnings)
+            run = await session.get(PayoutRun, (creator_id, period))
+            run.available_cents = net
+            destination = self._destination(settings)
+            if net < to_cents(settings.minimum_payout or Decimal(50)):
+                run.outcome = "ROLLED_OVER"
+                return 0
+            if destination is None:
+                run.outcome = "ROLLED_OVER_NO_DETAILS"
+                return 0
+            payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
+                            gross_cents=sum(e.gross_cents for e in earnings),
+                            fee_cents=sum(e.fee_cents for e in earnings), net_cents=net,
+                            currency=earnings[0].currency, status="CREATED",
+                            idempotency_key=f"payout-{creator_id}-{period}")
+            session.add(payout)
+            await session.flush()
+            for earning in earnings:
+                earning.payout_id = payout.id
+            run.outcome = "PAYOUT_CREATED"
+            run.payout_id = payout.id
+            await bookkeeping.post(session, ledger.payout_sent(creator_id, net), payout_id=payout.id)
+            await outbox.publish(session, PayoutCreated(
+                payout_id=payout.id, creator_id=creator_id, period=period, gross_cents=payout.gross_cents,
+                fee_cents=payout.fee_cents, net_cents=net, currency=payout.currency, method=payout.method,
+                idempotency_key=payout.idempotency_key), source=SOURCE)
+            return 1
+
+    def _destination(self, settings: PayoutSettings) -> dict[str, str] | None:
+        if settings.payout_method == "PAYPAL":
+            return {"paypal_email": settings.paypal_email} if settings.paypal_email else None
+        if not settings.bank_account:
+            return None
+        return {"bank_account": settings.bank_account, "account_name": settings.account_name or ""}
+
+    # --- delivery ---------------------------------------------------------------------------
+    async def deliver(self) -> int:
+        settled = 0
+        skipped: set[uuid.UUID] = set()  # left for the next run: provider pending or unreachable
+        for _ in range(self.batch_size):
+            outcome = await self._deliver_next(skipped)
+            if outcome is None:
+                break
+            settled += outcome
+        return settled
+
+    async def _deliver_next(self, skipped: set[uuid.UUID]) -> int | None:
+        """One payout per transaction, locked (SKIP LOCKED) while its provider is called: two workers never
+        send the same payout at once, and the idempotency key covers a crash between send and commit."""
+        async with self.db.transaction() as session:
+            payout = await session.scalar(
+                select(Payout).where(Payout.status == "CREATED", Payout.id.not_in(skipped))
+                .order_by(Payout.created_at).limit(1)
+                .with_for_update(skip_locked=True))
+            if payout is None:
+                return None
+            settings = await self.settings_service.stored(session, payout.creator_id) or DEFAULTS
+            destination = self._destination(settings) or {}
+            if self.stripe_connect_live and payout.method == "BANK_TRANSFER":
+                destination = {"stripe_account_id": await self._stripe_account(session, payout.creator_id) or ""}
+            order = PayoutOrder(payout_id=payout.id, creator_id=payout.creator_id, method=payout.method,
+                                net_cents=payout.net_cents, currency=payout.currency, period=payout.period,
+                                idempotency_key=payout.idempotency_key, destination=destination)
+            provider = self.providers[payout.method]
+            payout.attempts += 1
+            try:
+                if payout.provider_reference:
+                    result = await provider.status(order, payout.provider_reference)
+                else:
+                    result = await provider.send(order)
+            except ProviderError as exc:
+                log.warning("payout %s not delivered yet: %s", payout.id, exc)
+                payout.failure_reason = str(exc)[:1000]
+                skipped.add(payout.id)
+                return 0
+            if result.status == "PENDING":
+                skipped.add(payout.id)
+            return await self._settle(session, payout, result)
+
+    async def _stripe_account(self, session: AsyncSession, creator_id: uuid.UUID) -> str | None:
+        return await session.scalar(select(PayoutSettingsRow.stripe_account_id)
+                                    .where(PayoutSettingsRow.creator_id == creator_id))
+
+    async def _settle(self, session: AsyncSession, payout: Payout, result: PayoutResult) -> int:
+        now = self.clock()
+        if result.reference:
+            payout.provider_reference = result.reference
+        if result.status == "PENDING":
+            return 0  # asked again on the next run
+        payout.settled_at = now
+        if result.status == "PAID":
+            payout.status = "PAID"
+            payout.failure_reason = None
+            await outbox.publish(session, PayoutPaid(
+                payout_id=payout.id, creator_id=payout.creator_id, period=payout.period,
+                gross_cents=payout.gross_cents, fee_cents=payout.fee_cents, net_cents=payout.net_cents,
+                currency=payout.currency, idempotency_key=payout.idempotency_key), source=SOURCE)
+            return 1
+        payout.status = "FAILED"
+        payout.failure_reason = (result.reason or "The payout was refused.")[:1000]
+        # the money goes back to the creator's available balance and is paid with a later period
+        await session.execute(update(Earning).where(Earning.payout_id == payout.id, Earning.status == "AVAILABLE")
+                              .values(payout_id=None))
+        await bookkeeping.post(session, ledger.payout_reversed(payout.creator_id, payout.net_cents),
+                               payout_id=payout.id)
+        # a bid refunded while its payout was in flight was booked as a loss; that money came back too
+        refunded = await session.scalar(select(func.coalesce(func.sum(Earning.net_cents), 0)).where(
+            Earning.payout_id == payout.id, Earning.status == "REFUNDED"))
+        if refunded:
+            await bookkeeping.post(session, ledger.loss_recovered(payout.creator_id, refunded), payout_id=payout.id)
+        await outbox.publish(session, PayoutFailed(
+            payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, net_cents=payout.net_cents,
+            currency=payout.currency, reason=payout.failure_reason, idempotency_key=payout.idempotency_key),
+            source=SOURCE)
+        return 1

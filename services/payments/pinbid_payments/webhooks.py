@@ -1,0 +1,144 @@
+"""POST /payments/webhook: verify Stripe's signature, apply each event once, tolerate any order."""
+
+import json
+import logging
+from datetime import timedelta
+
+import stripe
+from pinbid_kit import outbox
+from pinbid_kit.db import Database
+from pinbid_kit.errors import ApiError, Conflict
+from pinbid_kit.events.payments import PaymentFailed
+from sqlalchemy import or_, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import settlement
+from .clock import Clock, utcnow
+from .domain.webhooks import (
+    ChargeRefunded,
+    CheckoutExpired,
+    CheckoutPaid,
+    Ignored,
+    Malformed,
+    PaymentAttemptFailed,
+    interpret,
+)
+from .models import Payment, WebhookEvent
+from .payment_requests import publish_expired
+from .providers.ports import CheckoutProvider
+from .settings import PaymentsSettings
+
+SOURCE = "payments"
+log = logging.getLogger("pinbid.payments.webhooks")
+
+
+class BadWebhook(ApiError):
+    status = 400
+    code = "bad_webhook"
+
+
+class Webhooks:
+    def __init__(self, db: Database, settings: PaymentsSettings, provider: CheckoutProvider, clock: Clock = utcnow):
+        self.db = db
+        self.settings = settings
+        self.provider = provider
+        self.clock = clock
+
+    def verify(self, payload: bytes, signature: str | None) -> dict:
+        try:
+            text = payload.decode("utf-8")
+            stripe.Webhook.construct_event(text, signature, self.settings.webhook_secret,
+                                           tolerance=self.settings.webhook_tolerance_seconds)
+            event = json.loads(text)
+        except stripe.SignatureVerificationError:
+            raise BadWebhook("The webhook signature is invalid or too old.", code="bad_signature") from None
+        except (UnicodeDecodeError, ValueError):
+            raise BadWebhook("The webhook body is not valid JSON.") from None
+        if not isinstance(event, dict) or not isinstance(event.get("id"), str) or not event.get("type"):
+            raise BadWebhook("The webhook is not a Stripe event.")
+        return event
+
+    async def receive(self, payload: bytes, signature: str | None) -> str:
+        """Returns what was done. A duplicate delivery is answered 200 and does nothing."""
+        event = self.verify(payload, signature)
+        try:
+            action = interpret(event)
+        except Malformed as exc:
+            raise BadWebhook(f"The webhook is malformed: {exc}") from None
+        async with self.db.transaction() as session:
+            first = await session.scalar(insert(WebhookEvent).values(id=event["id"], type=event["type"], outcome="")
+                                         .on_conflict_do_nothing().returning(WebhookEvent.id))
+            if first is None:
+                return "duplicate"
+            outcome = await self._apply(session, action)
+            await session.execute(update(WebhookEvent).where(WebhookEvent.id == event["id"])
+                                  .values(outcome=outcome[:200]))
+        log.info("webhook %s %s: %s", event["type"], event["id"], outcome)
+        return outcome
+
+    async def _payment(self, session: AsyncSession, payment_id, payment_intent: str | None) -> Payment | None:
+        conditions = []
+        if payment_id is not None:
+            conditions.append(Payment.id == payment_id)
+        if payment_intent:
+            conditions.append(Payment.payment_intent == payment_intent)
+        if not conditions:
+            return None
+        return await session.scalar(select(Payment).where(or_(*conditions)).limit(1).with_for_update())
+
+    async def _apply(self, session: AsyncSession, action) -> str:
+        now = self.clock()
+        if isinstance(action, Ignored):
+            return f"ignored: {action.reason}"
+        if isinstance(action, CheckoutPaid):
+            payment = await self._payment(session, action.payment_id, None)
+            if payment is None:
+                return "ignored: unknown payment"
+            if (action.amount_cents, action.currency) != (payment.amount_cents, payment.currency):
+                log.error("checkout %s paid %d %s for payment %s of %d %s", action.session_id, action.amount_cents,
+                          action.currency, payment.id, payment.amount_cents, payment.currency)
+                return "ignored: amount does not match"
+            kwargs = dict(now=now, session_id=action.session_id, payment_intent=action.payment_intent,
+                          pin_deadline=timedelta(days=self.settings.pin_deadline_days))
+            if payment.status == "REQUESTED":
+                await settlement.complete(session, payment, **kwargs)
+                return "completed"
+            if payment.status == "EXPIRED":
+                # paid at the very end of the window, after it was closed: give the money back
+                await settlement.record_payment(session, payment, **kwargs)
+                if action.payment_intent:
+                    await self.provider.refund(action.payment_intent, f"refund-{payment.id}")
+                await settlement.reverse(session, payment, now=now, reason="paid_after_expiry")
+                return "refunded: paid after the pay window"
+            return f"ignored: payment already {payment.status}"
+        if isinstance(action, CheckoutExpired):
+            payment = await self._payment(session, action.payment_id, None)
+            if payment is not None and payment.status == "REQUESTED" and payment.expires_at <= now:
+                payment.status = "EXPIRED"
+                await publish_expired(session, payment)
+                return "expired"
+            return "ignored: the pay window is still open or already closed"
+        if isinstance(action, PaymentAttemptFailed):
+            payment = await self._payment(session, action.payment_id, action.payment_intent)
+            if payment is None or payment.status != "REQUESTED":
+                return "ignored: no open payment"
+            payment.last_failure = action.message[:1000]
+            await outbox.publish(session, PaymentFailed(payment_id=payment.id, bid_id=payment.bid_id,
+                                                        buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+                                                        reason=action.message[:500]), source=SOURCE)
+            return "attempt failed"
+        if isinstance(action, ChargeRefunded):
+            payment = await self._payment(session, action.payment_id, action.payment_intent)
+            if payment is None:
+                return "ignored: unknown payment"
+            if not action.full:
+                return "ignored: partial refund"
+            if payment.status == "REQUESTED":
+                # the refund overtook the payment's completion: ask Stripe to send it again later
+                raise Conflict("This refund arrived before its payment; it will be retried.", code="out_of_order")
+            if payment.status == "COMPLETED":
+                await settlement.reverse(session, payment, now=now, reason="refunded_at_provider")
+                return "refunded"
+            return f"ignored: payment already {payment.status}"
+        return "ignored"
