@@ -8,7 +8,8 @@ from types import ModuleType
 
 from pinbid_kit.runtime import Service
 
-ALL = ("identity", "marketplace", "payments", "social", "content")
+# in seeding order: demo data of later services is made from the events of earlier ones
+ALL = ("identity", "social", "marketplace", "payments", "content")
 
 
 @dataclass(frozen=True)
