@@ -1,0 +1,1 @@
+"""Adapters behind the Instagram ports: the sandbox simulator and the real providers."""

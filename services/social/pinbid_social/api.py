@@ -1,0 +1,178 @@
+"""Social's HTTP routes: connecting Instagram, posts with their slots, the buyer's comments, the
+pinning login and pinning. Tokens and sessions never appear in a response."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import RedirectResponse
+from pinbid_kit.api import ApiModel, Money
+from pinbid_kit.auth import require
+from pinbid_kit.tokens import Principal, TokenVerifier
+from pydantic import Field
+
+from .common import connection_of
+from .connections import Connections
+from .models import PinSession, Slot
+from .pins import Pins
+from .posts import Posts, PostView
+
+STATE_COOKIE = "pinbid_ig_state"
+
+
+def _money(cents: int | None) -> Decimal | None:
+    return None if cents is None else (Decimal(cents) / 100).quantize(Decimal("0.01"))
+
+
+class InstagramConnectOut(ApiModel):
+    url: str
+
+
+class InstagramPinSlotOut(ApiModel):
+    id: uuid.UUID
+    title: str | None
+    category: str | None
+    status: str
+    min_bid: Money | None
+    current_bid: Money | None
+    bid_count: int
+    auction_end: datetime
+    duration: int | None
+
+    @classmethod
+    def of(cls, slot: Slot) -> "InstagramPinSlotOut":
+        return cls(id=slot.slot_id, title=slot.title, category=slot.category, status=slot.status,
+                   min_bid=_money(slot.min_bid_cents), current_bid=_money(slot.current_bid_cents),
+                   bid_count=slot.bid_count, auction_end=slot.auction_end, duration=slot.duration_days)
+
+
+class InstagramPostOut(ApiModel):
+    """A post as the provider shows it (snake_case names, as the spec's client reads them) with its slots."""
+
+    id: str
+    media_type: str = Field(serialization_alias="media_type")
+    media_url: str = Field(serialization_alias="media_url")
+    caption: str
+    views: int
+    like_count: int = Field(serialization_alias="like_count")
+    comments_count: int = Field(serialization_alias="comments_count")
+    permalink: str
+    timestamp: datetime | None
+    pin_slots: list[InstagramPinSlotOut]
+
+    @classmethod
+    def of(cls, view: PostView) -> "InstagramPostOut":
+        p = view.post
+        return cls(id=p.id, media_type=p.media_type, media_url=p.media_url, caption=p.caption, views=p.views,
+                   like_count=p.like_count, comments_count=p.comments_count, permalink=p.permalink,
+                   timestamp=p.posted_at, pin_slots=[InstagramPinSlotOut.of(s) for s in view.slots])
+
+
+class InstagramCommentOut(ApiModel):
+    id: str
+    comment: str
+    username: str
+    like_count: int
+
+
+class InstagramConnectionOut(ApiModel):
+    connected: bool
+    instagram_id: str | None = None
+    username: str | None = None
+    account_type: str | None = None
+    followers: int | None = None
+    avg_views: int | None = None
+    avg_engagement: Money | None = None
+    verified: bool | None = None
+    pinning_logged_in: bool = False
+    last_synced_at: datetime | None = None
+
+
+class InstagramLoginIn(ApiModel):
+    username: Annotated[str, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=512)]
+    verification_code: Annotated[str, Field(max_length=12)] | None = None
+
+
+class InstagramLoginOut(ApiModel):
+    detail: str
+    username: str
+
+
+class PinCommentOut(ApiModel):
+    bid_id: uuid.UUID
+    comment_id: str
+    comment_text: str
+    status: str
+    detail: str
+
+
+def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVerifier, *,
+           state_ttl: int, secure_cookie: bool) -> list[APIRouter]:
+    signed_in = Depends(require(verifier))
+    influencer = Depends(require(verifier, "INFLUENCER"))
+    instagram = APIRouter(prefix="/instagram", tags=["instagram"])
+
+    @instagram.get("/connect", response_model=InstagramConnectOut)
+    async def connect(response: Response, principal: Principal = signed_in) -> InstagramConnectOut:
+        started = await connections.start(principal.user_id)
+        response.set_cookie(STATE_COOKIE, started.nonce, max_age=state_ttl, httponly=True, samesite="lax",
+                            secure=secure_cookie, path="/")
+        response.headers["Cache-Control"] = "no-store"
+        return InstagramConnectOut(url=started.url)
+
+    @instagram.get("/callback", response_class=RedirectResponse, status_code=303,
+                   responses={303: {"description": "to /post-manager?connected=1 or ?error=<reason>"}})
+    async def callback(request: Request, code: str | None = Query(None, max_length=2048),
+                       state: str | None = Query(None, max_length=512),
+                       error: str | None = Query(None, max_length=200)) -> RedirectResponse:
+        location = await connections.complete(code=code, state=state, error=error,
+                                              browser_nonce=request.cookies.get(STATE_COOKIE))
+        redirect = RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})
+        redirect.delete_cookie(STATE_COOKIE, path="/")
+        return redirect
+
+    @instagram.get("/connection", response_model=InstagramConnectionOut)
+    async def connection(principal: Principal = signed_in) -> InstagramConnectionOut:
+        async with connections.db.transaction() as session:
+            found = await connection_of(session, principal.user_id)
+            logged_in = await session.get(PinSession, principal.user_id) is not None
+        if found is None:
+            return InstagramConnectionOut(connected=False)
+        return InstagramConnectionOut(
+            connected=True, instagram_id=found.instagram_id, username=found.username,
+            account_type=found.account_type, followers=found.followers, avg_views=found.avg_views,
+            avg_engagement=found.avg_engagement, verified=found.verified, pinning_logged_in=logged_in,
+            last_synced_at=found.last_synced_at)
+
+    @instagram.delete("/connection", status_code=204, response_class=Response)
+    async def disconnect(principal: Principal = signed_in) -> Response:
+        await connections.disconnect(principal.user_id)
+        return Response(status_code=204)
+
+    @instagram.get("/posts", response_model=list[InstagramPostOut], response_model_by_alias=True)
+    async def list_posts(refresh: bool = False, principal: Principal = signed_in) -> list[InstagramPostOut]:
+        return [InstagramPostOut.of(v) for v in await posts.of(principal.user_id, refresh=refresh)]
+
+    @instagram.get("/comments/{pin_slot_id}", response_model=list[InstagramCommentOut])
+    async def buyer_comments(pin_slot_id: uuid.UUID, principal: Principal = signed_in) -> list[InstagramCommentOut]:
+        found = await pins.buyer_comments(principal.user_id, pin_slot_id)
+        return [InstagramCommentOut(id=c.id, comment=c.text, username=c.username, like_count=c.like_count)
+                for c in found]
+
+    creator = APIRouter(prefix="/influencer", tags=["influencer"])
+
+    @creator.post("/instagram-login", response_model=InstagramLoginOut)
+    async def instagram_login(body: InstagramLoginIn, principal: Principal = influencer) -> InstagramLoginOut:
+        username = await pins.login(principal.user_id, body.username, body.password, body.verification_code)
+        return InstagramLoginOut(detail="Instagram Login Successful.", username=username)
+
+    @creator.put("/pin-comment/{bid_id}", response_model=PinCommentOut)
+    async def pin_comment(bid_id: uuid.UUID, principal: Principal = influencer) -> PinCommentOut:
+        pinned = await pins.pin(principal.user_id, bid_id)
+        return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
+                             status=pinned.status, detail="Comment Pinned.")
+
+    return [instagram, creator]

@@ -1,0 +1,67 @@
+"""Builds the social service: its HTTP app, event consumers and periodic jobs."""
+
+from datetime import timedelta
+
+from pinbid_kit.db import Database
+from pinbid_kit.http import create_app
+from pinbid_kit.inbox import Consumers
+from pinbid_kit.runtime import Job, Service
+from pinbid_kit.tokens import TokenVerifier, generate_keypair
+from sqlalchemy import text
+
+from . import handlers
+from .api import routes
+from .common import Clock, utcnow
+from .connections import Connections
+from .pins import Pins
+from .posts import Posts
+from .providers import Providers, build_providers
+from .sandbox_api import sandbox_routes
+from .secrecy import state_key
+from .settings import SocialSettings
+from .tracker import PinTracker
+
+NAME = "social"
+SETTINGS = SocialSettings
+
+
+def build(settings: SocialSettings | None = None, *, providers: Providers | None = None,
+          clock: Clock = utcnow) -> Service:
+    settings = settings or SocialSettings()
+    if not settings.jwt_public_key_file.exists():  # first run of the embedded default: identity makes the pair
+        generate_keypair(settings.jwt_public_key_file.with_suffix(".pem"), settings.jwt_public_key_file)
+    verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
+    db = Database(settings.database_url)
+    providers = providers or build_providers(settings, db, clock=clock)
+    box = settings.secret_box()
+    connections = Connections(db, providers, box, state_key(settings), settings, clock)
+    posts = Posts(db, connections, stale_after=timedelta(seconds=settings.posts_stale_seconds), clock=clock)
+    interval = timedelta(seconds=settings.pin_sync_interval_seconds)
+    pins = Pins(db, providers, box, sync_interval=interval, clock=clock)
+    tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
+                         concurrency=settings.pin_sync_concurrency, clock=clock)
+    consumers = Consumers(NAME, db)
+    handlers.register(consumers)
+    service = Service(name=NAME, db=db, consumers=consumers)
+    routers = routes(connections, posts, pins, verifier, state_ttl=settings.state_ttl_seconds,
+                     secure_cookie=settings.public_url.startswith("https://"))
+    if providers.sandbox is not None:
+        routers.append(sandbox_routes(providers.sandbox))
+    service.app = create_app(NAME, routers=routers, checks=service.readiness_checks(),
+                             description="Instagram connection, posts and stats, comments, pinning and "
+                                         "pinned-comment tracking.")
+    service.jobs = [
+        Job("pinned-comments", tracker.run_once, every_seconds=settings.pin_sync_every_seconds),
+        Job("token-refresh", connections.refresh_tokens, every_seconds=3600),
+        Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
+    ]
+    service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker,
+                     "providers": providers, "settings": settings}
+    return service
+
+
+async def housekeeping(db: Database) -> None:
+    """Used OAuth nonces matter only until their state expires."""
+    async with db.transaction() as session:
+        await session.execute(text("DELETE FROM oauth_nonces WHERE expires_at < now() - interval '1 day'"))
+        await session.execute(text("DELETE FROM sandbox_codes WHERE expires_at < now() - interval '1 day'"))

@@ -1,0 +1,1 @@
+"""Social's pure rules: no FastAPI, no SQLAlchemy, no pydantic."""

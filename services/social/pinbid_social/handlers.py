@@ -1,0 +1,80 @@
+"""What social keeps from other services' events: users (names, business names), slots (pinSlots on
+posts), and the bids it must pin. Every handler is an upsert guarded by the event's time, so a
+redelivered or late event changes nothing."""
+
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.inbox import Consumers
+from sqlalchemy import or_
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .domain.placement import Status
+from .models import BidComment, Placement, Slot, User
+
+
+def register(consumers: Consumers) -> None:
+    on = consumers.on
+
+    @on(i.UserRegistered.event_type)
+    async def keep_user(session: AsyncSession, d: i.UserRegistered, e: Envelope) -> None:
+        values = dict(email=d.email, name=d.name, role=d.role, business_name=d.business_name,
+                      instagram_handle=d.instagram_handle, last_event_at=e.occurred_at)
+        await session.execute(insert(User).values(user_id=d.user_id, **values).on_conflict_do_update(
+            index_elements=[User.user_id], set_=values, where=User.last_event_at <= e.occurred_at))
+
+    @on(i.UserUpdated.event_type)
+    async def keep_user_changes(session: AsyncSession, d: i.UserUpdated, e: Envelope) -> None:
+        values = dict(email=d.email, name=d.name, role=d.role, last_event_at=e.occurred_at)
+        await session.execute(insert(User).values(user_id=d.user_id, **values).on_conflict_do_update(
+            index_elements=[User.user_id], set_=values, where=User.last_event_at <= e.occurred_at))
+
+    @on(m.SlotCreated.event_type)
+    async def keep_slot(session: AsyncSession, d: m.SlotCreated, e: Envelope) -> None:
+        fixed = dict(title=d.title, category=d.category, min_bid_cents=d.min_bid_cents,
+                     duration_days=d.duration_days, currency=d.currency)
+        await session.execute(insert(Slot).values(
+            slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, status="ACTIVE", bid_count=0,
+            auction_end=d.auction_end, last_event_at=e.occurred_at, **fixed,
+        ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=fixed))  # an update may have come first
+
+    @on(m.SlotUpdated.event_type)
+    async def keep_slot_changes(session: AsyncSession, d: m.SlotUpdated, e: Envelope) -> None:
+        moving = dict(status=d.status, current_bid_cents=d.current_bid_cents, bid_count=d.bid_count,
+                      auction_end=d.auction_end, last_event_at=e.occurred_at)
+        await session.execute(insert(Slot).values(
+            slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, currency=d.currency, **moving,
+        ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=moving,
+                                where=Slot.last_event_at <= e.occurred_at))
+
+    @on(m.BidApproved.event_type)
+    async def expect_payment(session: AsyncSession, d: m.BidApproved, _: Envelope) -> None:
+        await session.execute(insert(Placement).values(
+            bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id, buyer_id=d.buyer_id,
+            status=Status.AWAITING_PAYMENT).on_conflict_do_nothing())
+
+    @on(m.BidAwarded.event_type)
+    async def expect_pin(session: AsyncSession, d: m.BidAwarded, e: Envelope) -> None:
+        facts = dict(slot_id=d.slot_id, creator_id=d.creator_id, buyer_id=d.buyer_id, buyer_name=d.buyer_name,
+                     business_name=d.business_name, post_id=d.post_id, duration_days=d.duration_days)
+        await session.execute(insert(Placement).values(bid_id=d.bid_id, status=Status.AWAITING_PIN, **facts)
+                              .on_conflict_do_update(
+                                  index_elements=[Placement.bid_id],
+                                  set_={**facts, "status": Status.AWAITING_PIN},
+                                  where=Placement.status == Status.AWAITING_PAYMENT))
+        await _keep_comment(session, d.bid_id, d.comment_id, d.comment_text, e)
+
+    @on(m.BidCommentChanged.event_type)
+    async def keep_comment(session: AsyncSession, d: m.BidCommentChanged, e: Envelope) -> None:
+        await _keep_comment(session, d.bid_id, d.comment_id, d.comment_text, e)
+
+
+async def _keep_comment(session: AsyncSession, bid_id, comment_id: str | None, comment_text: str | None,
+                        e: Envelope) -> None:
+    if not comment_id and not (comment_text or "").strip():
+        return
+    values = dict(comment_id=comment_id, comment_text=None if comment_id else comment_text, changed_at=e.occurred_at)
+    await session.execute(insert(BidComment).values(bid_id=bid_id, **values).on_conflict_do_update(
+        index_elements=[BidComment.bid_id], set_=values,
+        where=or_(BidComment.changed_at <= e.occurred_at)))

@@ -1,0 +1,229 @@
+"""Social's tables (its own database). Tables prefixed `sandbox_` belong to the sandbox Instagram."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from pinbid_kit.tables import add_messaging_tables
+from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, Numeric, String, Text, func
+from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData()
+
+
+add_messaging_tables(Base.metadata)
+
+Stamp = DateTime(timezone=True)
+
+
+class User(Base):
+    """Read model of identity's users: names, roles and business names (a new comment names the brand)."""
+
+    __tablename__ = "users"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(20))
+    business_name: Mapped[str | None] = mapped_column(String(120))
+    instagram_handle: Mapped[str | None] = mapped_column(String(30))
+    last_event_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class Slot(Base):
+    """Read model of marketplace's slots: `pinSlots` on posts, and the post of a pinSlotId."""
+
+    __tablename__ = "slots"
+    __table_args__ = (Index("slots_by_post", "post_id"),)
+
+    slot_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    creator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), index=True)
+    post_id: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str | None] = mapped_column(String(200))
+    category: Mapped[str | None] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(20))
+    min_bid_cents: Mapped[int | None] = mapped_column(BigInteger)
+    current_bid_cents: Mapped[int | None] = mapped_column(BigInteger)
+    bid_count: Mapped[int] = mapped_column(Integer, default=0)
+    auction_end: Mapped[datetime] = mapped_column(Stamp)
+    duration_days: Mapped[int | None] = mapped_column(Integer)
+    currency: Mapped[str] = mapped_column(String(3), default="USD")
+    last_event_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class Connection(Base):
+    """A user's connected Instagram account. The token is sealed (encrypted) and never leaves."""
+
+    __tablename__ = "connections"
+    __table_args__ = (Index("connections_account", "provider", "instagram_id", unique=True),)
+
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    provider: Mapped[str] = mapped_column(String(20))
+    instagram_id: Mapped[str] = mapped_column(String(64))
+    username: Mapped[str] = mapped_column(String(64))
+    account_type: Mapped[str] = mapped_column(String(30))
+    access_token: Mapped[str] = mapped_column(Text)  # sealed
+    token_expires_at: Mapped[datetime] = mapped_column(Stamp)
+    followers: Mapped[int] = mapped_column(Integer, default=0)
+    avg_views: Mapped[int] = mapped_column(Integer, default=0)
+    avg_engagement: Mapped[Decimal] = mapped_column(Numeric(6, 2), default=Decimal("0.00"))
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    connected_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+    last_synced_at: Mapped[datetime | None] = mapped_column(Stamp)
+    refresh_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class OAuthNonce(Base):
+    """Nonces of OAuth states that were used: a state works once."""
+
+    __tablename__ = "oauth_nonces"
+
+    nonce: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    expires_at: Mapped[datetime] = mapped_column(Stamp)
+    used_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+
+
+class Post(Base):
+    """The creator's recent media as last read from the provider."""
+
+    __tablename__ = "posts"
+    __table_args__ = (Index("posts_by_user", "user_id", "position"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    position: Mapped[int] = mapped_column(Integer)
+    media_type: Mapped[str] = mapped_column(String(30))
+    media_url: Mapped[str] = mapped_column(Text)
+    permalink: Mapped[str] = mapped_column(Text)
+    caption: Mapped[str] = mapped_column(Text, default="")
+    views: Mapped[int] = mapped_column(BigInteger, default=0)
+    like_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    comments_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    posted_at: Mapped[datetime | None] = mapped_column(Stamp)
+    synced_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+
+
+class PinSession(Base):
+    """The creator's instagrapi session settings, sealed. The password is never stored."""
+
+    __tablename__ = "pin_sessions"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    username: Mapped[str] = mapped_column(String(64))
+    session: Mapped[str] = mapped_column(Text)  # sealed
+    created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+
+
+class BidComment(Base):
+    """The latest comment chosen for a bid (from bid.awarded or bid.comment_changed, newest wins)."""
+
+    __tablename__ = "bid_comments"
+
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    comment_id: Mapped[str | None] = mapped_column(String(64))
+    comment_text: Mapped[str | None] = mapped_column(Text)
+    changed_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class Placement(Base):
+    """A won bid's comment on the creator's post, from approval to completion."""
+
+    __tablename__ = "placements"
+    __table_args__ = (
+        Index("placements_due", "next_sync_at", postgresql_where="status = 'PINNED'"),
+        Index("placements_by_creator", "creator_id"),
+    )
+
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    slot_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    creator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    buyer_name: Mapped[str | None] = mapped_column(String(100))
+    business_name: Mapped[str | None] = mapped_column(String(120))
+    post_id: Mapped[str | None] = mapped_column(String(64))
+    duration_days: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20))
+    pin_claimed_at: Mapped[datetime | None] = mapped_column(Stamp)
+    posted_comment_id: Mapped[str | None] = mapped_column(String(64))  # a new text we already posted
+    posted_text: Mapped[str | None] = mapped_column(Text)
+    pinned_comment_id: Mapped[str | None] = mapped_column(String(64))
+    pinned_text: Mapped[str | None] = mapped_column(Text)
+    pinned_at: Mapped[datetime | None] = mapped_column(Stamp)
+    ends_at: Mapped[datetime | None] = mapped_column(Stamp)
+    likes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    replies: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_sync_at: Mapped[datetime | None] = mapped_column(Stamp)
+    last_synced_at: Mapped[datetime | None] = mapped_column(Stamp)
+    unpinned_at: Mapped[datetime | None] = mapped_column(Stamp)
+    completed_at: Mapped[datetime | None] = mapped_column(Stamp)
+    created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+
+
+# --- the sandbox Instagram's own state --------------------------------------------------------------
+
+class SandboxAccount(Base):
+    __tablename__ = "sandbox_accounts"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    full_name: Mapped[str] = mapped_column(String(100))
+    followers: Mapped[int] = mapped_column(Integer)
+    account_type: Mapped[str] = mapped_column(String(30))
+    created_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class SandboxMedia(Base):
+    __tablename__ = "sandbox_media"
+    __table_args__ = (Index("sandbox_media_by_account", "account_id", "posted_at"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(64))
+    media_type: Mapped[str] = mapped_column(String(30))
+    caption: Mapped[str] = mapped_column(Text)
+    base_views: Mapped[int] = mapped_column(BigInteger)
+    base_likes: Mapped[int] = mapped_column(BigInteger)
+    posted_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class SandboxComment(Base):
+    __tablename__ = "sandbox_comments"
+    __table_args__ = (Index("sandbox_comments_by_media", "media_id"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    media_id: Mapped[str] = mapped_column(String(64))
+    author: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    base_likes: Mapped[int] = mapped_column(Integer, default=0)
+    base_replies: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(Stamp)
+    pinned_at: Mapped[datetime | None] = mapped_column(Stamp)
+
+
+class SandboxCode(Base):
+    __tablename__ = "sandbox_codes"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(64))
+    redirect_uri: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime] = mapped_column(Stamp)
+    used_at: Mapped[datetime | None] = mapped_column(Stamp)
+
+
+class SandboxToken(Base):
+    __tablename__ = "sandbox_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(64))
+    expires_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class SandboxSession(Base):
+    __tablename__ = "sandbox_sessions"
+
+    session_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())

@@ -1,0 +1,190 @@
+"""Pinning a won bid's comment: the pinning login, the buyer's own comments on a slot's post, and
+`PUT /influencer/pin-comment/{bidId}` (post the sponsored text if new, then pin)."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from pinbid_kit import outbox
+from pinbid_kit.db import Database
+from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, TooManyRequests
+from pinbid_kit.events.social import CommentPinned
+from pinbid_kit.secrets import SecretBox
+from sqlalchemy import delete, or_, update
+from sqlalchemy.dialects.postgresql import insert
+
+from .common import SOURCE, Clock, connection_of, handle, log, provider_call
+from .domain.placement import Status, can_pin, ends_at
+from .domain.sponsored import sponsored_text
+from .models import BidComment, PinSession, Placement, Post, Slot, User
+from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
+from .providers import Providers
+
+CLAIM_TIMEOUT = timedelta(minutes=2)  # a pin that crashed half-way may be retried after this
+NEEDS_LOGIN = "Log in to Instagram to pin comments."
+
+
+@dataclass(frozen=True)
+class Pinned:
+    bid_id: uuid.UUID
+    comment_id: str
+    comment_text: str
+    status: str
+
+
+class Pins:
+    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, sync_interval: timedelta,
+                 clock: Clock):
+        self.db = db
+        self.providers = providers
+        self.box = box
+        self.sync_interval = sync_interval
+        self.clock = clock
+
+    # --- the pinning login --------------------------------------------------------------------
+    async def login(self, user_id: uuid.UUID, username: str, password: str, code: str | None) -> str:
+        async with self.db.transaction() as session:
+            connection = await connection_of(session, user_id)
+        if connection is None:
+            raise Conflict("Connect your Instagram account first, then log in to pin comments.",
+                           code="instagram_not_connected")
+        if handle(username) != handle(connection.username):
+            raise Invalid(f"Log in with the connected Instagram account @{connection.username}.", field="username")
+        try:
+            session_blob = await self.providers.pinning.login(connection.username, password, code)
+        except LoginProblem as problem:
+            if problem.kind == "rate_limited":
+                raise TooManyRequests(problem.detail, retry_after=300) from None
+            if problem.kind == "challenge_required":
+                raise Conflict(problem.detail, code=problem.kind) from None
+            field = {"two_factor_required": "verificationCode", "unknown_user": "username"}.get(problem.kind,
+                                                                                                "password")
+            raise Invalid(problem.detail, field=field, code=problem.kind) from None
+        except ProviderError as failed:
+            raise BadGateway(f"Could not log in to Instagram: {failed.detail}", code="instagram_error") from None
+        sealed = self.box.seal(session_blob)
+        async with self.db.transaction() as session:
+            values = {"username": connection.username, "session": sealed, "created_at": self.clock()}
+            await session.execute(insert(PinSession).values(user_id=user_id, **values)
+                                  .on_conflict_do_update(index_elements=[PinSession.user_id], set_=values))
+        return connection.username
+
+    # --- the buyer's comments -------------------------------------------------------------------
+    async def buyer_comments(self, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> list[Comment]:
+        async with self.db.transaction() as session:
+            slot = await session.get(Slot, slot_id)
+            if slot is None:
+                raise NotFound("This pin slot does not exist.")
+            buyer = await connection_of(session, buyer_id)
+            creator = await connection_of(session, slot.creator_id)
+        if buyer is None:
+            raise InstagramUnauthorized("Connect your Instagram account to choose one of your comments.",
+                                        code="instagram_not_connected")
+        if creator is None:
+            raise Conflict("The creator's Instagram account is not connected right now; write a new comment instead.",
+                           code="creator_not_connected")
+        comments = await self._comments(creator.access_token, slot.post_id)
+        return [c for c in comments if handle(c.username) == handle(buyer.username)]
+
+    async def _comments(self, sealed_token: str, post_id: str) -> list[Comment]:
+        try:
+            return await self.providers.api.comments(self.box.open(sealed_token), post_id)
+        except ProviderError as failed:
+            raise BadGateway(f"Could not read the post's comments from Instagram: {failed.detail}",
+                             code="instagram_error") from None
+
+    # --- pinning ----------------------------------------------------------------------------
+    async def pin(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> Pinned:
+        async with self.db.transaction() as session:
+            placement = await session.get(Placement, bid_id)
+            if placement is None or placement.creator_id != creator_id:
+                raise NotFound("This bid does not exist.")
+            why_not = can_pin(Status(placement.status))
+            if why_not:
+                raise Conflict(why_not, code="not_pinnable")
+            connection = await connection_of(session, creator_id)
+            if connection is None:
+                raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
+                                            code="instagram_not_connected")
+            pin_session = await session.get(PinSession, creator_id)
+            if pin_session is None:
+                raise InstagramUnauthorized(NEEDS_LOGIN, code="instagram_login_required")
+            choice = await session.get(BidComment, bid_id)
+            if choice is None or not (choice.comment_id or (choice.comment_text or "").strip()):
+                raise Conflict("The buyer has not chosen a comment yet.", code="no_comment")
+            now = self.clock()
+            claimed = await session.execute(
+                update(Placement).where(Placement.bid_id == bid_id, Placement.status == Status.AWAITING_PIN,
+                                        or_(Placement.pin_claimed_at.is_(None),
+                                            Placement.pin_claimed_at < now - CLAIM_TIMEOUT))
+                .values(pin_claimed_at=now).returning(Placement.bid_id))
+            if claimed.first() is None:
+                raise Conflict("This comment is being pinned right now.", code="pin_in_progress")
+            post = await session.get(Post, placement.post_id)
+            buyer = await session.get(User, placement.buyer_id)
+            buyer_connection = await connection_of(session, placement.buyer_id)
+        brand = placement.business_name or (buyer.business_name if buyer else None) or placement.buyer_name or ""
+        media = MediaRef(id=placement.post_id or "", permalink=post.permalink if post else "")
+        try:
+            comment_id, text = await self._comment_to_pin(placement, choice, connection.access_token, brand,
+                                                          buyer_connection.username if buyer_connection else None)
+            await self.providers.pinning.pin(self.box.open(pin_session.session), media, comment_id)
+        except SessionExpired:
+            await self._release(bid_id, forget_session_of=creator_id)
+            raise InstagramUnauthorized("Your Instagram login has expired. Please log in again.",
+                                        code="instagram_login_required") from None
+        except ProviderError as failed:
+            await self._release(bid_id)
+            raise BadGateway(f"Instagram could not pin the comment: {failed.detail}", code="instagram_error") from None
+        except BaseException:
+            await self._release(bid_id)
+            raise
+        return await self._mark_pinned(placement, comment_id, text)
+
+    async def _comment_to_pin(self, placement: Placement, choice: BidComment, sealed_token: str, brand: str,
+                              buyer_username: str | None) -> tuple[str, str]:
+        if choice.comment_id:
+            if buyer_username is None:
+                raise Conflict("The buyer's Instagram account is not connected, so their comment cannot be checked.",
+                               code="buyer_not_connected")
+            comments = await self._comments(sealed_token, placement.post_id or "")
+            found = next((c for c in comments if c.id == choice.comment_id), None)
+            if found is None:
+                raise Conflict("The buyer's comment is no longer on this post.", code="comment_missing")
+            if handle(found.username) != handle(buyer_username):
+                raise Conflict("The chosen comment was not written by the buyer.", code="comment_not_buyers")
+            return found.id, found.text
+        text = sponsored_text(choice.comment_text or "", brand)
+        if placement.posted_comment_id and placement.posted_text == text:
+            return placement.posted_comment_id, text  # posted by an earlier attempt whose pin failed
+        comment_id = await provider_call(
+            self.providers.api.post_comment(self.box.open(sealed_token), placement.post_id or "", text),
+            what="post the comment on Instagram")
+        async with self.db.transaction() as session:
+            await session.execute(update(Placement).where(Placement.bid_id == placement.bid_id)
+                                  .values(posted_comment_id=comment_id, posted_text=text))
+        return comment_id, text
+
+    async def _release(self, bid_id: uuid.UUID, *, forget_session_of: uuid.UUID | None = None) -> None:
+        async with self.db.transaction() as session:
+            await session.execute(update(Placement).where(Placement.bid_id == bid_id).values(pin_claimed_at=None))
+            if forget_session_of is not None:
+                await session.execute(delete(PinSession).where(PinSession.user_id == forget_session_of))
+
+    async def _mark_pinned(self, placement: Placement, comment_id: str, text: str) -> Pinned:
+        now = self.clock()
+        async with self.db.transaction() as session:
+            done = await session.execute(
+                update(Placement).where(Placement.bid_id == placement.bid_id,
+                                        Placement.status == Status.AWAITING_PIN)
+                .values(status=Status.PINNED, pinned_comment_id=comment_id, pinned_text=text, pinned_at=now,
+                        ends_at=ends_at(now, placement.duration_days or 0), next_sync_at=now + self.sync_interval,
+                        pin_claimed_at=None)
+                .returning(Placement.bid_id))
+            if done.first() is None:
+                raise Conflict("This comment is already pinned.", code="not_pinnable")
+            await outbox.publish(session, CommentPinned(
+                bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
+                buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=now), source=SOURCE)
+        log.info("pinned the comment of bid %s", placement.bid_id)
+        return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)

@@ -1,0 +1,95 @@
+"""The sandbox Instagram's own pages: the authorize page, generated images and a post page."""
+
+import asyncio
+import html
+from urllib.parse import parse_qs, urlencode
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from .adapters.sandbox import CLIENT_ID, SandboxInstagram
+from .adapters.sandbox_images import post_image
+
+PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{{font-family:system-ui,sans-serif;background:#fafafa;display:flex;justify-content:center;padding:40px}}
+main{{background:#fff;border:1px solid #dbdbdb;border-radius:12px;padding:32px;max-width:420px;width:100%}}
+h1{{font-size:22px}} input{{width:100%;padding:10px;margin:8px 0 16px;box-sizing:border-box}}
+button{{padding:10px 18px;border-radius:8px;border:0;margin-right:8px;cursor:pointer}}
+.approve{{background:#0095f6;color:#fff}} .deny{{background:#efefef}} .pinned{{font-weight:600}}
+small{{color:#737373}}</style></head><body><main>{body}</main></body></html>"""
+
+
+def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(PAGE.format(title=html.escape(title), body=body), status_code=status,
+                        headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
+
+
+def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
+    router = APIRouter(prefix="/instagram/sandbox", include_in_schema=False)
+
+    def check(request: Request) -> tuple[dict[str, str], HTMLResponse | None]:
+        query = {k: v for k, v in request.query_params.items()}
+        if query.get("client_id") != CLIENT_ID or query.get("response_type") != "code":
+            return query, _page("Invalid request", "<h1>Invalid request</h1><p>Unknown app or response type.</p>", 400)
+        if query.get("redirect_uri") != sandbox.redirect_uri:
+            return query, _page("Invalid request", "<h1>Invalid request</h1><p>The redirect URI is not registered "
+                                "for this app.</p>", 400)
+        return query, None
+
+    @router.get("/authorize", response_class=HTMLResponse)
+    async def authorize_page(request: Request) -> HTMLResponse:
+        query, problem = check(request)
+        if problem:
+            return problem
+        hint = html.escape(query.get("login_hint", ""))
+        # The form posts back to the public URL of this page (the gateway serves it under /api).
+        action = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/authorize?{request.url.query}")
+        body = f"""<h1>Instagram <small>sandbox</small></h1>
+<p><b>Pinbid</b> would like to access your profile, media, insights and comments.</p>
+<form method="post" action="{action}">
+<label>Username<input name="username" value="{hint}" required autocomplete="username"></label>
+<button class="approve" name="action" value="approve">Allow</button>
+<button class="deny" name="action" value="deny" formnovalidate>Cancel</button></form>
+<p><small>This is the sandbox Instagram: no real account is used.</small></p>"""
+        return _page("Log in with Instagram (sandbox)", body)
+
+    @router.post("/authorize")
+    async def authorize(request: Request) -> Response:
+        query, problem = check(request)
+        if problem:
+            return problem
+        form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
+        state = query.get("state", "")
+        if form.get("action") == "approve" and form.get("username", "").strip():
+            code = await sandbox.approve(form["username"], query["redirect_uri"])
+            target = {"code": code, "state": state}
+        elif form.get("action") in ("approve", "deny"):
+            target = {"error": "access_denied", "error_reason": "user_denied",
+                      "error_description": "The user denied your request.", "state": state}
+        else:
+            return _page("Invalid request", "<h1>Invalid request</h1><p>Choose Allow or Cancel.</p>", 400)
+        return RedirectResponse(f"{query['redirect_uri']}?{urlencode(target)}", status_code=303)
+
+    @router.get("/media/{media_id}.png")
+    async def image(media_id: str) -> Response:
+        found = await sandbox.media(media_id)
+        if found is None:
+            return Response(status_code=404)
+        png = await asyncio.to_thread(post_image, media_id, found[0].caption)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400, immutable"})
+
+    @router.get("/p/{media_id}", response_class=HTMLResponse)
+    async def post_page(media_id: str) -> HTMLResponse:
+        found = await sandbox.media(media_id)
+        if found is None:
+            return _page("Not found", "<h1>Post not found</h1>", 404)
+        media, owner, comments = found
+        items = "".join(
+            f"<li class='{'pinned' if c.pinned_at else ''}'>{'📌 ' if c.pinned_at else ''}<b>@{html.escape(c.author)}"
+            f"</b> {html.escape(c.text)}</li>" for c in sorted(comments, key=lambda c: c.pinned_at is None))
+        body = (f"<h1>@{html.escape(owner.username)}</h1><img src='{html.escape(sandbox.media_url(media.id))}' "
+                f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p><ul>{items}</ul>")
+        return _page(f"@{owner.username} on Instagram (sandbox)", body)
+
+    return router

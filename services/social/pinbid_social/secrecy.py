@@ -1,0 +1,16 @@
+"""Keys for what social keeps secret: the sealed tokens and sessions, and the OAuth state's HMAC key."""
+
+import hashlib
+
+from pinbid_kit.paths import var_dir
+from pinbid_kit.secrets import load_or_create_key
+
+from .settings import SocialSettings
+
+
+def state_key(settings: SocialSettings) -> bytes:
+    """Derived from the data encryption key(s), which every replica shares, so any replica can check
+    a state another one signed."""
+    material = settings.encryption_keys.split(",")[0].strip() if settings.encryption_keys else \
+        load_or_create_key(var_dir() / "keys" / "data.key")
+    return hashlib.sha256(b"pinbid-social-oauth-state|" + material.encode()).digest()

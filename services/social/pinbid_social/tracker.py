@@ -1,0 +1,158 @@
+"""The pinned-comment worker: syncs likes and replies, detects an unpin, and completes a placement
+after `duration` days.
+
+Each run claims due placements by moving their `next_sync_at` forward in one statement over rows
+locked with SKIP LOCKED, so with several replicas every pinned comment is checked exactly once per
+run. Provider calls happen outside any transaction; results are applied with conditional updates
+(`WHERE status = 'PINNED'`), so a late or repeated result changes nothing twice."""
+
+import asyncio
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pinbid_kit import outbox
+from pinbid_kit.db import Database
+from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
+from pinbid_kit.secrets import SecretBox
+from sqlalchemy import select, text, update
+
+from .common import SOURCE, Clock, log
+from .domain.placement import Observation, Status, Step, next_step
+from .models import Connection, PinSession, Placement, Post
+from .ports import MediaRef, ProviderError
+from .providers import Providers
+
+_CLAIM = text("""
+    UPDATE placements SET next_sync_at = :next, last_synced_at = :now
+    WHERE bid_id IN (
+        SELECT bid_id FROM placements WHERE status = 'PINNED' AND next_sync_at <= :now
+        ORDER BY next_sync_at LIMIT :n FOR UPDATE SKIP LOCKED)
+    RETURNING bid_id, slot_id, creator_id, post_id, pinned_comment_id, pinned_at, duration_days, likes, replies
+""")
+
+
+@dataclass(frozen=True)
+class Due:
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    post_id: str
+    comment_id: str
+    pinned_at: datetime
+    duration_days: int
+    likes: int
+    replies: int
+
+
+@dataclass
+class RunReport:
+    checked: int = 0
+    metrics: int = 0
+    unpinned: int = 0
+    completed: int = 0
+    failed: int = 0
+
+
+class PinTracker:
+    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, interval: timedelta, batch: int,
+                 concurrency: int, clock: Clock):
+        self.db = db
+        self.providers = providers
+        self.box = box
+        self.interval = interval
+        self.batch = batch
+        self.concurrency = concurrency
+        self.clock = clock
+
+    async def run_once(self) -> RunReport:
+        """Checks every pinned comment that is due, batch after batch."""
+        report = RunReport()
+        while True:
+            due = await self._claim()
+            if not due:
+                return report
+            await self._check(due, report)
+
+    async def _claim(self) -> list[Due]:
+        now = self.clock()
+        async with self.db.transaction() as session:
+            rows = (await session.execute(_CLAIM, {"now": now, "next": now + self.interval, "n": self.batch})).all()
+        return [Due(r.bid_id, r.slot_id, r.creator_id, r.post_id or "", r.pinned_comment_id or "", r.pinned_at,
+                    r.duration_days or 0, r.likes, r.replies) for r in rows]
+
+    async def _check(self, due: list[Due], report: RunReport) -> None:
+        creators = {d.creator_id for d in due}
+        async with self.db.transaction() as session:
+            tokens = {c.user_id: c.access_token for c in (await session.scalars(
+                select(Connection).where(Connection.user_id.in_(creators)))).all()}
+            sessions = {s.user_id: s.session for s in (await session.scalars(
+                select(PinSession).where(PinSession.user_id.in_(creators)))).all()}
+            permalinks = dict((await session.execute(select(Post.id, Post.permalink).where(
+                Post.id.in_({d.post_id for d in due})))).all())
+        limit = asyncio.Semaphore(self.concurrency)
+        pinned_on: dict[tuple[uuid.UUID, str], asyncio.Task] = {}
+
+        async def pinned_ids(d: Due) -> set[str] | None:
+            """The post's pinned comments, read once per post and run; None when we cannot tell."""
+            if d.creator_id not in sessions:
+                return None
+            key = (d.creator_id, d.post_id)
+            if key not in pinned_on:
+                pinned_on[key] = asyncio.ensure_future(self.providers.pinning.pinned_comment_ids(
+                    self.box.open(sessions[d.creator_id]), MediaRef(d.post_id, permalinks.get(d.post_id, ""))))
+            try:
+                return await pinned_on[key]
+            except ProviderError:
+                return None
+
+        async def observe(d: Due) -> tuple[Due, Observation] | None:
+            async with limit:
+                token = tokens.get(d.creator_id)
+                if token is None:
+                    return None  # disconnected: try again next interval
+                try:
+                    figures = await self.providers.api.comment_figures(self.box.open(token), d.comment_id)
+                except ProviderError as failed:
+                    log.info("pinned comment of bid %s not checked: %s", d.bid_id, failed.detail)
+                    return None
+                pinned = await pinned_ids(d) if figures.exists else set()
+                return d, Observation(exists=figures.exists,
+                                      pinned=True if pinned is None else d.comment_id in pinned,
+                                      likes=figures.likes, replies=figures.replies)
+
+        results = await asyncio.gather(*(observe(d) for d in due))
+        report.checked += len(due)
+        report.failed += sum(1 for r in results if r is None)
+        await self._apply([r for r in results if r is not None], report)
+
+    async def _apply(self, seen: list[tuple[Due, Observation]], report: RunReport) -> None:
+        now = self.clock()
+        async with self.db.transaction() as session:
+            for d, o in seen:
+                step = next_step(pinned_at=d.pinned_at, duration_days=d.duration_days, now=now, seen=o)
+                values: dict = {"likes": o.likes, "replies": o.replies} if o.exists else {}
+                if step == Step.COMPLETED:
+                    values.update(status=Status.COMPLETED, completed_at=now)
+                elif step == Step.UNPINNED:
+                    values.update(status=Status.UNPINNED, unpinned_at=now)
+                if not values:
+                    continue
+                applied = await session.execute(update(Placement).where(
+                    Placement.bid_id == d.bid_id, Placement.status == Status.PINNED).values(**values)
+                    .returning(Placement.bid_id))
+                if applied.first() is None:
+                    continue
+                if o.exists and (o.likes, o.replies) != (d.likes, d.replies):
+                    report.metrics += 1
+                    await outbox.publish(session, CommentMetricsUpdated(bid_id=d.bid_id, likes=o.likes,
+                                                                        replies=o.replies), source=SOURCE)
+                if step == Step.COMPLETED:
+                    report.completed += 1
+                    await outbox.publish(session, PlacementCompleted(
+                        bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id, completed_at=now), source=SOURCE)
+                elif step == Step.UNPINNED:
+                    report.unpinned += 1
+                    await outbox.publish(session, CommentUnpinned(
+                        bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id, comment_id=d.comment_id,
+                        unpinned_at=now), source=SOURCE)

@@ -1,0 +1,125 @@
+"""Fixtures for social's suites: a migrated database, the service on an in-process bus with a clock
+the test moves, signed tokens, and helpers to deliver events and read the outbox."""
+
+import uuid
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from cryptography.fernet import Fernet
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import EventData
+from pinbid_kit.events.identity import UserRegistered
+from pinbid_kit.testing import running
+from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_social.app import build
+from pinbid_social.settings import SocialSettings
+from sqlalchemy import text
+
+PUBLIC = "http://pinbid.test"
+
+
+class MovableClock:
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture(scope="session")
+def keys(tmp_path_factory) -> tuple[TokenSigner, Path]:
+    folder = tmp_path_factory.mktemp("keys")
+    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
+    return TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=3600), folder / "jwt.pub"
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    return MovableClock()
+
+
+@pytest.fixture
+def settings(new_database, keys) -> SocialSettings:
+    return SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=keys[1],
+                          encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
+                          posts_stale_seconds=300, sandbox_posts_per_account=6)
+
+
+class Harness:
+    """The running service and what tests do with it."""
+
+    def __init__(self, service, signer: TokenSigner, clock: MovableClock):
+        self.service = service
+        self.signer = signer
+        self.clock = clock
+        self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=service.app), base_url="http://social")
+
+    def auth(self, user_id: uuid.UUID, role: str = "INFLUENCER") -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+
+    async def deliver(self, data: EventData, *, at: datetime | None = None) -> Envelope:
+        envelope = Envelope(type=data.event_type, source="test", data=data.payload(),
+                            occurred_at=at or datetime.now(UTC))
+        await self.service.consumers.dispatch(envelope, {})
+        return envelope
+
+    async def user(self, role: str = "INFLUENCER", *, handle: str | None = None, business: str | None = None,
+                   name: str = "Test Person") -> uuid.UUID:
+        user_id = uuid.uuid4()
+        await self.deliver(UserRegistered(user_id=user_id, email=f"{user_id.hex[:8]}@example.com", name=name,
+                                          role=role, instagram_handle=handle, business_name=business))
+        return user_id
+
+    async def events(self, event_type: str | None = None) -> list[dict]:
+        async with self.service.db.transaction() as session:
+            rows = (await session.execute(text("SELECT type, envelope FROM outbox ORDER BY seq"))).all()
+        return [r.envelope["data"] for r in rows if event_type is None or r.type == event_type]
+
+    async def sql(self, statement: str, **params):
+        async with self.service.db.transaction() as session:
+            return (await session.execute(text(statement), params)).all()
+
+    async def start_connect(self, user_id: uuid.UUID, role: str = "INFLUENCER") -> tuple[str, str]:
+        """GET /instagram/connect: the authorize url and the state cookie it set."""
+        response = await self.http.get("/instagram/connect", headers=self.auth(user_id, role))
+        assert response.status_code == 200, response.text
+        return response.json()["url"], response.cookies["pinbid_ig_state"]
+
+    async def authorize(self, url: str, *, action: str = "approve", username: str | None = None) -> str:
+        """The person's answer on the sandbox authorize page; returns the redirect location."""
+        parts = urlsplit(url)
+        path = parts.path.removeprefix("/api")
+        hint = parse_qs(parts.query).get("login_hint", [""])[0]
+        response = await self.http.post(f"{path}?{parts.query}",
+                                        content=f"action={action}&username={username or hint}",
+                                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert response.status_code == 303, response.text
+        return response.headers["location"]
+
+    async def callback(self, location: str, cookie: str | None) -> str:
+        parts = urlsplit(location)
+        headers = {"Cookie": f"pinbid_ig_state={cookie}"} if cookie else {}
+        response = await self.http.get(f"{parts.path.removeprefix('/api')}?{parts.query}", headers=headers)
+        assert response.status_code == 303, response.text
+        return response.headers["location"]
+
+    async def connect(self, user_id: uuid.UUID, role: str = "INFLUENCER", *, username: str | None = None) -> str:
+        url, cookie = await self.start_connect(user_id, role)
+        return await self.callback(await self.authorize(url, username=username), cookie)
+
+
+@pytest.fixture
+async def social(settings, keys, clock) -> AsyncIterator[Harness]:
+    service = build(settings, clock=clock)
+    service.jobs = []  # tests run the jobs themselves, at the moment they choose
+    async with running(service):
+        harness = Harness(service, keys[0], clock)
+        yield harness
+        await harness.http.aclose()

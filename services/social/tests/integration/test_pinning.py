@@ -1,0 +1,179 @@
+"""The pinning login and PUT /influencer/pin-comment/{bidId}: rules, provider failures, concurrency."""
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pinbid_kit.events.marketplace import BidApproved, BidAwarded, BidCommentChanged, SlotCreated
+from pinbid_kit.events.social import CommentPinned
+from pinbid_social.ports import ProviderError
+
+
+class World:
+    def __init__(self, social, creator, buyer, post_id, slot_id):
+        self.social, self.creator, self.buyer, self.post_id, self.slot_id = social, creator, buyer, post_id, slot_id
+
+    async def bid(self, *, comment_id=None, comment_text=None, paid=True, duration=7) -> uuid.UUID:
+        bid_id = uuid.uuid4()
+        await self.social.deliver(BidApproved(bid_id=bid_id, slot_id=self.slot_id, slot_title="Pin me",
+                                              creator_id=self.creator, buyer_id=self.buyer, final_price_cents=4000))
+        if paid:
+            await self.social.deliver(BidAwarded(
+                bid_id=bid_id, slot_id=self.slot_id, creator_id=self.creator, buyer_id=self.buyer,
+                buyer_name="Leo Brand", business_name="Northwind Coffee", post_id=self.post_id,
+                comment_id=comment_id, comment_text=comment_text, final_price_cents=4000, duration_days=duration))
+        return bid_id
+
+    async def login(self, password="sandbox", username="maya.makes"):
+        return await self.social.http.post("/influencer/instagram-login", headers=self.social.auth(self.creator),
+                                           json={"username": username, "password": password})
+
+    async def pin(self, bid_id, user=None):
+        return await self.social.http.put(f"/influencer/pin-comment/{bid_id}",
+                                          headers=self.social.auth(user or self.creator))
+
+    async def buyer_comment(self) -> str:
+        found = await self.social.http.get(f"/instagram/comments/{self.slot_id}",
+                                           headers=self.social.auth(self.buyer, "BUYER"))
+        return found.json()[0]["id"]
+
+
+@pytest.fixture
+async def world(social) -> World:
+    creator = await social.user(handle="maya.makes", name="Maya Creator")
+    buyer = await social.user("BUYER", name="Leo Brand", business="Northwind Coffee")
+    await social.connect(creator)
+    await social.connect(buyer, "BUYER", username="northwind.coffee")
+    post = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()[0]["id"]
+    slot_id = uuid.uuid4()
+    await social.deliver(SlotCreated(slot_id=slot_id, creator_id=creator, post_id=post, title="Pin me",
+                                     category="food", min_bid_cents=2500,
+                                     auction_end=datetime.now(UTC) + timedelta(days=1), duration_days=7))
+    return World(social, creator, buyer, post, slot_id)
+
+
+async def pinned_on(social, post_id) -> list[tuple]:
+    return await social.sql("SELECT author, text FROM sandbox_comments WHERE media_id = :m AND pinned_at IS NOT NULL",
+                            m=post_id)
+
+
+async def test_the_pinning_login_refuses_a_wrong_password_and_a_foreign_username(world):
+    wrong = await world.login(password="hunter2")
+    assert wrong.status_code == 422 and "password is wrong" in wrong.json()["detail"]
+    foreign = await world.login(username="someone.else")
+    assert foreign.status_code == 422 and "@maya.makes" in foreign.json()["detail"]
+    assert await world.social.sql("SELECT * FROM pin_sessions") == []
+    ok = await world.login(username="@Maya.Makes")
+    assert ok.status_code == 200 and ok.json()["username"] == "maya.makes"
+    buyer_try = await world.social.http.post("/influencer/instagram-login", json={"username": "x", "password": "y"},
+                                             headers=world.social.auth(world.buyer, "BUYER"))
+    assert buyer_try.status_code == 403
+
+
+async def test_a_new_text_is_posted_naming_the_brand_with_ad_then_pinned(world):
+    bid = await world.bid(comment_text="Best coffee for creative mornings")
+    assert (await world.pin(bid)).status_code == 401  # no pinning session yet: the client opens its login dialog
+    await world.login()
+    response = await world.pin(bid)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["commentText"] == "Best coffee for creative mornings — Partner: Northwind Coffee #ad"
+    assert await pinned_on(world.social, world.post_id) == [("maya.makes", body["commentText"])]
+    events = await world.social.events(CommentPinned.event_type)
+    assert [e["bidId"] for e in events] == [str(bid)] and events[0]["commentId"] == body["commentId"]
+    again = await world.pin(bid)
+    assert again.status_code == 409 and "already pinned" in again.json()["detail"]
+
+
+async def test_the_buyers_own_comment_is_pinned_as_it_is(world):
+    comment_id = await world.buyer_comment()
+    bid = await world.bid(comment_id=comment_id)
+    await world.login()
+    response = await world.pin(bid)
+    assert response.status_code == 200, response.text
+    assert response.json()["commentId"] == comment_id
+    assert [a for a, _ in await pinned_on(world.social, world.post_id)] == ["northwind.coffee"]
+
+
+async def test_a_comment_of_someone_else_is_refused(world):
+    crowd = await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m AND author <> "
+                                   "'northwind.coffee' LIMIT 1", m=world.post_id)
+    bid = await world.bid(comment_id=crowd[0][0])
+    await world.login()
+    response = await world.pin(bid)
+    assert response.status_code == 409 and "not written by the buyer" in response.json()["detail"]
+    assert await pinned_on(world.social, world.post_id) == []
+    assert (await world.social.sql("SELECT status, pin_claimed_at FROM placements"))[0] == ("AWAITING_PIN", None)
+
+
+async def test_the_latest_comment_choice_wins(world):
+    bid = await world.bid(comment_text="first words")
+    await world.social.deliver(BidCommentChanged(bid_id=bid, slot_id=world.slot_id, buyer_id=world.buyer,
+                                                 comment_text="second words"))
+    await world.social.deliver(BidCommentChanged(bid_id=bid, slot_id=world.slot_id, buyer_id=world.buyer,
+                                                 comment_text="stale words"), at=datetime.now(UTC) - timedelta(hours=1))
+    await world.login()
+    assert (await world.pin(bid)).json()["commentText"].startswith("second words")
+
+
+async def test_an_unpaid_bid_and_another_creators_bid_cannot_be_pinned(world):
+    await world.login()
+    unpaid = await world.bid(comment_text="hello", paid=False)
+    response = await world.pin(unpaid)
+    assert response.status_code == 409 and "not paid" in response.json()["detail"]
+    paid = await world.bid(comment_text="hello")
+    stranger = await world.social.user(handle="stranger")
+    assert (await world.pin(paid, user=stranger)).status_code == 404
+    assert (await world.pin(uuid.uuid4())).status_code == 404
+    assert await pinned_on(world.social, world.post_id) == []
+
+
+async def test_concurrent_pins_of_one_bid_post_and_pin_once(world):
+    bid = await world.bid(comment_text="Only once please")
+    await world.login()
+    responses = await asyncio.gather(*(world.pin(bid) for _ in range(8)))
+    assert sorted(r.status_code for r in responses) == [200] + [409] * 7
+    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE 'Only once please%'")
+    assert posted == [(1,)]
+    assert len(await world.social.events(CommentPinned.event_type)) == 1
+
+
+class FailingPin:
+    """The sandbox, except that pinning fails like a provider outage."""
+
+    def __init__(self, inner, error: Exception):
+        self.inner, self.error = inner, error
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def pin(self, *args):
+        raise self.error
+
+
+async def test_a_provider_failure_is_a_502_and_a_retry_does_not_post_twice(world):
+    bid = await world.bid(comment_text="Retry safe")
+    await world.login()
+    providers = world.social.service.state["providers"]
+    real = providers.pinning
+    providers.pinning = FailingPin(real, ProviderError("Instagram did not answer in time. Please try again."))
+    try:
+        failed = await world.pin(bid)
+    finally:
+        providers.pinning = real
+    assert failed.status_code == 502 and "did not answer in time" in failed.json()["detail"]
+    assert (await world.social.sql("SELECT status, pin_claimed_at FROM placements"))[0] == ("AWAITING_PIN", None)
+    assert await world.social.events(CommentPinned.event_type) == []
+    assert (await world.pin(bid)).status_code == 200
+    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE 'Retry safe%'")
+    assert posted == [(1,)]
+
+
+async def test_an_expired_pinning_session_asks_for_a_new_login(world):
+    bid = await world.bid(comment_text="Session gone")
+    await world.login()
+    await world.social.sql("DELETE FROM sandbox_sessions RETURNING 1")
+    response = await world.pin(bid)
+    assert response.status_code == 401 and "log in again" in response.json()["detail"]
+    assert await world.social.sql("SELECT * FROM pin_sessions") == []

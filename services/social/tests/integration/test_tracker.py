@@ -1,0 +1,89 @@
+"""The pinned-comment worker: metrics, unpin detection, completion, and exactly-once runs."""
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from pinbid_kit.events.marketplace import BidAwarded, SlotCreated
+from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
+from pinbid_social.ports import MediaRef
+
+
+@pytest.fixture
+async def pinned(social):
+    """A creator with `n` pinned comments (one per post), each for a 7-day placement."""
+    creator = await social.user(handle="maya.makes")
+    buyer = await social.user("BUYER", name="Leo", business="Northwind Coffee")
+    await social.connect(creator)
+    await social.http.post("/influencer/instagram-login", headers=social.auth(creator),
+                           json={"username": "maya.makes", "password": "sandbox"})
+    posts = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()
+    bids = []
+    for post in posts[:3]:
+        slot_id, bid_id = uuid.uuid4(), uuid.uuid4()
+        await social.deliver(SlotCreated(slot_id=slot_id, creator_id=creator, post_id=post["id"], title="t",
+                                         category="food", min_bid_cents=100,
+                                         auction_end=datetime.now(UTC), duration_days=7))
+        await social.deliver(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer,
+                                        buyer_name="Leo", post_id=post["id"], comment_text=f"Hello {post['id']}",
+                                        final_price_cents=1000, duration_days=7))
+        response = await social.http.put(f"/influencer/pin-comment/{bid_id}", headers=social.auth(creator))
+        assert response.status_code == 200, response.text
+        bids.append((bid_id, post, response.json()["commentId"]))
+    return creator, bids
+
+
+async def test_metrics_move_and_are_published_only_when_they_change(social, pinned):
+    tracker = social.service.state["tracker"]
+    assert (await tracker.run_once()).checked == 0  # not due yet
+    social.clock.advance(hours=20)
+    report = await tracker.run_once()
+    assert report.checked == 3 and report.metrics == 3 and report.unpinned == 0
+    likes = await social.sql("SELECT likes FROM placements ORDER BY bid_id")
+    assert all(row[0] > 0 for row in likes)
+    assert (await tracker.run_once()).checked == 0  # each comment once per interval
+    social.clock.advance(seconds=901)
+    await tracker.run_once()
+    assert len(await social.events(CommentMetricsUpdated.event_type)) >= 3
+
+
+async def test_an_unpin_is_detected_once(social, pinned):
+    creator, bids = pinned
+    bid_id, post, comment_id = bids[0]
+    sandbox = social.service.state["providers"].sandbox
+    session = (await social.sql("SELECT session FROM pin_sessions"))[0][0]
+    await sandbox.unpin(social.service.state["pins"].box.open(session), MediaRef(post["id"], ""), comment_id)
+    social.clock.advance(hours=1)
+    report = await social.service.state["tracker"].run_once()
+    assert report.unpinned == 1
+    events = await social.events(CommentUnpinned.event_type)
+    assert [e["bidId"] for e in events] == [str(bid_id)]
+    assert (await social.sql("SELECT status FROM placements WHERE bid_id = :b", b=bid_id)) == [("UNPINNED",)]
+    social.clock.advance(hours=1)
+    await social.service.state["tracker"].run_once()
+    assert len(await social.events(CommentUnpinned.event_type)) == 1
+
+
+async def test_a_deleted_comment_counts_as_unpinned(social, pinned):
+    _, bids = pinned
+    await social.sql("DELETE FROM sandbox_comments WHERE id = :c RETURNING 1", c=bids[1][2])
+    social.clock.advance(hours=1)
+    assert (await social.service.state["tracker"].run_once()).unpinned == 1
+
+
+async def test_the_placement_completes_after_its_duration(social, pinned):
+    social.clock.advance(days=7, seconds=1)
+    report = await social.service.state["tracker"].run_once()
+    assert report.completed == 3 and report.unpinned == 0
+    assert len(await social.events(PlacementCompleted.event_type)) == 3
+    social.clock.advance(days=1)
+    assert (await social.service.state["tracker"].run_once()).checked == 0
+
+
+async def test_concurrent_runs_check_each_comment_once(social, pinned):
+    social.clock.advance(hours=5)
+    tracker = social.service.state["tracker"]
+    reports = await asyncio.gather(*(tracker.run_once() for _ in range(4)))
+    assert sum(r.checked for r in reports) == 3
+    assert len(await social.events(CommentMetricsUpdated.event_type)) == 3

@@ -1,0 +1,85 @@
+"""Social's pure rules."""
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pinbid_social.domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
+from pinbid_social.domain.placement import Observation, Status, Step, can_pin, next_step
+from pinbid_social.domain.sandbox_world import account_seed, comment_activity, grown, post_seeds
+from pinbid_social.domain.sponsored import MAX_COMMENT, sponsored_text
+from pinbid_social.domain.stats import PostFigures, profile_stats
+
+KEY = b"k" * 32
+
+
+def test_a_state_round_trips_and_expires():
+    state = OAuthState(uuid.uuid4(), 1_000, "nonce")
+    signed = sign_state(KEY, state)
+    assert read_state(KEY, signed, now=999) == state
+    with pytest.raises(StateRejected, match="expired_state"):
+        read_state(KEY, signed, now=1_000)
+
+
+@given(st.text(max_size=80))
+def test_a_state_not_signed_with_our_key_is_refused(value):
+    signed = sign_state(b"other-key", OAuthState(uuid.uuid4(), 10**12, "n"))
+    for candidate in (value, signed):
+        with pytest.raises(StateRejected):
+            read_state(KEY, candidate, now=0)
+
+
+def test_stats_follow_the_documented_rule():
+    posts = [PostFigures(1000, 40, 10), PostFigures(2001, 60, 0)]
+    stats = profile_stats(10_000, posts, account_type="MEDIA_CREATOR", min_followers=10_000,
+                          min_engagement=Decimal("1.00"))
+    assert stats.avg_views == 1501 and stats.avg_engagement == Decimal("0.55") and not stats.verified
+    strong = profile_stats(10_000, [PostFigures(5, 90, 20)], account_type="BUSINESS", min_followers=10_000,
+                           min_engagement=Decimal("1.00"))
+    assert strong.avg_engagement == Decimal("1.10") and strong.verified
+    personal = profile_stats(50_000, [PostFigures(5, 900, 20)], account_type="PERSONAL", min_followers=10_000,
+                             min_engagement=Decimal("1.00"))
+    assert not personal.verified
+    empty = profile_stats(0, [], account_type="BUSINESS", min_followers=0, min_engagement=Decimal(0))
+    assert (empty.avg_views, empty.avg_engagement) == (0, Decimal("0.00"))
+
+
+@given(st.text(min_size=1, max_size=3000), st.text(max_size=60))
+def test_a_sponsored_comment_names_the_brand_carries_ad_and_fits(text, brand):
+    result = sponsored_text(text, brand)
+    assert len(result) <= MAX_COMMENT
+    assert "#ad" in result.lower()
+    assert "Partner: " in result
+
+
+def test_a_sponsored_comment_does_not_repeat_the_tag():
+    assert sponsored_text("Love it #ad", "Northwind") == "Love it #ad — Partner: Northwind"
+    assert sponsored_text("  Love   it ", "Northwind Coffee") == "Love it — Partner: Northwind Coffee #ad"
+
+
+def test_the_placement_steps():
+    pinned_at = datetime(2026, 11, 1, tzinfo=UTC)
+    on = Observation(exists=True, pinned=True, likes=1, replies=0)
+    off = Observation(exists=True, pinned=False, likes=1, replies=0)
+    gone = Observation(exists=False, pinned=False, likes=0, replies=0)
+    before, after = pinned_at + timedelta(days=6), pinned_at + timedelta(days=7)
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=on) == Step.METRICS
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=off) == Step.UNPINNED
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=gone) == Step.UNPINNED
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=after, seen=off) == Step.COMPLETED
+    assert can_pin(Status.AWAITING_PIN) is None
+    assert "not paid" in can_pin(Status.AWAITING_PAYMENT)
+    assert can_pin(Status.PINNED) and can_pin(Status.COMPLETED)
+
+
+def test_the_sandbox_world_is_deterministic_and_grows():
+    assert account_seed(1, "maya.makes") == account_seed(1, "maya.makes")
+    assert account_seed(1, "maya.makes").followers >= 12_000
+    assert post_seeds(1, "maya.makes", 20_000, 5) == post_seeds(1, "maya.makes", 20_000, 5)
+    t0 = datetime(2026, 11, 1, tzinfo=UTC)
+    assert grown(1000, t0, t0, rate_per_day_percent=8) == 1000
+    assert grown(1000, t0, t0 + timedelta(days=2), rate_per_day_percent=8) > 1000
+    assert comment_activity("c", 0, 0, t0, t0 + timedelta(hours=9))[0] > 0
