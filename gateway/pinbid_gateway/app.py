@@ -1,6 +1,7 @@
 """The gateway: /api routing with token and role checks, the dashboards, the runtime config and the web app."""
 
 import asyncio
+import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
@@ -39,13 +40,13 @@ class Gateway:
         tries = 0
         while attempts is None or tries < attempts:
             tries += 1
-            client = self.upstreams.get("identity")
+            if not self.upstreams.has("identity"):
+                return
             try:
-                if client is None:
-                    return
-                response = await client.get("/internal/token-versions")
-                response.raise_for_status()
-                for row in response.json():
+                response = await self.upstreams.call("identity", "GET", "/internal/token-versions")
+                if response.status != 200:
+                    raise RuntimeError(f"identity answered {response.status}")
+                for row in json.loads(response.body):
                     self.revocations.apply(uuid.UUID(row["userId"]), int(row["tokenVersion"]))
                 self.revocations.loaded = True
                 return
@@ -54,7 +55,7 @@ class Gateway:
                 await asyncio.sleep(delay)
 
     def _role(self, role: str) -> Callable[[Request], Principal]:
-        def dependency(request: Request) -> Principal:
+        async def dependency(request: Request) -> Principal:
             principal = principal_from(request, self.verifier)
             if self.revocations.is_revoked(principal):
                 raise Forbidden("Your session has expired. Please sign in again.", code="token_revoked")

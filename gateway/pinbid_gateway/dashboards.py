@@ -7,14 +7,14 @@ buyer:      marketplace GET /buyer/dashboard-figures {activeBids, wonAuctions}
 """
 
 import asyncio
+import json
 from typing import Any
 
-import httpx
 from fastapi import Request
 from pinbid_kit.api import ApiModel
-from pinbid_kit.errors import ApiError, BadGateway, ServiceUnavailable
+from pinbid_kit.errors import ApiError, BadGateway
 
-from .proxy import forwarded_headers
+from .proxy import call
 from .upstreams import Upstreams
 
 
@@ -32,22 +32,18 @@ class BuyerDashboard(ApiModel):
 
 
 async def _get(upstreams: Upstreams, service: str, path: str, request: Request) -> dict[str, Any]:
-    client = upstreams.get(service)
-    if client is None:
-        raise ServiceUnavailable(f"The {service} service is not available yet. Please try again later.")
+    response = await call(upstreams, service, request, "GET", path)
     try:
-        response = await client.get(path, headers=forwarded_headers(request))
-    except httpx.HTTPError:
-        raise ServiceUnavailable(f"The {service} service cannot be reached. Please try again later.") from None
-    if response.status_code >= 400:
-        try:
-            body = response.json()
-            error = ApiError(body["detail"], code=body.get("code"))
-        except (ValueError, KeyError, TypeError):
-            raise BadGateway(f"The {service} service failed.") from None
-        error.status = response.status_code
+        body = json.loads(response.body)
+    except ValueError:
+        raise BadGateway(f"The {service} service failed.") from None
+    if response.status >= 400:
+        if not isinstance(body, dict) or "detail" not in body:
+            raise BadGateway(f"The {service} service failed.")
+        error = ApiError(str(body["detail"]), code=body.get("code"))
+        error.status = response.status
         raise error
-    return response.json()
+    return body
 
 
 async def influencer(upstreams: Upstreams, request: Request) -> InfluencerDashboard:

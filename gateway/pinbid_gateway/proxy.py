@@ -9,7 +9,7 @@ from pinbid_kit.tokens import TokenVerifier
 
 from .revocations import Revocations
 from .routing import Access, route_for
-from .upstreams import Upstreams
+from .upstreams import UpstreamResponse, Upstreams, UpstreamTimeout, UpstreamUnreachable
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
               "transfer-encoding", "upgrade", "host", "content-length"}
@@ -42,16 +42,24 @@ async def forward(request: Request, path: str, upstreams: Upstreams, verifier: T
     if route is None:
         raise NotFound("Not found.")
     check_access(request, route.access, verifier, revocations)
-    client = upstreams.get(route.service)
-    if client is None:
-        raise ServiceUnavailable(f"The {route.service} service is not available yet. Please try again later.")
-    body = await request.body()
+    upstream = await call(upstreams, route.service, request, request.method, path,
+                          params=request.query_params.multi_items(), body=await request.body())
+    response = Response(content=upstream.body, status_code=upstream.status)
+    for name, value in upstream.headers:
+        if name.lower() not in HOP_BY_HOP:
+            response.headers.append(name, value)
+    return response
+
+
+async def call(upstreams: Upstreams, service: str, request: Request, method: str, path: str, *,
+               params: list[tuple[str, str]] | None = None, body: bytes = b"") -> UpstreamResponse:
+    """One call to a service on behalf of `request`, with the errors a person can read when it fails."""
+    if not upstreams.has(service):
+        raise ServiceUnavailable(f"The {service} service is not available yet. Please try again later.")
     try:
-        upstream = await client.request(request.method, path, params=request.query_params.multi_items(),
-                                        content=body, headers=forwarded_headers(request))
-    except httpx.TimeoutException:
-        raise BadGateway(f"The {route.service} service took too long to answer.", code="upstream_timeout") from None
-    except httpx.HTTPError:
-        raise ServiceUnavailable(f"The {route.service} service cannot be reached. Please try again later.") from None
-    headers = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP | {"content-encoding"}}
-    return Response(content=upstream.content, status_code=upstream.status_code, headers=headers)
+        return await upstreams.call(service, method, path, params=params, body=body,
+                                    headers=forwarded_headers(request))
+    except UpstreamTimeout:
+        raise BadGateway(f"The {service} service took too long to answer.", code="upstream_timeout") from None
+    except (UpstreamUnreachable, httpx.HTTPError):
+        raise ServiceUnavailable(f"The {service} service cannot be reached. Please try again later.") from None

@@ -42,8 +42,9 @@ def serve_service(name: str) -> None:
         await service.db.dispose()
 
     service.app.router.lifespan_context = lifespan
+    # keep-alive longer than the gateway's pool keeps idle connections, so it never reuses a closed one
     uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
-                timeout_graceful_shutdown=10)
+                timeout_graceful_shutdown=10, timeout_keep_alive=75)
 
 
 async def _start_bus(bus, attempts: int = 30) -> None:
@@ -83,4 +84,5 @@ def serve_gateway() -> None:
         await upstreams.close()
 
     gateway.app.router.lifespan_context = lifespan
-    uvicorn.run(gateway.app, host=settings.host, port=settings.port, log_config=None, timeout_graceful_shutdown=10)
+    uvicorn.run(gateway.app, host=settings.host, port=settings.port, log_config=None, timeout_graceful_shutdown=10,
+                timeout_keep_alive=75)

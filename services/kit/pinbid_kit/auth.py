@@ -32,7 +32,7 @@ def principal_from(request: Request, verifier: TokenVerifier) -> Principal:
 def require(verifier: TokenVerifier, role: str | None = None) -> Callable[[Request], Principal]:
     """A dependency: the signed-in principal, optionally of one role."""
 
-    def dependency(request: Request) -> Principal:
+    async def dependency(request: Request) -> Principal:  # async: no thread hop per request
         principal = principal_from(request, verifier)
         if role is not None and principal.role != role:
             raise Forbidden("This page is not available for your account type.", code="wrong_role")

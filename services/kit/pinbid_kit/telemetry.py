@@ -7,6 +7,7 @@ from opentelemetry import propagate, trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanProcessor
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON, ParentBased
 
 log = logging.getLogger("pinbid.telemetry")
 _configured = False
@@ -19,7 +20,10 @@ def configure_tracing(service_name: str, *, otlp_endpoint: str | None = None,
     global _configured
     if _configured:
         return
-    provider = TracerProvider(resource=Resource.create({"service.name": service_name}))
+    exporting = exporter is not None or bool(otlp_endpoint)
+    # Without an exporter nobody reads the spans: sample none (trace context still propagates) and save the CPU.
+    provider = TracerProvider(resource=Resource.create({"service.name": service_name}),
+                              sampler=ParentBased(ALWAYS_ON) if exporting else ALWAYS_OFF)
     processor: SpanProcessor | None = None
     if exporter is not None:
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor

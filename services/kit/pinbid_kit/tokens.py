@@ -3,6 +3,7 @@ with the public key. `tv` (token version) lets a password change revoke every ea
 
 import time
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,20 +63,41 @@ class TokenSigner:
 
 
 class TokenVerifier:
+    """Verifies tokens; a verified token is remembered (by its exact text) until it expires, since the
+    signature check is the costliest step of a request through the gateway."""
+
+    CACHE_SIZE = 10_000
+
     def __init__(self, public_key_pem: bytes):
         self._key = serialization.load_pem_public_key(public_key_pem)
+        self._verified: OrderedDict[str, tuple[Principal, int]] = OrderedDict()
 
     @classmethod
     def from_file(cls, path: Path) -> "TokenVerifier":
         return cls(path.read_bytes())
 
     def verify(self, token: str) -> Principal:
+        cached = self._verified.get(token)
+        if cached is not None:
+            if cached[1] <= time.time():
+                del self._verified[token]
+                raise InvalidToken("expired")
+            self._verified.move_to_end(token)
+            return cached[0]
+        principal, expires = self._verify(token)
+        self._verified[token] = (principal, expires)
+        if len(self._verified) > self.CACHE_SIZE:
+            self._verified.popitem(last=False)
+        return principal
+
+    def _verify(self, token: str) -> tuple[Principal, int]:
         try:
             claims = jwt.decode(token, self._key, algorithms=["EdDSA"], audience=AUDIENCE, issuer=ISSUER,
                                 options={"require": ["exp", "iat", "sub", "role", "tv"]})
             role = claims["role"]
             if role not in ROLES:
                 raise InvalidToken("unknown role")
-            return Principal(uuid.UUID(claims["sub"]), role, int(claims["tv"]), int(claims["iat"]), token)
+            principal = Principal(uuid.UUID(claims["sub"]), role, int(claims["tv"]), int(claims["iat"]), token)
+            return principal, int(claims["exp"])
         except (jwt.PyJWTError, ValueError, TypeError, KeyError) as exc:
             raise InvalidToken(str(exc)) from exc

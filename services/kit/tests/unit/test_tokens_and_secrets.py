@@ -66,3 +66,14 @@ def test_mask_keeps_only_the_last_four():
     assert mask("12345678") == "••••5678"
     assert mask("1234") == "••••"
     assert mask(None) is None
+
+
+def test_a_remembered_token_still_expires(keys, monkeypatch):
+    private, public = keys
+    verifier = TokenVerifier(public)
+    token = TokenSigner(private, ttl_seconds=60).sign(uuid.uuid4(), "BUYER", 0)
+    assert verifier.verify(token) == verifier.verify(token)
+    later = time.time() + 120
+    monkeypatch.setattr(time, "time", lambda: later)
+    with pytest.raises(InvalidToken):
+        verifier.verify(token)
