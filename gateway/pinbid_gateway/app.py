@@ -9,6 +9,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pinbid_kit.auth import principal_from
 from pinbid_kit.errors import Forbidden, NotFound
@@ -93,6 +94,7 @@ class Gateway:
             return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
 
         self._mount_web(app, settings.web_dist)
+        app.add_middleware(GZipMiddleware, minimum_size=1024)
         app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
         if settings.cors_origins:
             app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,

@@ -107,6 +107,9 @@ async def test_runtime_config_and_the_web_app(stack):
     assert page.status_code == 200 and "Pinbid app" in page.text
     asset = await http.get("/assets/app.js")
     assert "pinbid" in asset.text and "immutable" in asset.headers["cache-control"]
+    big = await http.get("/api/blog/articles", headers={"accept-encoding": "gzip"})
+    assert big.status_code == 503  # content is not part of this stack; a short JSON answer is not compressed
+    assert "content-encoding" not in big.headers
     escape = await http.get("/..%2F..%2Fetc%2Fpasswd")
     assert "root:" not in escape.text
     assert (await http.get("/api/unknown")).headers["content-type"].startswith("application/json")
@@ -120,3 +123,11 @@ async def test_cors_from_settings(stack):
     other = await http.options("/api/auth/login", headers={"Origin": "http://evil.example",
                                                            "Access-Control-Request-Method": "POST"})
     assert "access-control-allow-origin" not in other.headers
+
+
+async def test_large_answers_are_compressed(stack, tmp_path):
+    http, gateway, _ = stack
+    bundle = gateway.settings.web_dist / "assets" / "bundle.js"
+    bundle.write_text("console.log('pinbid');\n" * 400)
+    response = await http.get("/assets/bundle.js", headers={"accept-encoding": "gzip"})
+    assert response.headers["content-encoding"] == "gzip" and response.text.startswith("console.log")
