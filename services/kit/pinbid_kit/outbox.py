@@ -1,8 +1,8 @@
 """The transactional outbox and its relay.
 
-`publish(session, data)` writes the event in the caller's transaction. The relay claims unsent rows
-with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes each (the bus
-confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
+`publish(session, data)` (or `publish_all` for a batch) writes events in the caller's transaction. The
+relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes
+each (the bus confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
 broker is down. A NOTIFY on commit wakes the relay at once; it also polls as a fallback.
 """
 
@@ -34,16 +34,20 @@ _INSERT = text(
 
 async def publish(session: AsyncSession, data: EventData, *, source: str) -> Envelope:
     """Record `data` as an event in the outbox, in the caller's transaction."""
+    return (await publish_all(session, [data], source=source))[0]
 
-    envelope = Envelope(type=data.event_type, source=source, correlation_id=context.request_id.get(),
-                        data=data.payload())
-    await session.execute(
-        _INSERT,
-        {"id": envelope.id, "type": envelope.type, "envelope": envelope.model_dump_json(by_alias=True),
-         "headers": json.dumps(inject_headers())},
-    )
+
+async def publish_all(session: AsyncSession, events: list[EventData], *, source: str) -> list[Envelope]:
+    """Record several events in the caller's transaction: one row each, one insert, one NOTIFY."""
+    if not events:
+        return []
+    headers = json.dumps(inject_headers())
+    envelopes = [Envelope(type=e.event_type, source=source, correlation_id=context.request_id.get(),
+                          data=e.payload()) for e in events]
+    await session.execute(_INSERT, [{"id": env.id, "type": env.type, "envelope": env.model_dump_json(by_alias=True),
+                                     "headers": headers} for env in envelopes])
     await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))
-    return envelope
+    return envelopes
 
 
 def backoff(attempts: int) -> timedelta:

@@ -7,7 +7,10 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TypeVar
 
+from pinbid_kit import outbox
+from pinbid_kit.envelope import Envelope
 from pinbid_kit.errors import BadGateway, InstagramUnauthorized
+from pinbid_kit.events import EventData
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -18,6 +21,12 @@ log = logging.getLogger("pinbid.social")
 SOURCE = "social"
 Clock = Callable[[], datetime]
 T = TypeVar("T")
+
+
+
+
+async def publish_all(session: AsyncSession, events: list[EventData]) -> list[Envelope]:
+    return await outbox.publish_all(session, events, source=SOURCE)
 
 
 def utcnow() -> datetime:

@@ -57,8 +57,8 @@ class Pins:
                 raise TooManyRequests(problem.detail, retry_after=300) from None
             if problem.kind == "challenge_required":
                 raise Conflict(problem.detail, code=problem.kind) from None
-            field = {"two_factor_required": "verificationCode", "unknown_user": "username"}.get(problem.kind,
-                                                                                                "password")
+            field = {"two_factor_required": "verificationCode", "bad_verification_code": "verificationCode",
+                     "unknown_user": "username"}.get(problem.kind, "password")
             raise Invalid(problem.detail, field=field, code=problem.kind) from None
         except ProviderError as failed:
             raise BadGateway(f"Could not log in to Instagram: {failed.detail}", code="instagram_error") from None

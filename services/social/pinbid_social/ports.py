@@ -29,7 +29,7 @@ class SessionExpired(ProviderError):
 
 class LoginProblem(Exception):
     """The pinning login needs something from the person. `kind`: bad_password, two_factor_required,
-    challenge_required, unknown_user, rate_limited."""
+    bad_verification_code, challenge_required, unknown_user, rate_limited."""
 
     def __init__(self, kind: str, detail: str):
         super().__init__(detail)

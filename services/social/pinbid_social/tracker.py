@@ -11,15 +11,15 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pinbid_kit import outbox
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
 from pinbid_kit.secrets import SecretBox
-from sqlalchemy import select, text, update
+from sqlalchemy import select, text
 
-from .common import SOURCE, Clock, log
+from .common import Clock, log, publish_all
 from .domain.placement import Observation, Status, Step, next_step
-from .models import Connection, PinSession, Placement, Post
+from .models import Connection, PinSession, Post
 from .ports import MediaRef, ProviderError
 from .providers import Providers
 
@@ -30,6 +30,31 @@ _CLAIM = text("""
         ORDER BY next_sync_at LIMIT :n FOR UPDATE SKIP LOCKED)
     RETURNING bid_id, slot_id, creator_id, post_id, pinned_comment_id, pinned_at, duration_days, likes, replies
 """)
+
+
+# The batch's results as parallel arrays (one parameter per column, whatever the batch size). Rows
+# are locked in bid_id order first, so two overlapping applies cannot deadlock; a row that is no
+# longer PINNED (applied by another run, or changed by a person) is left alone and not returned.
+_APPLY = text("""
+    WITH v AS (
+        SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:exists AS boolean[]), CAST(:likes AS integer[]),
+                             CAST(:replies AS integer[]), CAST(:statuses AS varchar[]))
+            AS v(bid_id, seen, likes, replies, status)),
+    locked AS (
+        SELECT p.bid_id FROM placements p JOIN v USING (bid_id)
+        WHERE p.status = 'PINNED' ORDER BY p.bid_id FOR UPDATE OF p)
+    UPDATE placements p SET
+        likes = CASE WHEN v.seen THEN v.likes ELSE p.likes END,
+        replies = CASE WHEN v.seen THEN v.replies ELSE p.replies END,
+        status = v.status,
+        completed_at = CASE WHEN v.status = 'COMPLETED' THEN :now ELSE p.completed_at END,
+        unpinned_at = CASE WHEN v.status = 'UNPINNED' THEN :now ELSE p.unpinned_at END
+    FROM v JOIN locked USING (bid_id)
+    WHERE p.bid_id = v.bid_id AND p.status = 'PINNED'
+    RETURNING p.bid_id
+""")
+_STATUS = {Step.METRICS: Status.PINNED.value, Step.COMPLETED: Status.COMPLETED.value,
+           Step.UNPINNED: Status.UNPINNED.value}
 
 
 @dataclass(frozen=True)
@@ -127,32 +152,34 @@ class PinTracker:
         await self._apply([r for r in results if r is not None], report)
 
     async def _apply(self, seen: list[tuple[Due, Observation]], report: RunReport) -> None:
+        """Applies a batch's results in one transaction: one UPDATE for all rows (conditional on
+        `status = 'PINNED'`, so a row another run already moved on is skipped), then one batched
+        insert of the outbox events of the rows it changed."""
         now = self.clock()
+        steps: dict[uuid.UUID, tuple[Due, Observation, Step]] = {}
+        for d, o in seen:
+            step = next_step(pinned_at=d.pinned_at, duration_days=d.duration_days, now=now, seen=o)
+            if o.exists or step != Step.METRICS:
+                steps[d.bid_id] = (d, o, step)
+        if not steps:
+            return
+        rows = [(bid, o.exists, o.likes, o.replies, _STATUS[step]) for bid, (_, o, step) in sorted(steps.items())]
         async with self.db.transaction() as session:
-            for d, o in seen:
-                step = next_step(pinned_at=d.pinned_at, duration_days=d.duration_days, now=now, seen=o)
-                values: dict = {"likes": o.likes, "replies": o.replies} if o.exists else {}
-                if step == Step.COMPLETED:
-                    values.update(status=Status.COMPLETED, completed_at=now)
-                elif step == Step.UNPINNED:
-                    values.update(status=Status.UNPINNED, unpinned_at=now)
-                if not values:
-                    continue
-                applied = await session.execute(update(Placement).where(
-                    Placement.bid_id == d.bid_id, Placement.status == Status.PINNED).values(**values)
-                    .returning(Placement.bid_id))
-                if applied.first() is None:
-                    continue
+            applied = (await session.execute(_APPLY, {
+                "ids": [r[0] for r in rows], "exists": [r[1] for r in rows], "likes": [r[2] for r in rows],
+                "replies": [r[3] for r in rows], "statuses": [r[4] for r in rows], "now": now})).scalars().all()
+            events: list[EventData] = []
+            for bid in sorted(applied):
+                d, o, step = steps[bid]
                 if o.exists and (o.likes, o.replies) != (d.likes, d.replies):
                     report.metrics += 1
-                    await outbox.publish(session, CommentMetricsUpdated(bid_id=d.bid_id, likes=o.likes,
-                                                                        replies=o.replies), source=SOURCE)
+                    events.append(CommentMetricsUpdated(bid_id=d.bid_id, likes=o.likes, replies=o.replies))
                 if step == Step.COMPLETED:
                     report.completed += 1
-                    await outbox.publish(session, PlacementCompleted(
-                        bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id, completed_at=now), source=SOURCE)
+                    events.append(PlacementCompleted(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
+                                                     completed_at=now))
                 elif step == Step.UNPINNED:
                     report.unpinned += 1
-                    await outbox.publish(session, CommentUnpinned(
-                        bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id, comment_id=d.comment_id,
-                        unpinned_at=now), source=SOURCE)
+                    events.append(CommentUnpinned(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
+                                                  comment_id=d.comment_id, unpinned_at=now))
+            await publish_all(session, events)

@@ -24,8 +24,15 @@ BAD_PASSWORD = "The Instagram password is wrong. Please check it and try again."
 RATE_LIMITED = "Instagram asks to wait a few minutes before the next login attempt."
 
 
+BAD_CODE = "Instagram did not accept the two-factor code. Enter the current code and try again."
+# what Instagram answers to a wrong code on `accounts/two_factor_login/` (instagrapi raises UnknownError)
+_BAD_CODE_TYPES = {"sms_code_validation_code_invalid", "invalid_verification_code", "invalid_nonce"}
+
+
 def login_problem(exc: Exception) -> LoginProblem | ProviderError:
     """instagrapi's exceptions in words a creator can act on."""
+    if isinstance(exc, ig.ClientError) and getattr(exc, "error_type", "") in _BAD_CODE_TYPES:
+        return LoginProblem("bad_verification_code", BAD_CODE)
     if isinstance(exc, ig.TwoFactorRequired):
         return LoginProblem("two_factor_required", TWO_FACTOR)
     if isinstance(exc, ig.ChallengeError | ig.ChallengeRequired | ig.SelectContactPointRecoveryForm |
@@ -45,7 +52,7 @@ def login_problem(exc: Exception) -> LoginProblem | ProviderError:
 def action_problem(exc: Exception) -> ProviderError:
     if isinstance(exc, ig.LoginRequired | ig.ClientLoginRequired | ig.ReloginAttemptExceeded | ig.ChallengeError):
         return SessionExpired("The Instagram login has expired. Please log in again.")
-    if isinstance(exc, ig.MediaNotFound | ig.NotFoundError | ig.ClientNotFoundError):
+    if isinstance(exc, ig.MediaNotFound | ig.NotFoundError | ig.ClientNotFoundError | ig.MediaUnavailable):
         return ProviderError("Instagram says the post or the comment no longer exists.")
     if isinstance(exc, ig.PleaseWaitFewMinutes | ig.RateLimitError | ig.ClientThrottledError):
         return ProviderError("Instagram is limiting requests right now. Please try again in a few minutes.")
@@ -53,10 +60,17 @@ def action_problem(exc: Exception) -> ProviderError:
 
 
 def default_client(delay: float) -> Any:
+    """instagrapi's `request_timeout` is its pause before every private call after the login.
+
+    instagrapi answers a challenge by default by trying to resolve it and asking for the code with
+    `input()`: in a server that blocks a worker thread (or fails on a closed stdin). The challenge is
+    raised instead, and the creator approves the login in the Instagram app."""
     from instagrapi import Client
 
     client = Client(request_timeout=delay)
     client.delay_range = [0, 0]
+    client.with_challenge_flow = False
+    client.challenge_code_handler = lambda username, choice: ""  # no code here: raise ChallengeRequired
     return client
 
 

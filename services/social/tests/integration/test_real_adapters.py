@@ -1,5 +1,7 @@
 """The real adapters against locally served responses in the providers' shapes (no network):
-the Instagram API with Instagram Login over httpx, and instagrapi's exception mapping."""
+the Instagram API with Instagram Login over httpx, instagrapi's exception mapping (with a stand-in
+client), and the service end to end with the real instagrapi client (see also
+test_instagrapi_private_api.py)."""
 
 import asyncio
 import json
@@ -10,10 +12,11 @@ import httpx
 import pytest
 from instagrapi import exceptions as ig
 from pinbid_social.adapters.instagram_graph import InstagramGraph
-from pinbid_social.adapters.instagrapi_pinning import InstagrapiPinning
+from pinbid_social.adapters.instagrapi_pinning import InstagrapiPinning, default_client
 from pinbid_social.ports import LoginProblem, MediaRef, ProviderError, ProviderRejected, SessionExpired
 
 from .fake_instagram import APP_ID, APP_SECRET, fake_instagram
+from .fake_private_api import Account, FakePrivateApi, route_to
 
 
 def graph(app, *, timeout: float = 2.0, base: str = "http://graph.local") -> InstagramGraph:
@@ -173,13 +176,12 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
     from ..conftest import Harness
 
     fake = fake_instagram()
-    clients: list[FakeClient] = []
+    private = FakePrivateApi(accounts={"maya.makes": Account("maya.makes", "pw", 4242, challenge=True)},
+                             any_comment=True)
+    server = private.serve()
+    factory = lambda: route_to(default_client(0), private)  # noqa: E731 -- the real instagrapi.Client
 
-    def factory():
-        clients.append(FakeClient())
-        return clients[-1]
-
-    providers = Providers(api=graph(fake), pinning=InstagrapiPinning(timeout=2, client_factory=factory),
+    providers = Providers(api=graph(fake), pinning=InstagrapiPinning(timeout=10, client_factory=factory),
                           redirect_uri="http://pinbid.test/api/instagram/callback")
     service = build(settings, providers=providers, clock=clock)
     service.jobs = []
@@ -195,7 +197,14 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
         assert [p["views"] for p in posts] == [30000, 52000]
         login = await social.http.post("/influencer/instagram-login", headers=social.auth(creator),
                                        json={"username": "maya.makes", "password": "pw"})
-        assert login.status_code == 200
+        assert login.status_code == 409 and login.json()["code"] == "challenge_required", login.text
+        private.accounts["maya.makes"].challenge = False  # approved in the app ("This was me")
+        wrong = await social.http.post("/influencer/instagram-login", headers=social.auth(creator),
+                                       json={"username": "maya.makes", "password": "nope"})
+        assert wrong.status_code == 422 and wrong.json()["code"] == "bad_password", wrong.text
+        login = await social.http.post("/influencer/instagram-login", headers=social.auth(creator),
+                                       json={"username": "maya.makes", "password": "pw"})
+        assert login.status_code == 200, login.text
         bid_id = uuid.uuid4()
         await social.deliver(BidAwarded(bid_id=bid_id, slot_id=uuid.uuid4(), creator_id=creator, buyer_id=uuid.uuid4(),
                                         buyer_name="Leo", business_name="Northwind Coffee", post_id=posts[0]["id"],
@@ -204,5 +213,8 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
         assert pinned.status_code == 200, pinned.text
         posted = [q for m, path, q in fake.state.requests if m == "POST" and path.endswith("/comments")]
         assert posted == [{"message": "Great roast — Partner: Northwind Coffee #ad"}]
-        assert clients[-1].calls[-1][:3] == ("pin", 3141592653589793238, int(pinned.json()["commentId"]))
+        pin = private.calls[-1]
+        assert pin.path.endswith(f"/pin_comment/{pinned.json()['commentId']}/") and pin.form["_uid"] == 4242
         await social.http.aclose()
+    server.shutdown()
+    server.server_close()

@@ -8,6 +8,7 @@ import pytest
 from pinbid_kit.events.marketplace import BidAwarded, SlotCreated
 from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
 from pinbid_social.ports import MediaRef
+from pinbid_social.tracker import RunReport
 
 
 @pytest.fixture
@@ -87,3 +88,21 @@ async def test_concurrent_runs_check_each_comment_once(social, pinned):
     reports = await asyncio.gather(*(tracker.run_once() for _ in range(4)))
     assert sum(r.checked for r in reports) == 3
     assert len(await social.events(CommentMetricsUpdated.event_type)) == 3
+
+
+async def test_a_result_for_a_row_that_moved_on_meanwhile_is_not_applied(social, pinned):
+    """The batched apply keeps the per-row condition: a placement that left PINNED between the claim
+    and the apply (another run, or a person) gets neither an update nor an event."""
+    _, bids = pinned
+    social.clock.advance(hours=1)
+    tracker = social.service.state["tracker"]
+    due = await tracker._claim()
+    assert len(due) == 3
+    await social.sql("UPDATE placements SET status = 'COMPLETED' WHERE bid_id = :b RETURNING 1", b=bids[0][0])
+    report = RunReport()
+    await tracker._check(due, report)
+    assert report.checked == 3 and report.metrics == 2
+    published = {e["bidId"] for e in await social.events(CommentMetricsUpdated.event_type)}
+    assert published == {str(bids[1][0]), str(bids[2][0])}
+    assert (await social.sql("SELECT status, likes FROM placements WHERE bid_id = :b", b=bids[0][0])) == [
+        ("COMPLETED", 0)]
