@@ -20,11 +20,11 @@ const NotFoundPage = React.lazy(() => import('@/pages/NotFoundPage'))
 const AppShell = React.lazy(() => import('@/layouts/AppShell').then((m) => ({ default: m.AppShell })))
 const DashboardPage = React.lazy(() => import('@/pages/app/DashboardPage'))
 const SettingsPage = React.lazy(() => import('@/pages/app/SettingsPage'))
-const MarketplacePage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.MarketplacePage })))
-const PostManagerPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.PostManagerPage })))
-const ApprovalsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.ApprovalsPage })))
-const MyBidsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.MyBidsPage })))
-const EarningsPage = React.lazy(() => import('@/pages/app/placeholders').then((m) => ({ default: m.EarningsPage })))
+const MarketplacePage = React.lazy(() => import('@/features/buyer/MarketplacePage'))
+const PostManagerPage = React.lazy(() => import('@/features/creator/PostManagerPage'))
+const ApprovalsPage = React.lazy(() => import('@/features/creator/ApprovalsPage'))
+const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
+const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
 
 export function AppRoutes() {
   return (

@@ -191,6 +191,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/bids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My Bids */
+        get: operations["my_bids_buyer_bids_get"];
+        put?: never;
+        /** Place Bid */
+        post: operations["place_bid_buyer_bids_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/bids/{bid_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change Bid */
+        put: operations["change_bid_buyer_bids__bid_id__put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/bids/{bid_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel Bid */
+        post: operations["cancel_bid_buyer_bids__bid_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/buy-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy Now */
+        post: operations["buy_now_buyer_buy_now_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/comment-submission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit Comment */
+        post: operations["submit_comment_buyer_comment_submission_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/dashboard": {
         parameters: {
             query?: never;
@@ -217,6 +303,57 @@ export interface paths {
         };
         /** Health */
         get: operations["health_api_health_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending Approvals */
+        get: operations["pending_approvals_influencer_approvals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/approvals/{bid_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide */
+        post: operations["decide_influencer_approvals__bid_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/bids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Creator Bids */
+        get: operations["creator_bids_influencer_bids_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -362,6 +499,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/influencer/pin-slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create Slot */
+        post: operations["create_slot_influencer_pin_slots_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/pin-slots/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active Slots */
+        get: operations["active_slots_influencer_pin_slots_active_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/pin-slots/{slot_id}/end-auction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End Auction */
+        post: operations["end_auction_influencer_pin_slots__slot_id__end_auction_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instagram/callback": {
         parameters: {
             query?: never;
@@ -440,6 +628,57 @@ export interface paths {
         };
         /** List Posts */
         get: operations["list_posts_instagram_posts_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Categories */
+        get: operations["categories_marketplace_categories_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Slots */
+        get: operations["list_slots_marketplace_slots_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/marketplace/slots/{slot_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Slot Detail */
+        get: operations["slot_detail_marketplace_slots__slot_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -686,6 +925,93 @@ export interface components {
              */
             readTime: number;
         };
+        /**
+         * BidHistoryOut
+         * @description A line of a slot's bid history.
+         */
+        BidHistoryOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Amount */
+            amount: number;
+            /** Status */
+            status: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            user?: components["schemas"]["BidderOut"] | null;
+        };
+        /** BidOut */
+        BidOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Amount */
+            amount: number;
+            /** Maxautobid */
+            maxAutoBid: number | null;
+            /** Autobidenabled */
+            autoBidEnabled: boolean;
+            /** Status */
+            status: string;
+            /** Finalprice */
+            finalPrice: number | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Comment */
+            comment: string | null;
+            /** Commentid */
+            commentId: string | null;
+            /** Commentusername */
+            commentUsername: string | null;
+            /** Duration */
+            duration: number;
+            user: components["schemas"]["BidderOut"];
+            pinSlot: components["schemas"]["SlotOut"];
+            payment: components["schemas"]["PaymentOut"] | null;
+            pinnedComment: components["schemas"]["PinnedCommentOut"] | null;
+        };
+        /** BidderOut */
+        BidderOut: {
+            /** Name */
+            name: string;
+            /** Email */
+            email?: string | null;
+        };
+        /** BuyNowIn */
+        BuyNowIn: {
+            /**
+             * Pinslotid
+             * Format: uuid
+             */
+            pinSlotId: string;
+            /** Commentid */
+            commentId?: string | null;
+            /** Commentusername */
+            commentUsername?: string | null;
+            /** Newcommenttext */
+            newCommentText?: string | null;
+        };
         /** BuyerDashboard */
         BuyerDashboard: {
             /** Activebids */
@@ -695,10 +1021,26 @@ export interface components {
             /** Totalspent */
             totalSpent: number;
         };
+        /** BuyerFiguresOut */
+        BuyerFiguresOut: {
+            /** Activebids */
+            activeBids: number;
+            /** Wonauctions */
+            wonAuctions: number;
+        };
         /** CategoryList */
         CategoryList: {
             /** Categories */
             categories: string[];
+        };
+        /** ChangeBidIn */
+        ChangeBidIn: {
+            /** Amount */
+            amount: number | string;
+            /** Autobidenabled */
+            autoBidEnabled?: boolean | null;
+            /** Maxautobid */
+            maxAutoBid?: number | string | null;
         };
         /** ChangePasswordIn */
         ChangePasswordIn: {
@@ -714,6 +1056,66 @@ export interface components {
              * Format: uuid
              */
             bidId: string;
+        };
+        /** CommentSubmissionIn */
+        CommentSubmissionIn: {
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /** Commenttext */
+            commentText?: string | null;
+            /** Commentid */
+            commentId?: string | null;
+            /** Commentusername */
+            commentUsername?: string | null;
+        };
+        /** CreateSlotIn */
+        CreateSlotIn: {
+            /** Postid */
+            postId: string;
+            /** Title */
+            title: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /** Category */
+            category: string;
+            /** Minbid */
+            minBid: number | string;
+            /** Buynowprice */
+            buyNowPrice?: number | string | null;
+            /**
+             * Auctionend
+             * Format: date-time
+             */
+            auctionEnd: string;
+            /** Duration */
+            duration?: number | null;
+        };
+        /** CreatorOut */
+        CreatorOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Instagramhandle */
+            instagramHandle: string | null;
+            influencerProfile: components["schemas"]["InfluencerProfileOut"];
+        };
+        /** DecisionIn */
+        DecisionIn: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "APPROVED" | "REJECTED";
         };
         /** DetailOut */
         DetailOut: {
@@ -764,6 +1166,15 @@ export interface components {
             pendingApprovals: number;
             /** Totalearnings */
             totalEarnings: number;
+            /** Completedjobs */
+            completedJobs: number;
+        };
+        /** InfluencerFiguresOut */
+        InfluencerFiguresOut: {
+            /** Activeslots */
+            activeSlots: number;
+            /** Pendingapprovals */
+            pendingApprovals: number;
             /** Completedjobs */
             completedJobs: number;
         };
@@ -917,6 +1328,13 @@ export interface components {
             /** Read */
             read: boolean;
         };
+        /** PaymentOut */
+        PaymentOut: {
+            /** Status */
+            status: string;
+            /** Expiresat */
+            expiresAt: string | null;
+        };
         /** PayoutOut */
         PayoutOut: {
             /**
@@ -1005,6 +1423,11 @@ export interface components {
             /** Saved */
             saved: boolean;
         };
+        /** PermalinkOut */
+        PermalinkOut: {
+            /** Permalink */
+            permalink: string;
+        };
         /** PinCommentOut */
         PinCommentOut: {
             /**
@@ -1020,6 +1443,55 @@ export interface components {
             status: string;
             /** Detail */
             detail: string;
+        };
+        /** PinnedCommentOut */
+        PinnedCommentOut: {
+            /** Commenttext */
+            commentText: string | null;
+            /** Likes */
+            likes: number;
+            /** Replies */
+            replies: number;
+            /** Clicks */
+            clicks: number;
+            /** Status */
+            status: string;
+            /** Pinnedat */
+            pinnedAt: string | null;
+        };
+        /** PlaceBidIn */
+        PlaceBidIn: {
+            /**
+             * Pinslotid
+             * Format: uuid
+             */
+            pinSlotId: string;
+            /** Amount */
+            amount: number | string;
+            /**
+             * Autobidenabled
+             * @default false
+             */
+            autoBidEnabled: boolean;
+            /** Maxautobid */
+            maxAutoBid?: number | string | null;
+            /** Commentid */
+            commentId?: string | null;
+            /** Commentusername */
+            commentUsername?: string | null;
+            /** Newcommenttext */
+            newCommentText?: string | null;
+        };
+        /** PostOut */
+        PostOut: {
+            /** Imageurl */
+            imageUrl: string;
+            /** Mediatype */
+            mediaType: string;
+            /** Permalink */
+            permalink: string;
+            /** Instagramid */
+            instagramId: string;
         };
         /** PreferencesIO */
         PreferencesIO: {
@@ -1077,6 +1549,63 @@ export interface components {
             /** Token */
             token: string;
             user: components["schemas"]["UserOut"];
+        };
+        /** SlotOut */
+        SlotOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Title */
+            title: string;
+            /** Description */
+            description: string;
+            /** Category */
+            category: string;
+            /** Minbid */
+            minBid: number;
+            /** Currentbid */
+            currentBid: number | null;
+            /** Buynowprice */
+            buyNowPrice: number | null;
+            /**
+             * Auctionend
+             * Format: date-time
+             */
+            auctionEnd: string;
+            /** Duration */
+            duration: number;
+            /** Status */
+            status: string;
+            /** Outcome */
+            outcome: string | null;
+            /** Bidcount */
+            bidCount: number;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            post: components["schemas"]["PostOut"];
+            instagramPost: components["schemas"]["PermalinkOut"];
+            user: components["schemas"]["CreatorOut"];
+            /**
+             * Bids
+             * @default []
+             */
+            bids: components["schemas"]["BidHistoryOut"][];
+        };
+        /** SlotPageOut */
+        SlotPageOut: {
+            /** Slots */
+            slots: components["schemas"]["SlotOut"][];
+            /** Total */
+            total: number;
+            /** Totalpages */
+            totalPages: number;
+            /** Page */
+            page: number;
         };
         /** SubscribeIn */
         SubscribeIn: {
@@ -1502,6 +2031,200 @@ export interface operations {
             };
         };
     };
+    my_bids_buyer_bids_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    place_bid_buyer_bids_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaceBidIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    change_bid_buyer_bids__bid_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeBidIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancel_bid_buyer_bids__bid_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buy_now_buyer_buy_now_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyNowIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submit_comment_buyer_comment_submission_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentSubmissionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     buyer_dashboard_api_buyer_dashboard_get: {
         parameters: {
             query?: never;
@@ -1549,6 +2272,99 @@ export interface operations {
                     "application/json": {
                         [key: string]: string;
                     };
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pending_approvals_influencer_approvals_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decide_influencer_approvals__bid_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    creator_bids_influencer_bids_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"][];
                 };
             };
             /** @description An error */
@@ -1833,6 +2649,99 @@ export interface operations {
             };
         };
     };
+    create_slot_influencer_pin_slots_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSlotIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    active_slots_influencer_pin_slots_active_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    end_auction_influencer_pin_slots__slot_id__end_auction_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     callback_instagram_callback_get: {
         parameters: {
             query?: {
@@ -1998,6 +2907,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InstagramPostOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    categories_marketplace_categories_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_slots_marketplace_slots_get: {
+        parameters: {
+            query?: {
+                q?: string | null;
+                category?: string | null;
+                minPrice?: number | string | null;
+                maxPrice?: number | string | null;
+                minViews?: number | null;
+                timeLeft?: ("all" | "1h" | "24h" | "7d") | null;
+                verified?: boolean | null;
+                sortBy?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotPageOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    slot_detail_marketplace_slots__slot_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotOut"];
                 };
             };
             /** @description An error */

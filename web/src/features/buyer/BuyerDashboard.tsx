@@ -1,0 +1,98 @@
+import * as React from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'react-router'
+import { DollarSign, Gavel, Search, Sparkles, Trophy } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Spinner } from '@/components/ui/spinner'
+import { DASHBOARD_LIMIT } from '@/lib/filters'
+import { cn } from '@/lib/utils'
+import { EmptyState, fmtMoney, LoadError, StatCard } from '../common'
+import { fetchBuyerDashboard, fetchSlots, KEYS, type Slot } from '../queries'
+import { PlaceBidSheet } from './PlaceBidSheet'
+import { SlotCard } from './SlotCard'
+import { useDebounced } from './MarketplacePage'
+
+export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
+export const DASHBOARD_CATEGORIES = ['Fashion', 'Tech', 'Fitness', 'Food', 'Travel', 'Gaming']
+
+export function BuyerDashboard() {
+  const stats = useQuery({ queryKey: KEYS.buyerDashboard, queryFn: fetchBuyerDashboard })
+  const [search, setSearch] = React.useState('')
+  const [category, setCategory] = React.useState<string | null>(null)
+  const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const q = useDebounced(search)
+  const query = { sortBy: 'newest', page: 1, limit: DASHBOARD_LIMIT, ...(q.trim() ? { q: q.trim() } : {}), ...(category ? { category: category.toLowerCase() } : {}) }
+  const slots = useQuery({ queryKey: KEYS.slots(query), queryFn: () => fetchSlots(query), placeholderData: (prev) => prev })
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      {stats.isError ? (
+        <LoadError message={DASHBOARD_LOAD_ERROR} onRetry={() => void stats.refetch()} />
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-3">
+          <StatCard icon={Gavel} label="Active Bids" value={stats.data ? stats.data.activeBids : '…'} />
+          <StatCard icon={Trophy} label="Won Auctions" value={stats.data ? stats.data.wonAuctions : '…'} />
+          <StatCard icon={DollarSign} label="Total Spent" value={stats.data ? fmtMoney(stats.data.totalSpent) : '…'} />
+        </div>
+      )}
+
+      <section className="grid gap-3 rounded-xl border bg-card p-4">
+        <div className="relative">
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Label htmlFor="dash-search" className="sr-only">
+            Search pin slots
+          </Label>
+          <Input id="dash-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by title, description or creator..." className="pl-9" />
+        </div>
+        <div role="group" aria-label="Category" className="flex flex-wrap gap-2">
+          {DASHBOARD_CATEGORIES.map((c) => (
+            <Button key={c} size="sm" variant={category === c ? 'default' : 'outline'} aria-pressed={category === c} onClick={() => setCategory(category === c ? null : c)}>
+              {c}
+            </Button>
+          ))}
+        </div>
+        <div className="relative">
+          <Sparkles aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-primary" />
+          <Label htmlFor="ai-search" className="sr-only">
+            AI search (coming soon)
+          </Label>
+          <Input id="ai-search" disabled placeholder="AI search: describe your ideal audience (coming soon)" className="pl-9" />
+        </div>
+      </section>
+
+      <section aria-labelledby="available-title" className="space-y-3">
+        <div className="flex flex-wrap items-end justify-between gap-2">
+          <div>
+            <h2 id="available-title" className="text-lg font-semibold">
+              Available Pin Slots
+            </h2>
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {slots.data ? `${slots.data.total} opportunities found` : ' '}
+            </p>
+          </div>
+          <Button asChild variant="outline" size="sm">
+            <Link to="/marketplace">Open the Marketplace</Link>
+          </Button>
+        </div>
+        {slots.isPending ? (
+          <div role="status" className="flex items-center justify-center gap-2 py-12 text-muted-foreground">
+            <Spinner className="size-5 text-primary" /> Loading pin slots...
+          </div>
+        ) : slots.isError ? (
+          <LoadError message="Failed to load pin slots. Please try again later." onRetry={() => void slots.refetch()} />
+        ) : slots.data.slots.length === 0 ? (
+          <EmptyState text="No pin slots found matching your criteria." />
+        ) : (
+          <div className={cn('grid gap-4 sm:grid-cols-2 2xl:grid-cols-4', slots.isFetching && 'opacity-70')}>
+            {slots.data.slots.map((s) => (
+              <SlotCard key={s.id} slot={s} onBid={setBidSlot} buttonText="Place Bid" showMinBid={false} />
+            ))}
+          </div>
+        )}
+      </section>
+      <PlaceBidSheet slot={bidSlot} onOpenChange={(o) => !o && setBidSlot(null)} />
+    </div>
+  )
+}

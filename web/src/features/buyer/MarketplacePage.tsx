@@ -1,0 +1,224 @@
+import * as React from 'react'
+import { RoleGate } from '../RoleGate'
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { ChevronDown, LayoutGrid, List, Search, SlidersHorizontal, X } from 'lucide-react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
+import { Slider } from '@/components/ui/slider'
+import { Switch } from '@/components/ui/switch'
+import { Spinner } from '@/components/ui/spinner'
+import {
+  clearFilters,
+  DEFAULT_FILTERS,
+  filtersActive,
+  MIN_VIEWS_OPTIONS,
+  PRICE_MAX,
+  PRICE_MIN,
+  PRICE_STEP,
+  slotQuery,
+  SORT_OPTIONS,
+  TIME_LEFT_OPTIONS,
+  type Filters,
+  type TimeLeft,
+} from '@/lib/filters'
+import { capitalize, cn } from '@/lib/utils'
+import { EmptyState, LoadError } from '../common'
+import { fetchCategories, fetchSlots, KEYS, type Slot } from '../queries'
+import { useInstagramCallbackToast } from '../creator/instagram'
+import { PlaceBidSheet } from './PlaceBidSheet'
+import { SlotCard } from './SlotCard'
+
+export const SLOTS_LOAD_ERROR = 'Failed to load pin slots. Please try again later.'
+export const NO_SLOTS = 'No pin slots found matching your criteria.'
+
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [v, setV] = React.useState(value)
+  React.useEffect(() => {
+    const t = setTimeout(() => setV(value), ms)
+    return () => clearTimeout(t)
+  }, [value, ms])
+  return v
+}
+
+export default function MarketplacePage() {
+  return (
+    <RoleGate role="BUYER">
+      <MarketplacePageInner />
+    </RoleGate>
+  )
+}
+
+function MarketplacePageInner() {
+  useInstagramCallbackToast()
+  const [search, setSearch] = React.useState('')
+  const [filters, setFilters] = React.useState<Filters>(DEFAULT_FILTERS)
+  const [sortBy, setSortBy] = React.useState('newest')
+  const [view, setView] = React.useState<'grid' | 'list'>('grid')
+  const [open, setOpen] = React.useState(false)
+  const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const q = useDebounced(search)
+  const f = useDebounced(filters, 250)
+  const categories = useQuery({ queryKey: KEYS.categories, queryFn: fetchCategories, staleTime: 5 * 60_000 })
+
+  const slots = useInfiniteQuery({
+    queryKey: KEYS.slots({ q, f, sortBy }),
+    queryFn: ({ pageParam }) => fetchSlots(slotQuery(q, f, sortBy, pageParam)),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.totalPages ? last.page + 1 : undefined),
+    placeholderData: (prev) => prev,
+  })
+  const list = slots.data?.pages.flatMap((p) => p.slots) ?? []
+  const total = slots.data?.pages.at(-1)?.total ?? 0
+  const active = filtersActive(filters)
+  const set = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters((prev) => ({ ...prev, [key]: value }))
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-5">
+      <div>
+        <h2 className="text-2xl font-bold">Pin Slot Marketplace</h2>
+        <p className="text-muted-foreground">Bid on pinned comments under creators' posts.</p>
+      </div>
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <div className="relative flex-1">
+          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Label htmlFor="market-search" className="sr-only">
+            Search pin slots
+          </Label>
+          <Input id="market-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by title, description or creator..." className="pl-9" />
+        </div>
+        <div className="flex gap-2">
+          <Label htmlFor="market-sort" className="sr-only">
+            Sort by
+          </Label>
+          <NativeSelect id="market-sort" value={sortBy} onChange={(e) => setSortBy(e.target.value)} className="flex-1 sm:w-48">
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </NativeSelect>
+          <div role="group" aria-label="View" className="flex shrink-0 rounded-md border p-0.5">
+            <Button type="button" size="icon" variant={view === 'grid' ? 'secondary' : 'ghost'} className="size-8" aria-pressed={view === 'grid'} aria-label="Grid view" onClick={() => setView('grid')}>
+              <LayoutGrid />
+            </Button>
+            <Button type="button" size="icon" variant={view === 'list' ? 'secondary' : 'ghost'} className="size-8" aria-pressed={view === 'list'} aria-label="List view" onClick={() => setView('list')}>
+              <List />
+            </Button>
+          </div>
+        </div>
+      </div>
+
+      <section className="rounded-xl border bg-card">
+        <div className="flex flex-wrap items-center justify-between gap-1 p-2">
+          <Button variant="ghost" aria-expanded={open} aria-controls="advanced-filters" onClick={() => setOpen((o) => !o)} className="gap-2 px-2 sm:px-4">
+            <SlidersHorizontal /> Advanced Filters
+            {active && <Badge variant="soft">Active</Badge>}
+            <ChevronDown className={cn('transition-transform', open && 'rotate-180')} />
+          </Button>
+          {active && (
+            <Button variant="ghost" size="sm" className="ml-auto" onClick={() => setFilters(clearFilters())}>
+              <X /> Clear All
+            </Button>
+          )}
+        </div>
+        {open && (
+          <div id="advanced-filters" className="grid gap-5 border-t p-4 md:grid-cols-2 lg:grid-cols-4">
+            <div className="grid gap-3 lg:col-span-2">
+              <div className="flex justify-between text-sm">
+                <span id="price-label" className="font-medium">
+                  Price range
+                </span>
+                <span className="text-muted-foreground tabular-nums">
+                  ${filters.price[0]} – ${filters.price[1]}
+                  {filters.price[1] === PRICE_MAX && '+'}
+                </span>
+              </div>
+              <Slider
+                aria-labelledby="price-label"
+                min={PRICE_MIN}
+                max={PRICE_MAX}
+                step={PRICE_STEP}
+                minStepsBetweenThumbs={1}
+                value={filters.price}
+                onValueChange={(v) => set('price', [v[0] ?? PRICE_MIN, v[1] ?? PRICE_MAX])}
+                thumbLabels={['Minimum price', 'Maximum price']}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="min-views">Min. Views</Label>
+              <NativeSelect id="min-views" value={filters.minViews} onChange={(e) => set('minViews', e.target.value)}>
+                {MIN_VIEWS_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="time-left">Time Left</Label>
+              <NativeSelect id="time-left" value={filters.timeLeft} onChange={(e) => set('timeLeft', e.target.value as TimeLeft)}>
+                {TIME_LEFT_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="flex items-center gap-3">
+              <Switch id="verified-only" checked={filters.verified} onCheckedChange={(v) => set('verified', v)} />
+              <Label htmlFor="verified-only">Verified Only</Label>
+            </div>
+            <div className="grid gap-2 md:col-span-2 lg:col-span-3">
+              <span id="category-label" className="text-sm font-medium">
+                Category
+              </span>
+              <div role="group" aria-labelledby="category-label" className="flex flex-wrap gap-2">
+                {['all', ...(categories.data ?? [])].map((c) => (
+                  <Button key={c} size="sm" variant={filters.category === c ? 'default' : 'outline'} aria-pressed={filters.category === c} onClick={() => set('category', c)}>
+                    {c === 'all' ? 'all' : capitalize(c)}
+                  </Button>
+                ))}
+              </div>
+            </div>
+          </div>
+        )}
+      </section>
+
+      {slots.isPending ? (
+        <div role="status" className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
+          <Spinner className="size-5 text-primary" /> Loading pin slots...
+        </div>
+      ) : slots.isError && list.length === 0 ? (
+        <LoadError message={SLOTS_LOAD_ERROR} onRetry={() => void slots.refetch()} />
+      ) : (
+        <>
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            Showing {list.length} of {total} pin slots
+          </p>
+          {list.length === 0 ? (
+            <EmptyState text={NO_SLOTS} />
+          ) : (
+            <div className={cn('grid gap-4', view === 'grid' ? 'sm:grid-cols-2 lg:grid-cols-3' : 'grid-cols-1')}>
+              {list.map((s) => (
+                <SlotCard key={s.id} slot={s} layout={view} onBid={setBidSlot} />
+              ))}
+            </div>
+          )}
+          {slots.hasNextPage && (
+            <div className="flex justify-center">
+              <Button variant="outline" onClick={() => void slots.fetchNextPage()} disabled={slots.isFetchingNextPage}>
+                {slots.isFetchingNextPage && <Spinner />} Load More Pin Slots
+              </Button>
+            </div>
+          )}
+          {slots.isError && list.length > 0 && <p role="alert" className="text-center text-sm text-destructive">{SLOTS_LOAD_ERROR}</p>}
+        </>
+      )}
+      <PlaceBidSheet slot={bidSlot} onOpenChange={(o) => !o && setBidSlot(null)} />
+    </div>
+  )
+}

@@ -1,0 +1,269 @@
+import * as React from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import { Camera, Zap } from 'lucide-react'
+import { api } from '@/api/client'
+import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
+import { Spinner } from '@/components/ui/spinner'
+import { Switch } from '@/components/ui/switch'
+import { Textarea } from '@/components/ui/textarea'
+import { BID_STEP, buildBidBody, defaultBidAmount, money2, validateBidAmount, validateComment, validateMaxAutoBid, type CommentMode } from '@/lib/bids'
+import { cn } from '@/lib/utils'
+import { fmtDateTime, fmtMoney } from '../common'
+import { fetchComments, KEYS, type Slot } from '../queries'
+
+export const BID_FAILED = 'There was an error placing your bid.'
+
+export function PlaceBidSheet({ slot, onOpenChange }: { slot: Slot | null; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Sheet open={slot !== null} onOpenChange={onOpenChange}>
+      <SheetContent className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined}>
+        {slot && <PlaceBidForm key={slot.id} slot={slot} onDone={() => onOpenChange(false)} />}
+      </SheetContent>
+    </Sheet>
+  )
+}
+
+function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
+  const queryClient = useQueryClient()
+  const [amount, setAmount] = React.useState(() => money2(defaultBidAmount(slot)))
+  const [autoBid, setAutoBid] = React.useState(false)
+  const [maxAutoBid, setMaxAutoBid] = React.useState('')
+  const comments = useQuery({ queryKey: KEYS.comments(slot.id), queryFn: () => fetchComments(slot.id), retry: false, staleTime: 0 })
+  const notConnected = comments.error instanceof ApiError && comments.error.status === 401
+  const hasComments = (comments.data?.length ?? 0) > 0
+  const [mode, setMode] = React.useState<CommentMode | null>(null)
+  const effectiveMode: CommentMode = mode ?? (hasComments ? 'existing' : 'new')
+  const [selected, setSelected] = React.useState<string | null>(null)
+  const [text, setText] = React.useState('')
+
+  const invalidate = () => {
+    void queryClient.invalidateQueries({ queryKey: KEYS.slotsAll })
+    void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
+    void queryClient.invalidateQueries({ queryKey: KEYS.buyerDashboard })
+  }
+
+  const place = useMutation({
+    mutationFn: async (body: ReturnType<typeof buildBidBody>) => unwrap(await api().POST('/buyer/bids', { body })),
+    onSuccess: (bid) => {
+      toast.success('Bid Placed Successfully!', {
+        description: bid.status === 'ACTIVE' ? `You are the highest bidder at ${fmtMoney(bid.amount)}.` : `Your bid of ${fmtMoney(bid.amount)} was placed, but another bidder's maximum is higher.`,
+      })
+      invalidate()
+      onDone()
+    },
+    onError: (err) => toast.error('Bid Failed', { description: serverMessage(err, BID_FAILED) }),
+  })
+
+  const buyNow = useMutation({
+    mutationFn: async (body: { pinSlotId: string; commentId?: string; commentUsername?: string; newCommentText?: string }) =>
+      unwrap(await api().POST('/buyer/buy-now', { body })),
+    onSuccess: () => {
+      toast.success('Purchase Successful', { description: 'The slot is yours. The creator will review it before you pay.' })
+      invalidate()
+      onDone()
+    },
+    onError: (err) => toast.error('Buy Now Failed', { description: serverMessage(err, 'There was an error buying this slot.') }),
+  })
+
+  const connect = useMutation({
+    mutationFn: async () => unwrap(await api().GET('/instagram/connect')),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (err) => toast.error('Could not connect Instagram', { description: serverMessage(err, 'Failed to start the Instagram connection. Please try again.') }),
+  })
+
+  const mode2: CommentMode = notConnected && effectiveMode === 'existing' ? 'new' : effectiveMode
+  const selectedComment = comments.data?.find((c) => c.id === selected)
+
+  function commentProblem() {
+    return validateComment(mode2, selected, text)
+  }
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const amountError = validateBidAmount(amount, slot)
+    if (amountError) {
+      toast.error('Invalid Bid Amount', { description: amountError })
+      return
+    }
+    const value = Number(amount)
+    if (autoBid) {
+      const maxError = validateMaxAutoBid(maxAutoBid, value)
+      if (maxError) {
+        toast.error('Invalid Maximum Bid', { description: maxError })
+        return
+      }
+    }
+    const problem = commentProblem()
+    if (problem) {
+      toast.error(problem.title, { description: problem.description })
+      return
+    }
+    place.mutate(
+      buildBidBody({
+        slotId: slot.id,
+        amount: value,
+        autoBid,
+        maxAutoBid: autoBid ? Number(maxAutoBid) : null,
+        mode: mode2,
+        commentId: selected,
+        commentUsername: selectedComment?.username,
+        text,
+      }),
+    )
+  }
+
+  function onBuyNow() {
+    const problem = commentProblem()
+    if (problem) {
+      toast.error(problem.title, { description: problem.description })
+      return
+    }
+    buyNow.mutate({
+      pinSlotId: slot.id,
+      ...(mode2 === 'existing' && selected ? { commentId: selected, commentUsername: selectedComment?.username } : {}),
+      ...(mode2 === 'new' && text.trim() ? { newCommentText: text.trim() } : {}),
+    })
+  }
+
+  const amountNumber = Number(amount)
+  const busy = place.isPending || buyNow.isPending
+  const canBuyNow = slot.buyNowPrice != null && slot.bidCount === 0
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col">
+      <SheetHeader className="border-b pr-10">
+        <SheetTitle className="text-lg">Place a Bid</SheetTitle>
+        <SheetDescription className="sr-only">Bid on {slot.title}</SheetDescription>
+        <p className="font-medium">{slot.title}</p>
+        <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
+          <div className="rounded-md bg-muted/60 p-2">
+            <dt className="text-xs text-muted-foreground">Current bid</dt>
+            <dd className="font-semibold">{slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}</dd>
+          </div>
+          <div className="rounded-md bg-muted/60 p-2">
+            <dt className="text-xs text-muted-foreground">Minimum bid</dt>
+            <dd className="font-semibold">{fmtMoney(slot.minBid)}</dd>
+          </div>
+          <div className="col-span-2 rounded-md bg-muted/60 p-2">
+            <dt className="text-xs text-muted-foreground">Auction ends</dt>
+            <dd className="font-semibold">{fmtDateTime(slot.auctionEnd)}</dd>
+          </div>
+        </dl>
+      </SheetHeader>
+
+      <div className="flex flex-1 flex-col gap-6 p-4">
+        <section className="grid gap-3" aria-labelledby="bid-step-1">
+          <h3 id="bid-step-1" className="text-sm font-semibold">
+            Step 1: Your bid amount
+          </h3>
+          <div className="grid gap-2">
+            <Label htmlFor="bid-amount">Bid amount (USD)</Label>
+            <div className="relative">
+              <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
+                $
+              </span>
+              <Input id="bid-amount" type="number" inputMode="decimal" step={BID_STEP} min={slot.minBid} value={amount} onChange={(e) => setAmount(e.target.value)} className="pl-7" />
+            </div>
+          </div>
+          <div className="flex items-center justify-between gap-3 rounded-lg border p-3">
+            <div>
+              <Label htmlFor="auto-bid" className="flex items-center gap-1">
+                <Zap className="size-4 text-primary" aria-hidden="true" /> Automatic bidding
+              </Label>
+              <p className="text-xs text-muted-foreground">We bid for you, one step at a time, up to your maximum.</p>
+            </div>
+            <Switch id="auto-bid" checked={autoBid} onCheckedChange={setAutoBid} />
+          </div>
+          {autoBid && (
+            <div className="grid gap-2">
+              <Label htmlFor="max-auto-bid">Maximum auto-bid (USD)</Label>
+              <Input id="max-auto-bid" type="number" inputMode="decimal" step={BID_STEP} min={amount} value={maxAutoBid} onChange={(e) => setMaxAutoBid(e.target.value)} />
+            </div>
+          )}
+        </section>
+
+        <section className="grid gap-3" aria-labelledby="bid-step-2">
+          <h3 id="bid-step-2" className="text-sm font-semibold">
+            Step 2: Your comment
+          </h3>
+          {comments.isPending ? (
+            <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Spinner /> Loading your comments...
+            </p>
+          ) : notConnected ? (
+            <div className="rounded-lg border border-amber-300/60 bg-amber-50 p-3 text-sm">
+              <p className="flex items-center gap-2 font-medium">
+                <Camera className="size-4" aria-hidden="true" /> Connect Instagram to use one of your comments
+              </p>
+              <p className="mt-1 text-muted-foreground">You can still bid now: write a new comment below, or add it later from My Bids.</p>
+              <Button type="button" variant="outline" size="sm" className="mt-2 bg-background" onClick={() => connect.mutate()} disabled={connect.isPending}>
+                {connect.isPending && <Spinner />} Connect Instagram
+              </Button>
+            </div>
+          ) : null}
+          {!comments.isPending && (
+            <fieldset className="grid gap-2">
+              <legend className="sr-only">Comment choice</legend>
+              {!notConnected && (
+                <ModeOption name="comment-mode" value="existing" checked={mode2 === 'existing'} onChange={setMode} label="Use a previous comment" />
+              )}
+              {mode2 === 'existing' && !notConnected && (
+                <div className="ml-6 grid gap-2">
+                  {hasComments ? (
+                    comments.data?.map((c) => (
+                      <label key={c.id} className={cn('flex cursor-pointer gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/5')}>
+                        <input type="radio" name="comment-id" value={c.id} checked={selected === c.id} onChange={() => setSelected(c.id)} className="mt-1 accent-[var(--primary)]" />
+                        <span>
+                          <span className="font-medium">@{c.username}</span> {c.comment}
+                        </span>
+                      </label>
+                    ))
+                  ) : (
+                    <p className="text-sm text-muted-foreground">You have no comments on this post yet.</p>
+                  )}
+                </div>
+              )}
+              <ModeOption name="comment-mode" value="new" checked={mode2 === 'new'} onChange={setMode} label="Write a new comment" />
+              {mode2 === 'new' && (
+                <div className="ml-6 grid gap-1">
+                  <Label htmlFor="new-comment" className="sr-only">
+                    New comment
+                  </Label>
+                  <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={2200} placeholder="What should the pinned comment say?" />
+                  <p className="text-xs text-muted-foreground">Posted from the creator's account naming your brand, with #ad.</p>
+                </div>
+              )}
+              <ModeOption name="comment-mode" value="later" checked={mode2 === 'later'} onChange={setMode} label="Add my comment later" />
+            </fieldset>
+          )}
+        </section>
+      </div>
+
+      <div className="sticky bottom-0 grid gap-2 border-t bg-background p-4">
+        <Button type="submit" disabled={busy} className="w-full">
+          {place.isPending && <Spinner />}
+          {place.isPending ? 'Placing Bid...' : `Place Bid: ${Number.isFinite(amountNumber) && amount.trim() ? fmtMoney(amountNumber) : '$0.00'}`}
+        </Button>
+        {canBuyNow && (
+          <Button type="button" variant="outline" disabled={busy} className="w-full" onClick={onBuyNow}>
+            {buyNow.isPending && <Spinner />} Buy Now for {fmtMoney(slot.buyNowPrice)}
+          </Button>
+        )}
+      </div>
+    </form>
+  )
+}
+
+function ModeOption({ name, value, checked, onChange, label }: { name: string; value: CommentMode; checked: boolean; onChange: (m: CommentMode) => void; label: string }) {
+  return (
+    <label className="flex cursor-pointer items-center gap-2 text-sm">
+      <input type="radio" name={name} value={value} checked={checked} onChange={() => onChange(value)} className="accent-[var(--primary)]" />
+      {label}
+    </label>
+  )
+}

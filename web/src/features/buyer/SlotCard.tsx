@@ -1,0 +1,81 @@
+import { BadgeCheck, Clock, Eye, Heart, Users, type LucideIcon } from 'lucide-react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { compactNumber, timeLeft } from '@/lib/bids'
+import { capitalize, cn } from '@/lib/utils'
+import { fmtMoney, fmtShortDateTime } from '../common'
+import { SlotMedia } from '../SlotMedia'
+import type { Slot } from '../queries'
+
+export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Details & Bid', showMinBid = true }: { slot: Slot; onBid: (slot: Slot) => void; layout?: 'grid' | 'list'; buttonText?: string; showMinBid?: boolean }) {
+  const profile = slot.user.influencerProfile
+  const list = layout === 'list'
+  return (
+    <article
+      aria-labelledby={`slot-${slot.id}-title`}
+      className={cn('flex overflow-hidden rounded-xl border bg-card shadow-xs transition-shadow hover:shadow-md', list ? 'flex-col sm:flex-row' : 'flex-col')}
+    >
+      <div className={cn('relative shrink-0', list ? 'aspect-[4/3] sm:aspect-auto sm:w-56' : 'aspect-[4/3]')}>
+        <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="absolute inset-0 size-full" />
+        <div className="absolute top-2 left-2 flex flex-wrap gap-1">
+          <Badge variant="secondary" className="bg-background/90">
+            {capitalize(slot.category)}
+          </Badge>
+          {profile.verified && (
+            <Badge variant="default" className="gap-1">
+              <BadgeCheck className="size-3" aria-hidden="true" /> Verified
+            </Badge>
+          )}
+        </div>
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-3 p-4">
+        <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
+          <span className="flex items-center gap-1 font-medium text-foreground">
+            <Clock className="size-3.5" aria-hidden="true" /> {timeLeft(slot.auctionEnd)}
+          </span>
+          <span>Ends {fmtShortDateTime(slot.auctionEnd)}</span>
+        </div>
+        <div className="min-w-0">
+          <h3 id={`slot-${slot.id}-title`} className="truncate font-semibold">
+            {slot.title}
+          </h3>
+          <p className="truncate text-sm text-muted-foreground">
+            {slot.user.name}
+            {slot.user.instagramHandle && <> · @{slot.user.instagramHandle}</>}
+          </p>
+          <p className="mt-1 line-clamp-2 text-sm">{slot.description || slot.title}</p>
+        </div>
+        <dl className="grid grid-cols-3 gap-1.5 text-center text-xs">
+          <Stat icon={Eye} label="Avg. views" value={compactNumber(profile.avgViews)} />
+          <Stat icon={Users} label="Followers" value={compactNumber(profile.followers)} />
+          <Stat icon={Heart} label="Engagement" value={`${profile.avgEngagement.toFixed(1)}%`} />
+        </dl>
+        <div className="mt-auto flex items-end justify-between gap-2">
+          <div>
+            <p className="text-xs text-muted-foreground">Current bid</p>
+            <p className="text-lg font-bold tabular-nums">{slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}</p>
+            {showMinBid && <p className="text-xs text-muted-foreground">Min. bid {fmtMoney(slot.minBid)}</p>}
+          </div>
+          <p className="text-xs text-muted-foreground">
+            {slot.bidCount} {slot.bidCount === 1 ? 'bid' : 'bids'}
+          </p>
+        </div>
+        <Button onClick={() => onBid(slot)} className="w-full" aria-label={`${buttonText}: ${slot.title}`}>
+          {buttonText}
+        </Button>
+      </div>
+    </article>
+  )
+}
+
+function Stat({ icon: Icon, label, value }: { icon: LucideIcon; label: string; value: string }) {
+  return (
+    <div className="min-w-0 rounded-md bg-muted/60 px-1 py-2">
+      <dt className="flex items-center justify-center gap-1 truncate text-[11px] text-muted-foreground">
+        <Icon className="hidden size-3 shrink-0 min-[1400px]:block" aria-hidden="true" />
+        <span className="truncate">{label}</span>
+      </dt>
+      <dd className="mt-0.5 font-semibold">{value}</dd>
+    </div>
+  )
+}

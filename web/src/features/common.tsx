@@ -1,0 +1,76 @@
+import * as React from 'react'
+import { RefreshCw, type LucideIcon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { cn } from '@/lib/utils'
+
+export function fmtMoney(n: number | null | undefined) {
+  return (n ?? 0).toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}
+
+export function fmtDateTime(iso: string | null | undefined) {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  return d.toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' })
+}
+
+export function fmtShortDateTime(iso: string | null | undefined) {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  return d.toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
+}
+
+export function Loading({ text }: { text: string }) {
+  return (
+    <div role="status" className="flex flex-1 items-center justify-center gap-2 py-16 text-muted-foreground">
+      <Spinner className="size-5 text-primary" /> {text}
+    </div>
+  )
+}
+
+export function LoadError({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <Card>
+      <CardContent className="flex flex-col items-center gap-3 py-6 text-center">
+        <p role="alert" className="font-medium text-destructive">
+          {message}
+        </p>
+        {onRetry && (
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RefreshCw /> Try again
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+export function StatCard({ icon: Icon, label, value, hint, className }: { icon: LucideIcon; label: string; value: React.ReactNode; hint?: string; className?: string }) {
+  return (
+    <Card className={cn('gap-0 py-0', className)}>
+      <CardContent className="flex items-start justify-between gap-2 p-3 sm:p-5">
+        <div className="min-w-0">
+          <p className="text-sm text-muted-foreground">{label}</p>
+          <p className="mt-1 text-xl font-bold break-words tabular-nums sm:text-2xl">{value}</p>
+          {hint && <p className="mt-0.5 text-xs text-muted-foreground">{hint}</p>}
+        </div>
+        <div aria-hidden="true" className="hidden size-9 shrink-0 min-[420px]:flex items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <Icon className="size-4" />
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+export function EmptyState({ icon: Icon, text, children }: { icon?: LucideIcon; text: string; children?: React.ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-xl border border-dashed px-4 py-10 text-center text-muted-foreground">
+      {Icon && <Icon aria-hidden="true" className="size-8 text-muted-foreground/60" />}
+      <p>{text}</p>
+      {children}
+    </div>
+  )
+}

@@ -1,0 +1,257 @@
+import * as React from 'react'
+import { RoleGate } from '../RoleGate'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import { Check, CheckCircle2, Clock, DollarSign, Hourglass, Pin, X } from 'lucide-react'
+import { api } from '@/api/client'
+import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { useAuth } from '@/auth/session'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Spinner } from '@/components/ui/spinner'
+import { NET_RATE, round2, statusLabel } from '@/lib/bids'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { SlotMedia } from '../SlotMedia'
+import { fetchApprovals, KEYS, type Bid } from '../queries'
+
+export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
+export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
+
+/** What the approval card offers for a bid status (spec section 4). */
+export function approvalAction(status: string): 'decide' | 'awaiting-payment' | 'pin' | 'pinned' | 'waiting-pin' {
+  if (status === 'PENDING_INFLUENCER_APPROVAL') return 'decide'
+  if (status === 'AWAITING_PAYMENT') return 'awaiting-payment'
+  if (status === 'WON') return 'pin'
+  if (status === 'PINNED') return 'pinned'
+  return 'waiting-pin'
+}
+
+/** Potential net revenue: the sum of the bid amounts times 0.9. */
+export function potentialNet(bids: Pick<Bid, 'amount' | 'finalPrice'>[]) {
+  return round2(bids.reduce((sum, b) => sum + (b.finalPrice ?? b.amount), 0) * NET_RATE)
+}
+
+export default function ApprovalsPage() {
+  return (
+    <RoleGate role="INFLUENCER">
+      <ApprovalsPageInner />
+    </RoleGate>
+  )
+}
+
+function ApprovalsPageInner() {
+  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals, refetchInterval: 15_000 })
+  const [loginFor, setLoginFor] = React.useState<string | null>(null)
+  const pin = usePin(setLoginFor)
+
+  if (approvals.isPending) {
+    return (
+      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
+        <Spinner className="size-5 text-primary" /> Loading pending approvals...
+      </div>
+    )
+  }
+  if (approvals.isError) return <LoadError message={APPROVALS_LOAD_ERROR} onRetry={() => void approvals.refetch()} />
+  const bids = approvals.data
+  const pending = bids.filter((b) => b.status === 'PENDING_INFLUENCER_APPROVAL')
+
+  return (
+    <div className="mx-auto w-full max-w-5xl space-y-6">
+      <div>
+        <h2 className="text-2xl font-bold">Pending Approvals</h2>
+        <p className="text-muted-foreground">Approve the winning bids you are happy with, then pin the comment once the brand has paid.</p>
+      </div>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard icon={Hourglass} label="Pending" value={pending.length} />
+        <StatCard icon={CheckCircle2} label="In progress" value={bids.length - pending.length} />
+        <StatCard icon={DollarSign} label="Potential net revenue" value={fmtMoney(potentialNet(bids))} hint="After the 10% fee" />
+        <StatCard icon={Clock} label="Avg. response time" value="N/A" />
+      </div>
+      {bids.length === 0 ? (
+        <EmptyState icon={CheckCircle2} text="All caught up!" />
+      ) : (
+        <ul className="space-y-4">
+          {bids.map((b) => (
+            <li key={b.id}>
+              <ApprovalCard bid={b} onPin={() => pin.mutate(b.id)} pinning={pin.isPending && pin.variables === b.id} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <InstagramLoginDialog
+        open={loginFor !== null}
+        onClose={() => setLoginFor(null)}
+        onSuccess={() => {
+          const id = loginFor
+          setLoginFor(null)
+          if (id) pin.mutate(id)
+        }}
+      />
+    </div>
+  )
+}
+
+function usePin(onNeedLogin: (bidId: string) => void) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } })),
+    onSuccess: (out, bidId) => {
+      // the marketplace learns of the pin by an event: show it pinned at once
+      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
+      toast.success('Comment Pinned', { description: out.commentText ? `“${out.commentText}” is now pinned on your post.` : undefined })
+      for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings]) void queryClient.invalidateQueries({ queryKey: key })
+    },
+    onError: (err, bidId) => {
+      if (err instanceof ApiError && err.status === 401) {
+        onNeedLogin(bidId)
+        return
+      }
+      toast.error('Error Pinning this comment', { description: serverMessage(err, 'Please try again.') })
+    },
+  })
+}
+
+function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pinning: boolean }) {
+  const queryClient = useQueryClient()
+  const action = approvalAction(bid.status)
+  const decide = useMutation({
+    mutationFn: async (status: 'APPROVED' | 'REJECTED') => unwrap(await api().POST('/influencer/approvals/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { status } })),
+    onSuccess: (_, status) => {
+      if (status === 'APPROVED') toast.success('Approval Successful', { description: 'The brand has been asked to pay.' })
+      else toast.success('Bid Rejected')
+      for (const key of [KEYS.approvals, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
+    },
+    onError: (err, status) => {
+      if (status === 'APPROVED') toast.error('Error Approving Bid', { description: serverMessage(err, 'Please try again.') })
+      else toast.error('Failed to reject bid', { description: serverMessage(err, 'Please try again.') })
+    },
+  })
+  const slot = bid.pinSlot
+  const price = bid.finalPrice ?? bid.amount
+  return (
+    <article className="flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
+      <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-32" />
+      <div className="flex min-w-0 flex-1 flex-col gap-3">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 className="truncate font-semibold">{bid.user.name}</h3>
+            {bid.user.email && <p className="truncate text-sm text-muted-foreground">{bid.user.email}</p>}
+            <p className="truncate text-sm">{slot.title}</p>
+          </div>
+          <Badge variant={action === 'decide' ? 'soft' : 'secondary'}>{statusLabel(bid.status)}</Badge>
+        </div>
+        <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="text-xs text-muted-foreground">Bid amount</dt>
+            <dd className="font-semibold tabular-nums">{fmtMoney(price)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Date</dt>
+            <dd>{fmtDateTime(bid.createdAt)}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-muted-foreground">Duration</dt>
+            <dd>{bid.duration} days</dd>
+          </div>
+        </dl>
+        <div className="rounded-md bg-muted/60 p-3 text-sm">
+          <p className="text-xs text-muted-foreground">Proposed comment</p>
+          {bid.comment ? (
+            <p>
+              {bid.commentUsername && <span className="font-medium">@{bid.commentUsername} </span>}
+              {bid.comment}
+            </p>
+          ) : (
+            <p className="text-muted-foreground italic">The brand has not chosen a comment yet.</p>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {action === 'decide' && (
+            <>
+              <Button size="sm" onClick={() => decide.mutate('APPROVED')} disabled={decide.isPending}>
+                {decide.isPending && decide.variables === 'APPROVED' ? <Spinner /> : <Check />} Approve
+              </Button>
+              <Button size="sm" variant="outline" onClick={() => decide.mutate('REJECTED')} disabled={decide.isPending}>
+                {decide.isPending && decide.variables === 'REJECTED' ? <Spinner /> : <X />} Reject
+              </Button>
+            </>
+          )}
+          {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
+          {action === 'pin' && (
+            <Button size="sm" onClick={onPin} disabled={pinning || !bid.comment}>
+              {pinning ? <Spinner /> : <Pin />} Pin Comment
+            </Button>
+          )}
+          {action === 'pin' && !bid.comment && <p className="text-sm text-muted-foreground">Paid. Waiting for the brand to submit its comment.</p>}
+          {action === 'pinned' && <p className="text-sm font-medium text-success">Pinned.</p>}
+          {action === 'waiting-pin' && <p className="text-sm text-muted-foreground">Approved and waiting for you to pin the comment.</p>}
+        </div>
+      </div>
+    </article>
+  )
+}
+
+export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boolean; onClose: () => void; onSuccess: () => void }) {
+  const { user } = useAuth()
+  const [username, setUsername] = React.useState(user?.instagramHandle ?? '')
+  const [password, setPassword] = React.useState('')
+  const [error, setError] = React.useState<string | null>(null)
+  const login = useMutation({
+    mutationFn: async (body: { username: string; password: string }) => unwrap(await api().POST('/influencer/instagram-login', { body })),
+    onSuccess: () => {
+      toast.success('Instagram Login Successful')
+      setPassword('')
+      setError(null)
+      onSuccess()
+    },
+    onError: (err) => {
+      const message = serverMessage(err, IG_LOGIN_FALLBACK)
+      setError(message)
+      toast.error('Instagram Login Failed', { description: message })
+    },
+  })
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    if (!username.trim() || !password) {
+      setError(IG_LOGIN_FALLBACK)
+      return
+    }
+    login.mutate({ username: username.trim(), password })
+  }
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>Secure Instagram Login</DialogTitle>
+            <DialogDescription>Instagram needs you to sign in once so Pinbid can pin the comment. Your password is used once and never stored.</DialogDescription>
+          </DialogHeader>
+          <div className="grid gap-2">
+            <Label htmlFor="ig-username">Instagram username</Label>
+            <Input id="ig-username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="ig-password">Instagram password</Label>
+            <Input id="ig-password" type="password" autoComplete="current-password" autoFocus={Boolean(username)} value={password} onChange={(e) => setPassword(e.target.value)} />
+          </div>
+          {error && (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          )}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={login.isPending}>
+              {login.isPending && <Spinner />} Log In &amp; Pin
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,206 @@
+import * as React from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from 'react-router'
+import { toast } from 'sonner'
+import { Bell, ClipboardCheck, DollarSign, ExternalLink, Images, Plus, Trophy, Users } from 'lucide-react'
+import { api } from '@/api/client'
+import { serverMessage, unwrap } from '@/api/errors'
+import { useAuth } from '@/auth/session'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
+import { Spinner } from '@/components/ui/spinner'
+import { money2, statusLabel, timeLeft } from '@/lib/bids'
+import { capitalize } from '@/lib/utils'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { fetchActiveSlots, fetchInfluencerDashboard, fetchNotifications, KEYS, type Slot } from '../queries'
+
+export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
+export const END_AUCTION_FALLBACK = 'There was an error ending the auction. Please try again.'
+
+export function useEndAuction() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (slotId: string) => unwrap(await api().POST('/influencer/pin-slots/{slot_id}/end-auction', { params: { path: { slot_id: slotId } } })),
+    onSuccess: (slot) => {
+      toast.success('Auction Ended', {
+        description: slot.bidCount > 0 ? 'The winning bid is waiting for your approval.' : 'The auction closed without bids.',
+      })
+      for (const key of [KEYS.activeSlots, KEYS.influencerDashboard, KEYS.approvals, KEYS.posts]) void queryClient.invalidateQueries({ queryKey: key })
+    },
+    onError: (err) => toast.error('Failed to End Auction', { description: serverMessage(err, END_AUCTION_FALLBACK) }),
+  })
+}
+
+export function InfluencerDashboard() {
+  const { user } = useAuth()
+  const stats = useQuery({ queryKey: KEYS.influencerDashboard, queryFn: fetchInfluencerDashboard })
+  const slots = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots, refetchInterval: 20_000 })
+  const notifications = useQuery({ queryKey: KEYS.notifications, queryFn: fetchNotifications })
+  const [historySlot, setHistorySlot] = React.useState<Slot | null>(null)
+  const end = useEndAuction()
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      <p className="text-lg">
+        Hello, <span className="font-semibold">{user?.name}</span>. Here is how your pin slots are doing.
+      </p>
+      {stats.isError ? (
+        <LoadError message={DASHBOARD_LOAD_ERROR} onRetry={() => void stats.refetch()} />
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-3">
+          <StatCard icon={Images} label="Active Pin Slots" value={stats.data ? stats.data.activeSlots : '…'} />
+          <StatCard icon={ClipboardCheck} label="Pending Approvals" value={stats.data ? stats.data.pendingApprovals : '…'} />
+          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint="Net after 10% fee" />
+        </div>
+      )}
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button asChild>
+          <Link to="/post-manager">
+            <Plus /> Create New Pin Slot
+          </Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/approvals">
+            <ClipboardCheck /> Review Pending Approvals ({stats.data?.pendingApprovals ?? 0})
+          </Link>
+        </Button>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Active Pin Slots</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-3">
+            {slots.isPending ? (
+              <p role="status" className="flex items-center gap-2 text-muted-foreground">
+                <Spinner /> Loading pin slots...
+              </p>
+            ) : slots.isError ? (
+              <p role="alert" className="text-destructive">
+                Failed to load pin slots. Please try again later.
+              </p>
+            ) : slots.data.length === 0 ? (
+              <EmptyState text="No active pin slots. Open one from the Post Manager." />
+            ) : (
+              slots.data.map((s) => (
+                <div key={s.id} className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">{s.title}</p>
+                    <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
+                      <Badge variant="secondary">{capitalize(s.category)}</Badge>
+                      <span>Current bid {s.currentBid != null ? fmtMoney(s.currentBid) : '—'}</span>
+                      <span title={fmtDateTime(s.auctionEnd)}>Ends {fmtDateTime(s.auctionEnd)} ({timeLeft(s.auctionEnd)})</span>
+                      {s.instagramPost.permalink && (
+                        <a href={s.instagramPost.permalink} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-primary hover:underline">
+                          View post <ExternalLink className="size-3" aria-hidden="true" />
+                        </a>
+                      )}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 gap-2">
+                    <Button size="sm" variant="outline" onClick={() => setHistorySlot(s)}>
+                      <Users /> View Bidders ({s.bidCount})
+                    </Button>
+                    <Button size="sm" variant="destructive" onClick={() => end.mutate(s.id)} disabled={end.isPending && end.variables === s.id}>
+                      {end.isPending && end.variables === s.id && <Spinner />} End Auction
+                    </Button>
+                  </div>
+                </div>
+              ))
+            )}
+          </CardContent>
+        </Card>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Bell className="size-4 text-primary" aria-hidden="true" /> Notifications
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              {notifications.isPending ? (
+                <Spinner />
+              ) : notifications.isError ? (
+                <p className="text-sm text-destructive">Failed to load notifications.</p>
+              ) : notifications.data.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No notifications yet.</p>
+              ) : (
+                <ul className="space-y-3">
+                  {notifications.data.slice(0, 3).map((n) => (
+                    <li key={n.id} className="text-sm">
+                      <p className="font-medium">{n.title}</p>
+                      <p className="text-muted-foreground">{n.message}</p>
+                      <p className="text-xs text-muted-foreground">{fmtDateTime(n.createdAt)}</p>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle className="flex items-center gap-2">
+                <Trophy className="size-4 text-primary" aria-hidden="true" /> Performance Overview
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid grid-cols-2 gap-3 text-sm">
+                <div>
+                  <dt className="text-muted-foreground">Completed jobs</dt>
+                  <dd className="text-xl font-bold">{stats.data?.completedJobs ?? '…'}</dd>
+                </div>
+                <div>
+                  <dt className="text-muted-foreground">Total earnings</dt>
+                  <dd className="text-xl font-bold">{stats.data ? fmtMoney(stats.data.totalEarnings) : '…'}</dd>
+                </div>
+              </dl>
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+      <BidHistorySheet slot={historySlot} onClose={() => setHistorySlot(null)} />
+    </div>
+  )
+}
+
+export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot | null; onClose: () => void; onEnd?: (slotId: string) => void; ending?: boolean }) {
+  const bids = slot?.bids ?? []
+  return (
+    <Sheet open={slot !== null} onOpenChange={(o) => !o && onClose()}>
+      <SheetContent className="w-full overflow-y-auto sm:max-w-md">
+        <SheetHeader className="border-b pr-10">
+          <SheetTitle>Bid History</SheetTitle>
+          <SheetDescription>{slot?.title}</SheetDescription>
+        </SheetHeader>
+        <div className="p-4">
+          {bids.length === 0 ? (
+            <p className="text-muted-foreground">No bids yet for this slot.</p>
+          ) : (
+            <ul className="divide-y">
+              {bids.map((b) => (
+                <li key={b.id} className="flex items-start justify-between gap-3 py-3 text-sm">
+                  <div>
+                    <p className="font-medium">{b.user?.name ?? 'Bidder'}</p>
+                    <p className="text-xs text-muted-foreground">{fmtDateTime(b.createdAt)}</p>
+                  </div>
+                  <div className="text-right">
+                    <p className="font-semibold tabular-nums">${money2(b.amount)}</p>
+                    <Badge variant="secondary">{statusLabel(b.status)}</Badge>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+          {onEnd && slot && (
+            <Button variant="destructive" className="mt-4 w-full" onClick={() => onEnd(slot.id)} disabled={ending}>
+              {ending && <Spinner />} End Auction
+            </Button>
+          )}
+        </div>
+      </SheetContent>
+    </Sheet>
+  )
+}

@@ -1,0 +1,311 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+import type { Schemas } from '@/api/client'
+
+type Slot = Schemas['SlotOut']
+type Bid = Schemas['BidOut']
+
+function slot(over: Partial<Slot> = {}): Slot {
+  return {
+    id: 'slot-1',
+    title: 'Sunrise yoga reel',
+    description: 'Pinned comment under my morning flow',
+    category: 'fitness',
+    minBid: 25,
+    currentBid: 40,
+    buyNowPrice: null,
+    auctionEnd: new Date(Date.now() + 86_400_000).toISOString(),
+    duration: 7,
+    status: 'ACTIVE',
+    outcome: null,
+    bidCount: 1,
+    createdAt: '2026-01-01T00:00:00Z',
+    post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
+    instagramPost: { permalink: 'https://instagram.example/p/1' },
+    user: { id: 'u1', name: 'Maya Creator', instagramHandle: 'maya', influencerProfile: { avgViews: 120000, followers: 98000, avgEngagement: 4.2, verified: true } },
+    bids: [],
+    ...over,
+  }
+}
+
+function bid(status: string, over: Partial<Bid> = {}): Bid {
+  return {
+    id: `bid-${status}`,
+    amount: 40,
+    maxAutoBid: null,
+    autoBidEnabled: false,
+    status,
+    finalPrice: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    comment: 'Great reel #ad',
+    commentId: null,
+    commentUsername: null,
+    duration: 7,
+    user: { name: 'Northwind', email: 'brand@example.com' },
+    pinSlot: slot({ title: `Slot ${status}` }),
+    payment: null,
+    pinnedComment: null,
+    ...over,
+  }
+}
+
+const buyer = makeUser({ role: 'BUYER', name: 'Riley Brand', instagramHandle: null })
+const creator = makeUser({ role: 'INFLUENCER', instagramConnected: true })
+
+function signedIn(user: ReturnType<typeof makeUser>, routes: Record<string, (body: unknown, req: Request) => Response>) {
+  localStorage.setItem('token', 't')
+  return mockApi({ 'GET /auth/me': () => json(200, user), ...routes })
+}
+
+const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1) => json(200, { slots, total, totalPages, page: p })
+const toastWith = async (text: string) => expect(await screen.findByText(text)).toBeInTheDocument()
+
+describe('marketplace', () => {
+  it("counts, empty text, 'Active' badge, Clear All and Load More", async () => {
+    const seen: string[] = []
+    signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, ['fashion', 'tech', 'fitness']),
+      'GET /marketplace/slots': (_body, req) => {
+        const url = new URL((req as Request).url)
+        seen.push(url.search)
+        if (url.searchParams.get('category') === 'tech') return page([])
+        if (url.searchParams.get('page') === '2') return page([slot({ id: 's11', title: 'Eleventh' })], 11, 2, 2)
+        return page(Array.from({ length: 10 }, (_, i) => slot({ id: `s${i}`, title: `Slot ${i}` })), 11, 1, 2)
+      },
+    })
+    renderApp('/marketplace')
+    // the first render compiles the lazy page chunk: allow it time
+    await screen.findByText('Showing 10 of 11 pin slots', {}, { timeout: 15_000 })
+    await userEvent.click(screen.getByRole('button', { name: 'Load More Pin Slots' }))
+    await screen.findByText('Showing 11 of 11 pin slots')
+    expect(screen.queryByRole('button', { name: 'Load More Pin Slots' })).not.toBeInTheDocument()
+    expect(seen.some((s) => s.includes('page=2'))).toBe(true)
+
+    await userEvent.click(screen.getByRole('button', { name: /Advanced Filters/ }))
+    expect(screen.queryByText('Active')).not.toBeInTheDocument()
+    const categories = within(screen.getByRole('group', { name: 'Category' }))
+    expect(categories.getAllByRole('button')[0]).toHaveTextContent('all')
+    await userEvent.click(categories.getByRole('button', { name: 'Tech' }))
+    expect(screen.getByText('Active')).toBeInTheDocument()
+    await screen.findByText('No pin slots found matching your criteria.')
+    expect(seen.some((s) => s.includes('category=tech'))).toBe(true)
+    await userEvent.click(screen.getByRole('button', { name: /Clear All/ }))
+    expect(screen.queryByText('Active')).not.toBeInTheDocument()
+    // back to the unfiltered list, both loaded pages kept
+    await screen.findByText('Showing 11 of 11 pin slots')
+  })
+
+  it('the Place a Bid panel: validation toasts, then the payload', async () => {
+    const api = signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, []),
+      'GET /marketplace/slots': () => page([slot()]),
+      'GET /instagram/comments/slot-1': () => json(200, [{ id: 'c1', comment: 'Love it', username: 'northwind', likeCount: 2 }]),
+      'POST /buyer/bids': () => json(201, bid('ACTIVE', { amount: 45 })),
+    })
+    renderApp('/marketplace')
+    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }))
+    const sheet = within(await screen.findByRole('dialog'))
+    const amount = sheet.getByLabelText('Bid amount (USD)')
+    expect(amount).toHaveValue(41) // current bid + 1
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '40')
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $40.00' }))
+    await toastWith('Invalid Bid Amount')
+    await toastWith('Your bid must be higher than the current bid ($40.00) and at least the minimum bid ($25.00).')
+
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '45')
+    await sheet.findByText('Love it')
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
+    await toastWith('No Comment Selected')
+    await toastWith('Please select one of your previous comments to pin.')
+
+    await userEvent.click(sheet.getByLabelText('Write a new comment'))
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
+    await toastWith('Comment is Empty')
+    await toastWith('Please write a new comment to pin.')
+
+    await userEvent.click(sheet.getByLabelText('Use a previous comment'))
+    await userEvent.click(sheet.getByLabelText(/Love it/))
+    await userEvent.click(sheet.getByRole('switch', { name: /Automatic bidding/ }))
+    await userEvent.type(sheet.getByLabelText('Maximum auto-bid (USD)'), '80')
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
+    await toastWith('Bid Placed Successfully!')
+    const call = api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')
+    expect(call?.body).toEqual({ pinSlotId: 'slot-1', amount: 45, autoBidEnabled: true, maxAutoBid: 80, commentId: 'c1', commentUsername: 'northwind' })
+  })
+
+  it('not connected (401): the Connect prompt, and a bid without a comment', async () => {
+    const api = signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, []),
+      'GET /marketplace/slots': () => page([slot({ currentBid: null, bidCount: 0 })]),
+      'GET /instagram/comments/slot-1': () => json(401, { detail: 'Connect your Instagram account.', code: 'instagram_not_connected' }),
+      'POST /buyer/bids': () => json(400, { detail: 'The auction has ended.', code: 'auction_closed' }),
+    })
+    renderApp('/marketplace')
+    await userEvent.click(await screen.findByRole('button', { name: /View Details & Bid/ }))
+    const sheet = within(await screen.findByRole('dialog'))
+    await sheet.findByText('Connect Instagram to use one of your comments')
+    expect(sheet.queryByLabelText('Use a previous comment')).not.toBeInTheDocument()
+    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue(25) // minBid when nobody has bid
+    await userEvent.click(sheet.getByLabelText('Add my comment later'))
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $25.00' }))
+    await toastWith('Bid Failed')
+    await toastWith('The auction has ended.')
+    expect(api.calls.find((c) => c.path === '/buyer/bids')?.body).toEqual({ pinSlotId: 'slot-1', amount: 25, autoBidEnabled: false })
+    // the token was not dropped: 401 is not the 403 rule
+    expect(localStorage.getItem('token')).toBe('t')
+  })
+})
+
+describe('my bids', () => {
+  const bids = [
+    bid('ACTIVE'),
+    bid('OUTBID'),
+    bid('AWAITING_PAYMENT', { finalPrice: 30, payment: { status: 'REQUESTED', expiresAt: null } }),
+    bid('PENDING_INFLUENCER_APPROVAL'),
+    bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } }),
+    bid('PINNED', { pinnedComment: { commentText: 'x', likes: 3, replies: 1, clicks: 0, status: 'ACTIVE', pinnedAt: null } }),
+    bid('EXPIRED'),
+  ]
+
+  it('counters, tabs and per-status controls', async () => {
+    signedIn(buyer, { 'GET /buyer/bids': () => json(200, bids) })
+    renderApp('/my-bids')
+    const active = within(await screen.findByRole('tabpanel'))
+    expect(active.getByText('Slot ACTIVE')).toBeInTheDocument()
+    expect(active.getByText(/left$/)).toBeInTheDocument()
+    expect(active.getByRole('button', { name: /Bid Again \(\$50\.00\)/ })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Won/ }))
+    const won = within(screen.getByRole('tabpanel'))
+    expect(won.getByRole('button', { name: 'Pay Now' })).toBeInTheDocument()
+    expect(won.getByText('Pending Approval')).toBeInTheDocument()
+    expect(won.getByText('Waiting for Influencer to Pin comment')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Live/ }))
+    expect(within(screen.getByRole('tabpanel')).getByText('Slot PINNED')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Past/ }))
+    expect(within(screen.getByRole('tabpanel')).getByText('Slot EXPIRED')).toBeInTheDocument()
+  })
+
+  it('empty texts', async () => {
+    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []) })
+    renderApp('/my-bids')
+    await screen.findByText('No active bids.')
+    await userEvent.click(screen.getByRole('tab', { name: /Won/ }))
+    expect(screen.getByText('No won auctions.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Live/ }))
+    expect(screen.getByText('No live pins.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Past/ }))
+    expect(screen.getByText('No past bids.')).toBeInTheDocument()
+  })
+
+  it('payment query toasts and the load failure', async () => {
+    signedIn(buyer, { 'GET /buyer/bids': () => json(500, { detail: 'boom' }) })
+    renderApp('/my-bids?payment=cancelled')
+    await toastWith('Payment Cancelled')
+    await toastWith('Your payment has been cancelled.')
+    await screen.findByText('Failed to load bids. Please try again later.')
+  })
+
+  it('Payment Successful', async () => {
+    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []) })
+    renderApp('/my-bids?payment=success')
+    await toastWith('Payment Successful')
+    await toastWith('Your payment has been processed.')
+  })
+})
+
+describe('approvals', () => {
+  it('pin: 401 opens the Secure Instagram Login dialog, then the pin is retried', async () => {
+    let pins = 0
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } }), bid('AWAITING_PAYMENT')]),
+      'PUT /influencer/pin-comment/bid-WON': () =>
+        ++pins === 1
+          ? json(401, { detail: 'Log in to Instagram to pin.', code: 'instagram_login_required' })
+          : json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Great reel #ad', status: 'PINNED', detail: 'ok' }),
+      'POST /influencer/instagram-login': () => json(200, { detail: 'ok', username: 'maya.moves' }),
+    })
+    renderApp('/approvals')
+    expect(await screen.findByText('Waiting on buyer to pay...')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Pin Comment' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Secure Instagram Login' }))
+    expect(dialog.getByLabelText('Instagram username')).toHaveValue('maya.moves')
+    await userEvent.type(dialog.getByLabelText('Instagram password'), 'sandbox')
+    await userEvent.click(dialog.getByRole('button', { name: /Log In/ }))
+    await toastWith('Instagram Login Successful')
+    await toastWith('Comment Pinned')
+    expect(pins).toBe(2)
+    expect(api.calls.find((c) => c.path === '/influencer/instagram-login')?.body).toEqual({ username: 'maya.moves', password: 'sandbox' })
+  })
+
+  it('approve and reject; All caught up!', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('PENDING_INFLUENCER_APPROVAL')]),
+      'POST /influencer/approvals/bid-PENDING_INFLUENCER_APPROVAL': () => json(409, { detail: 'The bid is no longer pending.' }),
+    })
+    renderApp('/approvals')
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }))
+    await toastWith('Error Approving Bid')
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    await toastWith('Failed to reject bid')
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'APPROVED' }, { status: 'REJECTED' }])
+  })
+
+  it('All caught up!', async () => {
+    signedIn(creator, { 'GET /influencer/approvals': () => json(200, []) })
+    renderApp('/approvals')
+    await screen.findByText('All caught up!')
+  })
+})
+
+describe('earnings: payout settings', () => {
+  it('save is disabled while errors exist; errors are listed in a toast', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 22.5, thisMonthEarnings: 22.5, pendingPayouts: 0, pendingBalance: 22.5, availableBalance: 0 }),
+      'GET /influencer/payouts': () => json(200, []),
+      'GET /influencer/bids': () => json(200, []),
+      'GET /influencer/payout-settings': () => json(404, { detail: 'none' }),
+      'PUT /influencer/payout-settings': (body) => json(200, { ...(body as object), saved: true }),
+    })
+    renderApp('/earnings')
+    const form = within(await screen.findByRole('form', { name: 'Payout settings' }))
+    const save = form.getByRole('button', { name: 'Save Payout Settings' })
+    expect(save).toBeDisabled()
+    await userEvent.type(form.getByLabelText('Account holder name'), 'Maya Rivers')
+    await userEvent.type(form.getByLabelText('Bank account number'), '1234')
+    await toastWith('Please fix your payout settings')
+    expect(screen.getAllByText('Bank account number must be at least 8 digits.').length).toBeGreaterThan(0)
+    expect(screen.getAllByText('Routing number must be 9 digits.').length).toBeGreaterThan(0)
+    await userEvent.type(form.getByLabelText('Bank account number'), '5678')
+    await userEvent.type(form.getByLabelText('Routing number'), '123456789')
+    await waitFor(() => expect(save).toBeEnabled())
+    await userEvent.click(save)
+    await toastWith('Payout Settings Saved')
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ payoutMethod: 'BANK_TRANSFER', minimumPayout: 50, bankAccount: '12345678', routingNumber: '123456789', sortCode: null })
+  })
+})
+
+describe('role gate', () => {
+  it("another role's page goes to the dashboard without calling the server (no 403 sign-out)", async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/dashboard': () => json(200, { activeSlots: 0, pendingApprovals: 0, totalEarnings: 0, completedJobs: 0 }),
+      'GET /influencer/pin-slots/active': () => json(200, []),
+      'GET /notifications': () => json(200, []),
+    })
+    renderApp('/my-bids')
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'))
+    expect(api.called('GET', '/buyer/bids')).toBe(false)
+    expect(localStorage.getItem('token')).toBe('t')
+  })
+
+  it('a buyer back from the Instagram callback lands on the marketplace with the toast', async () => {
+    signedIn(buyer, { 'GET /marketplace/categories': () => json(200, []), 'GET /marketplace/slots': () => page([]) })
+    renderApp('/post-manager?connected=1')
+    await toastWith('Instagram Connected')
+    expect(screen.getByTestId('location')).toHaveTextContent('/marketplace')
+  })
+})

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest'
+import {
+  bidAgainAmount,
+  bidAmountMessage,
+  bidCounters,
+  bidTab,
+  buildBidBody,
+  buyerControls,
+  defaultBidAmount,
+  groupBids,
+  net,
+  timeLeft,
+  validateBidAmount,
+  validateComment,
+  validateMaxAutoBid,
+} from './bids'
+
+const NOW = new Date('2026-06-01T12:00:00Z')
+const FUTURE = '2026-06-02T12:00:00Z'
+const PAST = '2026-05-31T12:00:00Z'
+
+describe('bid amount', () => {
+  it('defaults to the current bid plus 1, or the minimum bid when nobody has bid', () => {
+    expect(defaultBidAmount({ currentBid: 40, minBid: 25 })).toBe(41)
+    expect(defaultBidAmount({ currentBid: 40.5, minBid: 25 })).toBe(41.5)
+    expect(defaultBidAmount({ currentBid: null, minBid: 25 })).toBe(25)
+  })
+
+  it("uses the spec's message with both figures to two decimals", () => {
+    expect(bidAmountMessage({ currentBid: 40, minBid: 25 })).toBe('Your bid must be higher than the current bid ($40.00) and at least the minimum bid ($25.00).')
+    expect(bidAmountMessage({ currentBid: null, minBid: 9.5 })).toBe('Your bid must be higher than the current bid ($0.00) and at least the minimum bid ($9.50).')
+  })
+
+  it('must not be empty', () => {
+    const slot = { currentBid: null, minBid: 25 }
+    expect(validateBidAmount('', slot)).toBe(bidAmountMessage(slot))
+    expect(validateBidAmount('   ', slot)).toBe(bidAmountMessage(slot))
+    expect(validateBidAmount('abc', slot)).toBe(bidAmountMessage(slot))
+  })
+
+  it('must be at least the minimum bid', () => {
+    const slot = { currentBid: null, minBid: 25 }
+    expect(validateBidAmount('24.99', slot)).not.toBeNull()
+    expect(validateBidAmount('25', slot)).toBeNull()
+    expect(validateBidAmount('25.00', slot)).toBeNull()
+  })
+
+  it('must exceed the current bid when one exists', () => {
+    const slot = { currentBid: 40, minBid: 25 }
+    expect(validateBidAmount('40', slot)).toBe(bidAmountMessage(slot))
+    expect(validateBidAmount('40.01', slot)).toBeNull()
+  })
+
+  it('the automatic maximum must be at least the amount', () => {
+    expect(validateMaxAutoBid('', 30)).not.toBeNull()
+    expect(validateMaxAutoBid('29.99', 30)).not.toBeNull()
+    expect(validateMaxAutoBid('30', 30)).toBeNull()
+  })
+
+  it('Bid Again is the current bid plus 10', () => {
+    expect(bidAgainAmount({ currentBid: 41, minBid: 25 })).toBe(51)
+    expect(bidAgainAmount({ currentBid: null, minBid: 25 })).toBe(35)
+  })
+
+  it('net is 90%', () => {
+    expect(net(25)).toBe(22.5)
+    expect(net(33.33)).toBe(30)
+  })
+})
+
+describe('comment choice', () => {
+  it('existing mode needs a selection', () => {
+    expect(validateComment('existing', null, '')).toEqual({ title: 'No Comment Selected', description: 'Please select one of your previous comments to pin.' })
+    expect(validateComment('existing', 'c1', '')).toBeNull()
+  })
+
+  it('new mode needs non-blank text', () => {
+    expect(validateComment('new', null, '   ')).toEqual({ title: 'Comment is Empty', description: 'Please write a new comment to pin.' })
+    expect(validateComment('new', null, 'Hi #ad')).toBeNull()
+  })
+
+  it('a bid can be placed without a comment', () => {
+    expect(validateComment('later', null, '')).toBeNull()
+  })
+
+  it('sends maxAutoBid only when auto bid is on, and commentId or newCommentText', () => {
+    const base = { slotId: 's1', amount: 30, maxAutoBid: 50, commentId: 'c1', commentUsername: 'brand', text: ' Hello ' }
+    expect(buildBidBody({ ...base, autoBid: false, mode: 'new' })).toEqual({ pinSlotId: 's1', amount: 30, autoBidEnabled: false, newCommentText: 'Hello' })
+    expect(buildBidBody({ ...base, autoBid: true, mode: 'existing' })).toEqual({
+      pinSlotId: 's1',
+      amount: 30,
+      autoBidEnabled: true,
+      maxAutoBid: 50,
+      commentId: 'c1',
+      commentUsername: 'brand',
+    })
+    expect(buildBidBody({ ...base, autoBid: false, mode: 'later' })).toEqual({ pinSlotId: 's1', amount: 30, autoBidEnabled: false })
+  })
+})
+
+describe('My Bids tabs', () => {
+  const b = (status: string, pinned?: string) => ({ status, pinnedComment: pinned ? { status: pinned } : null })
+
+  it('groups by status as section 4 says', () => {
+    expect(bidTab(b('ACTIVE'))).toBe('active')
+    expect(bidTab(b('OUTBID'))).toBe('active')
+    expect(bidTab(b('WON'))).toBe('won')
+    expect(bidTab(b('AWAITING_PAYMENT'))).toBe('won')
+    expect(bidTab(b('PENDING_INFLUENCER_APPROVAL'))).toBe('won')
+    expect(bidTab(b('PINNED'))).toBe('live')
+    expect(bidTab(b('WON', 'ACTIVE'))).toBe('live')
+    expect(bidTab(b('CANCELLED'))).toBe('past')
+    expect(bidTab(b('EXPIRED'))).toBe('past')
+    expect(bidTab(b('WON', 'UNPINNED'))).toBe('past')
+    // PINNED stays live whatever the pinned comment says
+    expect(bidTab(b('PINNED', 'COMPLETED'))).toBe('live')
+  })
+
+  it('counts per tab, and Completed counts finished placements', () => {
+    const bids = [b('ACTIVE'), b('OUTBID'), b('WON'), b('PINNED'), b('EXPIRED'), b('WON', 'COMPLETED')]
+    const g = groupBids(bids)
+    expect([g.active.length, g.won.length, g.live.length, g.past.length]).toEqual([2, 1, 1, 2])
+    expect(bidCounters(bids)).toEqual({ active: 2, won: 1, live: 1, completed: 1 })
+  })
+})
+
+describe('per-status buyer controls', () => {
+  const bid = (status: string, over: Record<string, unknown> = {}) => ({ status, pinSlot: { auctionEnd: FUTURE, currentBid: 40 }, payment: null, pinnedComment: null, ...over })
+
+  it('AWAITING_PAYMENT: Pay Now', () => {
+    expect(buyerControls(bid('AWAITING_PAYMENT'), NOW).payNow).toBe(true)
+    expect(buyerControls(bid('WON'), NOW).payNow).toBe(false)
+  })
+
+  it("PENDING_INFLUENCER_APPROVAL: the 'Pending Approval' badge", () => {
+    expect(buyerControls(bid('PENDING_INFLUENCER_APPROVAL'), NOW).pendingApproval).toBe(true)
+  })
+
+  it('OUTBID with a future auction end: Bid Again (and Cancel)', () => {
+    expect(buyerControls(bid('OUTBID'), NOW)).toMatchObject({ bidAgain: true, cancel: true })
+    expect(buyerControls(bid('OUTBID', { pinSlot: { auctionEnd: PAST } }), NOW)).toMatchObject({ bidAgain: false, cancel: false })
+    expect(buyerControls(bid('ACTIVE'), NOW)).toMatchObject({ bidAgain: false, cancel: false })
+  })
+
+  it('ACTIVE: time remaining', () => {
+    expect(buyerControls(bid('ACTIVE'), NOW).timeLeft).toBe(true)
+    expect(timeLeft(FUTURE, NOW)).toBe('1d 0h left')
+    expect(timeLeft('2026-06-01T14:30:00Z', NOW)).toBe('2h 30m left')
+    expect(timeLeft(PAST, NOW)).toBe('Ended')
+  })
+
+  it('WON, paid, not pinned: waiting for the influencer and the comment dialog', () => {
+    const c = buyerControls(bid('WON', { payment: { status: 'COMPLETED' } }), NOW)
+    expect(c).toMatchObject({ waitingForPin: true, submitComment: true })
+    expect(buyerControls(bid('WON', { payment: { status: 'REQUESTED' } }), NOW).waitingForPin).toBe(false)
+    expect(buyerControls(bid('WON', { payment: { status: 'COMPLETED' }, pinnedComment: { status: 'ACTIVE' } }), NOW).waitingForPin).toBe(false)
+  })
+})

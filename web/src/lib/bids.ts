@@ -1,0 +1,209 @@
+import type { Schemas } from '@/api/client'
+
+export type Slot = Schemas['SlotOut']
+export type Bid = Schemas['BidOut']
+export type BidStatus =
+  | 'ACTIVE'
+  | 'OUTBID'
+  | 'WON'
+  | 'CANCELLED'
+  | 'EXPIRED'
+  | 'AWAITING_PAYMENT'
+  | 'PENDING_INFLUENCER_APPROVAL'
+  | 'APPROVED'
+  | 'REJECTED'
+  | 'PINNED'
+
+/** Spec section 9. */
+export const PLATFORM_FEE_RATE = 0.1
+export const NET_RATE = 0.9
+export const BID_STEP = 0.01
+export const DEFAULT_INCREMENT = 1
+export const BID_AGAIN_INCREMENT = 10
+
+export const round2 = (n: number) => Math.round(n * 100) / 100
+export const money2 = (n: number) => n.toFixed(2)
+export const net = (gross: number) => round2(gross * NET_RATE)
+
+/** The default amount: the current bid plus 1, or the minimum bid when nobody has bid yet. */
+export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
+  return slot.currentBid != null ? round2(slot.currentBid + DEFAULT_INCREMENT) : slot.minBid
+}
+
+export function bidAmountMessage(slot: Pick<Slot, 'currentBid' | 'minBid'>): string {
+  return `Your bid must be higher than the current bid ($${money2(slot.currentBid ?? 0)}) and at least the minimum bid ($${money2(slot.minBid)}).`
+}
+
+/** Bid amount rules (spec section 5): not empty, >= minBid, > currentBid when one exists. Returns the message or null. */
+export function validateBidAmount(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>): string | null {
+  const text = raw.trim()
+  const amount = Number(text)
+  if (!text || !Number.isFinite(amount) || amount < slot.minBid) return bidAmountMessage(slot)
+  if (slot.currentBid != null && amount <= slot.currentBid) return bidAmountMessage(slot)
+  return null
+}
+
+export const AUTO_BID_MESSAGE = 'Your maximum auto-bid must be at least your bid amount.'
+
+export function validateMaxAutoBid(raw: string, amount: number): string | null {
+  const max = Number(raw.trim())
+  if (!raw.trim() || !Number.isFinite(max) || max < amount) return AUTO_BID_MESSAGE
+  return null
+}
+
+export type CommentMode = 'existing' | 'new' | 'later'
+
+export interface ValidationToast {
+  title: string
+  description: string
+}
+
+export const COMMENT_MESSAGES = {
+  noneSelected: { title: 'No Comment Selected', description: 'Please select one of your previous comments to pin.' },
+  empty: { title: 'Comment is Empty', description: 'Please write a new comment to pin.' },
+} as const
+
+/** Comment choice rules (spec section 5). 'later' places the bid without a comment (added on My Bids). */
+export function validateComment(mode: CommentMode, selectedId: string | null, text: string): ValidationToast | null {
+  if (mode === 'existing' && !selectedId) return COMMENT_MESSAGES.noneSelected
+  if (mode === 'new' && !text.trim()) return COMMENT_MESSAGES.empty
+  return null
+}
+
+export interface PlaceBidBody {
+  pinSlotId: string
+  amount: number
+  autoBidEnabled: boolean
+  maxAutoBid?: number
+  commentId?: string
+  commentUsername?: string
+  newCommentText?: string
+}
+
+/** The POST /buyer/bids payload; maxAutoBid only when auto bid is on, and commentId or newCommentText. */
+export function buildBidBody(input: {
+  slotId: string
+  amount: number
+  autoBid: boolean
+  maxAutoBid: number | null
+  mode: CommentMode
+  commentId: string | null
+  commentUsername?: string | null
+  text: string
+}): PlaceBidBody {
+  const body: PlaceBidBody = { pinSlotId: input.slotId, amount: round2(input.amount), autoBidEnabled: input.autoBid }
+  if (input.autoBid && input.maxAutoBid != null) body.maxAutoBid = round2(input.maxAutoBid)
+  if (input.mode === 'existing' && input.commentId) {
+    body.commentId = input.commentId
+    if (input.commentUsername) body.commentUsername = input.commentUsername
+  }
+  if (input.mode === 'new' && input.text.trim()) body.newCommentText = input.text.trim()
+  return body
+}
+
+export type BidTab = 'active' | 'won' | 'live' | 'past'
+
+type TabInput = Pick<Bid, 'status'> & { pinnedComment?: { status: string } | null }
+
+/** My Bids tab grouping (spec section 4). APPROVED and REJECTED belong to no tab in the spec; see tabsOf. */
+export function bidTab(bid: TabInput): BidTab | null {
+  const s = bid.status
+  if (s === 'PINNED' || bid.pinnedComment?.status === 'ACTIVE') return 'live'
+  if (bid.pinnedComment && bid.pinnedComment.status !== 'ACTIVE') return 'past'
+  if (s === 'ACTIVE' || s === 'OUTBID') return 'active'
+  if (s === 'WON' || s === 'AWAITING_PAYMENT' || s === 'PENDING_INFLUENCER_APPROVAL') return 'won'
+  // APPROVED is the instant between approval and the payment request: keep it with the won bids.
+  if (s === 'APPROVED') return 'won'
+  if (s === 'CANCELLED' || s === 'EXPIRED' || s === 'REJECTED') return 'past'
+  return null
+}
+
+export function groupBids<T extends TabInput>(bids: T[]): Record<BidTab, T[]> {
+  const out: Record<BidTab, T[]> = { active: [], won: [], live: [], past: [] }
+  for (const b of bids) {
+    const tab = bidTab(b)
+    if (tab) out[tab].push(b)
+  }
+  return out
+}
+
+/** Counters: Active Bids, Won Auctions, Live Pins, Completed (pinned comments that finished). */
+export function bidCounters(bids: TabInput[]) {
+  const g = groupBids(bids)
+  return {
+    active: g.active.length,
+    won: g.won.length,
+    live: g.live.length,
+    completed: bids.filter((b) => b.pinnedComment && b.pinnedComment.status !== 'ACTIVE' && b.status !== 'PINNED').length,
+  }
+}
+
+export interface BuyerControls {
+  payNow: boolean
+  pendingApproval: boolean
+  bidAgain: boolean
+  timeLeft: boolean
+  waitingForPin: boolean
+  submitComment: boolean
+  cancel: boolean
+}
+
+type ControlInput = Pick<Bid, 'status'> & {
+  pinSlot: Pick<Slot, 'auctionEnd'> & { currentBid?: number | null }
+  payment?: { status: string } | null
+  pinnedComment?: unknown
+}
+
+/** Per-status buyer UI (spec section 4). */
+export function buyerControls(bid: ControlInput, now: Date = new Date()): BuyerControls {
+  const s = bid.status
+  const future = new Date(bid.pinSlot.auctionEnd).getTime() > now.getTime()
+  const paidNotPinned = s === 'WON' && bid.payment?.status === 'COMPLETED' && !bid.pinnedComment
+  return {
+    payNow: s === 'AWAITING_PAYMENT',
+    pendingApproval: s === 'PENDING_INFLUENCER_APPROVAL',
+    bidAgain: s === 'OUTBID' && future,
+    timeLeft: s === 'ACTIVE',
+    waitingForPin: paidNotPinned,
+    submitComment: paidNotPinned,
+    // the FAQ: only before the auction ends and only when not leading
+    cancel: s === 'OUTBID' && future,
+  }
+}
+
+export function bidAgainAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
+  return round2((slot.currentBid ?? slot.minBid) + BID_AGAIN_INCREMENT)
+}
+
+/** '2d 4h left', '3h 12m left', '45m left', 'Ended'. */
+export function timeLeft(iso: string, now: Date = new Date()): string {
+  const ms = new Date(iso).getTime() - now.getTime()
+  if (!Number.isFinite(ms) || ms <= 0) return 'Ended'
+  const m = Math.floor(ms / 60000)
+  const d = Math.floor(m / 1440)
+  const h = Math.floor((m % 1440) / 60)
+  if (d > 0) return `${d}d ${h}h left`
+  if (h > 0) return `${h}h ${m % 60}m left`
+  return `${Math.max(1, m)}m left`
+}
+
+export const STATUS_LABELS: Record<string, string> = {
+  ACTIVE: 'Leading',
+  OUTBID: 'Outbid',
+  WON: 'Won',
+  CANCELLED: 'Cancelled',
+  EXPIRED: 'Expired',
+  AWAITING_PAYMENT: 'Awaiting Payment',
+  PENDING_INFLUENCER_APPROVAL: 'Pending Approval',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+  PINNED: 'Pinned',
+}
+
+export function statusLabel(s: string) {
+  return STATUS_LABELS[s] ?? s.charAt(0) + s.slice(1).toLowerCase().replace(/_/g, ' ')
+}
+
+export function compactNumber(n: number) {
+  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n)
+}

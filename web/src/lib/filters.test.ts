@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { clearFilters, DEFAULT_FILTERS, filtersActive, slotQuery } from './filters'
+
+describe('marketplace filters', () => {
+  it("shows 'Active' only when a filter differs from its default", () => {
+    expect(filtersActive(DEFAULT_FILTERS)).toBe(false)
+    expect(filtersActive({ ...DEFAULT_FILTERS, price: [10, 1000] })).toBe(true)
+    expect(filtersActive({ ...DEFAULT_FILTERS, price: [0, 990] })).toBe(true)
+    expect(filtersActive({ ...DEFAULT_FILTERS, minViews: '100k' })).toBe(true)
+    expect(filtersActive({ ...DEFAULT_FILTERS, timeLeft: '24h' })).toBe(true)
+    expect(filtersActive({ ...DEFAULT_FILTERS, verified: true })).toBe(true)
+    expect(filtersActive({ ...DEFAULT_FILTERS, category: 'tech' })).toBe(true)
+  })
+
+  it('Clear All resets every filter', () => {
+    const cleared = clearFilters()
+    expect(cleared).toEqual(DEFAULT_FILTERS)
+    expect(filtersActive(cleared)).toBe(false)
+  })
+
+  it('sends search, filters, sort and page to the server, defaults left out', () => {
+    expect(slotQuery('', DEFAULT_FILTERS, 'newest', 1)).toEqual({ sortBy: 'newest', page: 1, limit: 10 })
+    expect(slotQuery(' yoga ', { price: [20, 500], minViews: '1m', timeLeft: '7d', verified: true, category: 'fitness' }, 'price-low', 2)).toEqual({
+      q: 'yoga',
+      category: 'fitness',
+      minPrice: 20,
+      maxPrice: 500,
+      minViews: 1_000_000,
+      timeLeft: '7d',
+      verified: true,
+      sortBy: 'price-low',
+      page: 2,
+      limit: 10,
+    })
+  })
+})

@@ -1,0 +1,90 @@
+/** Marketplace filters (spec sections 2 and 9; ARCHITECTURE section 9: the server filters). */
+export const PRICE_MIN = 0
+export const PRICE_MAX = 1000
+export const PRICE_STEP = 10
+export const PAGE_SIZE = 10
+export const DASHBOARD_LIMIT = 4
+
+export const MIN_VIEWS_OPTIONS: { value: string; label: string; views: number | null }[] = [
+  { value: 'any', label: 'Any views', views: null },
+  { value: '1k', label: '1K+', views: 1_000 }, // the spec labels this '10K+' too; see README
+  { value: '10k', label: '10K+', views: 10_000 },
+  { value: '100k', label: '100K+', views: 100_000 },
+  { value: '500k', label: '500K+', views: 500_000 },
+  { value: '1m', label: '1M+', views: 1_000_000 },
+  { value: '5m', label: '5M+', views: 5_000_000 },
+]
+
+export const TIME_LEFT_OPTIONS = [
+  { value: 'all', label: 'Any time left' },
+  { value: '1h', label: 'Ending within 1 hour' },
+  { value: '24h', label: 'Ending within 24 hours' },
+  { value: '7d', label: 'Ending within 7 days' },
+] as const
+
+export const SORT_OPTIONS = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'popular', label: 'Most popular' },
+  { value: 'price-low', label: 'Price: low to high' },
+  { value: 'price-high', label: 'Price: high to low' },
+  { value: 'ending-soon', label: 'Ending soon' },
+  { value: 'most-views', label: 'Most views' },
+] as const
+
+export type TimeLeft = (typeof TIME_LEFT_OPTIONS)[number]['value']
+export type SortBy = (typeof SORT_OPTIONS)[number]['value']
+
+export interface Filters {
+  price: [number, number]
+  minViews: string
+  timeLeft: TimeLeft
+  verified: boolean
+  category: string
+}
+
+export const DEFAULT_FILTERS: Filters = { price: [PRICE_MIN, PRICE_MAX], minViews: 'any', timeLeft: 'all', verified: false, category: 'all' }
+
+/** The 'Active' badge: any filter differs from its default. */
+export function filtersActive(f: Filters): boolean {
+  return (
+    f.price[0] !== DEFAULT_FILTERS.price[0] ||
+    f.price[1] !== DEFAULT_FILTERS.price[1] ||
+    f.minViews !== DEFAULT_FILTERS.minViews ||
+    f.timeLeft !== DEFAULT_FILTERS.timeLeft ||
+    f.verified !== DEFAULT_FILTERS.verified ||
+    f.category !== DEFAULT_FILTERS.category
+  )
+}
+
+/** Clear All: every filter back to its default (search and sort are kept). */
+export function clearFilters(): Filters {
+  return { ...DEFAULT_FILTERS, price: [PRICE_MIN, PRICE_MAX] }
+}
+
+export interface SlotQuery {
+  q?: string
+  category?: string
+  minPrice?: number
+  maxPrice?: number
+  minViews?: number
+  timeLeft?: TimeLeft
+  verified?: boolean
+  sortBy: string
+  page: number
+  limit: number
+}
+
+/** Query for GET /marketplace/slots: only what differs from the defaults is sent. */
+export function slotQuery(search: string, f: Filters, sortBy: string, page: number, limit = PAGE_SIZE): SlotQuery {
+  const q: SlotQuery = { sortBy, page, limit }
+  if (search.trim()) q.q = search.trim()
+  if (f.category !== 'all') q.category = f.category
+  if (f.price[0] > PRICE_MIN) q.minPrice = f.price[0]
+  // the top of the slider means "no upper limit"
+  if (f.price[1] < PRICE_MAX) q.maxPrice = f.price[1]
+  const views = MIN_VIEWS_OPTIONS.find((o) => o.value === f.minViews)?.views
+  if (views) q.minViews = views
+  if (f.timeLeft !== 'all') q.timeLeft = f.timeLeft
+  if (f.verified) q.verified = true
+  return q
+}
