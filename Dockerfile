@@ -4,7 +4,7 @@
 FROM node:20-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm install --no-audit --no-fund
 COPY web/ ./
 COPY contracts/ /src/contracts/
 RUN npm run build

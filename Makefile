@@ -11,7 +11,7 @@ WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.con
 install:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
 	$(UV) sync --frozen
-	@if [ -f web/package.json ]; then cd web && $(NPM) ci --no-audit --no-fund --loglevel=error; fi
+	@if [ -f web/package.json ]; then cd web && $(NPM) install --no-audit --no-fund --loglevel=error; fi
 
 ## web: build web/dist when missing or older than its sources
 web: web/dist/index.html
