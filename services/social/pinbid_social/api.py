@@ -124,7 +124,8 @@ def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVe
         return InstagramConnectOut(url=started.url)
 
     @instagram.get("/callback", response_class=RedirectResponse, status_code=303,
-                   responses={303: {"description": "to /post-manager?connected=1 or ?error=<reason>"}})
+                   responses={303: {"description": "to /post-manager (creators) or /marketplace (brands), "
+                                                         "?connected=1 or ?error=<reason>"}})
     async def callback(request: Request, code: str | None = Query(None, max_length=2048),
                        state: str | None = Query(None, max_length=512),
                        error: str | None = Query(None, max_length=200)) -> RedirectResponse:

@@ -76,14 +76,23 @@ class Connections:
                                                login_hint=hint)
         return ConnectStart(url=url, nonce=nonce)
 
-    def _back(self, error: str | None = None) -> str:
+    async def _back(self, user_id: uuid.UUID | None, error: str | None = None) -> str:
+        """Back to the page the person connects from: the marketplace for a brand, the post manager
+        for a creator (and when the state did not even say who it was)."""
+        page = "post-manager"
+        if user_id is not None:
+            async with self.db.transaction() as session:
+                user = await session.get(User, user_id)
+            if user is not None and user.role == "BUYER":
+                page = "marketplace"
         query = {"error": error} if error else {"connected": "1"}
-        return f"{self.public_url}/post-manager?{urlencode(query)}"
+        return f"{self.public_url}/{page}?{urlencode(query)}"
 
     async def complete(self, *, code: str | None, state: str | None, error: str | None,
                        browser_nonce: str | None) -> str:
         """Handles the provider's redirect; returns where the browser goes next. Nothing is stored
         unless every step succeeded."""
+        accepted: OAuthState | None = None
         try:
             accepted = read_state(self.state_key, state or "", now=int(self.clock().timestamp()))
             if not browser_nonce or not secrets.compare_digest(browser_nonce, accepted.nonce):
@@ -97,8 +106,8 @@ class Connections:
             await self._store(accepted.user_id, grant, profile, media)
         except StateRejected as rejected:
             log.info("instagram connection refused: %s", rejected.reason)
-            return self._back(rejected.reason)
-        return self._back()
+            return await self._back(accepted.user_id if accepted else None, rejected.reason)
+        return await self._back(accepted.user_id)
 
     async def _burn(self, state: OAuthState) -> None:
         async with self.db.transaction() as session:

@@ -2755,7 +2755,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description to /post-manager?connected=1 or ?error=<reason> */
+            /** @description to /post-manager (creators) or /marketplace (brands), ?connected=1 or ?error=<reason> */
             303: {
                 headers: {
                     [name: string]: unknown;

@@ -148,3 +148,11 @@ async def test_disconnecting_forgets_the_account_and_tells_the_others(social):
 
 async def test_connect_needs_a_signed_in_user(social):
     assert (await social.http.get("/instagram/connect")).status_code == 403
+
+
+async def test_a_brand_comes_back_to_the_marketplace(social):
+    brand = await social.user("BUYER", business="Northwind Coffee", name="Leo Brand")
+    assert await social.connect(brand, "BUYER", username="northwind") == f"{PUBLIC}/marketplace?connected=1"
+    url, cookie = await social.start_connect(brand, "BUYER")
+    location = await social.callback(await social.authorize(url, action="deny"), cookie)
+    assert location == f"{PUBLIC}/marketplace?error=access_denied"

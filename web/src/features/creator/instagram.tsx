@@ -18,7 +18,7 @@ const CONNECT_ERRORS: Record<string, string> = {
   provider_unavailable: 'Instagram could not be reached. Please try again in a moment.',
 }
 
-/** The Instagram OAuth callback lands on /post-manager?connected=1 or ?error=<reason>. */
+/** The Instagram OAuth callback lands on /post-manager (creators) or /marketplace (brands) with ?connected=1 or ?error=<reason>. */
 export function useInstagramCallbackToast() {
   const [params, setParams] = useSearchParams()
   const connected = params.get('connected')
