@@ -4,15 +4,29 @@ import uuid
 
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Invalid
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import announcements
-from .domain.listing import NewSlot, check_new_slot
-from .models import CreatorProfile, Post, Slot, User
+from .domain.listing import NewSlot, check_new_slot, check_room_on_post
+from .domain.states import BidStatus
+from .models import Bid, CreatorProfile, Post, Slot, User
 from .rules import Clock, as_api_errors, listing_limits
 from .settings import MarketplaceSettings
 
 POST_ALREADY_LISTED = "This post already has an active pin slot."
+
+
+# bids that hold one of a post's pins: pinned now, or won and on their way to being pinned
+HOLDING_A_PIN = or_(and_(Bid.status == BidStatus.PINNED.value, Bid.pinned_status == "ACTIVE"),
+                    Bid.status.in_([BidStatus.PENDING_INFLUENCER_APPROVAL.value, BidStatus.APPROVED.value,
+                                    BidStatus.AWAITING_PAYMENT.value, BidStatus.WON.value]))
+
+
+async def placements_on_post(session: AsyncSession, post_id: str) -> int:
+    return await session.scalar(select(func.count()).select_from(Bid).join(Slot, Slot.id == Bid.slot_id)
+                                .where(Slot.post_id == post_id, HOLDING_A_PIN))
 
 
 class Slots:
@@ -26,6 +40,8 @@ class Slots:
             post = await session.get(Post, new.post_id)
             if post is None or post.user_id != creator_id:
                 raise Invalid("Choose one of your own Instagram posts.", field="postId", code="unknown_post")
+            with as_api_errors():
+                check_room_on_post(await placements_on_post(session, post.id))
             user = await session.get(User, creator_id)
             profile = await session.get(CreatorProfile, creator_id)
             row = Slot(id=uuid.uuid4(), creator_id=creator_id, post_id=post.id, title=new.title,

@@ -4,10 +4,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from .errors import RuleBroken
+from .errors import RuleBroken, StateConflict
 
 CATEGORIES = ("fashion", "tech", "fitness", "food", "travel", "gaming")
 MAX_TITLE = 200
+MAX_PINNED_PER_POST = 3  # Instagram pins at most three comments on a post
 MAX_DESCRIPTION = 2000
 TIME_LEFT = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}
 SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-views")
@@ -65,3 +66,11 @@ def check_new_slot(slot: NewSlot, *, now: datetime, limits: Limits) -> NewSlot:
     return NewSlot(post_id=slot.post_id, title=title, description=slot.description.strip(),
                    category=category(slot.category), min_bid=slot.min_bid, buy_now_price=slot.buy_now_price,
                    auction_end=slot.auction_end, duration_days=slot.duration_days)
+
+
+def check_room_on_post(placements: int) -> None:
+    """A new slot needs a free pin on its post: `placements` counts the post's comments that are pinned, or
+    won and on their way to being pinned."""
+    if placements >= MAX_PINNED_PER_POST:
+        raise StateConflict(f"This post already has {MAX_PINNED_PER_POST} pinned comments, the most Instagram "
+                            "allows. Choose another post.", code="post_full")

@@ -87,7 +87,7 @@ def signer(tmp_path_factory) -> tuple[TokenSigner, str]:
 async def world(new_database, signer):
     clock = Clock()
     settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"), jwt_public_key_file=signer[1],
-                                   closer_interval_seconds=3600, db_pool_size=20, db_max_overflow=40)
+                                   closer_interval_seconds=3600, db_pool_size=10, db_max_overflow=15)
     service = build(settings, clock=clock)
     async with running(service):
         w = World(service, signer[0], clock)

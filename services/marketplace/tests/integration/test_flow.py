@@ -1,6 +1,7 @@
 """The main journeys through the HTTP calls on a real database."""
 
 import uuid
+from datetime import timedelta
 
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
@@ -108,3 +109,17 @@ async def test_the_closer_closes_due_auctions_and_buy_now(world):
     assert (await world.http.get(f"/marketplace/slots/{unsold['id']}", headers=buyer)).json()["outcome"] == "UNSOLD"
     late = await world.bid(buyer, due["id"], 100)
     assert late.status_code == 409 and late.json()["detail"] == "This auction has ended."
+
+
+async def test_a_post_with_three_pins_taken_cannot_be_listed_again(world):
+    creator, posts = await world.creator(posts=1)
+    buyers = [await world.buyer(f"Brand {n}") for n in range(4)]
+    for n in range(3):
+        listed = await world.http.post("/buyer/buy-now", headers=buyers[n], json={
+            "pinSlotId": (await world.slot(creator, posts[0], buyNowPrice=50))["id"]})
+        assert listed.status_code == 201, listed.text  # each sale holds one of the post's three pins
+    full = await world.http.post("/influencer/pin-slots", headers=creator, json={
+        "postId": posts[0], "title": "Fourth", "category": "food", "minBid": 10,
+        "auctionEnd": (world.clock.now + timedelta(days=2)).isoformat()})
+    assert full.status_code == 409 and full.json()["code"] == "post_full"
+    assert "3 pinned comments" in full.json()["detail"]
