@@ -9,6 +9,7 @@ import uuid
 import psycopg
 from pinbid_kit import outbox
 from pinbid_kit.bus import InProcessBus, RabbitBus
+from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.db import Database, async_url
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.inbox import Consumers
@@ -68,6 +69,8 @@ async def measure(bus, label: str) -> None:
     await relay.stop()
     await relay_task
     await bus.stop()
+    if isinstance(bus, RabbitBus):
+        await delete_queues(AMQP, consumers.service)
     await db.dispose()
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')

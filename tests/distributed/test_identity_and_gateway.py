@@ -2,7 +2,6 @@
 events crossing a real RabbitMQ (identity's outbox → exchange → a consumer's queue, and the gateway's
 revocation broadcast)."""
 
-import asyncio
 import os
 import socket
 import subprocess
@@ -13,6 +12,7 @@ import uuid
 import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.testing import eventually
 
 
@@ -117,4 +117,4 @@ async def test_events_cross_rabbitmq_between_processes(processes, amqp_url):
             assert fresh.status_code == 503  # passes the gateway's checks; marketplace is not running here
     finally:
         await consumer.stop()
-        await asyncio.sleep(0)
+        await delete_queues(amqp_url, queue)

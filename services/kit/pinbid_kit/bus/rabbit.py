@@ -2,6 +2,7 @@ import asyncio
 import logging
 import uuid
 
+import aio_pika
 from aio_pika import ExchangeType
 from faststream.middlewares import AckPolicy
 from faststream.rabbit import QueueType, RabbitBroker, RabbitExchange, RabbitMessage, RabbitQueue
@@ -103,3 +104,12 @@ class RabbitBus:
             message_type=envelope.type,
             timeout=10,
         )
+
+
+async def delete_queues(url: str, queue: str) -> None:
+    """Delete a service's queue and its dead-letter queue (tests and benchmarks clean up after themselves)."""
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel()
+        for name in (queue, f"{queue}.dlq"):
+            await channel.queue_delete(name)

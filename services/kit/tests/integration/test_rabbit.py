@@ -7,6 +7,7 @@ import aio_pika
 import pytest
 from pinbid_kit import outbox
 from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
 from pinbid_kit.outbox import OutboxRelay
@@ -17,11 +18,7 @@ from sqlalchemy import text
 async def queue_name(amqp_url):
     name = f"test.{uuid.uuid4().hex[:10]}"
     yield name
-    connection = await aio_pika.connect(amqp_url)
-    async with connection:
-        channel = await connection.channel()
-        for queue in (name, f"{name}.dlq"):
-            await channel.queue_delete(queue)
+    await delete_queues(amqp_url, name)
 
 
 def updated() -> Envelope:
