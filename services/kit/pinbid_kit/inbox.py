@@ -14,6 +14,7 @@ from .bus import Bus, matches
 from .db import Database
 from .envelope import Envelope
 from .events import EVENTS, EventData
+from .metrics import record_event
 from .telemetry import extract_context, tracer
 
 log = logging.getLogger("pinbid.inbox")
@@ -81,9 +82,15 @@ class Consumers:
 
     async def handle_once(self, registration: Registration, envelope: Envelope) -> bool:
         data = EVENTS[envelope.type].model_validate(envelope.data)
-        async with self.db.transaction() as session:
-            if not await claim(session, envelope, registration.name):
-                log.info("skipping %s for %s: already handled", envelope.id, registration.name)
-                return False
-            await registration.handle(session, data, envelope)
-            return True
+        try:
+            async with self.db.transaction() as session:
+                if not await claim(session, envelope, registration.name):
+                    log.info("skipping %s for %s: already handled", envelope.id, registration.name)
+                    record_event(self.service, envelope.type, "duplicate")
+                    return False
+                await registration.handle(session, data, envelope)
+        except Exception:
+            record_event(self.service, envelope.type, "failed")
+            raise
+        record_event(self.service, envelope.type, "handled")
+        return True

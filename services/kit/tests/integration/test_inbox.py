@@ -71,3 +71,18 @@ async def test_a_failed_handler_leaves_no_inbox_row_so_the_retry_applies(db):
     await consumers.dispatch(env, {})
     await consumers.dispatch(env, {})
     assert await touched(db) == 1 and len(attempts) == 2
+
+
+async def test_handled_and_duplicate_events_are_counted(db):
+    from prometheus_client import REGISTRY
+
+    def count(result: str) -> float:
+        return REGISTRY.get_sample_value("pinbid_events_handled_total", {
+            "service": "test", "type": UserUpdated.event_type, "result": result}) or 0.0
+
+    await seed(db)
+    before = count("handled"), count("duplicate")
+    env = envelope()
+    await consumers_touching_widget(db).dispatch(env, {})
+    await consumers_touching_widget(db).dispatch(env, {})
+    assert (count("handled"), count("duplicate")) == (before[0] + 1, before[1] + 1)
