@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
@@ -14,7 +15,7 @@ from .approvals import Approvals
 from .bidding import Bidding
 from .closing import Closer
 from .queries import Queries
-from .rules import Clock, auction_rules, system_clock
+from .rules import auction_rules
 from .settings import MarketplaceSettings
 from .slots import Slots
 
@@ -35,7 +36,7 @@ class KeyFileVerifier(TokenVerifier):
         return self._loaded.verify(token)
 
 
-def build(settings: MarketplaceSettings | None = None, *, clock: Clock = system_clock) -> Service:
+def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow) -> Service:
     settings = settings or MarketplaceSettings()
     db = Database(settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow)
     rules = auction_rules(settings)

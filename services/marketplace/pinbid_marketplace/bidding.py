@@ -5,6 +5,7 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from sqlalchemy import or_, select
@@ -15,7 +16,7 @@ from .domain import auction
 from .domain.comments import Comment
 from .domain.states import LIVE, BidStatus, check_move
 from .models import Bid, Slot, User
-from .rules import Clock, as_api_errors, bid_state, slot_state, store_bid, store_slot
+from .rules import as_api_errors, bid_state, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 SLOT_NOT_FOUND = "Pin slot not found."

@@ -3,6 +3,7 @@
 import logging
 import uuid
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
 from sqlalchemy import select
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import announcements
 from .domain import auction
 from .models import LIVE_SQL, Bid, Slot
-from .rules import Clock, as_api_errors, bid_state, slot_state, store_bid, store_slot
+from .rules import as_api_errors, bid_state, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.closing")

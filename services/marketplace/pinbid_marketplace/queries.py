@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
 from sqlalchemy import Select, func, select
@@ -13,7 +14,6 @@ from sqlalchemy import Select, func, select
 from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.states import LIVE, WON_STATUSES, BidStatus
 from .models import Bid, Slot, User
-from .rules import Clock
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,

@@ -1,8 +1,8 @@
 """Glue between the pure rules and the tables: rows to domain objects and back, domain errors to API errors."""
 
 import contextlib
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator
+from datetime import timedelta
 
 from pinbid_kit.errors import Conflict, Invalid
 
@@ -12,12 +12,6 @@ from .domain.listing import Limits
 from .domain.states import BidStatus, SlotStatus
 from .models import Bid, Slot
 from .settings import MarketplaceSettings
-
-Clock = Callable[[], datetime]
-
-
-def system_clock() -> datetime:
-    return datetime.now(UTC)
 
 
 def auction_rules(settings: MarketplaceSettings) -> auction.Rules:

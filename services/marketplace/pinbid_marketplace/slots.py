@@ -2,6 +2,7 @@
 
 import uuid
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Invalid
 from sqlalchemy import and_, func, or_, select
@@ -12,7 +13,7 @@ from . import announcements
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
 from .models import Bid, CreatorProfile, Post, Slot, User
-from .rules import Clock, as_api_errors, listing_limits
+from .rules import as_api_errors, listing_limits
 from .settings import MarketplaceSettings
 
 POST_ALREADY_LISTED = "This post already has an active pin slot."

@@ -1,6 +1,7 @@
 """Builds the payments service: its HTTP app, event consumers and periodic jobs."""
 
 import httpx
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
@@ -10,7 +11,6 @@ from pinbid_kit.tokens import TokenVerifier
 from . import handlers
 from .api import routes
 from .checkout import Checkout
-from .clock import Clock, utcnow
 from .earnings import Earnings
 from .onboarding import Onboarding
 from .payment_requests import PaymentRequests

@@ -3,12 +3,12 @@
 import uuid
 from datetime import timedelta
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, NotFound
 from pinbid_kit.tokens import Principal
 from sqlalchemy import func, select
 
-from .clock import Clock, utcnow
 from .models import CheckoutSession, Payment, User
 from .providers.ports import CheckoutOrder, CheckoutProvider, ProviderError
 from .settings import PaymentsSettings

@@ -6,11 +6,11 @@ import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from sqlalchemy import and_, case, func, or_, select
 
 from . import bookkeeping
-from .clock import Clock, utcnow
 from .domain import ledger
 from .domain.money import to_money
 from .models import Earning, Payout, User

@@ -4,6 +4,7 @@ import logging
 from datetime import timedelta
 
 from pinbid_kit import outbox
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.payments import PaymentExpired, PaymentRequested
@@ -11,7 +12,6 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .clock import Clock, utcnow
 from .domain.money import split
 from .models import Payment
 from .settings import PaymentsSettings

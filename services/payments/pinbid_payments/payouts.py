@@ -7,6 +7,7 @@ import uuid
 from decimal import Decimal
 
 from pinbid_kit import outbox
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.events.payments import PayoutCreated, PayoutFailed, PayoutPaid
 from sqlalchemy import func, select, text, update
@@ -14,7 +15,6 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import bookkeeping
-from .clock import Clock, utcnow
 from .domain import ledger
 from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings

@@ -3,11 +3,11 @@
 import logging
 from datetime import timedelta
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from sqlalchemy import select
 
 from . import settlement
-from .clock import Clock, utcnow
 from .models import Payment
 from .providers.ports import CheckoutProvider, ProviderError
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import stripe
 from pinbid_kit import outbox
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError, Conflict
 from pinbid_kit.events.payments import PaymentFailed
@@ -14,7 +15,6 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import settlement
-from .clock import Clock, utcnow
 from .domain.webhooks import (
     ChargeRefunded,
     CheckoutExpired,

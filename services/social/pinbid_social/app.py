@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
@@ -11,7 +12,6 @@ from sqlalchemy import text
 
 from . import handlers
 from .api import routes
-from .common import Clock, utcnow
 from .connections import Connections
 from .pins import Pins
 from .posts import Posts

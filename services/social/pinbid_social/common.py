@@ -2,8 +2,7 @@
 
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from collections.abc import Awaitable
 from decimal import Decimal
 from typing import TypeVar
 
@@ -19,7 +18,6 @@ from .ports import ProviderError, ProviderRejected
 
 log = logging.getLogger("pinbid.social")
 SOURCE = "social"
-Clock = Callable[[], datetime]
 T = TypeVar("T")
 
 
@@ -28,9 +26,6 @@ T = TypeVar("T")
 async def publish_all(session: AsyncSession, events: list[EventData]) -> list[Envelope]:
     return await outbox.publish_all(session, events, source=SOURCE)
 
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 def handle(username: str) -> str:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from urllib.parse import urlencode
 
 from pinbid_kit import outbox
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import InstagramUnauthorized
 from pinbid_kit.events.social import (
@@ -26,7 +27,7 @@ from sqlalchemy import delete, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .common import SOURCE, Clock, connection_of, log, provider_call
+from .common import SOURCE, connection_of, log, provider_call
 from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
 from .domain.stats import PostFigures, ProfileStats, profile_stats
 from .models import Connection, OAuthNonce, PinSession, Post, User

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from pinbid_kit import outbox
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, TooManyRequests
 from pinbid_kit.events.social import CommentPinned
@@ -13,7 +14,7 @@ from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
 from sqlalchemy.dialects.postgresql import insert
 
-from .common import SOURCE, Clock, connection_of, handle, log, provider_call
+from .common import SOURCE, connection_of, handle, log, provider_call
 from .domain.placement import Status, can_pin, ends_at
 from .domain.sponsored import sponsored_text
 from .models import BidComment, PinSession, Placement, Post, Slot, User

@@ -4,11 +4,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, InstagramUnauthorized
 from sqlalchemy import select
 
-from .common import Clock, connection_of, log
+from .common import connection_of, log
 from .connections import Connections
 from .models import Post, Slot
 

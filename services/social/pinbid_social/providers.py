@@ -4,11 +4,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 
 from .adapters.instagram_graph import InstagramGraph
 from .adapters.instagrapi_pinning import InstagrapiPinning
-from .adapters.sandbox import SandboxInstagram, utcnow
+from .adapters.sandbox import SandboxInstagram
 from .ports import InstagramApi, Pinning
 from .settings import SocialSettings
 

@@ -11,13 +11,14 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
 from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
 
-from .common import Clock, log, publish_all
+from .common import log, publish_all
 from .domain.placement import Observation, Status, Step, next_step
 from .models import Connection, PinSession, Post
 from .ports import MediaRef, ProviderError

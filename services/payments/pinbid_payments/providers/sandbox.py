@@ -11,11 +11,11 @@ import time
 from datetime import timedelta
 
 import httpx
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 
-from ..clock import Clock, utcnow
 from ..models import SandboxCheckout, SandboxWebhook
 from .ports import CheckoutOrder, OpenedCheckout, PayoutOrder, PayoutResult, ProviderError
 from .signing import stripe_signature

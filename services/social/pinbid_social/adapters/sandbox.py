@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
+from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
@@ -50,10 +51,6 @@ def numeric_id(*parts: object) -> str:
     """A 17-digit id shaped like Instagram's, derived from `parts`."""
     digest = int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big")
     return "178" + str(digest % 10**14).zfill(14)
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class SandboxInstagram:

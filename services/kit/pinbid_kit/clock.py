@@ -1,3 +1,5 @@
+"""Time as the services see it: injectable, so tests move it instead of sleeping."""
+
 from collections.abc import Callable
 from datetime import UTC, datetime
 
