@@ -68,13 +68,21 @@ class TokenVerifier:
 
     CACHE_SIZE = 10_000
 
-    def __init__(self, public_key_pem: bytes):
-        self._key = serialization.load_pem_public_key(public_key_pem)
+    def __init__(self, public_key_pem: bytes | None = None, *, key_file: Path | None = None):
+        self._key = serialization.load_pem_public_key(public_key_pem) if public_key_pem else None
+        self._key_file = key_file
         self._verified: OrderedDict[str, tuple[Principal, int]] = OrderedDict()
 
     @classmethod
     def from_file(cls, path: Path) -> "TokenVerifier":
-        return cls(path.read_bytes())
+        """Reads the key on first use: in a distributed start identity may write it after this process starts."""
+        return cls(key_file=path)
+
+    def _public_key(self):
+        if self._key is None:
+            assert self._key_file is not None
+            self._key = serialization.load_pem_public_key(self._key_file.read_bytes())
+        return self._key
 
     def verify(self, token: str) -> Principal:
         cached = self._verified.get(token)
@@ -92,7 +100,7 @@ class TokenVerifier:
 
     def _verify(self, token: str) -> tuple[Principal, int]:
         try:
-            claims = jwt.decode(token, self._key, algorithms=["EdDSA"], audience=AUDIENCE, issuer=ISSUER,
+            claims = jwt.decode(token, self._public_key(), algorithms=["EdDSA"], audience=AUDIENCE, issuer=ISSUER,
                                 options={"require": ["exp", "iat", "sub", "role", "tv"]})
             role = claims["role"]
             if role not in ROLES:

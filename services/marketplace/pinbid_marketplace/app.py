@@ -1,13 +1,12 @@
 """Builds the marketplace service: its HTTP app, event consumers and the auction closer."""
 
-from pathlib import Path
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
 from pinbid_kit.runtime import Job, Service
-from pinbid_kit.tokens import Principal, TokenVerifier
+from pinbid_kit.tokens import TokenVerifier
 
 from . import handlers
 from .api import routes
@@ -23,19 +22,6 @@ NAME = "marketplace"
 SETTINGS = MarketplaceSettings
 
 
-class KeyFileVerifier(TokenVerifier):
-    """Reads identity's public key on first use: in the distributed run identity may write it after we start."""
-
-    def __init__(self, path: Path):
-        self._path = path
-        self._loaded: TokenVerifier | None = None
-
-    def verify(self, token: str) -> Principal:
-        if self._loaded is None:
-            self._loaded = TokenVerifier.from_file(self._path)
-        return self._loaded.verify(token)
-
-
 def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow) -> Service:
     settings = settings or MarketplaceSettings()
     db = Database(settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow)
@@ -48,7 +34,7 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     consumers = Consumers(NAME, db)
     handlers.register(consumers, settings)
     service = Service(name=NAME, db=db, consumers=consumers)
-    verifier = KeyFileVerifier(settings.jwt_public_key_file)
+    verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     service.app = create_app(
         NAME, checks=service.readiness_checks(),
         routers=routes(verifier=verifier, slots=slots, bidding=bidding, closer=closer, approvals=approvals,

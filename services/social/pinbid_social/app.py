@@ -7,7 +7,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
 from pinbid_kit.runtime import Job, Service
-from pinbid_kit.tokens import TokenVerifier, generate_keypair
+from pinbid_kit.tokens import TokenVerifier
 from sqlalchemy import text
 
 from . import handlers
@@ -28,8 +28,6 @@ SETTINGS = SocialSettings
 def build(settings: SocialSettings | None = None, *, providers: Providers | None = None,
           clock: Clock = utcnow) -> Service:
     settings = settings or SocialSettings()
-    if not settings.jwt_public_key_file.exists():  # first run of the embedded default: identity makes the pair
-        generate_keypair(settings.jwt_public_key_file.with_suffix(".pem"), settings.jwt_public_key_file)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     db = Database(settings.database_url)
     providers = providers or build_providers(settings, db, clock=clock)

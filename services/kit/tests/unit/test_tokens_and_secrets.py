@@ -77,3 +77,12 @@ def test_a_remembered_token_still_expires(keys, monkeypatch):
     monkeypatch.setattr(time, "time", lambda: later)
     with pytest.raises(InvalidToken):
         verifier.verify(token)
+
+
+def test_a_verifier_reads_its_key_file_on_first_use(keys, tmp_path):
+    private, public = keys
+    path = tmp_path / "later.pub"
+    verifier = TokenVerifier.from_file(path)  # the file does not exist yet: identity writes it later
+    path.write_bytes(public)
+    user = uuid.uuid4()
+    assert verifier.verify(TokenSigner(private, ttl_seconds=60).sign(user, "BUYER", 0)).user_id == user
