@@ -68,6 +68,7 @@ class PlaceBidIn(ApiModel):
     max_auto_bid: MoneyIn | None = None
     comment_id: CommentId | None = None
     comment_username: Username | None = None
+    comment_text: CommentText | None = None  # what the comment named by commentId says, shown on the bid
     new_comment_text: CommentText | None = None
 
 
@@ -81,6 +82,7 @@ class BuyNowIn(ApiModel):
     pin_slot_id: uuid.UUID
     comment_id: CommentId | None = None
     comment_username: Username | None = None
+    comment_text: CommentText | None = None
     new_comment_text: CommentText | None = None
 
 
@@ -185,7 +187,8 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     @brand.post("/bids", response_model=BidOut, status_code=201)
     async def place_bid(body: PlaceBidIn, principal: Principal = buyer) -> BidOut:
         with as_api_errors():
-            comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False)
+            comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False,
+                                      words=body.comment_text)
         bid_id = await bidding.place(principal.user_id, body.pin_slot_id,
                                      offer(body.amount, body.auto_bid_enabled, body.max_auto_bid), comment)
         return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
@@ -208,7 +211,8 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     @brand.post("/buy-now", response_model=BidOut, status_code=201)
     async def buy_now(body: BuyNowIn, principal: Principal = buyer) -> BidOut:
         with as_api_errors():
-            comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False)
+            comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False,
+                                      words=body.comment_text)
         bid_id = await bidding.buy_now(principal.user_id, body.pin_slot_id, comment)
         return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
 

@@ -104,11 +104,15 @@ class Bidding:
         for state in placement.changed:
             store_bid(by_id[state.id], state)
         own = by_id[placement.bid.id]
-        own.auto_bid_enabled = offer.auto_bid_enabled
-        own.max_auto_bid = offer.max_auto_bid if offer.auto_bid_enabled else None
+        # The bid's maximum is its ceiling, whichever way it was reached: an auto-bid maximum, or a leader's raise
+        # that moved only the ceiling. Showing it as the auto-bid maximum keeps it from silently disappearing.
+        own.auto_bid_enabled = offer.auto_bid_enabled or own.ceiling > own.amount
+        own.max_auto_bid = own.ceiling if own.auto_bid_enabled else None
         await session.flush()
         currency = self.settings.currency
-        if comment is not None and (own.comment_id, own.comment_text) != (comment.comment_id, comment.text):
+        # A bid that names no comment keeps the one it has.
+        if comment is not None and (own.comment_id, own.comment_username, own.comment_text) != (
+                comment.comment_id, comment.username, comment.text):
             own.comment_id, own.comment_username, own.comment_text = comment.comment_id, comment.username, comment.text
             await announcements.comment_changed(session, own)
         if not placement.raised_only:

@@ -17,9 +17,13 @@ class Comment:
 
 
 def choose(comment_id: str | None, text: str | None, username: str | None = None, *,
-           required: bool) -> Comment | None:
-    """Exactly one of an existing comment's id or a new text; neither is allowed only when not `required`."""
+           required: bool, words: str | None = None) -> Comment | None:
+    """Exactly one of an existing comment's id or a new text; neither is allowed only when not `required`.
+    `words` are what the comment named by `comment_id` says, as the buyer saw it: kept so the bid shows it."""
     comment_id = (comment_id or "").strip() or None
+    words = (words or "").strip() or None
+    if words is not None and comment_id is None:
+        raise RuleBroken("The comment's text goes with the id of the comment you chose.", "commentText")
     blank_text = text is not None and not text.strip()
     text = text.strip() if text is not None and text.strip() else None
     if comment_id and text:
@@ -37,7 +41,9 @@ def choose(comment_id: str | None, text: str | None, username: str | None = None
         username = (username or "").strip().removeprefix("@") or None
         if username is not None and len(username) > MAX_USERNAME:
             raise RuleBroken(f"The comment's username must be at most {MAX_USERNAME} characters.", "commentUsername")
-        return Comment(comment_id=comment_id, username=username)
+        if words is not None and len(words) > MAX_COMMENT_TEXT:
+            raise RuleBroken(f"A comment can have at most {MAX_COMMENT_TEXT} characters.", "commentText")
+        return Comment(comment_id=comment_id, username=username, text=words)
     assert text is not None
     if len(text) > MAX_COMMENT_TEXT:
         raise RuleBroken(f"A comment can have at most {MAX_COMMENT_TEXT} characters.", "newCommentText")
