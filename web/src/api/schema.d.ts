@@ -1009,6 +1009,8 @@ export interface components {
             commentId?: string | null;
             /** Commentusername */
             commentUsername?: string | null;
+            /** Commenttext */
+            commentText?: string | null;
             /** Newcommenttext */
             newCommentText?: string | null;
         };
@@ -1479,6 +1481,8 @@ export interface components {
             commentId?: string | null;
             /** Commentusername */
             commentUsername?: string | null;
+            /** Commenttext */
+            commentText?: string | null;
             /** Newcommenttext */
             newCommentText?: string | null;
         };
