@@ -135,7 +135,8 @@ describe('marketplace', () => {
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
     await toastWith('Bid Placed Successfully!')
     const call = api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')
-    expect(call?.body).toEqual({ pinSlotId: 'slot-1', amount: 45, autoBidEnabled: true, maxAutoBid: 80, commentId: 'c1', commentUsername: 'northwind' })
+    // the chosen comment's words travel with its id, so My Bids and the creator's Approvals card can show them
+    expect(call?.body).toEqual({ pinSlotId: 'slot-1', amount: 45, autoBidEnabled: true, maxAutoBid: 80, commentId: 'c1', commentUsername: 'northwind', commentText: 'Love it' })
   })
 
   it('not connected (401): the Connect prompt, and a bid without a comment', async () => {
@@ -155,7 +156,7 @@ describe('marketplace', () => {
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $25.00' }))
     await toastWith('Bid Failed')
     await toastWith('The auction has ended.')
-    expect(api.calls.find((c) => c.path === '/buyer/bids')?.body).toEqual({ pinSlotId: 'slot-1', amount: 25, autoBidEnabled: false })
+    expect(api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')?.body).toEqual({ pinSlotId: 'slot-1', amount: 25, autoBidEnabled: false })
     // the token was not dropped: 401 is not the 403 rule
     expect(localStorage.getItem('token')).toBe('t')
   })
@@ -248,9 +249,19 @@ describe('approvals', () => {
       'POST /influencer/approvals/bid-PENDING_INFLUENCER_APPROVAL': () => json(409, { detail: 'The bid is no longer pending.' }),
     })
     renderApp('/approvals')
-    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }))
+    // each decision asks first; Cancel sends nothing and gives focus back to the button
+    const approve = await screen.findByRole('button', { name: 'Approve' })
+    await userEvent.click(approve)
+    const ask = within(await screen.findByRole('alertdialog', { name: "Approve Northwind's bid?" }))
+    ask.getByText(/Northwind will be asked to pay \$40\.00 .* This cannot be undone\./)
+    await userEvent.click(ask.getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(approve).toHaveFocus())
+    expect(api.calls.filter((c) => c.method === 'POST')).toEqual([])
+    await userEvent.click(approve)
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }))
     await toastWith('Error Approving Bid')
     await userEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog', { name: "Reject Northwind's bid?" })).getByRole('button', { name: 'Reject' }))
     await toastWith('Failed to reject bid')
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'APPROVED' }, { status: 'REJECTED' }])
   })

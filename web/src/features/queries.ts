@@ -12,6 +12,7 @@ export const KEYS = {
   buyerBids: ['buyer', 'bids'] as const,
   slots: (q: unknown) => ['marketplace', 'slots', q] as const,
   slotsAll: ['marketplace', 'slots'] as const,
+  slot: (id: string) => ['marketplace', 'slot', id] as const,
   categories: ['marketplace', 'categories'] as const,
   comments: (slotId: string) => ['instagram', 'comments', slotId] as const,
   influencerDashboard: ['influencer', 'dashboard'] as const,
@@ -26,6 +27,7 @@ export const KEYS = {
 }
 
 export const fetchSlots = async (query: SlotQuery) => unwrap(await api().GET('/marketplace/slots', { params: { query } }))
+export const fetchSlot = async (slotId: string) => unwrap(await api().GET('/marketplace/slots/{slot_id}', { params: { path: { slot_id: slotId } } }))
 export const fetchCategories = async () => unwrap(await api().GET('/marketplace/categories'))
 export const fetchBuyerDashboard = async () => unwrap(await api().GET('/buyer/dashboard'))
 export const fetchBuyerBids = async () => unwrap(await api().GET('/buyer/bids'))

@@ -3,11 +3,14 @@ import {
   bidAgainAmount,
   bidAmountMessage,
   bidCounters,
+  bidders,
+  bidMaximum,
   bidTab,
   buildBidBody,
   buyerControls,
   defaultBidAmount,
   groupBids,
+  liveBidOn,
   net,
   timeLeft,
   validateBidAmount,
@@ -28,7 +31,10 @@ describe('bid amount', () => {
 
   it("uses the spec's message with both figures to two decimals", () => {
     expect(bidAmountMessage({ currentBid: 40, minBid: 25 })).toBe('Your bid must be higher than the current bid ($40.00) and at least the minimum bid ($25.00).')
-    expect(bidAmountMessage({ currentBid: null, minBid: 9.5 })).toBe('Your bid must be higher than the current bid ($0.00) and at least the minimum bid ($9.50).')
+  })
+
+  it('with no bid yet speaks of the minimum bid only', () => {
+    expect(bidAmountMessage({ currentBid: null, minBid: 9.5 })).toBe('Your bid must be at least the minimum bid ($9.50).')
   })
 
   it('must not be empty', () => {
@@ -154,5 +160,43 @@ describe('per-status buyer controls', () => {
     expect(c).toMatchObject({ waitingForPin: true, submitComment: true })
     expect(buyerControls(bid('WON', { payment: { status: 'REQUESTED' } }), NOW).waitingForPin).toBe(false)
     expect(buyerControls(bid('WON', { payment: { status: 'COMPLETED' }, pinnedComment: { status: 'ACTIVE' } }), NOW).waitingForPin).toBe(false)
+  })
+})
+
+describe('raising a bid', () => {
+  const live = (status: string, slotId: string, over = {}) => ({ status, pinSlot: { id: slotId }, amount: 40, maxAutoBid: null as number | null, autoBidEnabled: false, ...over })
+
+  it('finds the live bid on a slot (active or outbid), not a finished one', () => {
+    const bids = [live('EXPIRED', 's1'), live('OUTBID', 's1', { amount: 30 }), live('ACTIVE', 's2')]
+    expect(liveBidOn(bids, 's1')?.amount).toBe(30)
+    expect(liveBidOn(bids, 's3')).toBeUndefined()
+    expect(liveBidOn(undefined, 's1')).toBeUndefined()
+  })
+
+  it('shows a maximum only when it is above the visible bid', () => {
+    expect(bidMaximum({ amount: 40, maxAutoBid: 90, autoBidEnabled: true })).toBe(90)
+    expect(bidMaximum({ amount: 40, maxAutoBid: 40, autoBidEnabled: true })).toBeNull()
+    expect(bidMaximum({ amount: 40, maxAutoBid: null, autoBidEnabled: false })).toBeNull()
+  })
+
+  it("sends a chosen comment's words with its id; keep and later name no comment", () => {
+    const base = { slotId: 's', amount: 50, autoBid: false, maxAutoBid: null, commentId: 'c1', commentUsername: 'nova', commentText: ' Hi ', text: 'new words' }
+    expect(buildBidBody({ ...base, mode: 'existing' })).toEqual({ pinSlotId: 's', amount: 50, autoBidEnabled: false, commentId: 'c1', commentUsername: 'nova', commentText: 'Hi' })
+    expect(buildBidBody({ ...base, mode: 'keep' })).toEqual({ pinSlotId: 's', amount: 50, autoBidEnabled: false })
+    expect(buildBidBody({ ...base, mode: 'later' })).toEqual({ pinSlotId: 's', amount: 50, autoBidEnabled: false })
+    expect(validateComment('keep', null, '')).toBeNull()
+  })
+})
+
+describe('bidders', () => {
+  const line = (id: string, name: string, email?: string) => ({ id, user: { name, email } })
+
+  it('counts each bidder once, keeping their newest line', () => {
+    const lines = [line('a2', 'Acme', 'a@x'), line('n1', 'Nova', 'n@x'), line('a1', 'Acme', 'a@x')]
+    expect(bidders(lines).map((l) => l.id)).toEqual(['a2', 'n1'])
+  })
+
+  it('keeps every line when bidders are not named (the public history)', () => {
+    expect(bidders([{ id: '1', user: null }, { id: '2', user: null }])).toHaveLength(2)
   })
 })

@@ -30,8 +30,10 @@ export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): num
   return slot.currentBid != null ? round2(slot.currentBid + DEFAULT_INCREMENT) : slot.minBid
 }
 
+/** With no bid yet there is no current bid to beat: the message speaks of the minimum bid only. */
 export function bidAmountMessage(slot: Pick<Slot, 'currentBid' | 'minBid'>): string {
-  return `Your bid must be higher than the current bid ($${money2(slot.currentBid ?? 0)}) and at least the minimum bid ($${money2(slot.minBid)}).`
+  if (slot.currentBid == null) return `Your bid must be at least the minimum bid ($${money2(slot.minBid)}).`
+  return `Your bid must be higher than the current bid ($${money2(slot.currentBid)}) and at least the minimum bid ($${money2(slot.minBid)}).`
 }
 
 /** Bid amount rules (spec section 5): not empty, >= minBid, > currentBid when one exists. Returns the message or null. */
@@ -51,7 +53,8 @@ export function validateMaxAutoBid(raw: string, amount: number): string | null {
   return null
 }
 
-export type CommentMode = 'existing' | 'new' | 'later'
+/** 'keep' raises a bid without naming a comment, so it keeps the one it has. */
+export type CommentMode = 'keep' | 'existing' | 'new' | 'later'
 
 export interface ValidationToast {
   title: string
@@ -63,7 +66,7 @@ export const COMMENT_MESSAGES = {
   empty: { title: 'Comment is Empty', description: 'Please write a new comment to pin.' },
 } as const
 
-/** Comment choice rules (spec section 5). 'later' places the bid without a comment (added on My Bids). */
+/** Comment choice rules (spec section 5). 'keep' and 'later' name no comment (the bid keeps its own, or gets one on My Bids). */
 export function validateComment(mode: CommentMode, selectedId: string | null, text: string): ValidationToast | null {
   if (mode === 'existing' && !selectedId) return COMMENT_MESSAGES.noneSelected
   if (mode === 'new' && !text.trim()) return COMMENT_MESSAGES.empty
@@ -77,10 +80,12 @@ export interface PlaceBidBody {
   maxAutoBid?: number
   commentId?: string
   commentUsername?: string
+  commentText?: string
   newCommentText?: string
 }
 
-/** The POST /buyer/bids payload; maxAutoBid only when auto bid is on, and commentId or newCommentText. */
+/** The POST /buyer/bids payload; maxAutoBid only when auto bid is on, and commentId (with the words of that
+ *  comment, so the bid shows them) or newCommentText, or neither. */
 export function buildBidBody(input: {
   slotId: string
   amount: number
@@ -89,6 +94,7 @@ export function buildBidBody(input: {
   mode: CommentMode
   commentId: string | null
   commentUsername?: string | null
+  commentText?: string | null
   text: string
 }): PlaceBidBody {
   const body: PlaceBidBody = { pinSlotId: input.slotId, amount: round2(input.amount), autoBidEnabled: input.autoBid }
@@ -96,6 +102,7 @@ export function buildBidBody(input: {
   if (input.mode === 'existing' && input.commentId) {
     body.commentId = input.commentId
     if (input.commentUsername) body.commentUsername = input.commentUsername
+    if (input.commentText?.trim()) body.commentText = input.commentText.trim()
   }
   if (input.mode === 'new' && input.text.trim()) body.newCommentText = input.text.trim()
   return body
@@ -169,6 +176,29 @@ export function buyerControls(bid: ControlInput, now: Date = new Date()): BuyerC
     // the FAQ: only before the auction ends and only when not leading
     cancel: s === 'OUTBID' && future,
   }
+}
+
+/** The buyer's live bid on a slot, if any: a new bid from the panel replaces (or raises) it. */
+export function liveBidOn<T extends Pick<Bid, 'status'> & { pinSlot: Pick<Slot, 'id'> }>(bids: T[] | undefined, slotId: string): T | undefined {
+  return bids?.find((b) => b.pinSlot.id === slotId && (b.status === 'ACTIVE' || b.status === 'OUTBID'))
+}
+
+/** The most a bid may go to: its auto-bid maximum, shown beside the visible amount when it is higher. */
+export function bidMaximum(bid: Pick<Bid, 'amount' | 'maxAutoBid' | 'autoBidEnabled'>): number | null {
+  return bid.autoBidEnabled && bid.maxAutoBid != null && bid.maxAutoBid > bid.amount ? bid.maxAutoBid : null
+}
+
+type HistoryLine = { user?: { name: string; email?: string | null } | null }
+
+/** The people who bid on a slot: one per bidder, in the order of the history (newest first). */
+export function bidders<T extends HistoryLine>(history: T[]): T[] {
+  const seen = new Set<string>()
+  return history.filter((line, i) => {
+    const who = line.user ? (line.user.email ?? line.user.name) : `#${i}`
+    if (seen.has(who)) return false
+    seen.add(who)
+    return true
+  })
 }
 
 export function bidAgainAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {

@@ -69,7 +69,7 @@ export function BuyerDashboard() {
               Available Pin Slots
             </h2>
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {slots.data ? `${slots.data.total} opportunities found` : ' '}
+              {slots.data ? `${slots.data.total} ${slots.data.total === 1 ? 'opportunity' : 'opportunities'} found` : ' '}
             </p>
           </div>
           <Button asChild variant="outline" size="sm">

@@ -1,6 +1,7 @@
 import * as React from 'react'
 import { RoleGate } from '../RoleGate'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useSearchParams } from 'react-router'
 import { ChevronDown, LayoutGrid, List, Search, SlidersHorizontal, X } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -26,7 +27,7 @@ import {
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
 import { EmptyState, LoadError } from '../common'
-import { fetchCategories, fetchSlots, KEYS, type Slot } from '../queries'
+import { fetchCategories, fetchSlot, fetchSlots, KEYS, type Slot } from '../queries'
 import { useInstagramCallbackToast } from '../creator/instagram'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import { SlotCard } from './SlotCard'
@@ -51,6 +52,20 @@ export default function MarketplacePage() {
   )
 }
 
+/** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel). */
+function useSlotFromLink() {
+  const [params, setParams] = useSearchParams()
+  const linked = params.get('slot')
+  const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const slot = useQuery({ queryKey: KEYS.slot(linked ?? ''), queryFn: () => fetchSlot(linked ?? ''), enabled: Boolean(linked), retry: false })
+  React.useEffect(() => {
+    if (!linked || slot.isPending) return
+    if (slot.data?.status === 'ACTIVE') setBidSlot(slot.data)
+    setParams({}, { replace: true })
+  }, [linked, slot.isPending, slot.data, setParams])
+  return [bidSlot, setBidSlot] as const
+}
+
 function MarketplacePageInner() {
   useInstagramCallbackToast()
   const [search, setSearch] = React.useState('')
@@ -58,7 +73,7 @@ function MarketplacePageInner() {
   const [sortBy, setSortBy] = React.useState('newest')
   const [view, setView] = React.useState<'grid' | 'list'>('grid')
   const [open, setOpen] = React.useState(false)
-  const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const [bidSlot, setBidSlot] = useSlotFromLink()
   const q = useDebounced(search)
   const f = useDebounced(filters, 250)
   const categories = useQuery({ queryKey: KEYS.categories, queryFn: fetchCategories, staleTime: 5 * 60_000 })

@@ -13,23 +13,28 @@ import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Textarea } from '@/components/ui/textarea'
-import { bidAgainAmount, bidCounters, buyerControls, groupBids, statusLabel, timeLeft, type BidTab } from '@/lib/bids'
-import { capitalize } from '@/lib/utils'
+import { bidAgainAmount, bidCounters, bidMaximum, bidTab, buyerControls, groupBids, statusLabel, timeLeft, type BidTab } from '@/lib/bids'
+import { capitalize, cn } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
 import { fetchBuyerBids, KEYS, type Bid } from '../queries'
+import { payingBid } from './returnNotes'
 
 export const BIDS_LOAD_ERROR = 'Failed to load bids. Please try again later.'
 export const EMPTY_TEXTS: Record<BidTab, string> = { active: 'No active bids.', won: 'No won auctions.', live: 'No live pins.', past: 'No past bids.' }
 const TAB_LABELS: Record<BidTab, string> = { active: 'Active', won: 'Won', live: 'Live', past: 'Past' }
 
-/** ?payment=success|cancelled comes back from the checkout page. */
-function usePaymentToast() {
+/** ?payment=success|cancelled comes back from the checkout page; returns the bid that was being paid. */
+function usePaymentReturn(): string | null {
   const [params, setParams] = useSearchParams()
   const payment = params.get('payment')
   const queryClient = useQueryClient()
+  const [paid, setPaid] = React.useState<string | null>(null)
   React.useEffect(() => {
     if (!payment) return
+    const bidId = payingBid.take()
+    if (bidId) setPaid(bidId)
     if (payment === 'success') {
       toast.success('Payment Successful', { description: 'Your payment has been processed.' })
       // the webhook may land a moment after the redirect
@@ -40,6 +45,7 @@ function usePaymentToast() {
     if (payment === 'cancelled') toast.error('Payment Cancelled', { description: 'Your payment has been cancelled.' })
     setParams({}, { replace: true })
   }, [payment, setParams, queryClient])
+  return paid
 }
 
 export default function MyBidsPage() {
@@ -51,10 +57,16 @@ export default function MyBidsPage() {
 }
 
 function MyBidsPageInner() {
-  usePaymentToast()
+  const paid = usePaymentReturn()
   const bids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids, refetchInterval: 15_000 })
   const [tab, setTab] = React.useState<BidTab>('active')
   const [commentBid, setCommentBid] = React.useState<Bid | null>(null)
+  // back from checkout: open the tab that holds the paid bid
+  const paidBid = paid ? bids.data?.find((b) => b.id === paid) : undefined
+  const paidTab = paidBid ? bidTab(paidBid) : null
+  React.useEffect(() => {
+    if (paidTab) setTab(paidTab)
+  }, [paidTab])
 
   if (bids.isPending) {
     return (
@@ -90,7 +102,7 @@ function MyBidsPageInner() {
         </TabsList>
         {(Object.keys(TAB_LABELS) as BidTab[]).map((t) => (
           <TabsContent key={t} value={t} className="mt-4 space-y-3">
-            {groups[t].length === 0 ? <EmptyState text={EMPTY_TEXTS[t]} /> : groups[t].map((b) => <BidRow key={b.id} bid={b} onSubmitComment={setCommentBid} />)}
+            {groups[t].length === 0 ? <EmptyState text={EMPTY_TEXTS[t]} /> : groups[t].map((b) => <BidRow key={b.id} bid={b} highlighted={b.id === paid} onSubmitComment={setCommentBid} />)}
           </TabsContent>
         ))}
       </Tabs>
@@ -99,8 +111,12 @@ function MyBidsPageInner() {
   )
 }
 
-function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) => void }) {
+function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void }) {
   const queryClient = useQueryClient()
+  const row = React.useRef<HTMLElement>(null)
+  React.useEffect(() => {
+    if (highlighted) row.current?.scrollIntoView?.({ block: 'center' })
+  }, [highlighted])
   const c = buyerControls(bid)
   const [inlineError, setInlineError] = React.useState<string | null>(null)
   const reload = () => {
@@ -110,7 +126,10 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
 
   const pay = useMutation({
     mutationFn: async () => unwrap(await api().POST('/payments/create-checkout-session', { body: { bidId: bid.id } })),
-    onSuccess: ({ url }) => window.location.assign(url),
+    onSuccess: ({ url }) => {
+      payingBid.remember(bid.id)
+      window.location.assign(url)
+    },
     onError: () => toast.error('Creating checkout session', { description: 'Failed to initiate payment. Please try again.' }),
   })
   const again = useMutation({
@@ -136,8 +155,14 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
 
   const slot = bid.pinSlot
   const price = bid.finalPrice ?? bid.amount
+  const maximum = bidMaximum(bid)
   return (
-    <article className="flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
+    <article
+      ref={row}
+      aria-current={highlighted ? 'true' : undefined}
+      data-highlighted={highlighted || undefined}
+      className={cn('flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4', highlighted && 'border-primary ring-2 ring-primary/40')}
+    >
       <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-28" />
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-start justify-between gap-2">
@@ -165,10 +190,10 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
               <dd className="tabular-nums">{slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</dd>
             </div>
           )}
-          {bid.autoBidEnabled && bid.maxAutoBid != null && (
+          {maximum != null && bid.finalPrice == null && (
             <div>
-              <dt className="text-xs text-muted-foreground">Auto-bid max</dt>
-              <dd className="tabular-nums">{fmtMoney(bid.maxAutoBid)}</dd>
+              <dt className="text-xs text-muted-foreground">Your maximum</dt>
+              <dd className="tabular-nums">{fmtMoney(maximum)}</dd>
             </div>
           )}
           <div>
@@ -176,11 +201,11 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
             <dd>{fmtDateTime(bid.createdAt)}</dd>
           </div>
         </dl>
-        {bid.comment && (
-          <p className="rounded-md bg-muted/60 p-2 text-sm">
+        {(bid.comment || bid.commentId) && (
+          <p className="rounded-md bg-muted/60 p-2 text-sm break-words">
             <span className="text-muted-foreground">Comment: </span>
             {bid.commentUsername && <span className="font-medium">@{bid.commentUsername} </span>}
-            {bid.comment}
+            {bid.comment ?? 'one of your Instagram comments'}
           </p>
         )}
         {bid.pinnedComment && (
@@ -225,7 +250,7 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
           {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for Influencer to Pin comment</span>}
           {c.submitComment && (
             <Button size="sm" variant="outline" onClick={() => onSubmitComment(bid)}>
-              <MessageSquarePlus /> {bid.comment ? 'Change Comment' : 'Submit Comment'}
+              <MessageSquarePlus /> {bid.comment || bid.commentId ? 'Change Comment' : 'Submit Comment'}
             </Button>
           )}
         </div>
@@ -241,6 +266,7 @@ function BidRow({ bid, onSubmitComment }: { bid: Bid; onSubmitComment: (b: Bid) 
 
 function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void }) {
   const queryClient = useQueryClient()
+  const focusReturn = useFocusReturn()
   const [text, setText] = React.useState('')
   const [error, setError] = React.useState<string | null>(null)
   React.useEffect(() => {
@@ -263,7 +289,7 @@ function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void 
   }
   return (
     <Dialog open={bid !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
+      <DialogContent {...focusReturn}>
         <form onSubmit={onSubmit} className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Submit Your Pinned Comment</DialogTitle>

@@ -11,17 +11,30 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
-import { BID_STEP, buildBidBody, defaultBidAmount, money2, validateBidAmount, validateComment, validateMaxAutoBid, type CommentMode } from '@/lib/bids'
+import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, money2, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
 import { cn } from '@/lib/utils'
 import { fmtDateTime, fmtMoney } from '../common'
-import { fetchComments, KEYS, type Slot } from '../queries'
+import { useFocusReturn } from '../focus'
+import { fetchBuyerBids, fetchComments, KEYS, type Slot } from '../queries'
+import { connectReturn } from './returnNotes'
 
 export const BID_FAILED = 'There was an error placing your bid.'
 
+/** The success toast's words: a leader's raise moves only the maximum, so say so rather than repeat the price. */
+export function bidPlacedText(placed: Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>, before?: Pick<Bid, 'status' | 'amount'>): string {
+  const max = bidMaximum(placed)
+  if (before?.status === 'ACTIVE' && placed.status === 'ACTIVE' && placed.amount === before.amount && max != null) {
+    return `Your maximum is now ${fmtMoney(max)}. Your visible bid stays at ${fmtMoney(placed.amount)} until someone bids against you.`
+  }
+  if (placed.status !== 'ACTIVE') return `Your bid of ${fmtMoney(placed.amount)} was placed, but another bidder's maximum is higher.`
+  return `You are the highest bidder at ${fmtMoney(placed.amount)}${max != null ? `, with a maximum of ${fmtMoney(max)}` : ''}.`
+}
+
 export function PlaceBidSheet({ slot, onOpenChange }: { slot: Slot | null; onOpenChange: (open: boolean) => void }) {
+  const focusReturn = useFocusReturn()
   return (
     <Sheet open={slot !== null} onOpenChange={onOpenChange}>
-      <SheetContent className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined}>
+      <SheetContent className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined} {...focusReturn}>
         {slot && <PlaceBidForm key={slot.id} slot={slot} onDone={() => onOpenChange(false)} />}
       </SheetContent>
     </Sheet>
@@ -34,10 +47,14 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
   const [autoBid, setAutoBid] = React.useState(false)
   const [maxAutoBid, setMaxAutoBid] = React.useState('')
   const comments = useQuery({ queryKey: KEYS.comments(slot.id), queryFn: () => fetchComments(slot.id), retry: false, staleTime: 0 })
+  const myBids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids, staleTime: 0 })
+  const mine = liveBidOn(myBids.data, slot.id)
+  const myMaximum = mine ? bidMaximum(mine) : null
+  const keepable = Boolean(mine?.comment || mine?.commentId)
   const notConnected = comments.error instanceof ApiError && comments.error.status === 401
   const hasComments = (comments.data?.length ?? 0) > 0
   const [mode, setMode] = React.useState<CommentMode | null>(null)
-  const effectiveMode: CommentMode = mode ?? (hasComments ? 'existing' : 'new')
+  const effectiveMode: CommentMode = mode ?? (keepable ? 'keep' : hasComments ? 'existing' : 'new')
   const [selected, setSelected] = React.useState<string | null>(null)
   const [text, setText] = React.useState('')
 
@@ -50,9 +67,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
   const place = useMutation({
     mutationFn: async (body: ReturnType<typeof buildBidBody>) => unwrap(await api().POST('/buyer/bids', { body })),
     onSuccess: (bid) => {
-      toast.success('Bid Placed Successfully!', {
-        description: bid.status === 'ACTIVE' ? `You are the highest bidder at ${fmtMoney(bid.amount)}.` : `Your bid of ${fmtMoney(bid.amount)} was placed, but another bidder's maximum is higher.`,
-      })
+      toast.success('Bid Placed Successfully!', { description: bidPlacedText(bid, mine) })
       invalidate()
       onDone()
     },
@@ -60,7 +75,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
   })
 
   const buyNow = useMutation({
-    mutationFn: async (body: { pinSlotId: string; commentId?: string; commentUsername?: string; newCommentText?: string }) =>
+    mutationFn: async (body: { pinSlotId: string; commentId?: string; commentUsername?: string; commentText?: string; newCommentText?: string }) =>
       unwrap(await api().POST('/buyer/buy-now', { body })),
     onSuccess: () => {
       toast.success('Purchase Successful', { description: 'The slot is yours. The creator will review it before you pay.' })
@@ -72,11 +87,14 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
 
   const connect = useMutation({
     mutationFn: async () => unwrap(await api().GET('/instagram/connect')),
-    onSuccess: ({ url }) => window.location.assign(url),
+    onSuccess: ({ url }) => {
+      connectReturn.remember(slot.id)
+      window.location.assign(url)
+    },
     onError: (err) => toast.error('Could not connect Instagram', { description: serverMessage(err, 'Failed to start the Instagram connection. Please try again.') }),
   })
 
-  const mode2: CommentMode = notConnected && effectiveMode === 'existing' ? 'new' : effectiveMode
+  const mode2: CommentMode = notConnected && effectiveMode === 'existing' ? (keepable ? 'keep' : 'new') : effectiveMode
   const selectedComment = comments.data?.find((c) => c.id === selected)
 
   function commentProblem() {
@@ -112,6 +130,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
         mode: mode2,
         commentId: selected,
         commentUsername: selectedComment?.username,
+        commentText: selectedComment?.comment,
         text,
       }),
     )
@@ -125,7 +144,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
     }
     buyNow.mutate({
       pinSlotId: slot.id,
-      ...(mode2 === 'existing' && selected ? { commentId: selected, commentUsername: selectedComment?.username } : {}),
+      ...(mode2 === 'existing' && selected ? { commentId: selected, commentUsername: selectedComment?.username, commentText: selectedComment?.comment } : {}),
       ...(mode2 === 'new' && text.trim() ? { newCommentText: text.trim() } : {}),
     })
   }
@@ -149,11 +168,26 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
             <dt className="text-xs text-muted-foreground">Minimum bid</dt>
             <dd className="font-semibold">{fmtMoney(slot.minBid)}</dd>
           </div>
+          {mine && (
+            <>
+              <div className="rounded-md bg-primary/5 p-2">
+                <dt className="text-xs text-muted-foreground">Your bid</dt>
+                <dd className="font-semibold">{fmtMoney(mine.amount)}</dd>
+              </div>
+              <div className="rounded-md bg-primary/5 p-2">
+                <dt className="text-xs text-muted-foreground">Your maximum</dt>
+                <dd className="font-semibold">{fmtMoney(myMaximum ?? mine.amount)}</dd>
+              </div>
+            </>
+          )}
           <div className="col-span-2 rounded-md bg-muted/60 p-2">
             <dt className="text-xs text-muted-foreground">Auction ends</dt>
             <dd className="font-semibold">{fmtDateTime(slot.auctionEnd)}</dd>
           </div>
         </dl>
+        {mine?.status === 'ACTIVE' && (
+          <p className="mt-2 text-xs text-muted-foreground">You are leading. A higher amount raises your maximum; your visible bid stays where it is until someone bids against you.</p>
+        )}
       </SheetHeader>
 
       <div className="flex flex-1 flex-col gap-6 p-4">
@@ -209,6 +243,19 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
           {!comments.isPending && (
             <fieldset className="grid gap-2">
               <legend className="sr-only">Comment choice</legend>
+              {keepable && mine && (
+                <ModeOption
+                  name="comment-mode"
+                  value="keep"
+                  checked={mode2 === 'keep'}
+                  onChange={setMode}
+                  label={
+                    <>
+                      Keep my comment: <span className="text-muted-foreground">{mine.comment ? `“${mine.comment}”` : 'the one I chose'}</span>
+                    </>
+                  }
+                />
+              )}
               {!notConnected && (
                 <ModeOption name="comment-mode" value="existing" checked={mode2 === 'existing'} onChange={setMode} label="Use a previous comment" />
               )}
@@ -259,7 +306,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
   )
 }
 
-function ModeOption({ name, value, checked, onChange, label }: { name: string; value: CommentMode; checked: boolean; onChange: (m: CommentMode) => void; label: string }) {
+function ModeOption({ name, value, checked, onChange, label }: { name: string; value: CommentMode; checked: boolean; onChange: (m: CommentMode) => void; label: React.ReactNode }) {
   return (
     <label className="flex cursor-pointer items-center gap-2 text-sm">
       <input type="radio" name={name} value={value} checked={checked} onChange={() => onChange(value)} className="accent-[var(--primary)]" />

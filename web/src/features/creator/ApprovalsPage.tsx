@@ -14,6 +14,8 @@ import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { NET_RATE, round2, statusLabel } from '@/lib/bids'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { ConfirmButton } from '../ConfirmButton'
+import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
 import { fetchApprovals, KEYS, type Bid } from '../queries'
 
@@ -131,6 +133,7 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
   })
   const slot = bid.pinSlot
   const price = bid.finalPrice ?? bid.amount
+  const hasComment = Boolean(bid.comment || bid.commentId)
   return (
     <article className="flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
       <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-32" />
@@ -159,10 +162,10 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
         </dl>
         <div className="rounded-md bg-muted/60 p-3 text-sm">
           <p className="text-xs text-muted-foreground">Proposed comment</p>
-          {bid.comment ? (
-            <p>
+          {hasComment ? (
+            <p className="break-words">
               {bid.commentUsername && <span className="font-medium">@{bid.commentUsername} </span>}
-              {bid.comment}
+              {bid.comment ?? 'One of the brand’s own comments on your post.'}
             </p>
           ) : (
             <p className="text-muted-foreground italic">The brand has not chosen a comment yet.</p>
@@ -171,21 +174,37 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
         <div className="flex flex-wrap items-center gap-2">
           {action === 'decide' && (
             <>
-              <Button size="sm" onClick={() => decide.mutate('APPROVED')} disabled={decide.isPending}>
+              <ConfirmButton
+                size="sm"
+                disabled={decide.isPending}
+                title={`Approve ${bid.user.name}'s bid?`}
+                description={`${bid.user.name} will be asked to pay ${fmtMoney(price)} for “${slot.title}”. Once paid, you pin their comment for ${bid.duration} days.`}
+                confirmLabel="Approve"
+                onConfirm={() => decide.mutate('APPROVED')}
+              >
                 {decide.isPending && decide.variables === 'APPROVED' ? <Spinner /> : <Check />} Approve
-              </Button>
-              <Button size="sm" variant="outline" onClick={() => decide.mutate('REJECTED')} disabled={decide.isPending}>
+              </ConfirmButton>
+              <ConfirmButton
+                size="sm"
+                variant="outline"
+                disabled={decide.isPending}
+                title={`Reject ${bid.user.name}'s bid?`}
+                description={`The bid of ${fmtMoney(price)} for “${slot.title}” will be turned down; the brand is told and nothing is charged.`}
+                confirmLabel="Reject"
+                destructive
+                onConfirm={() => decide.mutate('REJECTED')}
+              >
                 {decide.isPending && decide.variables === 'REJECTED' ? <Spinner /> : <X />} Reject
-              </Button>
+              </ConfirmButton>
             </>
           )}
           {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
           {action === 'pin' && (
-            <Button size="sm" onClick={onPin} disabled={pinning || !bid.comment}>
+            <Button size="sm" onClick={onPin} disabled={pinning || !hasComment}>
               {pinning ? <Spinner /> : <Pin />} Pin Comment
             </Button>
           )}
-          {action === 'pin' && !bid.comment && <p className="text-sm text-muted-foreground">Paid. Waiting for the brand to submit its comment.</p>}
+          {action === 'pin' && !hasComment && <p className="text-sm text-muted-foreground">Paid. Waiting for the brand to submit its comment.</p>}
           {action === 'pinned' && <p className="text-sm font-medium text-success">Pinned.</p>}
           {action === 'waiting-pin' && <p className="text-sm text-muted-foreground">Approved and waiting for you to pin the comment.</p>}
         </div>
@@ -199,6 +218,7 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   const [username, setUsername] = React.useState(user?.instagramHandle ?? '')
   const [password, setPassword] = React.useState('')
   const [error, setError] = React.useState<string | null>(null)
+  const focusReturn = useFocusReturn()
   const login = useMutation({
     mutationFn: async (body: { username: string; password: string }) => unwrap(await api().POST('/influencer/instagram-login', { body })),
     onSuccess: () => {
@@ -223,7 +243,7 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   }
   return (
     <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent>
+      <DialogContent {...focusReturn}>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Secure Instagram Login</DialogTitle>

@@ -11,13 +11,31 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
-import { money2, statusLabel, timeLeft } from '@/lib/bids'
+import { bidders, money2, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { ConfirmButton } from '../ConfirmButton'
+import { useFocusReturn } from '../focus'
 import { fetchActiveSlots, fetchInfluencerDashboard, fetchNotifications, KEYS, type Slot } from '../queries'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
 export const END_AUCTION_FALLBACK = 'There was an error ending the auction. Please try again.'
+
+/** What ending early does, for the confirmation. */
+export function endAuctionText(slot: Pick<Slot, 'title' | 'bids'>): string {
+  const count = bidders(slot.bids ?? []).length
+  return count > 0
+    ? `Bidding on “${slot.title}” stops now and the highest bidder wins (${count} ${count === 1 ? 'bidder' : 'bidders'}). You then approve or reject the winning bid.`
+    : `Bidding on “${slot.title}” stops now. It has no bids, so the slot closes unsold.`
+}
+
+export function EndAuctionButton({ slot, onEnd, ending, className }: { slot: Slot; onEnd: (slotId: string) => void; ending: boolean; className?: string }) {
+  return (
+    <ConfirmButton size="sm" variant="destructive" className={className} disabled={ending} title="End this auction now?" description={endAuctionText(slot)} confirmLabel="End Auction" destructive onConfirm={() => onEnd(slot.id)}>
+      {ending && <Spinner />} End Auction
+    </ConfirmButton>
+  )
+}
 
 export function useEndAuction() {
   const queryClient = useQueryClient()
@@ -86,7 +104,7 @@ export function InfluencerDashboard() {
               <EmptyState text="No active pin slots. Open one from the Post Manager." />
             ) : (
               slots.data.map((s) => (
-                <div key={s.id} className="flex flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
+                <div key={s.id} data-slot-row className="flex min-w-0 flex-col gap-3 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
                   <div className="min-w-0">
                     <p className="truncate font-medium">{s.title}</p>
                     <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
@@ -100,13 +118,11 @@ export function InfluencerDashboard() {
                       )}
                     </p>
                   </div>
-                  <div className="flex shrink-0 gap-2">
+                  <div className="flex shrink-0 flex-wrap gap-2">
                     <Button size="sm" variant="outline" onClick={() => setHistorySlot(s)}>
-                      <Users /> View Bidders ({s.bidCount})
+                      <Users /> View Bidders ({bidders(s.bids ?? []).length})
                     </Button>
-                    <Button size="sm" variant="destructive" onClick={() => end.mutate(s.id)} disabled={end.isPending && end.variables === s.id}>
-                      {end.isPending && end.variables === s.id && <Spinner />} End Auction
-                    </Button>
+                    <EndAuctionButton slot={s} onEnd={(id) => end.mutate(id)} ending={end.isPending && end.variables === s.id} />
                   </div>
                 </div>
               ))
@@ -167,10 +183,12 @@ export function InfluencerDashboard() {
 }
 
 export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot | null; onClose: () => void; onEnd?: (slotId: string) => void; ending?: boolean }) {
-  const bids = slot?.bids ?? []
+  // one line per bidder (their latest bid), so the list matches the "View Bidders (n)" count
+  const bids = bidders(slot?.bids ?? [])
+  const focusReturn = useFocusReturn()
   return (
     <Sheet open={slot !== null} onOpenChange={(o) => !o && onClose()}>
-      <SheetContent className="w-full overflow-y-auto sm:max-w-md">
+      <SheetContent className="w-full overflow-y-auto sm:max-w-md" {...focusReturn}>
         <SheetHeader className="border-b pr-10">
           <SheetTitle>Bid History</SheetTitle>
           <SheetDescription>{slot?.title}</SheetDescription>
@@ -194,11 +212,7 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
               ))}
             </ul>
           )}
-          {onEnd && slot && (
-            <Button variant="destructive" className="mt-4 w-full" onClick={() => onEnd(slot.id)} disabled={ending}>
-              {ending && <Spinner />} End Auction
-            </Button>
-          )}
+          {onEnd && slot && <EndAuctionButton slot={slot} onEnd={onEnd} ending={Boolean(ending)} className="mt-4 h-10 w-full" />}
         </div>
       </SheetContent>
     </Sheet>

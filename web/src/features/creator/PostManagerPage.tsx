@@ -21,6 +21,7 @@ import { capitalize } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { SlotMedia } from '../SlotMedia'
 import { fetchActiveSlots, fetchCategories, fetchInfluencerDashboard, fetchPosts, KEYS, type Post, type Slot } from '../queries'
+import { useFocusReturn } from '../focus'
 import { BidHistorySheet, useEndAuction } from './InfluencerDashboard'
 import { useConnectInstagram, useInstagramCallbackToast } from './instagram'
 
@@ -200,10 +201,20 @@ function Connected() {
   )
 }
 
+/** What stops the slot form from being sent, or null. Shown after the first attempt, and gone once fixed. */
+export function slotFormProblem(fields: { title: string; category: string; minBid: string; buyNow: string }): string | null {
+  const min = parseFloat(fields.minBid)
+  if (!fields.title.trim() || !fields.category || !Number.isFinite(min) || min <= 0) return 'Give the slot a title, a category and a minimum bid.'
+  const buy = fields.buyNow.trim() ? parseFloat(fields.buyNow) : undefined
+  if (buy !== undefined && (!Number.isFinite(buy) || buy < min)) return 'The Buy Now price must be at least the minimum bid.'
+  return null
+}
+
 function CreateSlotDialog({ post, onClose }: { post: Post | null; onClose: () => void }) {
+  const focusReturn = useFocusReturn()
   return (
     <Dialog open={post !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto">{post && <CreateSlotForm key={post.id} post={post} onClose={onClose} />}</DialogContent>
+      <DialogContent className="max-h-[90dvh] overflow-y-auto" {...focusReturn}>{post && <CreateSlotForm key={post.id} post={post} onClose={onClose} />}</DialogContent>
     </Dialog>
   )
 }
@@ -218,7 +229,9 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
   const [buyNow, setBuyNow] = React.useState('')
   const [endIn, setEndIn] = React.useState('48')
   const [duration, setDuration] = React.useState('7')
-  const [error, setError] = React.useState<string | null>(null)
+  const [tried, setTried] = React.useState(false)
+  const problem = slotFormProblem({ title, category, minBid, buyNow })
+  const error = tried ? problem : null
 
   const create = useMutation({
     mutationFn: async (body: { postId: string; title: string; description: string; category: string; minBid: number; buyNowPrice?: number; auctionEnd: string; duration: number }) =>
@@ -233,17 +246,10 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
 
   function onSubmit(e: React.FormEvent) {
     e.preventDefault()
+    setTried(true)
+    if (problem) return
     const min = parseFloat(minBid)
-    if (!title.trim() || !category || !Number.isFinite(min) || min <= 0) {
-      setError('Give the slot a title, a category and a minimum bid.')
-      return
-    }
     const buy = buyNow.trim() ? parseFloat(buyNow) : undefined
-    if (buy !== undefined && (!Number.isFinite(buy) || buy < min)) {
-      setError('The Buy Now price must be at least the minimum bid.')
-      return
-    }
-    setError(null)
     const auctionEnd = new Date(Date.now() + Number(endIn) * 3600_000).toISOString()
     create.mutate({ postId: post.id, title: title.trim(), description: description.trim(), category, minBid: Math.round(min * 100) / 100, ...(buy !== undefined ? { buyNowPrice: buy } : {}), auctionEnd, duration: Number(duration) })
   }

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
+import { connectReturn } from '../buyer/returnNotes'
 
 // reasons and texts as the social service defines them (connections.py)
 const CONNECT_ERRORS: Record<string, string> = {
@@ -27,7 +28,9 @@ export function useInstagramCallbackToast() {
     if (!connected && !error) return
     if (connected === '1') toast.success('Instagram Connected', { description: 'Your Instagram account is linked to Pinbid.' })
     else if (error) toast.error('Instagram connection failed', { description: CONNECT_ERRORS[error] ?? 'Please try again from Settings.' })
-    setParams({}, { replace: true })
+    // a brand who connected from a bid panel goes back to that slot's panel
+    const slot = connectReturn.take()
+    setParams(slot ? { slot } : {}, { replace: true })
   }, [connected, error, setParams])
 }
 

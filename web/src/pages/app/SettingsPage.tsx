@@ -175,14 +175,28 @@ function InstagramCard() {
   )
 }
 
-const PREFERENCE_ROWS: { key: keyof NotificationPreferences; label: string; text: string }[] = [
-  { key: 'newBids', label: 'New bids', text: 'When a bid is placed on your slot, or you are outbid.' },
-  { key: 'approvals', label: 'Approvals', text: 'When a winning bid needs or receives a decision.' },
-  { key: 'payouts', label: 'Payments & payouts', text: 'Payment confirmations and payout updates.' },
-  { key: 'marketing', label: 'Product news', text: 'Occasional tips and news about Pinbid.' },
-]
+type PreferenceRow = { key: keyof NotificationPreferences; label: string; text: string }
+
+/** Each role is told only about what happens on its side of an auction. */
+export const PREFERENCE_ROWS: Record<'INFLUENCER' | 'BUYER', PreferenceRow[]> = {
+  INFLUENCER: [
+    { key: 'newBids', label: 'New bids', text: 'When a bid is placed on your slot.' },
+    { key: 'approvals', label: 'Approvals', text: 'When a winning bid waits for your decision.' },
+    { key: 'payouts', label: 'Payments & payouts', text: 'When a brand pays and when your payouts are sent.' },
+    { key: 'marketing', label: 'Product news', text: 'Occasional tips and news about Pinbid.' },
+  ],
+  BUYER: [
+    { key: 'newBids', label: 'Outbid alerts', text: 'When another brand outbids you.' },
+    { key: 'approvals', label: 'Approvals', text: 'When a creator approves or rejects your winning bid.' },
+    { key: 'payouts', label: 'Payments', text: 'Payment confirmations and refunds.' },
+    { key: 'marketing', label: 'Product news', text: 'Occasional tips and news about Pinbid.' },
+  ],
+}
 
 function NotificationCard({ initial }: { initial: NotificationPreferences }) {
+  const { user } = useAuth()
+  const creator = user?.role === 'INFLUENCER'
+  const rows = PREFERENCE_ROWS[creator ? 'INFLUENCER' : 'BUYER']
   const queryClient = useQueryClient()
   const [prefs, setPrefs] = React.useState<NotificationPreferences>(initial)
   // auto-post and auto-pin default to on and are not saved (spec section 2)
@@ -199,7 +213,7 @@ function NotificationCard({ initial }: { initial: NotificationPreferences }) {
     onError: (err) => toast.error('Failed to update preferences', { description: serverMessage(err, 'Failed to update notification preferences. Please try again.') }),
   })
 
-  const dirty = PREFERENCE_ROWS.some((r) => prefs[r.key] !== initial[r.key])
+  const dirty = rows.some((r) => prefs[r.key] !== initial[r.key])
 
   return (
     <Card>
@@ -208,7 +222,7 @@ function NotificationCard({ initial }: { initial: NotificationPreferences }) {
         <CardDescription>Choose which emails and notices you receive.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-1">
-        {PREFERENCE_ROWS.map((row) => (
+        {rows.map((row) => (
           <SwitchRow
             key={row.key}
             id={`pref-${row.key}`}
@@ -218,9 +232,13 @@ function NotificationCard({ initial }: { initial: NotificationPreferences }) {
             onChange={(v) => setPrefs((p) => ({ ...p, [row.key]: v }))}
           />
         ))}
-        <Separator className="my-3" />
-        <SwitchRow id="pref-autopost" label="Auto-post approved comments" text="Post a brand’s new comment for you as soon as it is paid." checked={autoPost} onChange={setAutoPost} />
-        <SwitchRow id="pref-autopin" label="Auto-pin paid comments" text="Pin the comment automatically once payment completes." checked={autoPin} onChange={setAutoPin} />
+        {creator && (
+          <>
+            <Separator className="my-3" />
+            <SwitchRow id="pref-autopost" label="Auto-post approved comments" text="Post a brand’s new comment for you as soon as it is paid." checked={autoPost} onChange={setAutoPost} />
+            <SwitchRow id="pref-autopin" label="Auto-pin paid comments" text="Pin the comment automatically once payment completes." checked={autoPin} onChange={setAutoPin} />
+          </>
+        )}
         <div className="flex justify-end pt-3">
           <Button onClick={() => save.mutate(prefs)} disabled={save.isPending || !dirty}>
             {save.isPending && <Spinner />}

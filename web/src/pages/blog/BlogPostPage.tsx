@@ -33,6 +33,11 @@ export default function BlogPostPage() {
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
   })
 
+  const notFound = query.error instanceof ApiError && query.error.status === 404
+  React.useEffect(() => {
+    if (notFound) document.title = 'Blog post not found — Pinbid'
+  }, [notFound])
+
   React.useEffect(() => {
     const article = query.data
     if (!article) return
@@ -60,7 +65,7 @@ export default function BlogPostPage() {
           <Skeleton className="mt-8 h-64 w-full rounded-2xl" />
         </div>
       ) : query.isError ? (
-        <ErrorText>{query.error instanceof ApiError && query.error.status === 404 ? POST_NOT_FOUND : POST_LOAD_FAILED}</ErrorText>
+        <ErrorText>{notFound ? POST_NOT_FOUND : POST_LOAD_FAILED}</ErrorText>
       ) : (
         <ArticleView article={query.data} />
       )}
