@@ -8,11 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 from pinbid_kit import mail, outbox
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, Forbidden, Invalid, TooManyRequests
+from pinbid_kit.errors import Conflict, Forbidden, Invalid
 from pinbid_kit.events.identity import SessionsRevoked, UserRegistered, UserUpdated
 from pinbid_kit.tokens import Principal, TokenSigner
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,10 +24,11 @@ from .domain.accounts import (
     normalize_email,
 )
 from .domain.notices import DEFAULT_PREFERENCES
-from .models import LoginThrottle, NotificationPreferences, PasswordReset, User
+from .models import NotificationPreferences, PasswordReset, User
 from .notifications import preference_columns
 from .passwords import Passwords
 from .settings import IdentitySettings
+from .throttle import FailedLogins, forget_email
 
 SOURCE = "identity"
 LOGIN_FAILED = "Invalid email or password."
@@ -36,6 +36,8 @@ RESET_SENT = "If an account with that email exists, you will receive a password 
 RESET_DONE = "Your password has been reset. You can now log in with your new password."
 RESET_INVALID = "This reset link is invalid or has expired. Please request a new one."
 SIGNED_OUT = "Your session has expired. Please sign in again."
+WRONG_PASSWORD = "Your current password is incorrect."
+PASSWORD_FOR_EMAIL = "Enter your current password to change your email address."
 
 
 def rule(fn, *args, **kwargs):
@@ -62,6 +64,7 @@ class Accounts:
         self.settings = settings
         self.signer = signer
         self.passwords = passwords
+        self.failed_logins = FailedLogins(db, settings.login_policy())
 
     def _token(self, user: User) -> str:
         return self.signer.sign(user.id, user.role, user.token_version)
@@ -92,24 +95,16 @@ class Accounts:
             email = normalize_email(email_raw)
         except RuleBroken:
             email = email_raw.strip().lower()[:254]
-        window = self.settings.throttle_window_seconds
-        async with self.db.transaction() as session:
-            ip_attempts = await _bump(session, f"ip:{client}", window)
-            failures = await _count(session, f"email:{email}", window)
-        if ip_attempts > self.settings.login_attempts_per_ip or failures >= self.settings.login_failures_per_email:
-            raise TooManyRequests("Too many login attempts. Please wait a few minutes and try again.",
-                                  retry_after=window)
+        attempt = await self.failed_logins.begin(email, client)
         async with self.db.transaction() as session:
             user = await session.scalar(select(User).where(User.email == email))
         ok = await self.passwords.verify(user.password_hash if user else None, password)
         if not ok or user is None:
-            async with self.db.transaction() as session:
-                await _bump(session, f"email:{email}", window)
             raise Forbidden(LOGIN_FAILED, code="login_failed")
-        async with self.db.transaction() as session:
-            await session.execute(delete(LoginThrottle).where(LoginThrottle.key == f"email:{email}"))
-            if self.passwords.needs_rehash(user.password_hash):
-                new_hash = await self.passwords.hash(password)
+        await self.failed_logins.succeeded(attempt)
+        if self.passwords.needs_rehash(user.password_hash):
+            new_hash = await self.passwords.hash(password)
+            async with self.db.transaction() as session:
                 await session.execute(update(User).where(User.id == user.id).values(password_hash=new_hash))
         return user, self._token(user)
 
@@ -127,31 +122,49 @@ class Accounts:
             raise Forbidden(SIGNED_OUT, code="invalid_token")
         return user
 
-    async def update_profile(self, principal: Principal, name_raw: str, email_raw: str) -> User:
+    async def update_profile(self, principal: Principal, name_raw: str, email_raw: str,
+                             current_password: str | None = None) -> tuple[User, str | None]:
+        """A new email needs the current password (else a stolen session could take the account over
+        through a password reset to the new address). It is told to the old address, and it revokes
+        every earlier token: the answer then carries a new one, else None."""
         name = rule(clean_name, name_raw)
         email = rule(normalize_email, email_raw)
+        token = None
         try:
             async with self.db.transaction() as session:
                 user = await self._current(session, principal, lock=True)
-                if (user.name, user.email) != (name, email):
-                    user.name, user.email = name, email
-                    await session.flush()
-                    await outbox.publish(session, UserUpdated(user_id=user.id, email=email, name=name,
-                                                              role=user.role), source=SOURCE)
+                if (user.name, user.email) == (name, email):
+                    return user, None
+                old_email = user.email
+                if email != old_email:
+                    await self._check_current_password(user, current_password, missing=PASSWORD_FOR_EMAIL)
+                user.name, user.email = name, email
+                await session.flush()
+                await outbox.publish(session, UserUpdated(user_id=user.id, email=email, name=name,
+                                                          role=user.role), source=SOURCE)
+                if email != old_email:
+                    await mail.enqueue(session, old_email, "Your Pinbid email address was changed",
+                                       email_changed_notice(name, email))
+                    await self._revoke_tokens(session, user)
+                    token = self._token(user)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
-        return user
+        return user, token
 
     async def change_password(self, principal: Principal, current: str, new: str) -> str:
         rule(check_password, new, "newPassword")
         async with self.db.transaction() as session:
             user = await self._current(session, principal, lock=True)
-            if not await self.passwords.verify(user.password_hash, current):
-                raise Invalid("Your current password is incorrect.", field="currentPassword",
-                              code="wrong_password")
+            await self._check_current_password(user, current)
             user.password_hash = await self.passwords.hash(new)
             await self._revoke_tokens(session, user)
         return self._token(user)
+
+    async def _check_current_password(self, user: User, given: str | None, *, missing: str = WRONG_PASSWORD) -> None:
+        if not given:
+            raise Invalid(missing, field="currentPassword", code="wrong_password")
+        if not await self.passwords.verify(user.password_hash, given):
+            raise Invalid(WRONG_PASSWORD, field="currentPassword", code="wrong_password")
 
     async def _revoke_tokens(self, session: AsyncSession, user: User) -> None:
         user.token_version += 1
@@ -195,7 +208,7 @@ class Accounts:
             user.password_hash = new_hash
             await session.execute(delete(PasswordReset).where(PasswordReset.user_id == user_id,
                                                               PasswordReset.used_at.is_(None)))
-            await session.execute(delete(LoginThrottle).where(LoginThrottle.key == f"email:{user.email}"))
+            await forget_email(session, user.email)
             await self._revoke_tokens(session, user)
         return RESET_DONE
 
@@ -212,21 +225,11 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _window(seconds: int) -> datetime:
-    now = datetime.now(UTC).timestamp()
-    return datetime.fromtimestamp(now - now % seconds, UTC)
-
-
-async def _bump(session: AsyncSession, key: str, window: int) -> int:
-    statement = (
-        insert(LoginThrottle).values(key=key, window_start=_window(window), count=1)
-        .on_conflict_do_update(index_elements=["key", "window_start"], set_={"count": LoginThrottle.count + 1})
-        .returning(LoginThrottle.count)
-    )
-    return await session.scalar(statement)
-
-
-async def _count(session: AsyncSession, key: str, window: int) -> int:
-    value = await session.scalar(select(LoginThrottle.count)
-                                 .where(LoginThrottle.key == key, LoginThrottle.window_start == _window(window)))
-    return value or 0
+def email_changed_notice(name: str, new_email: str) -> str:
+    """Sent to the old address: it names the new one only masked, since it may be an intruder's."""
+    return (f"Hi {name},\n\n"
+            f"The email address of your Pinbid account was just changed to {mail.mask_address(new_email)}.\n"
+            "Every device signed in to your account has been signed out.\n\n"
+            "If you made this change, there is nothing more to do. If you did not, someone else knows your "
+            "password: contact Pinbid support right away so that we can give the account back to you.\n\n"
+            "— Pinbid\n")

@@ -53,6 +53,13 @@ class UserOut(ApiModel):
                    created_at=user.created_at)
 
 
+class ProfileOut(UserOut):
+    """The user after the change. A new email revokes every earlier token, the caller's too: `token`
+    is then the one to use from now on; it is null when nothing was revoked."""
+
+    token: str | None = None
+
+
 class SessionOut(ApiModel):
     token: str
     user: UserOut
@@ -83,6 +90,7 @@ class RegisterIn(ApiModel):
 class ProfileIn(ApiModel):
     name: Text
     email: Text
+    current_password: Password | None = Field(default=None, description="required when the email changes")
 
 
 class ChangePasswordIn(ApiModel):
@@ -162,9 +170,10 @@ def routes(accounts: Accounts, notifications: Notifications, verifier: TokenVeri
     async def me(principal: Principal = signed_in) -> UserOut:
         return UserOut.of(await accounts.current(principal))
 
-    @auth.put("/profile", response_model=UserOut)
-    async def profile(body: ProfileIn, principal: Principal = signed_in) -> UserOut:
-        return UserOut.of(await accounts.update_profile(principal, body.name, body.email))
+    @auth.put("/profile", response_model=ProfileOut)
+    async def profile(body: ProfileIn, principal: Principal = signed_in) -> ProfileOut:
+        user, token = await accounts.update_profile(principal, body.name, body.email, body.current_password)
+        return ProfileOut(**UserOut.of(user).model_dump(), token=token)
 
     @auth.post("/change-password", response_model=TokenOut)
     async def change_password(body: ChangePasswordIn, principal: Principal = signed_in) -> TokenOut:

@@ -87,7 +87,8 @@ class PasswordReset(Base):
 
 
 class LoginThrottle(Base):
-    """Fixed-window counters: failed logins per email, login attempts per client address."""
+    """Fixed-window counters of failed logins, per (email digest, client address), per client address and
+    per email digest (see domain/throttle.py)."""
 
     __tablename__ = "login_throttle"
 

@@ -5,6 +5,8 @@ from pinbid_kit.settings import MailSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
+from .domain.throttle import LoginPolicy
+
 
 class IdentitySettings(MailSettings):
     model_config = SettingsConfigDict(env_prefix="IDENTITY_", env_file=".env", extra="ignore")
@@ -13,10 +15,20 @@ class IdentitySettings(MailSettings):
     jwt_private_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pem")
     token_ttl_seconds: int = Field(default=12 * 3600, ge=60)
     reset_token_ttl_seconds: int = Field(default=3600, ge=60)
+    # Failed logins only (successes never count): per (email, client address) and per client address in
+    # one window, and per email alone, much higher, as the last resort against guessing from many addresses.
     throttle_window_seconds: int = Field(default=900, ge=1)
-    login_failures_per_email: int = Field(default=5, ge=1, description="failed logins per email and window")
-    login_attempts_per_ip: int = Field(default=30, ge=1, description="logins per client address and window")
+    login_failures_per_email_and_client: int = Field(default=5, ge=1)
+    login_failures_per_client: int = Field(default=30, ge=1)
+    login_failures_per_email: int = Field(default=50, ge=1)
+    email_throttle_window_seconds: int = Field(default=3600, ge=1)
     argon2_time_cost: int = Field(default=2, ge=1)
     argon2_memory_kib: int = Field(default=19_456, ge=8)
     argon2_parallelism: int = Field(default=1, ge=1)
+
+    def login_policy(self) -> LoginPolicy:
+        return LoginPolicy(per_email_and_client=self.login_failures_per_email_and_client,
+                           per_client=self.login_failures_per_client, window_seconds=self.throttle_window_seconds,
+                           per_email=self.login_failures_per_email,
+                           email_window_seconds=self.email_throttle_window_seconds)
 

@@ -4,7 +4,6 @@ through SMTP or, in the embedded default, writes each message to a folder as an 
 
 import asyncio
 import logging
-import re
 import uuid
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -17,12 +16,19 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .db import Database
+from .logs import email_digest
 
 if TYPE_CHECKING:
     from .settings import MailSettings
 
 log = logging.getLogger("pinbid.mail")
 MAX_ATTEMPTS = 10
+
+
+def mask_address(address: str) -> str:
+    """How a person is shown an address they may not own: 'm•••@example.com'."""
+    local, _, domain = address.partition("@")
+    return f"{local[:1]}•••@{domain}"
 
 
 async def enqueue(session: AsyncSession, to: str, subject: str, body: str) -> None:
@@ -56,10 +62,10 @@ class FolderMailSender:
     async def send(self, message: EmailMessage) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-        to = re.sub(r"[^A-Za-z0-9@._-]", "_", str(message["To"]))
+        to = email_digest(str(message["To"]))
         path = self.folder / f"{stamp}-{to}-{uuid.uuid4().hex[:6]}.eml"
         await asyncio.to_thread(path.write_bytes, bytes(message))
-        log.info("mail to %s written to %s: %s", message["To"], path, message["Subject"])
+        log.info("mail to %s written to %s", to, path)
 
 
 class SmtpMailSender:
@@ -98,8 +104,9 @@ class MailWorker:
                     await self.sender.send(build_message(self.from_address, row.to_address, row.subject, row.body))
                 except Exception as exc:
                     delay = timedelta(seconds=min(30 * 2**row.attempts, 3600))
-                    log.warning("mail %s to %s failed (attempt %d): %r", row.id, row.to_address,
-                                row.attempts + 1, exc)
+                    # the error's text may quote the address (SMTP refusals do): only its kind is logged
+                    log.warning("mail %s to %s failed (attempt %d): %s", row.id, email_digest(row.to_address),
+                                row.attempts + 1, type(exc).__name__)
                     await session.execute(text(
                         "UPDATE mail_queue SET attempts = attempts + 1, next_attempt_at = now() + :d, "
                         "last_error = :e WHERE id = :id"), {"d": delay, "e": repr(exc)[:2000], "id": row.id})

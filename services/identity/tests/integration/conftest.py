@@ -1,4 +1,7 @@
+import email
+import re
 import uuid
+from pathlib import Path
 
 import pytest
 from pinbid_identity.app import build
@@ -13,8 +16,9 @@ def settings(new_database, tmp_path):
         jwt_private_key_file=tmp_path / "keys" / "jwt.pem",
         jwt_public_key_file=tmp_path / "keys" / "jwt.pub",
         mail_folder=tmp_path / "mail",
-        login_failures_per_email=3,
-        login_attempts_per_ip=10,
+        login_failures_per_email_and_client=3,
+        login_failures_per_client=10,
+        login_failures_per_email=6,
         argon2_time_cost=1,
         argon2_memory_kib=1024,
     )
@@ -49,3 +53,11 @@ def bearer(token: str) -> dict[str, str]:
 
 async def login_status(http, email: str, password: str) -> int:
     return (await http.post("/auth/login", json={"email": email, "password": password})).status_code
+
+
+def mails(folder: Path) -> list[email.message.Message]:
+    return [email.message_from_bytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))] if folder.exists() else []
+
+
+def reset_token(message: email.message.Message) -> str:
+    return re.search(r"/reset-password/([A-Za-z0-9_-]+)", message.get_payload(decode=True).decode()).group(1)

@@ -69,46 +69,10 @@ async def test_wrong_password_and_unknown_email_look_the_same(http):
     assert wrong.json() == unknown.json() == {"detail": "Invalid email or password.", "code": "login_failed"}
 
 
-async def test_login_is_throttled_per_email(http):
-    body = signup()
-    await http.post("/auth/register", json=body)
-    for _ in range(3):
-        assert await login_status(http, body["email"], "nope nope") == 403
-    blocked = await http.post("/auth/login", json={"email": body["email"], "password": body["password"]})
-    assert blocked.status_code == 429 and blocked.headers["retry-after"]
-    other = signup()
-    await http.post("/auth/register", json=other)
-    assert await login_status(http, other["email"], other["password"]) == 200
-
-
-async def test_login_is_throttled_per_client_address(http):
-    body = signup()
-    await http.post("/auth/register", json=body)
-    headers = {"x-forwarded-for": "203.0.113.9"}
-    statuses = [(await http.post("/auth/login", json={"email": f"x{i}@example.com", "password": "whatever1"},
-                                 headers=headers)).status_code for i in range(11)]
-    assert statuses[:10] == [403] * 10 and statuses[10] == 429
-    ok = await http.post("/auth/login", json={"email": body["email"], "password": body["password"]},
-                         headers={"x-forwarded-for": "198.51.100.7"})
-    assert ok.status_code == 200
-
-
 async def test_me_without_or_with_a_bad_token_is_403(http):
     assert (await http.get("/auth/me")).status_code == 403
     assert (await http.get("/auth/me", headers=bearer("not.a.token"))).status_code == 403
     assert (await http.get("/auth/me", headers={"Authorization": "Basic abc"})).status_code == 403
-
-
-async def test_profile_update_checks_email_uniqueness(http):
-    first, second = signup(), signup()
-    token = (await http.post("/auth/register", json=first)).json()["token"]
-    await http.post("/auth/register", json=second)
-    updated = await http.put("/auth/profile", json={"name": " New  Name ", "email": "NEW@example.com"},
-                             headers=bearer(token))
-    assert updated.status_code == 200 and updated.json()["name"] == "New Name"
-    assert updated.json()["email"] == "new@example.com"
-    taken = await http.put("/auth/profile", json={"name": "X", "email": second["email"].upper()}, headers=bearer(token))
-    assert taken.status_code == 409
 
 
 async def test_change_password_revokes_earlier_tokens(http):

@@ -1,21 +1,9 @@
-import email
-import re
-from pathlib import Path
-
 from pinbid_kit.testing import eventually
 from sqlalchemy import text
 
-from .conftest import bearer, login_status, signup
+from .conftest import bearer, login_status, mails, reset_token, signup
 
 SENT = "If an account with that email exists, you will receive a password reset link."
-
-
-def mails(folder: Path) -> list[email.message.Message]:
-    return [email.message_from_bytes(p.read_bytes()) for p in sorted(folder.glob("*.eml"))] if folder.exists() else []
-
-
-def reset_token(message: email.message.Message) -> str:
-    return re.search(r"/reset-password/([A-Za-z0-9_-]+)", message.get_payload(decode=True).decode()).group(1)
 
 
 async def test_forgot_password_answers_the_same_and_mails_only_real_users(http, settings, service):
