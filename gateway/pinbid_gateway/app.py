@@ -17,6 +17,7 @@ from pinbid_kit.http import create_app
 from pinbid_kit.tokens import Principal, TokenVerifier
 
 from . import dashboards
+from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .proxy import WRONG_ROLE, forward
 from .revocations import Revocations
@@ -100,6 +101,7 @@ class Gateway:
             app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                                allow_methods=METHODS, allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
                                expose_headers=["X-Request-Id"])
+        trust_proxies(app, settings.trusted_proxies)
         return app
 
     def _mount_web(self, app: FastAPI, dist: Path) -> None:

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from pinbid_kit.paths import repo_root
 from pinbid_kit.settings import KitSettings
-from pydantic import Field
+from pydantic import Field, IPvAnyNetwork
 from pydantic_settings import SettingsConfigDict
 
 SERVICES = ("identity", "marketplace", "payments", "social", "content")
@@ -22,6 +22,8 @@ class GatewaySettings(KitSettings):
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     upstream_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default (see clients.py).
+    trusted_proxies: list[IPvAnyNetwork] = Field(default_factory=list)
 
     def service_urls(self) -> dict[str, str]:
         urls = {name: getattr(self, f"{name}_url") for name in SERVICES}
