@@ -1,6 +1,6 @@
 """pinbid: start Pinbid.
 
-  python -m pinbid_launcher embedded [--host H] [--port P] [--no-seed]
+  python -m pinbid_launcher embedded [--host H] [--port P] [--no-seed] [--no-demo-bidding]
   python -m pinbid_launcher service NAME      (distributed: one service, configured by environment)
   python -m pinbid_launcher gateway           (distributed: the gateway)
   python -m pinbid_launcher migrate NAME      (run a service's migrations and exit)
@@ -17,6 +17,7 @@ def main() -> None:
     embedded.add_argument("--host", default="127.0.0.1")
     embedded.add_argument("--port", type=int, default=8000)
     embedded.add_argument("--no-seed", action="store_true")
+    embedded.add_argument("--no-demo-bidding", action="store_true", help="no demo brands bidding in the background")
     service = sub.add_parser("service")
     service.add_argument("name")
     sub.add_parser("gateway")
@@ -30,7 +31,7 @@ def main() -> None:
     if args.command == "embedded":
         from .embedded import main as run_embedded
 
-        run_embedded(args.host, args.port, not args.no_seed)
+        run_embedded(args.host, args.port, not args.no_seed, not args.no_seed and not args.no_demo_bidding)
     elif args.command == "service":
         from .standalone import serve_service
 

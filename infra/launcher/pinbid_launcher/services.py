@@ -1,12 +1,13 @@
 """The services this installation has. Each service package `pinbid_<name>` has an `app` module with
-NAME, SETTINGS (its settings class) and build(settings) -> Service, and may have `demo.seed(service)`."""
+NAME, SETTINGS (its settings class) and build(settings) -> Service, and may have a `demo` module with
+`seed(service)`, optionally `finish(service)` and `background_jobs(service)`."""
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
 from types import ModuleType
 
-from pinbid_kit.runtime import Service
+from pinbid_kit.runtime import Job, Service
 
 # in seeding order: demo data of later services is made from the events of earlier ones
 ALL = ("identity", "social", "marketplace", "payments", "content")
@@ -24,10 +25,25 @@ class ServiceModule:
     def build(self, settings) -> Service:
         return self.module.build(settings)
 
-    async def seed_demo(self, service: Service) -> int:
+    def _demo(self) -> ModuleType | None:
         if importlib.util.find_spec(f"{self.package}.demo") is None:
-            return 0
-        return await importlib.import_module(f"{self.package}.demo").seed(service)
+            return None
+        return importlib.import_module(f"{self.package}.demo")
+
+    async def seed_demo(self, service: Service) -> int:
+        """The first pass over the services: each seeds what the earlier ones' events made possible."""
+        demo = self._demo()
+        return await demo.seed(service) if demo else 0
+
+    async def finish_demo(self, service: Service) -> int:
+        """The second pass: what needs later services' work first (pins after payments, payouts after pins)."""
+        demo = self._demo()
+        return await demo.finish(service) if demo and hasattr(demo, "finish") else 0
+
+    def demo_jobs(self, service: Service) -> list[Job]:
+        """Background activity of the demo world (the embedded run's brands bidding)."""
+        demo = self._demo()
+        return demo.background_jobs(service) if demo and hasattr(demo, "background_jobs") else []
 
 
 def installed() -> list[ServiceModule]:

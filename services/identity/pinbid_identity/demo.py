@@ -1,5 +1,8 @@
-"""Demo accounts for the embedded default (marked as demo; seeding twice changes nothing)."""
+"""The demo world's people (plan: pinbid_kit.demo): the demo creator and brand a visitor signs in as,
+the other sandbox creators and the brands bidding around them. Registered through the real signup, marked
+as demo; an account that exists (or was changed by someone) is left as it is."""
 
+from pinbid_kit import demo
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 
@@ -7,22 +10,23 @@ from .accounts import Accounts, Signup
 from .domain.accounts import Role
 from .models import User
 
-DEMO_PASSWORD = "pinbid-demo"
+DEMO_PASSWORD = demo.PASSWORD
 DEMO_ACCOUNTS = [
-    Signup(name="Maya Creator", email="creator@demo.pinbid.app", password=DEMO_PASSWORD, role=Role.INFLUENCER,
-           instagram_handle="maya.makes"),
-    Signup(name="Leo Brand", email="brand@demo.pinbid.app", password=DEMO_PASSWORD, role=Role.BUYER,
-           business_name="Northwind Coffee"),
+    *(Signup(name=c.name, email=c.email, password=demo.PASSWORD, role=Role.INFLUENCER, instagram_handle=c.handle)
+      for c in demo.CREATORS),
+    *(Signup(name=b.name, email=b.email, password=demo.PASSWORD, role=Role.BUYER, business_name=b.business_name)
+      for b in demo.BRANDS),
 ]
 
 
 async def seed(service: Service) -> int:
     accounts: Accounts = service.state["accounts"]
+    async with service.db.transaction() as session:
+        existing = set(await session.scalars(select(User.email).where(
+            User.email.in_([s.email for s in DEMO_ACCOUNTS]))))
     created = 0
     for signup in DEMO_ACCOUNTS:
-        async with service.db.transaction() as session:
-            exists = await session.scalar(select(User.id).where(User.email == signup.email))
-        if exists is None:
+        if signup.email not in existing:
             await accounts.register(signup, demo=True)
             created += 1
     return created

@@ -53,9 +53,14 @@ class Service:
         self.consumers.attach(bus)
         self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds)
 
-    async def start_background(self) -> None:
+    async def start_background(self, *, jobs: bool = True) -> None:
         assert self.relay is not None, "attach() the service to a bus first"
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}.outbox-relay"))
+        if jobs:
+            self.start_jobs()
+
+    def start_jobs(self) -> None:
+        """The periodic jobs (started by `start_background`, or later by a caller that seeds data first)."""
         for job in self.jobs:
             self._tasks.append(asyncio.create_task(_repeat(self.name, job), name=f"{self.name}.{job.name}"))
 

@@ -1,60 +1,168 @@
-"""Demo pin slots for the embedded default, made through the real code paths: the demo creator lists three
-of their sandbox posts and the demo brand bids on one. Seeding again changes nothing (the creator already
-has slots). Social seeds first; its posts reach this service as events, so this waits for them a little."""
+"""The demo world's pin slots (plan: pinbid_kit.demo), made through marketplace's own use cases.
 
-import asyncio
+Each planned slot is replayed in time order "as of" its moments (listed, each bid, closed), with the use
+cases' clocks stopped at those moments, then the winner is approved when the plan has it approved. A slot
+that exists (found by its creator and title) is taken up where it stands: bids already placed, auctions
+already closed and decisions already taken are skipped, and a refusal (someone changed the slot) is logged
+and the next slot seeded. So seeding twice, after an interrupted run or after changes adds only what is
+missing. Payments, social and their events take each slot further (paid, pinned, completed, refunded)."""
+
 import logging
-from datetime import UTC, datetime, timedelta
-from decimal import Decimal
+import uuid
+from datetime import datetime
 
-from pinbid_kit.runtime import Service
-from sqlalchemy import func, select
+from pinbid_kit import demo
+from pinbid_kit.clock import utcnow
+from pinbid_kit.errors import ApiError
+from pinbid_kit.runtime import Job, Service
+from sqlalchemy import select
 
+from .approvals import Approvals
 from .bidding import Bidding, Offer
+from .closing import Closer
+from .demo_bidding import DemoBidders
+from .domain.comments import Comment
 from .domain.listing import NewSlot
-from .models import Post, Slot, User
+from .domain.states import BidStatus
+from .models import Bid, CreatorProfile, Post, Slot, User
+from .rules import auction_rules
+from .settings import MarketplaceSettings
 from .slots import Slots
 
 log = logging.getLogger("pinbid.marketplace.demo")
-CREATOR, BRAND = "creator@demo.pinbid.app", "brand@demo.pinbid.app"
-WAIT_SECONDS = 20.0
-LISTINGS = [
-    ("Morning routine reel: pin your brand first", "fitness", Decimal("40.00"), None, timedelta(days=2), 14),
-    ("Latte art close-up: coffee and kitchen brands", "food", Decimal("25.00"), Decimal("120.00"),
-     timedelta(days=3), 7),
-    ("Weekend in Lisbon: travel gear spotlight", "travel", Decimal("60.00"), None, timedelta(hours=30), 21),
-]
+WAIT_SECONDS = 15.0
+BACKGROUND_BID_SECONDS = 20.0
 
 
-async def _wait_for_posts(service: Service) -> tuple[User | None, User | None, list[Post]]:
-    deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
-    while True:
-        async with service.db.transaction() as session:
-            creator = await session.scalar(select(User).where(User.email == CREATOR))
-            brand = await session.scalar(select(User).where(User.email == BRAND))
-            posts = list(await session.scalars(select(Post).where(Post.user_id == creator.id).order_by(Post.id)
-                                               .limit(len(LISTINGS)))) if creator else []
-        if (creator and brand and len(posts) == len(LISTINGS)) or asyncio.get_running_loop().time() > deadline:
-            return creator, brand, posts
-        await asyncio.sleep(0.25)
+class _World:
+    """What marketplace knows of the demo people: user ids by email, each creator's posts by caption."""
+
+    def __init__(self, users: dict[str, uuid.UUID], posts: dict[tuple[uuid.UUID, str], str]):
+        self.users, self.posts = users, posts
+
+    def post_of(self, slot: demo.Slot) -> str | None:
+        creator_id = self.users.get(slot.creator)
+        caption = demo.creator(slot.creator).posts[slot.post].caption
+        return self.posts.get((creator_id, caption)) if creator_id else None
+
+
+async def _read_world(service: Service) -> _World:
+    emails = [c.email for c in demo.CREATORS] + [b.email for b in demo.BRANDS]
+    async with service.db.transaction() as session:
+        users = dict((await session.execute(select(User.email, User.id).where(User.email.in_(emails)))).all())
+        creator_ids = [users[c.email] for c in demo.CREATORS if c.email in users]
+        rows = (await session.execute(
+            select(Post.user_id, Post.caption, Post.id).join(CreatorProfile, CreatorProfile.user_id == Post.user_id)
+            .where(Post.user_id.in_(creator_ids)))).all()
+    return _World(users, {(user_id, caption): post_id for user_id, caption, post_id in rows})
+
+
+async def _wait_for_world(service: Service) -> _World:
+    """Identity's users and social's profiles and posts arrive as events: wait for them a little."""
+    needed = sum(len(c.posts) for c in demo.CREATORS)
+
+    async def complete() -> _World | None:
+        world = await _read_world(service)
+        full = len(world.users) == len(demo.CREATORS) + len(demo.BRANDS) and len(world.posts) >= needed
+        return world if full else None
+
+    world = await demo.wait_for(complete, seconds=WAIT_SECONDS)
+    if world is None:
+        world = await _read_world(service)
+        log.warning("demo world incomplete in marketplace (%d people, %d posts): seeding what it can",
+                    len(world.users), len(world.posts))
+    return world
+
+
+class _Replay:
+    """The use cases of one service, each built with a clock stopped at the moment being replayed."""
+
+    def __init__(self, service: Service):
+        self.service = service
+        self.settings: MarketplaceSettings = service.state["settings"]
+        self.rules = auction_rules(self.settings)
+
+    def slots(self, moment: datetime) -> Slots:
+        return Slots(self.service.db, self.settings, demo.at(moment))
+
+    def bidding(self, moment: datetime) -> Bidding:
+        return Bidding(self.service.db, self.settings, self.rules, demo.at(moment))
+
+    def closer(self, moment: datetime) -> Closer:
+        return Closer(self.service.db, self.settings, self.rules, demo.at(moment))
 
 
 async def seed(service: Service) -> int:
-    creator, brand, posts = await _wait_for_posts(service)
-    if creator is None or brand is None or len(posts) < len(LISTINGS):
-        log.warning("demo creator, brand or posts not known to marketplace; no demo slots")
+    world = await _wait_for_world(service)
+    replay = _Replay(service)
+    approvals: Approvals = service.state["approvals"]
+    now = utcnow()
+    created = 0
+    for planned in sorted(demo.SLOTS, key=lambda s: s.listed_at(now)):
+        try:
+            created += await _seed_slot(service, replay, approvals, world, planned, now)
+        except ApiError as refused:
+            log.info("demo slot %r left as it is: %s", planned.title, refused.detail)
+    return created
+
+
+async def _seed_slot(service: Service, replay: _Replay, approvals: Approvals, world: _World, planned: demo.Slot,
+                     now: datetime) -> int:
+    creator_id, post_id = world.users.get(planned.creator), world.post_of(planned)
+    if creator_id is None or post_id is None:
+        log.warning("demo slot %r: its creator or post is not known here", planned.title)
         return 0
     async with service.db.transaction() as session:
-        if await session.scalar(select(func.count()).select_from(Slot).where(Slot.creator_id == creator.id)):
+        slot_id = await session.scalar(select(Slot.id).where(
+            Slot.creator_id == creator_id, Slot.title == planned.title, Slot.is_demo.is_(True)).limit(1))
+    created = 0
+    if slot_id is None:
+        if planned.stage in demo.OPEN_STAGES and planned.auction_end(now) <= now:
             return 0
-    slots: Slots = service.state["slots"]
-    bidding: Bidding = service.state["bidding"]
-    now = datetime.now(UTC)
-    created = []
-    for post, (title, category, min_bid, buy_now, ends_in, days) in zip(posts, LISTINGS, strict=True):
-        created.append(await slots.create(creator.id, NewSlot(
-            post_id=post.id, title=title, description=post.caption[:500], category=category, min_bid=min_bid,
-            buy_now_price=buy_now, auction_end=now + ends_in, duration_days=days)))
-    await bidding.place(brand.id, created[0], Offer(amount=Decimal("45.00"), auto_bid_enabled=True,
-                                                    max_auto_bid=Decimal("80.00")))
-    return len(created)
+        caption = demo.creator(planned.creator).posts[planned.post].caption
+        slot_id = await replay.slots(planned.listed_at(now)).create(creator_id, NewSlot(
+            post_id=post_id, title=planned.title, description=caption, category=planned.category,
+            min_bid=planned.min_bid, buy_now_price=planned.buy_now_price, auction_end=planned.auction_end(now),
+            duration_days=planned.duration_days), demo=True)
+        created = 1
+    await _place_bids(service, replay, world, planned, slot_id, now)
+    if planned.stage not in demo.OPEN_STAGES:
+        await _close_and_decide(service, replay, approvals, creator_id, planned, slot_id, now)
+    return created
+
+
+async def _place_bids(service: Service, replay: _Replay, world: _World, planned: demo.Slot, slot_id: uuid.UUID,
+                      now: datetime) -> None:
+    async with service.db.transaction() as session:
+        slot = await session.get(Slot, slot_id)
+        bidders = set(await session.scalars(select(Bid.buyer_id).where(Bid.slot_id == slot_id)))
+    if slot is None or slot.status != "ACTIVE":
+        return
+    for index, bid in enumerate(planned.bids):
+        buyer_id = world.users.get(bid.brand)
+        if buyer_id is None or buyer_id in bidders:
+            continue
+        offer = Offer(amount=bid.amount, auto_bid_enabled=bid.max_auto_bid is not None, max_auto_bid=bid.max_auto_bid)
+        await replay.bidding(planned.bid_at(now, index)).place(buyer_id, slot_id, offer,
+                                                               Comment(text=demo.brand(bid.brand).comment))
+
+
+async def _close_and_decide(service: Service, replay: _Replay, approvals: Approvals, creator_id: uuid.UUID,
+                            planned: demo.Slot, slot_id: uuid.UUID, now: datetime) -> None:
+    async with service.db.transaction() as session:
+        slot = await session.get(Slot, slot_id)
+    if slot.status == "ACTIVE":
+        slot = await replay.closer(planned.closed_at(now)).end_early(creator_id, slot_id)
+    if planned.stage is demo.Stage.AWAITING_APPROVAL or slot.winning_bid_id is None:
+        return
+    async with service.db.transaction() as session:
+        winner = await session.get(Bid, slot.winning_bid_id)
+    if winner is not None and winner.status == BidStatus.PENDING_INFLUENCER_APPROVAL.value:
+        await approvals.decide(creator_id, winner.id, BidStatus.APPROVED)
+
+
+def background_jobs(service: Service) -> list[Job]:
+    """The demo brands bidding now and then on the demo's open slots, so a visitor sees prices move."""
+    settings: MarketplaceSettings = service.state["settings"]
+    bidders = DemoBidders(service.db, settings, auction_rules(settings), utcnow)
+    return [Job("demo-bidding", bidders.run_once, every_seconds=BACKGROUND_BID_SECONDS)]

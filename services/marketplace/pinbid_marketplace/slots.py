@@ -34,7 +34,8 @@ class Slots:
     def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock):
         self.db, self.settings, self.clock = db, settings, clock
 
-    async def create(self, creator_id: uuid.UUID, new: NewSlot) -> uuid.UUID:
+    async def create(self, creator_id: uuid.UUID, new: NewSlot, *, demo: bool = False) -> uuid.UUID:
+        """`demo` marks a slot of the demo world (the only ones the demo's background bidders touch)."""
         with as_api_errors():
             new = check_new_slot(new, now=self.clock(), limits=listing_limits(self.settings))
         async with self.db.transaction() as session:
@@ -49,7 +50,8 @@ class Slots:
                        description=new.description, category=new.category, min_bid=new.min_bid,
                        buy_now_price=new.buy_now_price, auction_end=new.auction_end, duration_days=new.duration_days,
                        status="ACTIVE", bid_count=0, media_type=post.media_type, media_url=post.media_url,
-                       permalink=post.permalink, creator_name=user.name if user else "",
+                       permalink=post.permalink, creator_name=user.name if user else "", is_demo=demo,
+                       created_at=self.clock(),
                        creator_handle=(profile.username if profile else None) or (user.instagram_handle if user
                                                                                   else None))
             if profile is not None:

@@ -45,9 +45,12 @@ class PayoutWorker:
         return await self.plan(), await self.deliver()
 
     # --- planning ---------------------------------------------------------------------------
-    async def plan(self) -> int:
+    async def plan(self, *, only: list[uuid.UUID] | None = None) -> int:
+        """`only` limits the run to these creators (the demo replays past months for its own creators)."""
         async with self.db.transaction() as session:
             creators = list(await session.scalars(_CREATORS_WITH_MONEY))
+        if only is not None:
+            creators = [c for c in creators if c in set(only)]
         created = 0
         for creator_id in creators:
             created += await self._plan_creator(creator_id)
@@ -67,7 +70,8 @@ class PayoutWorker:
                 return 0  # another worker, or an earlier run, already decided this period
             earnings = list(await session.scalars(
                 select(Earning).where(Earning.creator_id == creator_id, Earning.status == "AVAILABLE",
-                                      Earning.payout_id.is_(None)).order_by(Earning.earned_at).with_for_update()))
+                                      Earning.available_at <= now, Earning.payout_id.is_(None))
+                .order_by(Earning.earned_at).with_for_update()))
             net = sum(e.net_cents for e in earnings)
             run = await session.get(PayoutRun, (creator_id, period))
             run.available_cents = net
@@ -81,7 +85,7 @@ class PayoutWorker:
             payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
                             gross_cents=sum(e.gross_cents for e in earnings),
                             fee_cents=sum(e.fee_cents for e in earnings), net_cents=net,
-                            currency=earnings[0].currency, status="CREATED",
+                            currency=earnings[0].currency, status="CREATED", created_at=now,
                             idempotency_key=f"payout-{creator_id}-{period}")
             session.add(payout)
             await session.flush()
@@ -104,22 +108,23 @@ class PayoutWorker:
         return {"bank_account": settings.bank_account, "account_name": settings.account_name or ""}
 
     # --- delivery ---------------------------------------------------------------------------
-    async def deliver(self) -> int:
+    async def deliver(self, *, only: list[uuid.UUID] | None = None) -> int:
         settled = 0
         skipped: set[uuid.UUID] = set()  # left for the next run: provider pending or unreachable
         for _ in range(self.batch_size):
-            outcome = await self._deliver_next(skipped)
+            outcome = await self._deliver_next(skipped, only)
             if outcome is None:
                 break
             settled += outcome
         return settled
 
-    async def _deliver_next(self, skipped: set[uuid.UUID]) -> int | None:
+    async def _deliver_next(self, skipped: set[uuid.UUID], only: list[uuid.UUID] | None) -> int | None:
         """One payout per transaction, locked (SKIP LOCKED) while its provider is called: two workers never
         send the same payout at once, and the idempotency key covers a crash between send and commit."""
         async with self.db.transaction() as session:
             payout = await session.scalar(
-                select(Payout).where(Payout.status == "CREATED", Payout.id.not_in(skipped))
+                select(Payout).where(Payout.status == "CREATED", Payout.id.not_in(skipped),
+                                     Payout.creator_id.in_(only) if only is not None else True)
                 .order_by(Payout.created_at).limit(1)
                 .with_for_update(skip_locked=True))
             if payout is None:

@@ -1,37 +1,56 @@
-"""Demo data for the embedded default: the demo creator (maya.makes) and the demo brand connect to
-the sandbox Instagram through the real OAuth code path, which publishes their accounts and media."""
+"""The demo world's Instagram side (plan: pinbid_kit.demo), through social's own code paths.
 
-import asyncio
+seed: every demo creator and brand gets a sandbox account with the plan's figures and posts, connects
+through the real OAuth flow (which publishes their profiles and media), and creators log in for pinning.
+finish (after payments took the money): the comments of paid slots that the plan has pinned are pinned
+"as of" their pin date, so the tracker completes those whose duration is over and syncs the live ones.
+Either step skips what is already done, so seeding again changes nothing."""
+
 import logging
 import uuid
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
+from pinbid_kit import demo
+from pinbid_kit.clock import utcnow
+from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 
 from .connections import Connections
-from .models import Connection, User
+from .domain import sandbox_world as world
+from .models import Connection, PinSession, Placement, Slot, User
+from .pins import Pins
 from .providers import Providers
+from .settings import SocialSettings
 
 log = logging.getLogger("pinbid.social.demo")
-DEMO_USERS = ("creator@demo.pinbid.app", "brand@demo.pinbid.app")
 WAIT_SECONDS = 15.0
 
 
-async def _user(service: Service, email: str) -> User | None:
+def _figures(person: demo.Creator | demo.Brand) -> tuple[world.AccountSeed, list[world.PlannedPost] | None]:
+    if isinstance(person, demo.Brand):
+        return world.AccountSeed(person.handle, person.business_name, 12_400, "BUSINESS", 1.5), None
+    posts = [world.PlannedPost(p.caption, timedelta(days=p.age_days)) for p in person.posts]
+    return world.AccountSeed(person.handle, person.name, person.followers, person.account_type,
+                             float(person.like_rate_percent)), posts
+
+
+async def _users(service: Service, emails: list[str]) -> dict[str, uuid.UUID]:
     """Identity seeds first, but its events arrive asynchronously: wait for them a little."""
-    deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
-    while True:
+    async def known() -> dict[str, uuid.UUID]:
         async with service.db.transaction() as session:
-            user = await session.scalar(select(User).where(User.email == email))
-        if user is not None or asyncio.get_running_loop().time() > deadline:
-            return user
-        await asyncio.sleep(0.25)
+            rows = (await session.execute(select(User.email, User.user_id).where(User.email.in_(emails)))).all()
+        found = dict(rows)
+        return found if len(found) == len(emails) else {}
 
-
-async def _connected(service: Service, user_id: uuid.UUID) -> bool:
-    async with service.db.transaction() as session:
-        return await session.get(Connection, user_id) is not None
+    found = await demo.wait_for(known, seconds=WAIT_SECONDS)
+    if not found:
+        async with service.db.transaction() as session:
+            found = dict((await session.execute(select(User.email, User.user_id)
+                                                .where(User.email.in_(emails)))).all())
+        log.warning("demo users not known to social: %s", sorted(set(emails) - set(found)))
+    return found
 
 
 async def seed(service: Service) -> int:
@@ -39,21 +58,75 @@ async def seed(service: Service) -> int:
     if providers.sandbox is None:
         return 0  # real Instagram: nobody is connected on their behalf
     connections: Connections = service.state["connections"]
+    pins: Pins = service.state["pins"]
+    people: list[demo.Creator | demo.Brand] = [*demo.CREATORS, *demo.BRANDS]
+    users = await _users(service, [p.email for p in people])
     created = 0
-    for email in DEMO_USERS:
-        user = await _user(service, email)
-        if user is None:
-            log.warning("demo user %s is not known to social after %.0fs; not connecting it", email, WAIT_SECONDS)
+    for person in people:
+        user_id = users.get(person.email)
+        if user_id is None:
             continue
-        if await _connected(service, user.user_id):
-            continue
-        started = await connections.start(user.user_id)
-        query = {k: v[0] for k, v in parse_qs(urlsplit(started.url).query).items()}
-        code = await providers.sandbox.approve(query.get("login_hint") or email.split("@")[0], providers.redirect_uri)
-        location = await connections.complete(code=code, state=query["state"], error=None,
-                                              browser_nonce=started.nonce)
-        if "connected=1" in location:
-            created += 1
-        else:
-            log.warning("demo connection of %s failed: %s", email, location)
+        async with service.db.transaction() as session:
+            connection = await session.get(Connection, user_id)
+            logged_in = await session.get(PinSession, user_id) is not None
+        if connection is None:
+            figures, posts = _figures(person)
+            await providers.sandbox.ensure_account(person.handle, figures.full_name, figures=figures, posts=posts)
+            if await _connect(connections, providers, user_id, person.handle):
+                created += 1
+        if isinstance(person, demo.Creator) and not logged_in:
+            try:
+                await pins.login(user_id, person.handle, "sandbox", None)
+            except ApiError as refused:  # e.g. someone reconnected the demo creator to another account
+                log.info("demo pinning login of %s refused: %s", person.email, refused.detail)
     return created
+
+
+async def _connect(connections: Connections, providers: Providers, user_id: uuid.UUID, handle: str) -> bool:
+    started = await connections.start(user_id)
+    query = {k: v[0] for k, v in parse_qs(urlsplit(started.url).query).items()}
+    code = await providers.sandbox.approve(handle, providers.redirect_uri)
+    location = await connections.complete(code=code, state=query["state"], error=None, browser_nonce=started.nonce)
+    if "connected=1" not in location:
+        log.warning("demo connection of @%s failed: %s", handle, location)
+    return "connected=1" in location
+
+
+async def finish(service: Service) -> int:
+    """Pin the paid slots the plan has pinned, each as of its pin date."""
+    providers: Providers = service.state["providers"]
+    if providers.sandbox is None:
+        return 0
+    settings: SocialSettings = service.state["settings"]
+    now = utcnow()
+    planned = {s.title: s for s in demo.SLOTS if s.stage in demo.PINNED}
+    users = await _users(service, [c.email for c in demo.CREATORS])
+    creators = set(users.values())
+
+    async def placements() -> list[tuple[Placement, str]]:
+        async with service.db.transaction() as session:
+            rows = (await session.execute(
+                select(Placement, Slot.title).join(Slot, Slot.slot_id == Placement.slot_id)
+                .where(Slot.title.in_(planned), Slot.creator_id.in_(creators)))).all()
+        return [(p, title) for p, title in rows]
+
+    async def all_paid() -> list[tuple[Placement, str]]:
+        found = await placements()
+        waiting = [p for p, _ in found if p.status == "AWAITING_PAYMENT"]
+        return found if len(found) >= len(planned) and not waiting else []
+
+    found = await demo.wait_for(all_paid, seconds=WAIT_SECONDS) or await placements()
+    pinned = 0
+    for placement, title in sorted(found, key=lambda pt: planned[pt[1]].pinned_at(now)):
+        if placement.status != "AWAITING_PIN":
+            continue
+        slot = planned[title]
+        pins = Pins(service.db, providers, settings.secret_box(),
+                    sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
+                    clock=demo.at(slot.pinned_at(now)))
+        try:
+            await pins.pin(placement.creator_id, placement.bid_id)
+            pinned += 1
+        except ApiError as refused:
+            log.info("demo pin of %r refused: %s", title, refused.detail)
+    return pinned

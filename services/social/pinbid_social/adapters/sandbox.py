@@ -88,14 +88,18 @@ class SandboxInstagram:
         return code
 
     # --- accounts, posts and the crowd -------------------------------------------------------
-    async def ensure_account(self, username: str, full_name: str | None = None) -> SandboxAccount:
+    async def ensure_account(self, username: str, full_name: str | None = None, *,
+                             figures: world.AccountSeed | None = None,
+                             posts: list[world.PlannedPost] | None = None) -> SandboxAccount:
+        """The account called `username`, created on first use: with `figures` and `posts` when given
+        (the demo world's), else generated from the seed."""
         username = username.strip().lstrip("@").lower()[:30] or "sandbox.user"
         async with self.db.transaction() as session:
             await self._ensure_crowd(session)
             existing = await session.scalar(select(SandboxAccount).where(SandboxAccount.username == username))
             if existing:
                 return existing
-            seed = world.account_seed(self.seed, username, full_name)
+            seed = figures or world.account_seed(self.seed, username, full_name)
             now = self.clock()
             inserted = await session.execute(insert(SandboxAccount).values(
                 id=numeric_id(self.seed, "account", username), username=username, full_name=seed.full_name,
@@ -104,21 +108,23 @@ class SandboxInstagram:
             if inserted.first() is None:  # a concurrent approval created it
                 return await session.scalar(select(SandboxAccount).where(SandboxAccount.username == username))
             account = await session.scalar(select(SandboxAccount).where(SandboxAccount.username == username))
-            await self._create_posts(session, account, now)
+            await self._create_posts(session, account, now, seed.like_rate_percent, posts)
             await self._cross_comment(session, account, now)
             return account
 
     async def _ensure_crowd(self, session: AsyncSession) -> None:
         values = []
         for username in world.CROWD:
-            seed = world.account_seed(self.seed, username, professional=False)
+            seed = world.account_seed(self.seed, username, crowd=True)
             values.append({"id": numeric_id(self.seed, "account", username), "username": username,
                            "full_name": seed.full_name, "followers": seed.followers,
                            "account_type": seed.account_type, "created_at": datetime(2026, 1, 1, tzinfo=UTC)})
         await session.execute(insert(SandboxAccount).values(values).on_conflict_do_nothing())
 
-    async def _create_posts(self, session: AsyncSession, account: SandboxAccount, now: datetime) -> None:
-        for post in world.post_seeds(self.seed, account.username, account.followers, self.posts_per_account):
+    async def _create_posts(self, session: AsyncSession, account: SandboxAccount, now: datetime,
+                            like_rate_percent: float, planned: list[world.PlannedPost] | None) -> None:
+        for post in world.post_seeds(self.seed, account.username, account.followers, self.posts_per_account,
+                                     like_rate_percent=like_rate_percent, planned=planned):
             media_id = numeric_id(self.seed, "media", account.username, post.index)
             posted_at = now - post.age
             session.add(SandboxMedia(id=media_id, account_id=account.id, media_type=post.media_type,
@@ -133,21 +139,23 @@ class SandboxInstagram:
 
     async def _cross_comment(self, session: AsyncSession, account: SandboxAccount, now: datetime) -> None:
         """Every connected (non-crowd) account comments on every other one's posts, so a buyer can
-        pick one of their own comments on any creator's post."""
-        others = (await session.scalars(select(SandboxAccount).where(
-            SandboxAccount.id != account.id, SandboxAccount.username.not_in(world.CROWD)))).all()
-        for other in others:
-            for author, owner in ((account, other), (other, account)):
-                media = (await session.scalars(select(SandboxMedia).where(
-                    SandboxMedia.account_id == owner.id))).all()
-                for m in media:
-                    brand = author.account_type == "BUSINESS" or "brand" in author.username
-                    await session.execute(insert(SandboxComment).values(
-                        id=numeric_id(self.seed, "comment", m.id, author.username, "x"), media_id=m.id,
-                        author=author.username,
-                        text=world.comment_line(self.seed, author.username, m.id, brand=brand),
-                        base_likes=3, base_replies=0, created_at=max(m.posted_at, now - timedelta(hours=1)),
-                    ).on_conflict_do_nothing())
+        pick one of their own comments on any creator's post. One insert for all of them."""
+        others = {a.id: a for a in (await session.scalars(select(SandboxAccount).where(
+            SandboxAccount.id != account.id, SandboxAccount.username.not_in(world.CROWD)))).all()}
+        if not others:
+            return
+        media = (await session.scalars(select(SandboxMedia).where(
+            SandboxMedia.account_id.in_([account.id, *others])))).all()
+        rows = []
+        for m in media:
+            authors = list(others.values()) if m.account_id == account.id else [account]
+            for author in authors:
+                brand = author.account_type == "BUSINESS" or "brand" in author.username
+                rows.append(dict(id=numeric_id(self.seed, "comment", m.id, author.username, "x"), media_id=m.id,
+                                 author=author.username,
+                                 text=world.comment_line(self.seed, author.username, m.id, brand=brand),
+                                 base_likes=3, base_replies=0, created_at=max(m.posted_at, now - timedelta(hours=1))))
+        await session.execute(insert(SandboxComment).values(rows).on_conflict_do_nothing())
 
     # --- tokens ----------------------------------------------------------------------------------
     async def _issue_token(self, session: AsyncSession, account_id: str) -> Grant:

@@ -1,5 +1,10 @@
 """The sandbox Instagram's world, generated deterministically from a seed: accounts with
-followers, posts with views and likes that grow with time, and the crowd who comments."""
+followers, posts with views and likes that grow with time, and the crowd who comments.
+
+New accounts are as mixed as Instagram's: personal, creator and business accounts from a few hundred
+to a quarter of a million followers, with engagement from weak to strong, so the "verified" rule
+(social's domain/stats.py) holds for some and not others. The demo world passes its accounts' figures in.
+"""
 
 import hashlib
 import random
@@ -30,12 +35,25 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+ACCOUNT_TYPES = ("MEDIA_CREATOR", "BUSINESS", "PERSONAL")
+ACCOUNT_TYPE_WEIGHTS = (5, 2, 3)
+
+
 @dataclass(frozen=True)
 class AccountSeed:
     username: str
     full_name: str
     followers: int
     account_type: str
+    like_rate_percent: float = 4.0  # likes per view on their posts
+
+
+@dataclass(frozen=True)
+class PlannedPost:
+    """A post an account is created with (the demo world's): its caption and age."""
+
+    caption: str
+    age: timedelta
 
 
 @dataclass(frozen=True)
@@ -48,23 +66,30 @@ class PostSeed:
     age: timedelta  # how long before the account's creation it was posted
 
 
-def account_seed(seed: int, username: str, full_name: str | None = None, *, professional: bool = True) -> AccountSeed:
+def account_seed(seed: int, username: str, full_name: str | None = None, *, crowd: bool = False) -> AccountSeed:
+    """A new account's figures: followers spread evenly on a log scale from 400 to 250,000."""
     rng = _rng(seed, "account", username)
-    return AccountSeed(username=username, full_name=full_name or username.replace(".", " ").title(),
-                       followers=rng.randint(12_000, 240_000) if professional else rng.randint(300, 4_000),
-                       account_type="MEDIA_CREATOR" if professional else "PERSONAL")
+    name = full_name or username.replace(".", " ").title()
+    if crowd:
+        return AccountSeed(username, name, rng.randint(300, 4_000), "PERSONAL")
+    return AccountSeed(username, name, followers=int(10 ** rng.uniform(2.6, 5.4)),
+                       account_type=rng.choices(ACCOUNT_TYPES, ACCOUNT_TYPE_WEIGHTS)[0],
+                       like_rate_percent=round(rng.uniform(0.5, 7.0), 2))
 
 
-def post_seeds(seed: int, username: str, followers: int, count: int) -> list[PostSeed]:
+def post_seeds(seed: int, username: str, followers: int, count: int, *, like_rate_percent: float = 4.0,
+               planned: list[PlannedPost] | None = None) -> list[PostSeed]:
+    """`planned` posts (newest first) replace the generated captions and ages."""
     posts = []
-    for i in range(count):
+    for i in range(len(planned) if planned else count):
         rng = _rng(seed, "post", username, i)
-        reach = rng.uniform(0.25, 1.6)
+        reach = rng.uniform(0.5, 1.3)
         views = max(50, int(followers * reach))
-        posts.append(PostSeed(index=i, media_type="VIDEO" if i % 4 == 1 else "IMAGE",
-                              caption=CAPTIONS[rng.randrange(len(CAPTIONS))],
-                              base_views=views, base_likes=max(5, int(views * rng.uniform(0.02, 0.07))),
-                              age=timedelta(days=2 * i + 1, hours=rng.randrange(24))))
+        likes = max(5, int(views * like_rate_percent / 100 * rng.uniform(0.8, 1.2)))
+        caption = planned[i].caption if planned else CAPTIONS[rng.randrange(len(CAPTIONS))]
+        age = planned[i].age if planned else timedelta(days=2 * i + 1, hours=rng.randrange(24))
+        posts.append(PostSeed(index=i, media_type="VIDEO" if i % 4 == 1 else "IMAGE", caption=caption,
+                              base_views=views, base_likes=likes, age=age))
     return posts
 
 

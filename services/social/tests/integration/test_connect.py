@@ -26,7 +26,7 @@ async def test_the_sandbox_connection_stores_the_account_and_publishes_profile_a
     connected = await social.events(AccountConnected.event_type)
     assert len(connected) == 1 and connected[0]["username"] == "maya.makes"
     profile = connected[0]["profile"]
-    assert profile["followers"] >= 12_000 and profile["avgViews"] > 0 and profile["verified"] in (True, False)
+    assert profile["followers"] > 0 and profile["avgViews"] > 0 and profile["verified"] in (True, False)
     synced = await social.events(MediaSynced.event_type)
     assert len(synced[0]["posts"]) == 6 and synced[0]["posts"][0]["mediaUrl"].startswith(
         f"{PUBLIC}/api/instagram/sandbox/media/")

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pinbid_social.domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
 from pinbid_social.domain.placement import Observation, Status, Step, can_pin, next_step
-from pinbid_social.domain.sandbox_world import account_seed, comment_activity, grown, post_seeds
+from pinbid_social.domain.sandbox_world import PlannedPost, account_seed, comment_activity, grown, post_seeds
 from pinbid_social.domain.sponsored import MAX_COMMENT, sponsored_text
 from pinbid_social.domain.stats import PostFigures, profile_stats
 
@@ -77,9 +77,28 @@ def test_the_placement_steps():
 
 def test_the_sandbox_world_is_deterministic_and_grows():
     assert account_seed(1, "maya.makes") == account_seed(1, "maya.makes")
-    assert account_seed(1, "maya.makes").followers >= 12_000
     assert post_seeds(1, "maya.makes", 20_000, 5) == post_seeds(1, "maya.makes", 20_000, 5)
     t0 = datetime(2026, 11, 1, tzinfo=UTC)
     assert grown(1000, t0, t0, rate_per_day_percent=8) == 1000
     assert grown(1000, t0, t0 + timedelta(days=2), rate_per_day_percent=8) > 1000
     assert comment_activity("c", 0, 0, t0, t0 + timedelta(hours=9))[0] > 0
+
+
+def test_new_sandbox_accounts_are_mixed_so_verified_means_something():
+    accounts = [account_seed(7, f"new.creator{i}") for i in range(300)]
+    assert {a.account_type for a in accounts} == {"MEDIA_CREATOR", "BUSINESS", "PERSONAL"}
+    assert min(a.followers for a in accounts) < 1_000 and max(a.followers for a in accounts) > 150_000
+    verified = []
+    for a in accounts:
+        posts = post_seeds(7, a.username, a.followers, 9, like_rate_percent=a.like_rate_percent)
+        stats = profile_stats(a.followers, [PostFigures(p.base_views, p.base_likes, 4) for p in posts],
+                              account_type=a.account_type, min_followers=10_000, min_engagement=Decimal("1.00"))
+        verified.append(stats.verified)
+    assert 0.2 < sum(verified) / len(verified) < 0.7  # some are, many are not
+
+
+def test_planned_posts_keep_their_captions_and_ages():
+    planned = [PlannedPost("Kyoto at dawn", timedelta(days=1)), PlannedPost("Seoul on a budget", timedelta(days=4))]
+    posts = post_seeds(7, "kenji.wanders", 128_000, 9, like_rate_percent=2.5, planned=planned)
+    assert [(p.caption, p.age) for p in posts] == [(p.caption, p.age) for p in planned]
+    assert all(0.015 < p.base_likes / p.base_views < 0.035 for p in posts)

@@ -1,0 +1,183 @@
+"""The demo world, seeded by the launcher's two passes over identity, social, marketplace and payments on
+fresh real databases and an in-process bus (as `make run` does, without the HTTP server): what it makes,
+and that a second run, an interrupted first run, and a world someone changed end without duplicates or
+errors."""
+
+import asyncio
+import time
+from collections import Counter
+from datetime import UTC, datetime
+
+import pytest
+from pinbid_kit import demo
+from pinbid_kit.bus import InProcessBus
+from pinbid_kit.testing import eventually
+from pinbid_launcher import services
+from pinbid_launcher.embedded import seed_demo
+from sqlalchemy import func, select, text
+
+SERVICES = ("identity", "social", "marketplace", "payments")
+
+
+@pytest.fixture
+async def world(new_database, tmp_path, monkeypatch):
+    monkeypatch.setenv("PINBID_VAR", str(tmp_path))
+    keys = {"jwt_public_key_file": str(tmp_path / "keys" / "jwt.pub")}
+    modules = [m for m in services.installed() if m.name in SERVICES]
+    built = {}
+    for module in modules:
+        extra = {"jwt_private_key_file": str(tmp_path / "keys" / "jwt.pem"), "argon2_memory_kib": 1024} \
+            if module.name == "identity" else {}
+        built[module.name] = module.build(module.settings(database_url=new_database(module.package), bus="inprocess",
+                                                          log_json=False, **keys, **extra))
+    bus = InProcessBus(retry_base_seconds=0.01)
+    for service in built.values():
+        service.attach(bus, relay_idle_seconds=0.2)
+    await bus.start()
+    for service in built.values():
+        await service.start_background(jobs=False)
+    try:
+        yield modules, built
+    finally:
+        for service in built.values():
+            await service.stop_background()
+        await bus.stop()
+        for service in built.values():
+            await service.db.dispose()
+
+
+async def rows(service, sql: str, **params) -> list:
+    async with service.db.transaction() as session:
+        return list((await session.execute(text(sql), params)).all())
+
+
+async def census(built) -> dict[str, object]:
+    """What the world holds, service by service, in a form that shows duplicates."""
+    marketplace, payments, social, identity = (built[n] for n in ("marketplace", "payments", "social", "identity"))
+    return {
+        "users": await rows(identity, "SELECT email FROM users WHERE is_demo ORDER BY email"),
+        "slots": await rows(marketplace, "SELECT title, count(*) FROM slots WHERE is_demo GROUP BY title ORDER BY 1"),
+        "bids": await rows(marketplace, "SELECT s.title, b.buyer_id, count(*) FROM bids b JOIN slots s "
+                                        "ON s.id = b.slot_id WHERE s.is_demo GROUP BY 1, 2 ORDER BY 1, 2"),
+        "payments": await rows(payments, "SELECT slot_title, status FROM payments ORDER BY 1, 2"),
+        "payouts": await rows(payments, "SELECT creator_id, period, status FROM payouts ORDER BY 1, 2"),
+        "pins": await rows(social, "SELECT bid_id, status FROM placements ORDER BY 1"),
+        "connections": await rows(social, "SELECT username FROM connections ORDER BY 1"),
+    }
+
+
+def reached(stage: demo.Stage, statuses: Counter) -> bool:
+    """Whether a slot's bids show the plan's stage."""
+    if stage is demo.Stage.OPEN:
+        return not statuses
+    if stage is demo.Stage.BIDDING:
+        return statuses["ACTIVE"] == 1 and statuses["OUTBID"] >= 1
+    return statuses[{
+        demo.Stage.ENDING: "ACTIVE", demo.Stage.AWAITING_APPROVAL: "PENDING_INFLUENCER_APPROVAL",
+        demo.Stage.AWAITING_PAYMENT: "AWAITING_PAYMENT", demo.Stage.AWAITING_PIN: "WON", demo.Stage.LIVE: "PINNED",
+        demo.Stage.COMPLETED: "PINNED", demo.Stage.REFUNDED: "WON"}[stage]] == 1
+
+
+async def test_the_demo_world_has_every_stage_and_three_months_of_history(world):
+    modules, built = world
+    started = time.perf_counter()
+    await seed_demo(modules, built, background_bids=False)
+    seconds = time.perf_counter() - started
+    marketplace, payments = built["marketplace"], built["payments"]
+
+    slots = await rows(marketplace, "SELECT title, status, outcome, is_demo FROM slots")
+    assert len(slots) == len(demo.SLOTS) >= 40 and all(s.is_demo for s in slots)
+    creators = await rows(marketplace, "SELECT username, verified, followers FROM creator_profiles p "
+                                       "JOIN users u ON u.id = p.user_id WHERE u.role = 'INFLUENCER'")
+    assert len(creators) == len(demo.CREATORS) >= 12
+    assert len({c.followers for c in creators}) == len(creators)  # all different
+    verified = {c.username for c in creators if c.verified}
+    assert {"theo.stitches", "mina.bytes", "ada.moves", "sofia.roams"}.isdisjoint(verified)  # < 10k, personal, 0.6%
+    assert {"maya.makes", "jonas.lifts", "nate.plays"} <= verified
+    assert {c for c in demo.CATEGORIES} == {r.category for r in await rows(marketplace, "SELECT category FROM slots")}
+
+    by_stage = Counter()
+    bids = await rows(marketplace, "SELECT s.title, b.status, b.auto_bid_enabled, b.pinned_status FROM bids b "
+                                   "JOIN slots s ON s.id = b.slot_id")
+    for slot in demo.SLOTS:
+        statuses = Counter(b.status for b in bids if b.title == slot.title)
+        pinned = {b.pinned_status for b in bids if b.title == slot.title} - {None}
+        assert reached(slot.stage, statuses), (slot.title, slot.stage, statuses, pinned)
+        by_stage[slot.stage] += 1
+    assert set(by_stage) == set(demo.Stage)
+    assert any(b.auto_bid_enabled for b in bids)
+
+    payment_status = Counter(p.status for p in await rows(payments, "SELECT status FROM payments"))
+    assert payment_status["REFUNDED"] == by_stage[demo.Stage.REFUNDED]  # the refund job ran
+    assert payment_status["REQUESTED"] == by_stage[demo.Stage.AWAITING_PAYMENT]
+
+    # the demo creator: a payout for each of the last three months, this month's earnings pending
+    maya = (await rows(payments, "SELECT id FROM users WHERE email = :e", e=demo.CREATOR))[0].id
+    payouts = await rows(payments, "SELECT period, status, created_at FROM payouts WHERE creator_id = :c "
+                                   "ORDER BY period", c=maya)
+    now = datetime.now(UTC)
+    assert [p.status for p in payouts] == ["PAID"] * 3
+    assert [p.created_at.month for p in payouts] == [d.month for d in demo.payout_days(now)]
+    months = await rows(payments, "SELECT date_trunc('month', earned_at) AS m, count(*) FROM earnings "
+                                  "WHERE creator_id = :c AND status <> 'REFUNDED' GROUP BY 1 ORDER BY 1", c=maya)
+    assert len(months) >= 4 and months[-1].m.month == now.month
+    summary = await built["payments"].state["earnings"].summary(maya)
+    assert summary["pending_payouts"] > 0 and summary["total_earnings"] > summary["pending_payouts"]
+    # the demo brand: won, live, past and refunded bids
+    brand = (await rows(payments, "SELECT id FROM users WHERE email = :e", e=demo.BRAND))[0].id
+    spent = await rows(payments, "SELECT date_trunc('month', completed_at) AS m FROM payments WHERE buyer_id = :b "
+                                 "AND status = 'COMPLETED' GROUP BY 1", b=brand)
+    assert len(spent) >= 3
+    print(f"demo world seeded in {seconds:.1f}s")
+
+    # a second run adds nothing and raises nothing
+    before = await census(built)
+    await seed_demo(modules, built, background_bids=False)
+    assert await census(built) == before
+
+
+async def test_an_interrupted_first_run_is_completed_by_the_next(world):
+    modules, built = world
+    seeding = asyncio.ensure_future(seed_demo(modules, built, background_bids=False))
+
+    async def halfway() -> bool:
+        async with built["marketplace"].db.transaction() as session:
+            return await session.scalar(text("SELECT count(*) FROM slots")) >= 20
+
+    await eventually(halfway, every=0.02)  # stop it in the middle of marketplace's seeding
+    seeding.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await seeding
+    await seed_demo(modules, built, background_bids=False)
+    first = await census(built)
+    assert len(first["slots"]) == len(demo.SLOTS) and all(n == 1 for _, n in first["slots"])
+    assert all(n == 1 for *_, n in first["bids"])
+    await seed_demo(modules, built, background_bids=False)
+    assert await census(built) == first
+
+
+async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(world):
+    modules, built = world
+    await seed_demo(modules, built, background_bids=False)
+    marketplace, social = built["marketplace"], built["social"]
+    # the demo creator ends an open demo auction early; a demo slot without bids is deleted by hand;
+    # the demo brand disconnects Instagram
+    maya = (await rows(marketplace, "SELECT id FROM users WHERE email = :e", e=demo.CREATOR))[0].id
+    open_slot = next(s for s in demo.SLOTS if s.creator == demo.CREATOR and s.stage is demo.Stage.BIDDING)
+    slot_id = (await rows(marketplace, "SELECT id FROM slots WHERE title = :t", t=open_slot.title))[0].id
+    await marketplace.state["closer"].end_early(maya, slot_id)
+    unbid = next(s for s in demo.SLOTS if s.stage is demo.Stage.OPEN)
+    async with marketplace.db.transaction() as session:
+        await session.execute(text("DELETE FROM slots WHERE title = :t"), {"t": unbid.title})
+    brand = (await rows(social, "SELECT user_id FROM users WHERE email = :e", e=demo.BRAND))[0].user_id
+    assert await social.state["connections"].disconnect(brand)
+
+    await seed_demo(modules, built, background_bids=False)
+    after = await census(built)
+    assert all(n == 1 for _, n in after["slots"]) and len(after["slots"]) == len(demo.SLOTS)
+    assert all(n == 1 for *_, n in after["bids"])
+    assert (await rows(marketplace, "SELECT status FROM slots WHERE id = :i", i=slot_id))[0].status == "CLOSED"
+    assert "northwind.coffee" in {c.username for c in after["connections"]}
+    async with marketplace.db.transaction() as session:
+        assert await session.scalar(select(func.count()).select_from(text("slots")).where(
+            text("title = :t")).params(t=unbid.title)) == 1
