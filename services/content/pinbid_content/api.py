@@ -3,9 +3,9 @@
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import RedirectResponse
-from pinbid_kit.api import ApiModel
+from pinbid_kit.api import ApiModel, PlainText
 from pydantic import Field
 from sqlalchemy import Row
 
@@ -73,14 +73,14 @@ class CategoryList(ApiModel):
 
 
 class ArticleQuery(ApiModel):
-    q: str | None = Field(default=None, max_length=200)
-    category: str | None = Field(default=None, max_length=60, pattern=CATEGORY.pattern)
+    q: PlainText | None = Field(default=None, max_length=200)
+    category: PlainText | None = Field(default=None, max_length=60, pattern=CATEGORY.pattern)
     page: int = Field(default=1, ge=1, le=100_000)
     limit: int = Field(default=10, ge=1, le=50)
 
 
 class SubscribeIn(ApiModel):
-    email: str = Field(max_length=320)
+    email: PlainText = Field(max_length=320)
 
 
 class DetailOut(ApiModel):
@@ -107,7 +107,7 @@ def routes(blog: Blog, newsletter: Newsletter) -> list[APIRouter]:
 
     @articles.get("/articles/{slug}", response_model=ArticleOut,
                   responses={404: {"description": "Unknown or unpublished: {detail: 'Blog post not found.'}"}})
-    async def read(slug: str) -> ArticleOut:
+    async def read(slug: Annotated[PlainText, Path()]) -> ArticleOut:
         return ArticleOut.of(await blog.read(slug))
 
     letters = APIRouter(prefix="/newsletter", tags=["newsletter"])

@@ -20,7 +20,7 @@ SETTINGS = ContentSettings
 
 def build(settings: ContentSettings | None = None, *, mailer: MailSender | None = None) -> Service:
     settings = settings or ContentSettings()
-    db = Database(settings.database_url)
+    db = Database.from_settings(settings)
     blog = Blog(db)
     newsletter = Newsletter(db, settings, settings.unsubscribe_key())
     consumers = Consumers(NAME, db)  # content consumes no events today

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Request
-from pinbid_kit.api import ApiModel
+from pinbid_kit.api import ApiModel, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.tokens import Principal, TokenVerifier
 from pydantic import Field
@@ -17,7 +17,7 @@ from .domain.notices import Category
 from .models import Notification, User
 from .notifications import Notifications
 
-Text = Annotated[str, Field(max_length=300)]
+Text = Annotated[PlainText, Field(max_length=300)]
 Password = Annotated[str, Field(max_length=MAX_PASSWORD * 4)]
 
 
@@ -103,7 +103,7 @@ class ForgotPasswordIn(ApiModel):
 
 
 class ResetPasswordIn(ApiModel):
-    token: Annotated[str, Field(min_length=1, max_length=200)]
+    token: Annotated[PlainText, Field(min_length=1, max_length=200)]
     new_password: Password
 
 

@@ -22,7 +22,7 @@ SETTINGS = IdentitySettings
 def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None) -> Service:
     settings = settings or IdentitySettings()
     generate_keypair(settings.jwt_private_key_file, settings.jwt_public_key_file)
-    db = Database(settings.database_url)
+    db = Database.from_settings(settings)
     signer = TokenSigner(settings.jwt_private_key_file.read_bytes(), ttl_seconds=settings.token_ttl_seconds)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     passwords = Passwords(time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib,

@@ -1,10 +1,13 @@
-"""Base models for the public JSON API: camelCase on the wire, unknown fields refused."""
+"""Base models and field types for the public JSON API: camelCase on the wire, unknown fields refused,
+text without control characters, money as JSON numbers only."""
 
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainSerializer
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
 from pydantic.alias_generators import to_camel
+
+from .text import unsafe_character
 
 
 class ApiModel(BaseModel):
@@ -20,5 +23,37 @@ class ApiModel(BaseModel):
     )
 
 
-# Money leaves the server as a JSON number with at most two decimals; inside it is always Decimal.
-Money = Annotated[Decimal, PlainSerializer(lambda v: float(v) if v is not None else None, return_type=float)]
+def _one_line(value: str) -> str:
+    if unsafe_character(value) is not None:
+        raise ValueError("Line breaks, control characters and invisible formatting characters are not allowed.")
+    return value
+
+
+def _lines(value: str) -> str:
+    if unsafe_character(value, multiline=True) is not None:
+        raise ValueError("Control characters and invisible formatting characters are not allowed.")
+    return value
+
+
+# Every string a request may carry (body, query or path) is one of these two: a NUL or a bidi override
+# is a 422 naming the field, never a database error.
+PlainText = Annotated[str, AfterValidator(_one_line)]
+"""One line: names, titles, emails, ids, search strings."""
+MultilineText = Annotated[str, AfterValidator(_lines)]
+"""Line breaks and tabs allowed: descriptions, comment texts."""
+
+
+def _json_number(value: Any) -> Any:
+    """Money arrives as a JSON number; "1e3", " 50 " or any other string is refused, as is true."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        raise ValueError("Enter the amount as a number.")
+    return value
+
+
+# Money is a JSON number with at most two decimals on the wire; inside it is always Decimal.
+Money = Annotated[
+    Decimal,
+    BeforeValidator(_json_number),
+    PlainSerializer(lambda v: float(v) if v is not None else None, return_type=float),
+    WithJsonSchema({"type": "number"}),
+]

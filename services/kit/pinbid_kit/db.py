@@ -2,9 +2,15 @@
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-from sqlalchemy import text
+from sqlalchemy import exc, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from .errors import ServiceUnavailable
+
+if TYPE_CHECKING:
+    from .settings import KitSettings
 
 
 def async_url(url: str) -> str:
@@ -15,19 +21,42 @@ def async_url(url: str) -> str:
     raise ValueError(f"not a PostgreSQL URL: {url!r}")
 
 
+class Busy(ServiceUnavailable):
+    """Every connection of the pool stayed in use for the whole pool timeout: try again shortly."""
+
+    code = "busy"
+    retry_after = 1
+
+    def __init__(self) -> None:
+        super().__init__("The service is busy. Please try again in a moment.")
+
+
 class Database:
-    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20):
+    """At most `pool_size + max_overflow` connections; a caller waits `pool_timeout` seconds for one, then
+    gets `Busy` (503 with Retry-After) instead of queueing without end."""
+
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 5.0):
         self.url = async_url(url)
         self.engine: AsyncEngine = create_async_engine(
-            self.url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
+            self.url, pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout,
+            pool_pre_ping=True,
+            hide_parameters=True,  # parameters hold personal data: never in logs or error messages
         )
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @classmethod
+    def from_settings(cls, settings: "KitSettings") -> "Database":
+        return cls(settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow,
+                   pool_timeout=settings.db_pool_timeout)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A session inside one transaction: committed on success, rolled back on error."""
-        async with self.sessions() as session, session.begin():
-            yield session
+        try:
+            async with self.sessions() as session, session.begin():
+                yield session
+        except exc.TimeoutError:  # the pool's: no connection came free in time
+            raise Busy() from None
 
     async def ping(self) -> bool:
         try:

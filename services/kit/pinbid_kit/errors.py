@@ -18,6 +18,7 @@ log = logging.getLogger("pinbid.errors")
 class ApiError(Exception):
     status = 400
     code = "bad_request"
+    retry_after: int | None = None  # seconds, sent as Retry-After when set
 
     def __init__(self, detail: str, *, code: str | None = None, errors: list[dict[str, str]] | None = None):
         super().__init__(detail)
@@ -125,7 +126,7 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         response = JSONResponse(exc.body(), status_code=exc.status)
-        if isinstance(exc, TooManyRequests):
+        if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

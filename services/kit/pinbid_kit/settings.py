@@ -1,15 +1,20 @@
 """Settings every service shares; each service subclasses with its own env prefix."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Self
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
     from .secrets import SecretBox
 
 from .paths import var_dir
+
+
+class ConfigurationError(SystemExit):
+    """A setting that makes the process unsafe to run. It stops the process at start with its message on one
+    line and exit status 1, not a stack trace (that is what SystemExit does with a message)."""
 
 
 class KitSettings(BaseSettings):
@@ -31,8 +36,42 @@ class KitSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     migrate_on_start: bool = True
-    # Fernet key(s), comma-separated, newest first. Empty: a key file under var/keys (embedded default only).
+    # Fernet key(s), comma-separated, newest first. Empty: a key file under var/keys (sandbox providers only).
     encryption_keys: str = ""
+    db_pool_size: int = Field(default=10, ge=1, description="connections kept open to the database")
+    db_max_overflow: int = Field(default=20, ge=0, description="extra connections opened under load")
+    db_pool_timeout: float = Field(default=5.0, gt=0, description="wait for a free connection, then 503")
+
+    @model_validator(mode="after")
+    def _refuse_to_start_misconfigured(self) -> Self:
+        problems = self.problems()
+        if problems:
+            raise ConfigurationError("Refusing to start: " + " ".join(problems))
+        return self
+
+    def uses_real_providers(self) -> bool:
+        """Whether a real outside provider (Stripe, Instagram) is configured; services with one say when."""
+        return False
+
+    def problems(self) -> list[str]:
+        """What must change before this process may start, one sentence each, naming the variable."""
+        from .secrets import SecretBox
+
+        keys = self.env_name("encryption_keys")
+        if not self.encryption_keys.strip():
+            if self.uses_real_providers():
+                return [f"Set {keys} (Fernet keys, comma-separated): with real providers the secrets at rest "
+                        "need keys from the environment, not a key file made on the spot."]
+            return []
+        try:
+            SecretBox.from_setting(self.encryption_keys)
+        except ValueError:
+            return [f"{keys} must hold Fernet keys (32 url-safe base64-encoded bytes each), comma-separated."]
+        return []
+
+    def env_name(self, field: str) -> str:
+        """The environment variable of a field, e.g. PAYMENTS_WEBHOOK_SECRET."""
+        return f"{self.model_config.get('env_prefix') or ''}{field}".upper()
 
     def secret_box(self) -> "SecretBox":
         from .secrets import SecretBox, load_or_create_key

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
-from pinbid_kit.api import ApiModel
+from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.errors import Invalid
 from pinbid_kit.tokens import Principal, TokenVerifier
@@ -44,17 +44,17 @@ def _money(value: Decimal) -> Decimal:
     return value.quantize(CENT)
 
 
-MoneyIn = Annotated[Decimal, AfterValidator(_money)]
-CommentId = Annotated[str, Field(max_length=comments.MAX_COMMENT_ID)]
-CommentText = Annotated[str, Field(max_length=comments.MAX_COMMENT_TEXT)]
-Username = Annotated[str, Field(max_length=comments.MAX_USERNAME)]
+MoneyIn = Annotated[Money, AfterValidator(_money)]
+CommentId = Annotated[PlainText, Field(max_length=comments.MAX_COMMENT_ID)]
+CommentText = Annotated[MultilineText, Field(max_length=comments.MAX_COMMENT_TEXT)]
+Username = Annotated[PlainText, Field(max_length=comments.MAX_USERNAME)]
 
 
 class CreateSlotIn(ApiModel):
-    post_id: Annotated[str, Field(min_length=1, max_length=64)]
-    title: Annotated[str, Field(max_length=200)]
-    description: Annotated[str, Field(max_length=2000)] = ""
-    category: Annotated[str, Field(max_length=20)]
+    post_id: Annotated[PlainText, Field(min_length=1, max_length=64)]
+    title: Annotated[PlainText, Field(max_length=200)]
+    description: Annotated[MultilineText, Field(max_length=2000)] = ""
+    category: Annotated[PlainText, Field(max_length=20)]
     min_bid: MoneyIn
     buy_now_price: MoneyIn | None = None
     auction_end: datetime
@@ -114,14 +114,14 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     @market.get("/slots", response_model=SlotPageOut)
     async def list_slots(
         _: Principal = signed_in,
-        q: Annotated[str | None, Query(max_length=100)] = None,
-        category: Annotated[str | None, Query(max_length=20)] = None,
+        q: Annotated[PlainText | None, Query(max_length=100)] = None,
+        category: Annotated[PlainText | None, Query(max_length=20)] = None,
         min_price: Annotated[Decimal | None, Query(alias="minPrice", ge=0, le=MAX_AMOUNT)] = None,
         max_price: Annotated[Decimal | None, Query(alias="maxPrice", ge=0, le=MAX_AMOUNT)] = None,
         min_views: Annotated[int | None, Query(alias="minViews", ge=0, le=10**12)] = None,
         time_left: Annotated[Literal["all", "1h", "24h", "7d"] | None, Query(alias="timeLeft")] = None,
         verified: bool | None = None,
-        sort_by: Annotated[str, Query(alias="sortBy")] = "newest",
+        sort_by: Annotated[PlainText, Query(alias="sortBy")] = "newest",
         page: Annotated[int, Query(ge=1, le=100_000)] = 1,
         limit: Annotated[int, Query(ge=1)] = 10,
     ) -> SlotPageOut:

@@ -24,7 +24,7 @@ SETTINGS = MarketplaceSettings
 
 def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow) -> Service:
     settings = settings or MarketplaceSettings()
-    db = Database(settings.database_url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow)
+    db = Database.from_settings(settings)
     rules = auction_rules(settings)
     slots = Slots(db, settings, clock)
     bidding = Bidding(db, settings, rules, clock)

@@ -21,5 +21,3 @@ class MarketplaceSettings(KitSettings):
     max_duration_days: int = Field(default=30, ge=1)
     default_duration_days: int = Field(default=7, ge=1)
     page_limit_max: int = Field(default=50, ge=1)
-    db_pool_size: int = Field(default=10, ge=1)
-    db_max_overflow: int = Field(default=20, ge=0)

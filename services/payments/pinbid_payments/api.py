@@ -3,12 +3,11 @@ and the buyer's total spent (for the gateway's dashboard)."""
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
-from pinbid_kit.api import ApiModel, Money
+from pinbid_kit.api import ApiModel, Money, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.tokens import Principal, TokenVerifier
 from pydantic import Field
@@ -22,7 +21,7 @@ from .onboarding import Onboarding
 from .payout_settings import PayoutSettingsService
 from .webhooks import Webhooks
 
-Short = Annotated[str, Field(max_length=300)]
+Short = Annotated[PlainText, Field(max_length=300)]
 
 
 class CheckoutIn(ApiModel):
@@ -72,7 +71,7 @@ class PayoutSettingsIn(ApiModel):
     """Every field may be missing or empty: the rules of SPEC section 5 answer with their own messages."""
 
     payout_method: Short | None = None
-    minimum_payout: Annotated[Decimal, Field(max_digits=12, decimal_places=2)] | None = None
+    minimum_payout: Annotated[Money, Field(max_digits=12, decimal_places=2)] | None = None
     schedule: Short | None = None
     paypal_email: Short | None = None
     bank_account: Short | None = None

@@ -1,5 +1,6 @@
 """POST /payments/create-checkout-session: the bid's buyer opens (or reopens) the provider's checkout."""
 
+import asyncio
 import uuid
 from datetime import timedelta
 
@@ -7,10 +8,11 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, NotFound
 from pinbid_kit.tokens import Principal
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert
 
 from .models import CheckoutSession, Payment, User
-from .providers.ports import CheckoutOrder, CheckoutProvider, ProviderError
+from .providers.ports import CheckoutOrder, CheckoutProvider, OpenedCheckout, ProviderError
 from .settings import PaymentsSettings
 
 NOT_AWAITING = "This bid is not awaiting payment."
@@ -23,12 +25,14 @@ class Checkout:
         self.settings = settings
         self.provider = provider
         self.clock = clock
+        self._opening: dict[str, asyncio.Future[OpenedCheckout]] = {}  # provider calls in flight, by key
 
     async def start(self, principal: Principal, bid_id: uuid.UUID) -> str:
-        """The checkout URL. While a session is open the same one is returned (paying twice is impossible);
-        the payment row stays locked meanwhile, so racing requests open one session between them."""
+        """The checkout URL. While a session is open the same one is returned (paying twice is impossible).
+        No lock or connection is held while the provider is called: racing requests compute the same attempt,
+        hence the same idempotency key, so the provider opens one session and the first to record it wins."""
         async with self.db.transaction() as session:
-            payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id).with_for_update())
+            payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id))
             if payment is None or payment.buyer_id != principal.user_id:
                 raise NotFound(NOT_AWAITING, code="not_awaiting_payment")
             now = self.clock()
@@ -44,21 +48,37 @@ class Checkout:
                 return latest.url
             attempt = (latest.attempt + 1) if latest else 1
             email = await session.scalar(select(User.email).where(User.id == payment.buyer_id))
-            order = CheckoutOrder(
-                payment_id=payment.id, bid_id=payment.bid_id, title=payment.slot_title,
-                price_cents=payment.price_cents, buyer_fee_cents=payment.buyer_fee_cents, currency=payment.currency,
-                customer_email=email, success_url=self.settings.browser_url("/my-bids?payment=success"),
-                cancel_url=self.settings.browser_url("/my-bids?payment=cancelled"), expires_at=payment.expires_at,
-                idempotency_key=f"checkout-{payment.id}-{attempt}")
-            try:
-                opened = await self.provider.open_checkout(order)
-            except ProviderError:
-                raise BadGateway("The payment provider is not available. Please try again.",
-                                 code="provider_unavailable") from None
-            session.add(CheckoutSession(id=opened.session_id, payment_id=payment.id, attempt=attempt, url=opened.url,
-                                        expires_at=opened.expires_at))
-            payment.provider_session_id = opened.session_id
-            return opened.url
+        order = CheckoutOrder(
+            payment_id=payment.id, bid_id=payment.bid_id, title=payment.slot_title,
+            price_cents=payment.price_cents, buyer_fee_cents=payment.buyer_fee_cents, currency=payment.currency,
+            customer_email=email, success_url=self.settings.browser_url("/my-bids?payment=success"),
+            cancel_url=self.settings.browser_url("/my-bids?payment=cancelled"), expires_at=payment.expires_at,
+            idempotency_key=f"checkout-{payment.id}-{attempt}")
+        opened = await self._open(order)
+        async with self.db.transaction() as session:
+            await session.execute(insert(CheckoutSession).values(
+                id=opened.session_id, payment_id=payment.id, attempt=attempt, url=opened.url,
+                expires_at=opened.expires_at).on_conflict_do_nothing())
+            recorded = await session.scalar(select(CheckoutSession).where(
+                CheckoutSession.payment_id == payment.id, CheckoutSession.attempt == attempt))
+            url, session_id = (recorded.url, recorded.id) if recorded else (opened.url, opened.session_id)
+            await session.execute(update(Payment).where(Payment.id == payment.id, Payment.status == "REQUESTED")
+                                  .values(provider_session_id=session_id))
+        return url
+
+    async def _open(self, order: CheckoutOrder) -> OpenedCheckout:
+        """Requests of this process for the same attempt share one provider call (Stripe answers 409 to an
+        idempotency key that is still in flight)."""
+        key = order.idempotency_key
+        call = self._opening.get(key)
+        if call is None:
+            call = self._opening[key] = asyncio.ensure_future(self.provider.open_checkout(order))
+            call.add_done_callback(lambda _: self._opening.pop(key, None))
+        try:
+            return await asyncio.shield(call)  # one caller giving up does not cancel the others' call
+        except ProviderError:
+            raise BadGateway("The payment provider is not available. Please try again.",
+                             code="provider_unavailable") from None
 
     async def sessions_opened(self, payment_id: uuid.UUID) -> int:
         async with self.db.transaction() as session:

@@ -5,9 +5,10 @@ import uuid
 
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from .models import PayoutSettingsRow, User
+from .payout_settings import lock_row
 from .providers.ports import ProviderError
 from .providers.stripe_connect import StripeConnect
 from .settings import PaymentsSettings
@@ -20,23 +21,25 @@ class Onboarding:
         self.connect = connect  # None: the sandbox, where onboarding completes at once
 
     async def link(self, creator_id: uuid.UUID) -> str:
+        """Stripe is called outside any transaction: the account is created under an idempotency key of the
+        creator, so racing requests get one account, and the first id recorded stays."""
         done = self.settings.browser_url("/earnings?onboarding=done")
         async with self.db.transaction() as session:
-            row = await session.get(PayoutSettingsRow, creator_id, with_for_update=True)
-            if row is None:
-                row = PayoutSettingsRow(creator_id=creator_id, payout_method="BANK_TRANSFER", minimum_payout=50,
-                                        schedule="MONTHLY", currency="USD", tax_form_submitted=False)
-                session.add(row)
+            row = await lock_row(session, creator_id)
             if self.connect is None:
                 row.stripe_account_id = row.stripe_account_id or (
                     "acct_test_" + hashlib.sha256(creator_id.bytes).hexdigest()[:16])
                 return done
-            try:
-                if not row.stripe_account_id:
-                    email = await session.scalar(select(User.email).where(User.id == creator_id))
-                    country = "GB" if row.currency == "GBP" else "US"
-                    row.stripe_account_id = await self.connect.create_account(email, country, f"connect-{creator_id}")
-                return await self.connect.onboarding_link(
-                    row.stripe_account_id, self.settings.browser_url("/earnings?onboarding=refresh"), done)
-            except ProviderError:
-                raise BadGateway("Stripe is not available. Please try again.", code="provider_unavailable") from None
+            account_id, country = row.stripe_account_id, "GB" if row.currency == "GBP" else "US"
+            email = await session.scalar(select(User.email).where(User.id == creator_id))
+        try:
+            if not account_id:
+                account_id = await self.connect.create_account(email, country, f"connect-{creator_id}")
+                async with self.db.transaction() as session:
+                    await session.execute(update(PayoutSettingsRow).where(
+                        PayoutSettingsRow.creator_id == creator_id, PayoutSettingsRow.stripe_account_id.is_(None),
+                    ).values(stripe_account_id=account_id))
+            return await self.connect.onboarding_link(
+                account_id, self.settings.browser_url("/earnings?onboarding=refresh"), done)
+        except ProviderError:
+            raise BadGateway("Stripe is not available. Please try again.", code="provider_unavailable") from None

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid
 from pinbid_kit.secrets import SecretBox, mask
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .domain.payout_settings import DEFAULTS, PayoutSettings, normalized, problems
@@ -42,8 +43,8 @@ class PayoutSettingsService:
 
     async def save(self, creator_id: uuid.UUID, wanted: PayoutSettings) -> PayoutSettings:
         async with self.db.transaction() as session:
-            row = await session.get(PayoutSettingsRow, creator_id, with_for_update=True)
-            current = self._open(row) if row else None
+            row = await lock_row(session, creator_id)
+            current = self._open(row)
             wanted = _keep_masked(wanted, current)
             broken = problems(wanted)
             if broken:
@@ -52,9 +53,6 @@ class PayoutSettingsService:
                 error.errors = [{"field": field, "message": message} for field, message in broken]
                 raise error
             clean = normalized(wanted)
-            if row is None:
-                row = PayoutSettingsRow(creator_id=creator_id)
-                session.add(row)
             row.payout_method = clean.payout_method
             row.minimum_payout = clean.minimum_payout
             row.schedule = clean.schedule
@@ -66,6 +64,17 @@ class PayoutSettingsService:
                 setattr(row, column, self.box.seal(value) if value else None)
             await session.flush()
         return masked(clean)
+
+
+async def lock_row(session: AsyncSession, creator_id: uuid.UUID) -> PayoutSettingsRow:
+    """The creator's row, locked for this transaction. A first save creates it with the defaults first
+    (an upsert), so many first saves at once queue on one row instead of failing on the primary key;
+    if the transaction fails, the row goes with it."""
+    await session.execute(insert(PayoutSettingsRow).values(
+        creator_id=creator_id, payout_method=DEFAULTS.payout_method, minimum_payout=DEFAULTS.minimum_payout,
+        schedule=DEFAULTS.schedule, currency=DEFAULTS.currency, tax_form_submitted=DEFAULTS.tax_form_submitted,
+    ).on_conflict_do_nothing())
+    return await session.get(PayoutSettingsRow, creator_id, with_for_update=True, populate_existing=True)
 
 
 def _keep_masked(wanted: PayoutSettings, current: PayoutSettings | None) -> PayoutSettings:

@@ -1,10 +1,12 @@
 """The sandbox checkout page: GET shows what is being paid; POST action=pay|cancel completes it (303)."""
 
 from html import escape
+from typing import Annotated
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pinbid_kit.api import PlainText
 
 from .domain.money import to_money
 from .providers.sandbox import SandboxError, SandboxProvider
@@ -22,11 +24,14 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(_PAGE.format(title=escape(title), body=body), status_code=status)
 
 
+SessionId = Annotated[PlainText, Path(max_length=255)]
+
+
 def sandbox_routes(sandbox: SandboxProvider) -> APIRouter:
     router = APIRouter(prefix="/payments/sandbox", tags=["sandbox"])
 
     @router.get("/checkout/{session_id}", response_class=HTMLResponse)
-    async def show(session_id: str) -> Response:
+    async def show(session_id: SessionId) -> Response:
         row = await sandbox.checkout(session_id)
         if row is None:
             return _page("Checkout not found", "<h1>Checkout not found</h1>", 404)
@@ -43,7 +48,7 @@ def sandbox_routes(sandbox: SandboxProvider) -> APIRouter:
             '<button name="action" value="cancel">Cancel</button></form>'))
 
     @router.post("/checkout/{session_id}", response_class=HTMLResponse)
-    async def act(session_id: str, request: Request) -> Response:
+    async def act(session_id: SessionId, request: Request) -> Response:
         form = parse_qs((await request.body()).decode("utf-8", "replace"))
         action = (form.get("action") or [""])[0]
         if action not in ("pay", "cancel"):

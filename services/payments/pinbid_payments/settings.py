@@ -29,6 +29,21 @@ class PaymentsSettings(KitSettings):
     paypal_api_base: str = "https://api-m.sandbox.paypal.com"
     payout_batch_size: int = Field(default=100, ge=1)
 
+    def uses_real_providers(self) -> bool:
+        return self.checkout_provider == "stripe" or self.payout_provider == "live"
+
+    def problems(self) -> list[str]:
+        problems = super().problems()
+        if self.uses_real_providers() and not self.stripe_api_key:
+            problems.append(f"Set {self.env_name('stripe_api_key')}: Stripe checkout and live payouts need it.")
+        if self.checkout_provider == "stripe" and self.webhook_secret.strip() in ("", SANDBOX_WEBHOOK_SECRET):
+            problems.append(f"Set {self.env_name('webhook_secret')} to the signing secret of Stripe's webhook "
+                            "endpoint: the sandbox's secret is public, so anyone could forge a payment.")
+        if self.payout_provider == "live" and not (self.paypal_client_id and self.paypal_client_secret):
+            problems.append(f"Set {self.env_name('paypal_client_id')} and {self.env_name('paypal_client_secret')}: "
+                            "live payouts pay PayPal creators through PayPal Payouts.")
+        return problems
+
     def webhook_url(self) -> str:
         return self.sandbox_webhook_url or f"{self.public_url.rstrip('/')}/api/payments/webhook"
 

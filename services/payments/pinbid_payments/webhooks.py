@@ -2,6 +2,7 @@
 
 import json
 import logging
+import time
 from datetime import timedelta
 
 import stripe
@@ -10,6 +11,7 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError, Conflict
 from pinbid_kit.events.payments import PaymentFailed
+from pinbid_kit.text import unsafe_character
 from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,6 +29,7 @@ from .domain.webhooks import (
 from .models import Payment, WebhookEvent
 from .payment_requests import publish_expired
 from .providers.ports import CheckoutProvider
+from .providers.signing import signed_at
 from .settings import PaymentsSettings
 
 SOURCE = "payments"
@@ -38,6 +41,11 @@ class BadWebhook(ApiError):
     code = "bad_webhook"
 
 
+def _fits(value: object, max_length: int) -> bool:
+    """An event's id or type as our table keeps it."""
+    return isinstance(value, str) and 0 < len(value) <= max_length and unsafe_character(value) is None
+
+
 class Webhooks:
     def __init__(self, db: Database, settings: PaymentsSettings, provider: CheckoutProvider, clock: Clock = utcnow):
         self.db = db
@@ -46,16 +54,23 @@ class Webhooks:
         self.clock = clock
 
     def verify(self, payload: bytes, signature: str | None) -> dict:
+        """The event, once its signature is Stripe's and dated within the tolerance either way. Wall-clock
+        time, not the service's clock: it is about when the provider signed, not about business time."""
+        tolerance = self.settings.webhook_tolerance_seconds
         try:
             text = payload.decode("utf-8")
-            stripe.Webhook.construct_event(text, signature, self.settings.webhook_secret,
-                                           tolerance=self.settings.webhook_tolerance_seconds)
-            event = json.loads(text)
+            stripe.WebhookSignature.verify_header(text, signature, self.settings.webhook_secret, tolerance)
         except stripe.SignatureVerificationError:
             raise BadWebhook("The webhook signature is invalid or too old.", code="bad_signature") from None
-        except (UnicodeDecodeError, ValueError):
+        except UnicodeDecodeError:
             raise BadWebhook("The webhook body is not valid JSON.") from None
-        if not isinstance(event, dict) or not isinstance(event.get("id"), str) or not event.get("type"):
+        if signed_at(signature) > time.time() + tolerance:  # Stripe's check covers only the past
+            raise BadWebhook("The webhook signature is dated in the future.", code="bad_signature")
+        try:
+            event = json.loads(text)
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
+            raise BadWebhook("The webhook body is not valid JSON.") from None
+        if not isinstance(event, dict) or not _fits(event.get("id"), 255) or not _fits(event.get("type"), 100):
             raise BadWebhook("The webhook is not a Stripe event.")
         return event
 

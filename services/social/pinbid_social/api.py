@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import RedirectResponse
-from pinbid_kit.api import ApiModel, Money
+from pinbid_kit.api import ApiModel, Money, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.tokens import Principal, TokenVerifier
 from pydantic import Field
@@ -91,9 +91,9 @@ class InstagramConnectionOut(ApiModel):
 
 
 class InstagramLoginIn(ApiModel):
-    username: Annotated[str, Field(min_length=1, max_length=64)]
-    password: Annotated[str, Field(min_length=1, max_length=512)]
-    verification_code: Annotated[str, Field(max_length=12)] | None = None
+    username: Annotated[PlainText, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=512)]  # passed on once, never stored
+    verification_code: Annotated[PlainText, Field(max_length=12)] | None = None
 
 
 class InstagramLoginOut(ApiModel):
@@ -126,9 +126,9 @@ def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVe
     @instagram.get("/callback", response_class=RedirectResponse, status_code=303,
                    responses={303: {"description": "to /post-manager (creators) or /marketplace (brands), "
                                                          "?connected=1 or ?error=<reason>"}})
-    async def callback(request: Request, code: str | None = Query(None, max_length=2048),
-                       state: str | None = Query(None, max_length=512),
-                       error: str | None = Query(None, max_length=200)) -> RedirectResponse:
+    async def callback(request: Request, code: PlainText | None = Query(None, max_length=2048),
+                       state: PlainText | None = Query(None, max_length=512),
+                       error: PlainText | None = Query(None, max_length=200)) -> RedirectResponse:
         location = await connections.complete(code=code, state=state, error=error,
                                               browser_nonce=request.cookies.get(STATE_COOKIE))
         redirect = RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})

@@ -29,7 +29,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
           clock: Clock = utcnow) -> Service:
     settings = settings or SocialSettings()
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    db = Database(settings.database_url)
+    db = Database.from_settings(settings)
     providers = providers or build_providers(settings, db, clock=clock)
     box = settings.secret_box()
     connections = Connections(db, providers, box, state_key(settings), settings, clock)

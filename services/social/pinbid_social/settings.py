@@ -31,3 +31,6 @@ class SocialSettings(KitSettings):
     sandbox_seed: int = 20261122
     sandbox_posts_per_account: int = Field(default=9, ge=1, le=30)
     instagrapi_delay_seconds: float = Field(default=0.0, ge=0, description="instagrapi's pause between calls")
+
+    def uses_real_providers(self) -> bool:
+        return self.instagram_mode == "real"

@@ -1,10 +1,10 @@
 """Rules for accounts: who may sign up with what, and how emails, names and handles are read."""
 
 import re
-import unicodedata
 from enum import StrEnum
 
 from email_validator import EmailNotValidError, validate_email
+from pinbid_kit.text import unsafe_character
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256  # argon2 hashes any length; a bound keeps a request from costing more than a login
@@ -38,10 +38,6 @@ def normalize_email(raw: str) -> str:
         raise RuleBroken("Enter a valid email address.", "email") from None
 
 
-def _has_control_characters(value: str) -> bool:
-    return any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value)
-
-
 def clean_name(raw: str, *, field: str = "name", max_length: int = MAX_NAME, label: str = "Name") -> str:
     """A person's or business's name: 1..max characters, no control characters and no markup."""
     name = " ".join(raw.split())
@@ -49,7 +45,7 @@ def clean_name(raw: str, *, field: str = "name", max_length: int = MAX_NAME, lab
         raise RuleBroken(f"{label} is required.", field)
     if len(name) > max_length:
         raise RuleBroken(f"{label} must be at most {max_length} characters.", field)
-    if _has_control_characters(name) or "<" in name or ">" in name:
+    if unsafe_character(name) is not None or "<" in name or ">" in name:
         raise RuleBroken(f"{label} cannot contain < or > or control characters.", field)
     return name
 

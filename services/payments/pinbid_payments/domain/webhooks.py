@@ -85,7 +85,7 @@ def interpret(event: dict[str, Any]) -> Action:
         if kind == "charge.refunded":
             return ChargeRefunded(_payment_id(obj), obj.get("payment_intent"), int(obj["amount"]),
                                   int(obj["amount_refunded"]))
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, Malformed):
             raise
         raise Malformed(f"unexpected event shape: {exc!r}") from None

@@ -9,3 +9,8 @@ def stripe_signature(payload: str, secret: str, timestamp: int | None = None) ->
     t = int(time.time()) if timestamp is None else timestamp
     mac = hmac.new(secret.encode(), f"{t}.{payload}".encode(), hashlib.sha256).hexdigest()
     return f"t={t},v1={mac}"
+
+
+def signed_at(header: str) -> int:
+    """The unix time in a signature header that passed verification (so it has a `t=`)."""
+    return int(next(part[2:] for part in header.split(",") if part.startswith("t=")))

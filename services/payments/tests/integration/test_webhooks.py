@@ -5,6 +5,7 @@ import json
 import time
 import uuid
 
+import pytest
 from pinbid_payments.domain import ledger
 from pinbid_payments.providers.signing import stripe_signature
 
@@ -131,3 +132,34 @@ async def test_events_out_of_order(pay):
 async def test_unknown_event_types_are_acknowledged(pay):
     response = await post(pay, stripe_event("customer.created", {"id": "cus_1", "object": "customer"}))
     assert response.status_code == 200 and response.json()["outcome"].startswith("ignored")
+
+
+async def test_signatures_dated_beyond_the_tolerance_either_way_are_refused(pay):
+    approved = await pay.approve(10_000)
+    payload = stripe_event("checkout.session.completed", session_completed(await payment_id(pay, approved), 10_000))
+    now = int(time.time())
+    future = await post(pay, payload, timestamp=now + 301)
+    past = await post(pay, payload, timestamp=now - 301)
+    for response in (future, past):
+        assert response.status_code == 400, response.text
+        assert response.json()["code"] == "bad_signature" and response.json()["detail"]
+    assert future.json()["detail"] == "The webhook signature is dated in the future."
+    assert await pay.status(approved) == "REQUESTED"
+    assert await nothing_moved(pay)
+    skewed = await post(pay, payload, timestamp=now + 60)  # a clock a minute ahead is within the tolerance
+    assert skewed.status_code == 200 and skewed.json()["outcome"] == "completed"
+
+
+@pytest.mark.parametrize("body", ['[{"id": "evt_1", "type": "checkout.session.completed"}]', '"evt_1"', "42",
+                                  "null", "true", "[" * 5000 + "]" * 5000, '{"id": 7, "type": "x"}',
+                                  '{"id": "evt_1", "type": ["checkout.session.completed"]}',
+                                  '{"id": "evt_\\u0000", "type": "charge.refunded", "data": {"object": {}}}',
+                                  json.dumps({"id": "evt_" + "x" * 300, "type": "charge.refunded"})])
+async def test_a_correctly_signed_body_that_is_not_a_stripe_event_is_a_400(pay, body):
+    approved = await pay.approve(10_000)
+    response = await post(pay, body)
+    assert response.status_code == 400, response.text
+    assert response.json() == {"detail": "The webhook is not a Stripe event.", "code": "bad_webhook"} or \
+        response.json()["detail"] == "The webhook body is not valid JSON."
+    assert await pay.status(approved) == "REQUESTED"
+    assert await nothing_moved(pay)

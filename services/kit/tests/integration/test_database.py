@@ -1,0 +1,68 @@
+"""The database pool is bounded (an exhausted pool answers 503 with Retry-After, not a hang) and SQL parameters
+never appear in error messages."""
+
+import asyncio
+import time
+
+import pytest
+from fastapi import APIRouter
+from pinbid_kit.db import Busy, Database
+from pinbid_kit.http import create_app
+from pinbid_kit.testing import client
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+
+
+@pytest.fixture
+async def small(new_database):
+    database = Database(new_database(), pool_size=1, max_overflow=0, pool_timeout=0.3)
+    yield database
+    await database.dispose()
+
+
+async def test_an_exhausted_pool_answers_503_with_retry_after(small):
+    router = APIRouter()
+
+    @router.get("/count")
+    async def count() -> dict:
+        async with small.transaction() as session:
+            return {"n": await session.scalar(text("SELECT 1"))}
+
+    held = asyncio.Event()
+    release = asyncio.Event()
+
+    async def hold_the_only_connection() -> None:
+        async with small.transaction() as session:
+            await session.execute(text("SELECT 1"))
+            held.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold_the_only_connection())
+    await held.wait()
+    async with client(create_app("test", routers=[router])) as http:
+        started = time.perf_counter()
+        busy = await http.get("/count")
+        waited = time.perf_counter() - started
+        release.set()
+        await holder
+        after = await http.get("/count")
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "1"
+    assert busy.json() == {"detail": "The service is busy. Please try again in a moment.", "code": "busy"}
+    assert waited < 2  # the pool timeout, not a hang
+    assert after.status_code == 200 and after.json() == {"n": 1}
+
+
+async def test_busy_is_raised_by_the_transaction_itself(small):
+    async with small.transaction() as session:
+        await session.execute(text("SELECT 1"))
+        with pytest.raises(Busy):
+            async with small.transaction() as other:
+                await other.execute(text("SELECT 1"))
+
+
+async def test_sql_parameters_never_appear_in_errors(small):
+    with pytest.raises(DBAPIError) as failed:
+        async with small.transaction() as session:
+            await session.execute(text("SELECT length(:email) / 0"), {"email": "maya.private@example.com"})
+    assert "maya.private@example.com" not in str(failed.value)
+    assert "hidden due to hide_parameters" in str(failed.value)
