@@ -1514,6 +1514,48 @@ export interface components {
             name: string;
             /** Email */
             email: string;
+            /**
+             * Currentpassword
+             * @description required when the email changes
+             */
+            currentPassword?: string | null;
+        };
+        /**
+         * ProfileOut
+         * @description The user after the change. A new email revokes every earlier token, the caller's too: `token`
+         *     is then the one to use from now on; it is null when nothing was revoked.
+         */
+        ProfileOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Email */
+            email: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "INFLUENCER" | "BUYER";
+            /** Businessname */
+            businessName: string | null;
+            /** Instagramhandle */
+            instagramHandle: string | null;
+            /** Instagramid */
+            instagramId: string | null;
+            /** Instagramconnected */
+            instagramConnected: boolean;
+            influencerProfile: components["schemas"]["InfluencerProfileOut"] | null;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Token */
+            token?: string | null;
         };
         /** RegisterIn */
         RegisterIn: {
@@ -1825,7 +1867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserOut"];
+                    "application/json": components["schemas"]["ProfileOut"];
                 };
             };
             /** @description An error */

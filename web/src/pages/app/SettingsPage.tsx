@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { Bell, Camera, KeyRound, RefreshCw, ShieldCheck, User as UserIcon } from 'lucide-react'
 import { api, type NotificationPreferences } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { FormField } from '@/components/form-field'
 import { Badge } from '@/components/ui/badge'
@@ -16,6 +16,7 @@ import { emailError, hasErrors, MESSAGES, newPasswordErrors, requiredError, toas
 
 export const SETTINGS_LOAD_ERROR = 'Failed to load settings. Please try again later.'
 export const PREFERENCES_KEY = ['notification-preferences'] as const
+export const PASSWORD_FOR_EMAIL = 'Enter your current password to change your email address.'
 
 export default function SettingsPage() {
   const { user } = useAuth()
@@ -67,29 +68,52 @@ function SectionTitle({ icon: Icon, children }: { icon: typeof UserIcon; childre
   )
 }
 
+interface ProfileUpdate {
+  name: string
+  email: string
+  currentPassword?: string
+}
+
 function ProfileCard() {
-  const { user, updateUser } = useAuth()
+  const { user, updateUser, replaceToken } = useAuth()
   const [name, setName] = React.useState(user?.name ?? '')
   const [email, setEmail] = React.useState(user?.email ?? '')
-  const [errors, setErrors] = React.useState<FieldErrors<'name' | 'email'>>({})
+  const [currentPassword, setCurrentPassword] = React.useState('')
+  const [errors, setErrors] = React.useState<FieldErrors<'name' | 'email' | 'currentPassword'>>({})
+  // the server compares addresses without regard to case, and asks for the password only for a new one
+  const emailChanges = email.trim().toLowerCase() !== (user?.email ?? '').toLowerCase()
 
   const save = useMutation({
-    mutationFn: async (body: { name: string; email: string }) => unwrap(await api().PUT('/auth/profile', { body })),
-    onSuccess: (updated) => {
+    mutationFn: async (body: ProfileUpdate) => unwrap(await api().PUT('/auth/profile', { body })),
+    onSuccess: ({ token, ...updated }) => {
+      // a new email signs every session out, this one too: the answer carries the token to go on with
+      if (token) replaceToken(token)
       updateUser(updated)
       setName(updated.name)
       setEmail(updated.email)
-      toast.success('Profile Updated', { description: 'Your profile information has been saved.' })
+      setCurrentPassword('')
+      setErrors({})
+      toast.success('Profile Updated', {
+        description: token ? 'Your email address has been changed. Other devices have been signed out.' : 'Your profile information has been saved.',
+      })
     },
-    onError: (err) => toast.error('Failed to update profile', { description: serverMessage(err, 'Failed to update profile. Please try again.') }),
+    onError: (err) => {
+      const wrongPassword = err instanceof ApiError ? err.fieldErrors.find((e) => e.field === 'currentPassword') : undefined
+      if (wrongPassword) setErrors((e) => ({ ...e, currentPassword: wrongPassword.message }))
+      toast.error('Failed to update profile', { description: serverMessage(err, 'Failed to update profile. Please try again.') })
+    },
   })
 
   function onSubmit(e: React.FormEvent) {
     e.preventDefault()
-    const next = { name: requiredError(name, MESSAGES.nameRequired), email: emailError(email) }
+    const next = {
+      name: requiredError(name, MESSAGES.nameRequired),
+      email: emailError(email),
+      currentPassword: emailChanges && !currentPassword ? PASSWORD_FOR_EMAIL : undefined,
+    }
     setErrors(next)
     if (hasErrors(next)) return
-    save.mutate({ name: name.trim(), email: email.trim() })
+    save.mutate({ name: name.trim(), email: email.trim(), ...(emailChanges ? { currentPassword } : {}) })
   }
 
   const unchanged = name.trim() === user?.name && email.trim() === user?.email
@@ -114,6 +138,18 @@ function ProfileCard() {
               error={errors.email}
             />
           </div>
+          {emailChanges && (
+            <FormField
+              id="profile-current-password"
+              label="Current Password"
+              type="password"
+              autoComplete="current-password"
+              hint="Changing your email signs you out on your other devices."
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.target.value)}
+              error={errors.currentPassword}
+            />
+          )}
           <div className="flex justify-end">
             <Button type="submit" disabled={save.isPending || unchanged}>
               {save.isPending && <Spinner />}

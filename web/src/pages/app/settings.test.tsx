@@ -77,6 +77,80 @@ describe('settings: change password', () => {
   })
 })
 
+async function profileForm() {
+  return within(await screen.findByRole('form', { name: 'Profile information' }))
+}
+
+describe('settings: profile', () => {
+  it('a name change asks for no password and sends none', async () => {
+    const api = signedIn({ 'PUT /auth/profile': (body) => json(200, { ...makeUser(body as object), token: null }) })
+    renderApp('/settings')
+    const form = await profileForm()
+    await userEvent.type(form.getByLabelText('Full Name'), ' Jr')
+    expect(form.queryByLabelText('Current Password')).not.toBeInTheDocument()
+    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    expect(await screen.findByText('Your profile information has been saved.')).toBeInTheDocument()
+    expect(api.calls.find((c) => c.path === '/auth/profile')?.body).toEqual({ name: 'Maya Rivers Jr', email: 'maya@example.com' })
+    expect(localStorage.getItem('token')).toBe('old-token')
+  })
+
+  it('a new email asks for the current password, only while the email differs', async () => {
+    const api = signedIn()
+    renderApp('/settings')
+    const form = await profileForm()
+    const email = form.getByLabelText('Email Address')
+    await userEvent.clear(email)
+    await userEvent.type(email, 'maya.new@example.com')
+    expect(form.getByLabelText('Current Password')).toHaveValue('')
+    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    expect(form.getByText('Enter your current password to change your email address.')).toBeInTheDocument()
+    expect(api.called('PUT', '/auth/profile')).toBe(false)
+    await userEvent.clear(email)
+    await userEvent.type(email, 'MAYA@example.com')
+    expect(form.queryByLabelText('Current Password')).not.toBeInTheDocument()
+  })
+
+  it('a new email with the password stores the NEW token from the answer', async () => {
+    const api = signedIn({
+      'PUT /auth/profile': (body) => json(200, { ...makeUser({ email: (body as { email: string }).email }), token: 'fresh-token' }),
+    })
+    renderApp('/settings')
+    const form = await profileForm()
+    await userEvent.clear(form.getByLabelText('Email Address'))
+    await userEvent.type(form.getByLabelText('Email Address'), 'maya.new@example.com')
+    await userEvent.type(form.getByLabelText('Current Password'), 'my-password')
+    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    expect(await screen.findByText('Your email address has been changed. Other devices have been signed out.')).toBeInTheDocument()
+    expect(localStorage.getItem('token')).toBe('fresh-token')
+    const call = api.calls.find((c) => c.path === '/auth/profile')!
+    expect(call.body).toEqual({ name: 'Maya Rivers', email: 'maya.new@example.com', currentPassword: 'my-password' })
+    expect(call.auth).toBe('Bearer old-token')
+    // the user now holds the new email, so the password field is gone
+    await waitFor(() => expect(form.queryByLabelText('Current Password')).not.toBeInTheDocument())
+    expect(form.getByLabelText('Email Address')).toHaveValue('maya.new@example.com')
+  })
+
+  it('a wrong password (422) shows under the password field and keeps the session', async () => {
+    signedIn({
+      'PUT /auth/profile': () =>
+        json(422, {
+          detail: 'Your current password is incorrect.',
+          code: 'wrong_password',
+          errors: [{ field: 'currentPassword', message: 'Your current password is incorrect.' }],
+        }),
+    })
+    renderApp('/settings')
+    const form = await profileForm()
+    await userEvent.clear(form.getByLabelText('Email Address'))
+    await userEvent.type(form.getByLabelText('Email Address'), 'maya.new@example.com')
+    await userEvent.type(form.getByLabelText('Current Password'), 'not-it')
+    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    expect(await form.findByText('Your current password is incorrect.')).toBeInTheDocument()
+    expect(form.getByLabelText('Current Password')).toHaveAttribute('aria-invalid', 'true')
+    expect(localStorage.getItem('token')).toBe('old-token')
+  })
+})
+
 describe('settings: the rest', () => {
   it('shows "Loading settings..." then the cards; profile save says Profile Updated', async () => {
     const api = signedIn({ 'PUT /auth/profile': (body) => json(200, makeUser(body as object)) })
