@@ -45,6 +45,14 @@ test-browser: web
 ## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests)
 test: install lint test-python test-web test-browser
 
+## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
+## the database password. docker-compose.yml has no defaults for them.
+.env:
+	@umask 077 && python3 -c 'import base64, os, secrets; \
+	print("PINBID_ENCRYPTION_KEYS=" + base64.urlsafe_b64encode(os.urandom(32)).decode()); \
+	print("PINBID_POSTGRES_PASSWORD=" + secrets.token_urlsafe(24))' > .env
+	@echo "wrote .env (secrets for docker-compose on this machine; never commit it)"
+
 ## up / down / status: the distributed run on this machine (local PostgreSQL and RabbitMQ)
 up: install web
 	$(UV) run python -m pinbid_launcher up

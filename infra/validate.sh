@@ -4,8 +4,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
-docker-compose -f docker-compose.yml config -q
-echo "docker-compose.yml: valid"
+# docker-compose.yml takes its secrets from .env (`make .env` writes it), never from a default written in it
+if grep -nE '\$\{PINBID_[A-Z_]+:?-' docker-compose.yml; then
+  echo "docker-compose.yml: a secret has a default (above); it must come from .env"; exit 1
+fi
+no_env_file=$(mktemp)
+PINBID_ENCRYPTION_KEYS=placeholder PINBID_POSTGRES_PASSWORD=placeholder \
+  docker-compose --env-file "$no_env_file" -f docker-compose.yml config -q
+rm -f "$no_env_file"
+echo "docker-compose.yml: valid, secrets from .env"
 for overlay in k8s/overlays/*/; do
   rendered=$(mktemp)
   kubectl kustomize "$overlay" > "$rendered"
