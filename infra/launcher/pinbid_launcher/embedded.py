@@ -39,9 +39,11 @@ async def seed_demo(modules: list[services.ServiceModule], built: dict, *, backg
     started = time.perf_counter()
     for step in ("seed_demo", "finish_demo"):
         for module in modules:
+            began = time.perf_counter()
             created = await getattr(module, step)(built[module.name])
             if created:
-                log.info("demo: %d records in %s (%s)", created, module.name, step)
+                log.info("demo: %d records in %s (%s, %.1fs)", created, module.name, step,
+                         time.perf_counter() - began)
     if background_bids:
         for module in modules:
             built[module.name].jobs.extend(module.demo_jobs(built[module.name]))

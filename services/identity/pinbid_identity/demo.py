@@ -10,7 +10,6 @@ from .accounts import Accounts, Signup
 from .domain.accounts import Role
 from .models import User
 
-DEMO_PASSWORD = demo.PASSWORD
 DEMO_ACCOUNTS = [
     *(Signup(name=c.name, email=c.email, password=demo.PASSWORD, role=Role.INFLUENCER, instagram_handle=c.handle)
       for c in demo.CREATORS),
@@ -24,9 +23,9 @@ async def seed(service: Service) -> int:
     async with service.db.transaction() as session:
         existing = set(await session.scalars(select(User.email).where(
             User.email.in_([s.email for s in DEMO_ACCOUNTS]))))
-    created = 0
-    for signup in DEMO_ACCOUNTS:
-        if signup.email not in existing:
-            await accounts.register(signup, demo=True)
-            created += 1
-    return created
+
+    async def register(signup: Signup) -> int:
+        await accounts.register(signup, demo=True)
+        return 1
+
+    return await demo.each([s for s in DEMO_ACCOUNTS if s.email not in existing], register)

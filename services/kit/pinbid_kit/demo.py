@@ -10,7 +10,7 @@ cases' injectable clocks.
 """
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 
 PASSWORD = "pinbid-demo"
 DOMAIN = "demo.pinbid.app"
@@ -361,3 +362,15 @@ async def wait_for(check: Callable[[], Awaitable[T]], *, seconds: float, every: 
         if found or loop.time() >= deadline:
             return found
         await asyncio.sleep(every)
+
+
+async def each(items: Iterable[Item], work: Callable[[Item], Awaitable[int]], *, at_once: int = 6) -> int:
+    """Runs `work` on every item, `at_once` at a time (the demo's independent items, in parallel); the sum
+    of the answers."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(item: Item) -> int:
+        async with gate:
+            return await work(item)
+
+    return sum(await asyncio.gather(*(one(item) for item in items)))

@@ -30,7 +30,7 @@ from .settings import MarketplaceSettings
 from .slots import Slots
 
 log = logging.getLogger("pinbid.marketplace.demo")
-WAIT_SECONDS = 15.0
+WAIT_SECONDS = 8.0
 BACKGROUND_BID_SECONDS = 20.0
 
 
@@ -97,13 +97,21 @@ async def seed(service: Service) -> int:
     replay = _Replay(service)
     approvals: Approvals = service.state["approvals"]
     now = utcnow()
-    created = 0
+    by_post: dict[tuple[str, int], list[demo.Slot]] = {}
     for planned in sorted(demo.SLOTS, key=lambda s: s.listed_at(now)):
-        try:
-            created += await _seed_slot(service, replay, approvals, world, planned, now)
-        except ApiError as refused:
-            log.info("demo slot %r left as it is: %s", planned.title, refused.detail)
-    return created
+        by_post.setdefault((planned.creator, planned.post), []).append(planned)
+
+    async def seed_post(slots: list[demo.Slot]) -> int:
+        """The slots of one post, in time order (a post has one open auction at a time)."""
+        created = 0
+        for planned in slots:
+            try:
+                created += await _seed_slot(service, replay, approvals, world, planned, now)
+            except ApiError as refused:
+                log.info("demo slot %r left as it is: %s", planned.title, refused.detail)
+        return created
+
+    return await demo.each(by_post.values(), seed_post)
 
 
 async def _seed_slot(service: Service, replay: _Replay, approvals: Approvals, world: _World, planned: demo.Slot,

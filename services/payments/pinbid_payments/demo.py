@@ -32,7 +32,7 @@ from .settings import PaymentsSettings
 from .webhooks import Webhooks
 
 log = logging.getLogger("pinbid.payments.demo")
-WAIT_SECONDS = 15.0
+WAIT_SECONDS = 8.0
 
 
 def _sandbox_only(service: Service) -> bool:
@@ -66,16 +66,20 @@ async def seed(service: Service) -> int:
         return found if len(found) == len(wanted) else {}
 
     found = await demo.wait_for(all_requested, seconds=WAIT_SECONDS) or await _payments(service, set(wanted))
-    paid = 0
-    for title, payment in sorted(found.items(), key=lambda tp: wanted[tp[0]].paid_at(now)):
+
+    async def pay(title_payment: tuple[str, Payment]) -> int:
+        title, payment = title_payment
         planned = wanted[title]
-        if planned.stage in demo.PAID and payment.status == "REQUESTED":
-            try:
-                await _pay(service, payment, planned.paid_at(now))
-                paid += 1
-            except ApiError as refused:
-                log.info("demo payment of %r refused: %s", title, refused.detail)
-    return paid
+        if planned.stage not in demo.PAID or payment.status != "REQUESTED":
+            return 0
+        try:
+            await _pay(service, payment, planned.paid_at(now))
+            return 1
+        except ApiError as refused:
+            log.info("demo payment of %r refused: %s", title, refused.detail)
+            return 0
+
+    return await demo.each(found.items(), pay)
 
 
 async def _payout_settings(service: Service) -> None:

@@ -25,7 +25,7 @@ from .providers import Providers
 from .settings import SocialSettings
 
 log = logging.getLogger("pinbid.social.demo")
-WAIT_SECONDS = 15.0
+WAIT_SECONDS = 8.0
 
 
 def _figures(person: demo.Creator | demo.Brand) -> tuple[world.AccountSeed, list[world.PlannedPost] | None]:
@@ -61,24 +61,26 @@ async def seed(service: Service) -> int:
     pins: Pins = service.state["pins"]
     people: list[demo.Creator | demo.Brand] = [*demo.CREATORS, *demo.BRANDS]
     users = await _users(service, [p.email for p in people])
-    created = 0
-    for person in people:
-        user_id = users.get(person.email)
-        if user_id is None:
-            continue
-        async with service.db.transaction() as session:
-            connection = await session.get(Connection, user_id)
-            logged_in = await session.get(PinSession, user_id) is not None
-        if connection is None:
-            figures, posts = _figures(person)
-            await providers.sandbox.ensure_account(person.handle, figures.full_name, figures=figures, posts=posts)
-            if await _connect(connections, providers, user_id, person.handle):
-                created += 1
-        if isinstance(person, demo.Creator) and not logged_in:
-            try:
-                await pins.login(user_id, person.handle, "sandbox", None)
-            except ApiError as refused:  # e.g. someone reconnected the demo creator to another account
-                log.info("demo pinning login of %s refused: %s", person.email, refused.detail)
+    async with service.db.transaction() as session:
+        connected = set(await session.scalars(select(Connection.user_id).where(Connection.user_id.in_(users.values()))))
+        logged_in = set(await session.scalars(select(PinSession.user_id).where(PinSession.user_id.in_(users.values()))))
+    to_connect = [p for p in people if p.email in users and users[p.email] not in connected]
+    for person in to_connect:  # one at a time: each new account comments on the posts of those before it
+        figures, posts = _figures(person)
+        await providers.sandbox.ensure_account(person.handle, figures.full_name, figures=figures, posts=posts)
+
+    async def connect(person: demo.Creator | demo.Brand) -> int:
+        return int(await _connect(connections, providers, users[person.email], person.handle))
+
+    async def log_in(person: demo.Creator) -> int:
+        try:
+            await pins.login(users[person.email], person.handle, "sandbox", None)
+        except ApiError as refused:  # e.g. someone reconnected the demo creator to another account
+            log.info("demo pinning login of %s refused: %s", person.email, refused.detail)
+        return 0
+
+    created = await demo.each(to_connect, connect)
+    await demo.each([c for c in demo.CREATORS if c.email in users and users[c.email] not in logged_in], log_in)
     return created
 
 
@@ -116,17 +118,19 @@ async def finish(service: Service) -> int:
         return found if len(found) >= len(planned) and not waiting else []
 
     found = await demo.wait_for(all_paid, seconds=WAIT_SECONDS) or await placements()
-    pinned = 0
-    for placement, title in sorted(found, key=lambda pt: planned[pt[1]].pinned_at(now)):
+
+    async def pin(found_placement: tuple[Placement, str]) -> int:
+        placement, title = found_placement
         if placement.status != "AWAITING_PIN":
-            continue
-        slot = planned[title]
+            return 0
         pins = Pins(service.db, providers, settings.secret_box(),
                     sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
-                    clock=demo.at(slot.pinned_at(now)))
+                    clock=demo.at(planned[title].pinned_at(now)))
         try:
             await pins.pin(placement.creator_id, placement.bid_id)
-            pinned += 1
+            return 1
         except ApiError as refused:
             log.info("demo pin of %r refused: %s", title, refused.detail)
-    return pinned
+            return 0
+
+    return await demo.each(found, pin)
