@@ -107,6 +107,25 @@ class TotalSpentOut(ApiModel):
     total_spent: Money
 
 
+class MonthlyEarningsOut(ApiModel):
+    """One calendar month (UTC) of the Earnings chart."""
+
+    month: str = Field(description="YYYY-MM")
+    earnings: Money  # net earned on paid bids not refunded, by the day paid
+    payouts: Money  # payouts paid that month
+
+    @classmethod
+    def of(cls, row: dict) -> "MonthlyEarningsOut":
+        return cls(month=row["month"], earnings=to_money(row["earnings"]), payouts=to_money(row["payouts"]))
+
+
+class MonthlySpendOut(ApiModel):
+    """One calendar month (UTC) of the brand dashboard's spend chart."""
+
+    month: str = Field(description="YYYY-MM")
+    spent: Money  # paid for bids not refunded (buyer fee included), by the day paid
+
+
 def routes(checkout: Checkout, webhooks: Webhooks, earnings: Earnings, payout_settings: PayoutSettingsService,
            onboarding: Onboarding, verifier: TokenVerifier) -> list[APIRouter]:
     buyer = Depends(require(verifier, "BUYER"))
@@ -124,6 +143,12 @@ def routes(checkout: Checkout, webhooks: Webhooks, earnings: Earnings, payout_se
         outcome = await webhooks.receive(await request.body(), request.headers.get("stripe-signature"))
         return WebhookOut(received=True, outcome=outcome)
 
+    @payments.get("/spend-by-month", response_model=list[MonthlySpendOut])
+    async def spend_by_month(principal: Principal = buyer) -> list[MonthlySpendOut]:
+        """The last six months, oldest first, every month present."""
+        return [MonthlySpendOut(month=row["month"], spent=to_money(row["spent"]))
+                for row in await earnings.spend_by_month(principal.user_id)]
+
     creator = APIRouter(prefix="/influencer", tags=["earnings"])
 
     @creator.get("/earnings", response_model=EarningsOut)
@@ -135,6 +160,11 @@ def routes(checkout: Checkout, webhooks: Webhooks, earnings: Earnings, payout_se
     async def earnings_report(principal: Principal = influencer) -> Response:
         return Response(await earnings.report_csv(principal.user_id), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": 'attachment; filename="pinbid-earnings.csv"'})
+
+    @creator.get("/earnings/monthly", response_model=list[MonthlyEarningsOut])
+    async def monthly_earnings(principal: Principal = influencer) -> list[MonthlyEarningsOut]:
+        """The last six months, oldest first, every month present."""
+        return [MonthlyEarningsOut.of(row) for row in await earnings.monthly(principal.user_id)]
 
     @creator.get("/payouts", response_model=list[PayoutOut])
     async def list_payouts(principal: Principal = influencer) -> list[PayoutOut]:

@@ -13,7 +13,10 @@ from sqlalchemy import and_, case, func, or_, select
 from . import bookkeeping
 from .domain import ledger
 from .domain.money import to_money
-from .models import Earning, Payout, User
+from .domain.months import last_months, month_label, series
+from .models import Earning, Payment, Payout, User
+
+CHART_MONTHS = 6
 
 
 class Earnings:
@@ -42,6 +45,27 @@ class Earnings:
                 "pending_payouts": to_money(row[2]), "pending_balance": to_money(pending),
                 "available_balance": to_money(available)}
 
+    async def monthly(self, creator_id: uuid.UUID, months: int = CHART_MONTHS) -> list[dict[str, object]]:
+        """Per month: the net earned on paid bids not refunded (by the day paid), and the payouts paid
+        (by the day they were paid), in cents."""
+        labels = last_months(self.clock().astimezone(UTC), months)
+        since = _month_start(labels[0])
+        async with self.db.transaction() as session:
+            earned = (await session.execute(select(Earning.earned_at, Earning.net_cents).where(
+                Earning.creator_id == creator_id, Earning.status != "REFUNDED", Earning.earned_at >= since))).all()
+            paid = (await session.execute(select(Payout.settled_at, Payout.net_cents).where(
+                Payout.creator_id == creator_id, Payout.status == "PAID", Payout.settled_at >= since))).all()
+        return series(labels, earnings=_by_month(earned), payouts=_by_month(paid))
+
+    async def spend_by_month(self, buyer_id: uuid.UUID, months: int = CHART_MONTHS) -> list[dict[str, object]]:
+        """Per month: what the buyer paid (buyer fee included) for bids not refunded, by the day paid, in cents."""
+        labels = last_months(self.clock().astimezone(UTC), months)
+        async with self.db.transaction() as session:
+            paid = (await session.execute(select(Payment.completed_at, Payment.amount_cents).where(
+                Payment.buyer_id == buyer_id, Payment.status == "COMPLETED",
+                Payment.completed_at >= _month_start(labels[0])))).all()
+        return series(labels, spent=_by_month(paid))
+
     async def payouts(self, creator_id: uuid.UUID) -> list[Payout]:
         async with self.db.transaction() as session:
             return list(await session.scalars(select(Payout).where(Payout.creator_id == creator_id)
@@ -68,6 +92,19 @@ class Earnings:
     async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:
         async with self.db.transaction() as session:
             return to_money(await bookkeeping.balance(session, ledger.buyer_charges(buyer_id)))
+
+
+def _month_start(label: str) -> datetime:
+    year, month = label.split("-")
+    return datetime(int(year), int(month), 1, tzinfo=UTC)
+
+
+def _by_month(rows) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for moment, cents in rows:
+        label = month_label(moment.astimezone(UTC))
+        totals[label] = totals.get(label, 0) + cents
+    return totals
 
 
 def _safe(cell: str) -> str:
