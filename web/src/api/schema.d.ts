@@ -396,6 +396,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/influencer/earnings/monthly": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly Earnings
+         * @description The last six months, oldest first, every month present.
+         */
+        get: operations["monthly_earnings_influencer_earnings_monthly_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/influencer/earnings/report.csv": {
         parameters: {
             query?: never;
@@ -802,6 +822,26 @@ export interface paths {
         put?: never;
         /** Act */
         post: operations["act_payments_sandbox_checkout__session_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/spend-by-month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spend By Month
+         * @description The last six months, oldest first, every month present.
+         */
+        get: operations["spend_by_month_payments_spend_by_month_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1308,6 +1348,34 @@ export interface components {
             email: string;
             /** Password */
             password: string;
+        };
+        /**
+         * MonthlyEarningsOut
+         * @description One calendar month (UTC) of the Earnings chart.
+         */
+        MonthlyEarningsOut: {
+            /**
+             * Month
+             * @description YYYY-MM
+             */
+            month: string;
+            /** Earnings */
+            earnings: number;
+            /** Payouts */
+            payouts: number;
+        };
+        /**
+         * MonthlySpendOut
+         * @description One calendar month (UTC) of the brand dashboard's spend chart.
+         */
+        MonthlySpendOut: {
+            /**
+             * Month
+             * @description YYYY-MM
+             */
+            month: string;
+            /** Spent */
+            spent: number;
         };
         /** NotificationOut */
         NotificationOut: {
@@ -2482,6 +2550,35 @@ export interface operations {
             };
         };
     };
+    monthly_earnings_influencer_earnings_monthly_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonthlyEarningsOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     earnings_report_influencer_earnings_report_csv_get: {
         parameters: {
             query?: never;
@@ -3330,6 +3427,35 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    spend_by_month_payments_spend_by_month_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonthlySpendOut"][];
                 };
             };
             /** @description An error */

@@ -8,6 +8,7 @@ import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { DASHBOARD_LIMIT } from '@/lib/filters'
 import { cn } from '@/lib/utils'
+import { SpendChartCard } from '../charts'
 import { EmptyState, fmtMoney, LoadError, StatCard } from '../common'
 import { fetchBuyerDashboard, fetchSlots, KEYS, type Slot } from '../queries'
 import { PlaceBidSheet } from './PlaceBidSheet'
@@ -37,6 +38,7 @@ export function BuyerDashboard() {
           <StatCard icon={DollarSign} label="Total Spent" value={stats.data ? fmtMoney(stats.data.totalSpent) : '…'} />
         </div>
       )}
+      <SpendChartCard />
 
       <section className="grid gap-3 rounded-xl border bg-card p-4">
         <div className="relative">

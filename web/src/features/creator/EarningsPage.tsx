@@ -17,6 +17,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { net } from '@/lib/bids'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
+import { EarningsChartCard } from '../charts'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { fetchEarnings, fetchInfluencerBids, fetchPayouts, fetchPayoutSettings, KEYS } from '../queries'
 
@@ -81,6 +82,7 @@ function EarningsPageInner() {
         <StatCard icon={Hourglass} label="Pending Payout" value={fmtMoney(e.pendingPayouts)} hint={`${fmtMoney(e.pendingBalance)} until pinned`} />
         <StatCard icon={TrendingUp} label="Growth Rate" value="N/A" />
       </div>
+      <EarningsChartCard />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>

@@ -13,6 +13,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { Spinner } from '@/components/ui/spinner'
 import { bidders, money2, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize } from '@/lib/utils'
+import { PriceHistory } from '../charts'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
@@ -194,6 +195,7 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
           <SheetDescription>{slot?.title}</SheetDescription>
         </SheetHeader>
         <div className="p-4">
+          {slot && <PriceHistory slot={slot} />}
           {bids.length === 0 ? (
             <p className="text-muted-foreground">No bids yet for this slot.</p>
           ) : (
