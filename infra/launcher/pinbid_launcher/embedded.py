@@ -83,8 +83,9 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     for service in built.values():
         service.start_jobs()
 
+    # proxy_headers=False: whose X-Forwarded-For to believe is GATEWAY_TRUSTED_PROXIES' call alone
     config = uvicorn.Config(gateway.app, host=host, port=port, log_config=None, lifespan="off",
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, proxy_headers=False)
     http = uvicorn.Server(config)
     log.info("Pinbid is starting at http://%s:%d (services: %s; %.1fs to start)", host, port,
              ", ".join(built), time.perf_counter() - started)
