@@ -6,6 +6,8 @@ from urllib.parse import parse_qs, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pinbid_kit.api import PlainText
+from pinbid_kit.text import unsafe_character
 
 from .adapters.sandbox import CLIENT_ID, SandboxInstagram
 from .adapters.sandbox_images import post_image
@@ -61,6 +63,8 @@ def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
             return problem
         form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
         state = query.get("state", "")
+        if unsafe_character(form.get("username", "")):
+            return _page("Invalid request", "<h1>Invalid request</h1><p>That is not an Instagram username.</p>", 400)
         if form.get("action") == "approve" and form.get("username", "").strip():
             code = await sandbox.approve(form["username"], query["redirect_uri"])
             target = {"code": code, "state": state}
@@ -72,7 +76,7 @@ def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
         return RedirectResponse(f"{query['redirect_uri']}?{urlencode(target)}", status_code=303)
 
     @router.get("/media/{media_id}.png")
-    async def image(media_id: str) -> Response:
+    async def image(media_id: PlainText) -> Response:
         found = await sandbox.media(media_id)
         if found is None:
             return Response(status_code=404)
@@ -80,7 +84,7 @@ def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
         return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400, immutable"})
 
     @router.get("/p/{media_id}", response_class=HTMLResponse)
-    async def post_page(media_id: str) -> HTMLResponse:
+    async def post_page(media_id: PlainText) -> HTMLResponse:
         found = await sandbox.media(media_id)
         if found is None:
             return _page("Not found", "<h1>Post not found</h1>", 404)

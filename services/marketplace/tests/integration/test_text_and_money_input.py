@@ -1,0 +1,109 @@
+"""Control characters, bidi overrides and money sent as strings are a 422 naming the field, never a 500, and
+change nothing; a search string with a NUL never reaches PostgreSQL."""
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+
+BAD_TEXT = ["latte\x00art", "latte\x1bart", "latte \u202etra", "latte\u2066art"]
+BAD_MONEY = ["1e3", " 50 ", "50", "", True, [50]]
+
+
+async def snapshot(world) -> tuple:
+    async with world.service.db.transaction() as session:
+        slots = (await session.execute(text("SELECT id, title, description, current_bid, bid_count, status "
+                                            "FROM slots ORDER BY id"))).all()
+        bids = (await session.execute(text("SELECT id, amount, ceiling, status, comment_text FROM bids "
+                                           "ORDER BY id"))).all()
+        outbox = await session.scalar(text("SELECT count(*) FROM outbox"))
+    return slots, bids, outbox
+
+
+@pytest.fixture
+async def market(world):
+    creator, posts = await world.creator()
+    slot = await world.slot(creator, posts[0], minBid=10)
+    buyer = await world.buyer()
+    return world, creator, posts, slot, buyer
+
+
+def new_slot(world, post_id: str, **fields) -> dict:
+    return {"postId": post_id, "title": "Morning latte art", "description": "A reel", "category": "food",
+            "minBid": 10, "auctionEnd": (world.clock.now + timedelta(days=2)).isoformat(), **fields}
+
+
+@pytest.mark.parametrize("bad", BAD_TEXT)
+@pytest.mark.parametrize("field", ["title", "description", "category", "postId"])
+async def test_slot_text_with_control_characters_is_refused_without_effect(market, field, bad):
+    world, creator, posts, _, _ = market
+    before = await snapshot(world)
+    response = await world.http.post("/influencer/pin-slots", json=new_slot(world, posts[1], **{field: bad}),
+                                     headers=creator)
+    assert response.status_code == 422, response.text
+    assert field in {e["field"] for e in response.json()["errors"]}
+    assert await snapshot(world) == before
+
+
+async def test_a_description_keeps_its_line_breaks(market):
+    world, creator, posts, _, _ = market
+    response = await world.http.post("/influencer/pin-slots", headers=creator,
+                                     json=new_slot(world, posts[1], description="Line one\nLine two"))
+    assert response.status_code == 201, response.text
+    assert response.json()["description"] == "Line one\nLine two"
+
+
+@pytest.mark.parametrize("bad", BAD_MONEY)
+@pytest.mark.parametrize("field", ["minBid", "buyNowPrice"])
+async def test_slot_money_sent_as_anything_but_a_number_is_refused(market, field, bad):
+    world, creator, posts, _, _ = market
+    before = await snapshot(world)
+    response = await world.http.post("/influencer/pin-slots", json=new_slot(world, posts[1], **{field: bad}),
+                                     headers=creator)
+    assert response.status_code == 422, response.text
+    assert field in {e["field"] for e in response.json()["errors"]}
+    assert await snapshot(world) == before
+
+
+@pytest.mark.parametrize("bad", BAD_MONEY)
+@pytest.mark.parametrize("field", ["amount", "maxAutoBid"])
+async def test_bid_money_sent_as_anything_but_a_number_is_refused(market, field, bad):
+    world, _, _, slot, buyer = market
+    before = await snapshot(world)
+    fields = {"amount": 20, "autoBidEnabled": True, "maxAutoBid": 40, field: bad}
+    response = await world.http.post("/buyer/bids", json={"pinSlotId": slot["id"], **fields}, headers=buyer)
+    assert response.status_code == 422, response.text
+    assert field in {e["field"] for e in response.json()["errors"]}
+    assert await snapshot(world) == before
+
+
+@pytest.mark.parametrize("bad", BAD_TEXT)
+@pytest.mark.parametrize("field", ["newCommentText", "commentId"])
+async def test_bid_comments_with_control_characters_are_refused_without_effect(market, field, bad):
+    world, _, _, slot, buyer = market
+    before = await snapshot(world)
+    response = await world.bid(buyer, slot["id"], 20, **{field: bad})
+    assert response.status_code == 422, response.text
+    assert field in {e["field"] for e in response.json()["errors"]}
+    assert await snapshot(world) == before
+
+
+async def test_a_comment_submission_with_a_bidi_override_changes_nothing(market):
+    world, _, _, slot, buyer = market
+    placed = await world.bid(buyer, slot["id"], 20, newCommentText="Love this #ad\nfrom us")
+    assert placed.status_code == 201, placed.text
+    before = await snapshot(world)
+    response = await world.http.post("/buyer/comment-submission", headers=buyer,
+                                     json={"bidId": placed.json()["id"], "commentText": "Buy \u202ekcab"})
+    assert response.status_code == 422 and response.json()["errors"][0]["field"] == "commentText"
+    assert await snapshot(world) == before
+
+
+@pytest.mark.parametrize("param", ["q", "category", "sortBy"])
+async def test_a_nul_in_a_search_parameter_is_a_422(market, param):
+    world, _, _, _, buyer = market
+    response = await world.http.get("/marketplace/slots", params={param: "latte\x00"}, headers=buyer)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["field"] == param
+    found = await world.http.get("/marketplace/slots", params={"q": "latte"}, headers=buyer)
+    assert found.status_code == 200 and found.json()["total"] == 1
