@@ -1,0 +1,25 @@
+/* Bars per month (Recharts): loaded lazily by the pages that show it. */
+import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts'
+import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
+import { monthLabel } from '@/lib/charts'
+import { fmtMoney } from '../common'
+
+export type MonthRow = { month: string } & Record<string, number | string>
+
+export default function MonthlyBars({ rows, config }: { rows: MonthRow[]; config: ChartConfig }) {
+  const keys = Object.keys(config)
+  return (
+    <ChartContainer config={config} className="aspect-auto h-56 w-full">
+      <BarChart data={rows} margin={{ left: 4, right: 4, top: 8 }} accessibilityLayer>
+        <CartesianGrid vertical={false} />
+        <XAxis dataKey="month" tickLine={false} axisLine={false} tickFormatter={(m: string) => monthLabel(m, true)} />
+        <YAxis tickLine={false} axisLine={false} width={48} tickFormatter={(v: number) => `$${v}`} />
+        <ChartTooltip cursor content={<ChartTooltipContent formatValue={fmtMoney} formatLabel={(m) => monthLabel(m)} />} />
+        {keys.length > 1 && <ChartLegend content={<ChartLegendContent />} />}
+        {keys.map((key) => (
+          <Bar key={key} dataKey={key} fill={`var(--color-${key})`} radius={4} />
+        ))}
+      </BarChart>
+    </ChartContainer>
+  )
+}

@@ -1,0 +1,22 @@
+/* A slot's price over time (Recharts): loaded lazily when the bid history opens. */
+import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts'
+import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
+import type { PricePoint } from '@/lib/charts'
+import { fmtDateTime, fmtMoney } from '../common'
+
+const CONFIG: ChartConfig = { price: { label: 'Price', color: 'var(--primary)' } }
+
+export default function PriceLine({ points }: { points: PricePoint[] }) {
+  return (
+    <ChartContainer config={CONFIG} className="aspect-auto h-40 w-full">
+      <LineChart data={points} margin={{ left: 4, right: 12, top: 8 }} accessibilityLayer>
+        <CartesianGrid vertical={false} />
+        <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickLine={false} axisLine={false}
+          tickFormatter={(at: number) => new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} />
+        <YAxis dataKey="price" tickLine={false} axisLine={false} width={48} domain={['dataMin', 'auto']} tickFormatter={(v: number) => `$${v}`} />
+        <ChartTooltip content={<ChartTooltipContent formatValue={fmtMoney} formatLabel={(at) => fmtDateTime(new Date(Number(at)).toISOString())} />} />
+        <Line dataKey="price" type="stepAfter" stroke="var(--color-price)" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
+      </LineChart>
+    </ChartContainer>
+  )
+}

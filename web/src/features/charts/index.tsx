@@ -1,0 +1,137 @@
+/* The charts of Earnings, the brand dashboard and the bid history. Each is a figure with a caption and a
+   table that screen readers read instead of the drawing; the drawing (Recharts) loads lazily, so only the
+   pages that show a chart download it. */
+import * as React from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { api } from '@/api/client'
+import { unwrap } from '@/api/errors'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Skeleton } from '@/components/ui/skeleton'
+import type { ChartConfig } from '@/components/ui/chart'
+import { monthLabel, priceHistory } from '@/lib/charts'
+import { fmtDateTime, fmtMoney } from '../common'
+import type { Slot } from '../queries'
+import type { MonthRow } from './MonthlyBars'
+
+const MonthlyBars = React.lazy(() => import('./MonthlyBars'))
+const PriceLine = React.lazy(() => import('./PriceLine'))
+
+export const CHART_KEYS = {
+  monthlyEarnings: ['influencer', 'earnings', 'monthly'] as const,
+  monthlySpend: ['buyer', 'spend-by-month'] as const,
+}
+
+const fetchMonthlyEarnings = async () => unwrap(await api().GET('/influencer/earnings/monthly'))
+const fetchMonthlySpend = async () => unwrap(await api().GET('/payments/spend-by-month'))
+
+const EARNINGS_CONFIG: ChartConfig = {
+  earnings: { label: 'Net earnings', color: 'var(--primary)' },
+  payouts: { label: 'Payouts', color: 'oklch(0.7 0.15 160)' },
+}
+const SPEND_CONFIG: ChartConfig = { spent: { label: 'Spent', color: 'var(--primary)' } }
+
+function Drawing({ children, height }: { children: React.ReactNode; height: string }) {
+  return (
+    <div aria-hidden="true">
+      <React.Suspense fallback={<Skeleton className={`${height} w-full`} />}>{children}</React.Suspense>
+    </div>
+  )
+}
+
+function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow[]; config: ChartConfig }) {
+  const keys = Object.keys(config)
+  return (
+    <table className="sr-only">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Month</th>
+          {keys.map((k) => (
+            <th key={k} scope="col">{config[k].label}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.month}>
+            <th scope="row">{monthLabel(row.month)}</th>
+            {keys.map((k) => (
+              <td key={k}>{fmtMoney(Number(row[k]))}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function MonthlyCard({ title, description, rows, config, isError }: { title: string; description: string; rows?: MonthRow[]; config: ChartConfig; isError: boolean }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {isError ? (
+          <p role="alert" className="text-sm text-destructive">The chart could not be loaded. Please try again later.</p>
+        ) : !rows ? (
+          <Skeleton className="h-56 w-full" />
+        ) : (
+          <figure>
+            <Drawing height="h-56">
+              <MonthlyBars rows={rows} config={config} />
+            </Drawing>
+            <MonthTable caption={`${title}: ${description}`} rows={rows} config={config} />
+          </figure>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+export function EarningsChartCard() {
+  const monthly = useQuery({ queryKey: CHART_KEYS.monthlyEarnings, queryFn: fetchMonthlyEarnings })
+  return (
+    <MonthlyCard title="Earnings by month" description="Net earnings after the platform fee, and payouts sent, over the last six months."
+      rows={monthly.data} config={EARNINGS_CONFIG} isError={monthly.isError} />
+  )
+}
+
+export function SpendChartCard() {
+  const monthly = useQuery({ queryKey: CHART_KEYS.monthlySpend, queryFn: fetchMonthlySpend })
+  return (
+    <MonthlyCard title="Spend by month" description="What you paid for pinned comments over the last six months (refunds left out)."
+      rows={monthly.data} config={SPEND_CONFIG} isError={monthly.isError} />
+  )
+}
+
+export function PriceHistory({ slot }: { slot: Slot }) {
+  const points = priceHistory(slot)
+  if (points.length < 2) return null
+  return (
+    <figure className="mb-4">
+      <figcaption className="mb-1 text-sm font-medium">Price over time</figcaption>
+      <Drawing height="h-40">
+        <PriceLine points={points} />
+      </Drawing>
+      <table className="sr-only">
+        <caption>Price over time for {slot.title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Price</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p, i) => (
+            <tr key={i}>
+              <th scope="row">{p.label}, {fmtDateTime(new Date(p.at).toISOString())}</th>
+              <td>{fmtMoney(p.price)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  )
+}
