@@ -12,15 +12,15 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pinbid_kit.auth import principal_from
-from pinbid_kit.errors import Forbidden, NotFound
+from pinbid_kit.errors import Forbidden, MethodNotAllowed, NotFound
 from pinbid_kit.http import create_app
 from pinbid_kit.tokens import Principal, TokenVerifier
+from starlette.routing import BaseRoute, Match
 
 from . import dashboards
 from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .proxy import WRONG_ROLE, forward
-from .revocations import Revocations
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -34,8 +34,9 @@ class Gateway:
         self.settings = settings
         self.upstreams = upstreams
         self.verifier = verifier
-        self.revocations = Revocations()
-        self.app = self._build(ready_checks or {})
+        self.revocations = verifier.revocations
+        self.ready_checks = ready_checks or {}
+        self.app = self._build()
 
     async def load_revocations(self, *, attempts: int | None = None, delay: float = 2.0) -> None:
         """Ask identity once for recent revocations; retried until identity answers."""
@@ -50,7 +51,6 @@ class Gateway:
                     raise RuntimeError(f"identity answered {response.status}")
                 for row in json.loads(response.body):
                     self.revocations.apply(uuid.UUID(row["userId"]), int(row["tokenVersion"]))
-                self.revocations.loaded = True
                 return
             except Exception as exc:
                 log.warning("could not load revocations from identity yet: %r", exc)
@@ -59,15 +59,13 @@ class Gateway:
     def _role(self, role: str) -> Callable[[Request], Principal]:
         async def dependency(request: Request) -> Principal:
             principal = principal_from(request, self.verifier)
-            if self.revocations.is_revoked(principal):
-                raise Forbidden("Your session has expired. Please sign in again.", code="token_revoked")
             if principal.role != role:
                 raise Forbidden(WRONG_ROLE, code="wrong_role")
             return principal
 
         return dependency
 
-    def _build(self, ready_checks: dict[str, Callable[[], Awaitable[bool]]]) -> FastAPI:
+    def _build(self) -> FastAPI:
         settings = self.settings
         api = APIRouter(prefix=settings.api_base)
 
@@ -83,12 +81,15 @@ class Gateway:
         async def buyer_dashboard(request: Request, _: Principal = Depends(self._role("BUYER"))):
             return await dashboards.buyer(self.upstreams, request)
 
+        own_routes = list(api.routes)
+
         @api.api_route("/{path:path}", methods=METHODS, include_in_schema=False)
         async def proxy(path: str, request: Request) -> Response:
-            return await forward(request, "/" + path, self.upstreams, self.verifier, self.revocations)
+            refuse_other_methods(own_routes, request)
+            return await forward(request, "/" + path, self.upstreams, self.verifier)
 
-        app = create_app("gateway", routers=[api], checks=ready_checks,
-                         description="The public /api of Pinbid.")
+        app = create_app("gateway", routers=[api], checks=self.ready_checks,
+                         description="The public /api of Pinbid.", operator_routes=settings.operator_port is None)
 
         @app.get("/runtime-config.json", include_in_schema=False)
         async def runtime_config() -> JSONResponse:
@@ -102,6 +103,12 @@ class Gateway:
                                allow_methods=METHODS, allow_headers=["Authorization", "Content-Type", "X-Request-Id"],
                                expose_headers=["X-Request-Id"])
         trust_proxies(app, settings.trusted_proxies)
+        return app
+
+    def operator_app(self) -> FastAPI:
+        """/metrics, /docs and /openapi.json of the public API, for the operator port (GATEWAY_OPERATOR_PORT)."""
+        app = create_app("gateway-operator", checks=self.ready_checks, description="The public /api of Pinbid.")
+        app.openapi = self.app.openapi  # type: ignore[method-assign]
         return app
 
     def _mount_web(self, app: FastAPI, dist: Path) -> None:
@@ -120,6 +127,14 @@ class Gateway:
                 cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
                 return FileResponse(candidate, headers={"Cache-Control": cache})
             return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+def refuse_other_methods(own_routes: list[BaseRoute], request: Request) -> None:
+    """A path the gateway answers itself (/api/health, the dashboards) asked with another method is a 405,
+    not a request to forward."""
+    for route in own_routes:
+        if route.matches(request.scope)[0] is Match.PARTIAL:
+            raise MethodNotAllowed("This method is not allowed here.")
 
 
 NOT_BUILT = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pinbid</title>

@@ -22,6 +22,8 @@ class GatewaySettings(KitSettings):
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
     upstream_timeout_seconds: float = Field(default=30.0, gt=0)
+    # When set, /metrics, /docs and /openapi.json are served on this port only, not on the public one.
+    operator_port: int | None = Field(default=None, ge=1, le=65535)
     # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default (see clients.py).
     trusted_proxies: list[IPvAnyNetwork] = Field(default_factory=list)
 

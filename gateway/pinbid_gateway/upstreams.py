@@ -4,9 +4,11 @@ trace context travels in the request headers."""
 
 from dataclasses import dataclass
 from typing import Protocol
+from urllib.parse import quote
 
 import aiohttp
 import httpx
+import yarl
 from fastapi import FastAPI
 from opentelemetry import trace
 from pinbid_kit.telemetry import inject_headers, tracer
@@ -28,6 +30,7 @@ class UpstreamUnreachable(Exception):
 
 
 Params = list[tuple[str, str]]
+PATH_SAFE = "/:@!$&'()*+,;=-._~"  # RFC 3986 pchar and "/"
 
 
 class Upstream(Protocol):
@@ -56,7 +59,8 @@ class HttpUpstream:
     async def send(self, method: str, path: str, params: Params, body: bytes,
                    headers: dict[str, str]) -> UpstreamResponse:
         try:
-            async with self._client().request(method, self.base_url + path, params=params, data=body or None,
+            url = yarl.URL(self.base_url + path, encoded=True)  # as given: yarl would otherwise resolve dot segments
+            async with self._client().request(method, url, params=params, data=body or None,
                                               headers=headers, allow_redirects=False) as response:
                 content = await response.read()
                 return UpstreamResponse(response.status, list(response.headers.items()), content)
@@ -105,6 +109,7 @@ class Upstreams:
     async def call(self, service: str, method: str, path: str, *, params: Params | None = None,
                    body: bytes = b"", headers: dict[str, str] | None = None) -> UpstreamResponse:
         upstream = self.upstreams[service]
+        path = quote(path, safe=PATH_SAFE)  # percent-encoded once here, so neither client re-reads it
         with tracer("pinbid.gateway").start_as_current_span(
             f"{method} {service}", kind=trace.SpanKind.CLIENT,
             attributes={"http.request.method": method, "url.path": path, "peer.service": service},

@@ -80,7 +80,7 @@ async def test_gateway_learns_earlier_revocations_at_start(stack):
     token, body = await session(http)
     await http.post("/api/auth/change-password", headers=bearer(token),
                     json={"currentPassword": body["password"], "newPassword": "another password"})
-    gateway.revocations._min_version.clear()  # as after a restart of the gateway
+    gateway.revocations.forget()  # as after a restart of the gateway
     await gateway.load_revocations(attempts=1)
     assert (await http.get("/api/marketplace/slots", headers=bearer(token))).status_code == 403
 
@@ -131,3 +131,20 @@ async def test_large_answers_are_compressed(stack, tmp_path):
     bundle.write_text("console.log('pinbid');\n" * 400)
     response = await http.get("/assets/bundle.js", headers={"accept-encoding": "gzip"})
     assert response.headers["content-encoding"] == "gzip" and response.text.startswith("console.log")
+
+
+async def test_browser_hardening_headers(stack):
+    http, _, _ = stack
+    page = await http.get("/dashboard")
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self';" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert "frame-ancestors 'none'" in policy and page.headers["x-frame-options"] == "DENY"
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["referrer-policy"] == "strict-origin-when-cross-origin"
+
+    token, _ = await session(http)
+    answer = await http.get("/api/auth/me", headers=bearer(token))
+    assert answer.headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
+    assert answer.headers["cache-control"] == "no-store"
+    assert answer.headers.get_list("x-frame-options") == ["DENY"]  # the service's and the gateway's: one copy
+    assert "no-store" not in (await http.get("/api/health")).headers.get("cache-control", "")

@@ -84,5 +84,20 @@ def serve_gateway() -> None:
         await upstreams.close()
 
     gateway.app.router.lifespan_context = lifespan
-    uvicorn.run(gateway.app, host=settings.host, port=settings.port, log_config=None, timeout_graceful_shutdown=10,
-                timeout_keep_alive=75)
+    public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
+                                           timeout_graceful_shutdown=10, timeout_keep_alive=75))
+    if settings.operator_port is None:
+        public.run()
+        return
+    operator = uvicorn.Server(uvicorn.Config(gateway.operator_app(), host=settings.host, port=settings.operator_port,
+                                             log_config=None, lifespan="off"))
+    asyncio.run(_serve_together(public, operator))
+
+
+async def _serve_together(*servers: uvicorn.Server) -> None:
+    """Both servers stop when either does (uvicorn's signal handling stops the one that installed it)."""
+    tasks = [asyncio.create_task(server.serve()) for server in servers]
+    await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    for server in servers:
+        server.should_exit = True
+    await asyncio.gather(*tasks)

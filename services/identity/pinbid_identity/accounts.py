@@ -10,6 +10,7 @@ from pinbid_kit import mail, outbox
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Forbidden, Invalid
 from pinbid_kit.events.identity import SessionsRevoked, UserRegistered, UserUpdated
+from pinbid_kit.revocations import Revocations
 from pinbid_kit.tokens import Principal, TokenSigner
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -211,6 +212,10 @@ class Accounts:
             await forget_email(session, user.email)
             await self._revoke_tokens(session, user)
         return RESET_DONE
+
+    async def load_revocations(self, revocations: Revocations) -> None:
+        for user_id, version in await self.token_versions():
+            revocations.apply(user_id, version)
 
     async def token_versions(self) -> list[tuple[uuid.UUID, int]]:
         """Users whose tokens were revoked recently enough that such tokens may still be unexpired."""

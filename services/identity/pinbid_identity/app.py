@@ -31,7 +31,8 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     notifications = Notifications(db)
     consumers = Consumers(NAME, db)
     handlers.register(consumers)
-    service = Service(name=NAME, db=db, consumers=consumers)
+    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+                      load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(NAME, routers=routes(accounts, notifications, verifier),
                              checks=service.readiness_checks(),
                              description="Users, sessions, password reset and notifications.")

@@ -1,12 +1,12 @@
 """FastAPI dependencies that turn the Bearer token into a Principal, per the status contract:
-a missing, invalid or expired token, or the wrong role, is a 403."""
+a missing, invalid, expired or revoked token, or the wrong role, is a 403."""
 
 from collections.abc import Callable
 
 from fastapi import Request
 
 from .errors import Forbidden
-from .tokens import InvalidToken, Principal, TokenVerifier
+from .tokens import InvalidToken, Principal, RevokedToken, TokenVerifier
 
 SIGN_IN_AGAIN = "Your session has expired. Please sign in again."
 
@@ -25,6 +25,8 @@ def principal_from(request: Request, verifier: TokenVerifier) -> Principal:
         raise Forbidden("Please sign in to continue.", code="not_signed_in")
     try:
         return verifier.verify(token)
+    except RevokedToken:
+        raise Forbidden(SIGN_IN_AGAIN, code="token_revoked") from None
     except InvalidToken:
         raise Forbidden(SIGN_IN_AGAIN, code="invalid_token") from None
 

@@ -53,6 +53,11 @@ class NotFound(ApiError):
     code = "not_found"
 
 
+class MethodNotAllowed(ApiError):
+    status = 405
+    code = "method_not_allowed"
+
+
 class Conflict(ApiError):
     status = 409
     code = "conflict"

@@ -11,7 +11,9 @@ from .errors import install_error_handlers
 from .health import Check, health_router
 from .metrics import MetricsMiddleware
 from .metrics import router as metrics_router
+from .path_guard import PathGuard
 from .requests import RequestIdMiddleware
+from .security_headers import SecurityHeaders
 
 
 def create_app(
@@ -21,14 +23,22 @@ def create_app(
     checks: dict[str, Check] | None = None,
     lifespan: Callable[[FastAPI], AbstractAsyncContextManager[Any]] | None = None,
     description: str = "",
+    operator_routes: bool = True,
 ) -> FastAPI:
-    app = FastAPI(title=f"Pinbid {service}", description=description, version="1.0.0", lifespan=lifespan)
+    """`operator_routes`: whether /metrics, /docs and /openapi.json are served by this app (the gateway serves
+    them on a separate port in production)."""
+    app = FastAPI(title=f"Pinbid {service}", description=description, version="1.0.0", lifespan=lifespan,
+                  redirect_slashes=False, docs_url="/docs" if operator_routes else None, redoc_url=None,
+                  openapi_url="/openapi.json" if operator_routes else None)
     install_error_handlers(app)
     for router in routers:
         app.include_router(router)
     app.include_router(health_router(checks or {}))
-    app.include_router(metrics_router)
+    if operator_routes:
+        app.include_router(metrics_router)
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz,metrics")
     app.add_middleware(MetricsMiddleware, service=service)
     app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(PathGuard)
+    app.add_middleware(SecurityHeaders)
     return app

@@ -16,6 +16,8 @@ from .bus import Bus
 from .db import Database
 from .inbox import Consumers
 from .outbox import OutboxRelay
+from .revocations import EVENT as SESSIONS_REVOKED
+from .revocations import Revocations
 
 log = logging.getLogger("pinbid.runtime")
 
@@ -39,6 +41,9 @@ class Service:
     state: dict[str, Any] = field(default_factory=dict)
     bus: Bus | None = None
     relay: OutboxRelay | None = None
+    # The token verifier's revocations (every replica hears of new ones) and how to read earlier ones at start.
+    revocations: Revocations | None = None
+    load_revocations: Callable[[], Awaitable[None]] | None = None
     _tasks: list[asyncio.Task] = field(default_factory=list)
 
     def readiness_checks(self) -> dict[str, Callable[[], Awaitable[bool]]]:
@@ -51,10 +56,14 @@ class Service:
         """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
         self.bus = bus
         self.consumers.attach(bus)
+        if self.revocations is not None:
+            bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
         self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds)
 
     async def start_background(self, *, jobs: bool = True) -> None:
         assert self.relay is not None, "attach() the service to a bus first"
+        if self.load_revocations is not None:
+            await self.load_revocations()
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}.outbox-relay"))
         if jobs:
             self.start_jobs()

@@ -11,6 +11,8 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .revocations import Revocations
+
 ISSUER = "pinbid-identity"
 AUDIENCE = "pinbid"
 ROLES = ("INFLUENCER", "BUYER")
@@ -27,6 +29,10 @@ class Principal:
 
 class InvalidToken(Exception):
     pass
+
+
+class RevokedToken(InvalidToken):
+    """A valid signature on a token whose version was revoked (password or email changed since)."""
 
 
 def generate_keypair(private_path: Path, public_path: Path) -> None:
@@ -64,7 +70,8 @@ class TokenSigner:
 
 class TokenVerifier:
     """Verifies tokens; a verified token is remembered (by its exact text) until it expires, since the
-    signature check is the costliest step of a request through the gateway."""
+    signature check is the costliest step of a request through the gateway. A token whose version is
+    revoked is refused, cached or not."""
 
     CACHE_SIZE = 10_000
 
@@ -72,6 +79,7 @@ class TokenVerifier:
         self._key = serialization.load_pem_public_key(public_key_pem) if public_key_pem else None
         self._key_file = key_file
         self._verified: OrderedDict[str, tuple[Principal, int]] = OrderedDict()
+        self.revocations = Revocations()
 
     @classmethod
     def from_file(cls, path: Path) -> "TokenVerifier":
@@ -85,6 +93,12 @@ class TokenVerifier:
         return self._key
 
     def verify(self, token: str) -> Principal:
+        principal = self._signed_principal(token)
+        if self.revocations.is_revoked(principal.user_id, principal.token_version):
+            raise RevokedToken("revoked")
+        return principal
+
+    def _signed_principal(self, token: str) -> Principal:
         cached = self._verified.get(token)
         if cached is not None:
             if cached[1] <= time.time():

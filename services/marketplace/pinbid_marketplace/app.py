@@ -5,6 +5,7 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
+from pinbid_kit.revocations import keep_revocations
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 
@@ -15,6 +16,7 @@ from .bidding import Bidding
 from .closing import Closer
 from .queries import Queries
 from .rules import auction_rules
+from .models import token_revocations
 from .settings import MarketplaceSettings
 from .slots import Slots
 
@@ -32,9 +34,10 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     approvals = Approvals(db, settings)
     queries = Queries(db, clock)
     consumers = Consumers(NAME, db)
-    handlers.register(consumers, settings)
-    service = Service(name=NAME, db=db, consumers=consumers)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
+    handlers.register(consumers, settings)
+    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+                      load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.app = create_app(
         NAME, checks=service.readiness_checks(),
         routers=routes(verifier=verifier, slots=slots, bidding=bidding, closer=closer, approvals=approvals,

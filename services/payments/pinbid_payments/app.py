@@ -5,6 +5,7 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
+from pinbid_kit.revocations import keep_revocations
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 
@@ -23,6 +24,7 @@ from .providers.stripe_checkout import StripeCheckout, stripe_client
 from .providers.stripe_connect import StripeConnect
 from .refunds import PinDeadlineRefunds
 from .sandbox_pages import sandbox_routes
+from .models import token_revocations
 from .settings import PaymentsSettings
 from .webhooks import Webhooks
 
@@ -64,7 +66,8 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
 
     consumers = Consumers(NAME, db)
     handlers.register(consumers, requests)
-    service = Service(name=NAME, db=db, consumers=consumers)
+    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+                      load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     routers = routes(checkout, webhooks, earnings, payout_settings, onboarding, verifier)
     if settings.checkout_provider == "sandbox":
         routers.append(sandbox_routes(sandbox))

@@ -4,6 +4,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
+from pinbid_kit.revocations import add_revocations_table
 from pinbid_kit.tables import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
@@ -30,6 +31,7 @@ class Base(DeclarativeBase):
 
 
 add_messaging_tables(Base.metadata)
+token_revocations = add_revocations_table(Base.metadata)
 
 Id = UUID(as_uuid=True)
 When = DateTime(timezone=True)

@@ -6,6 +6,7 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
+from pinbid_kit.revocations import keep_revocations
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 from sqlalchemy import text
@@ -18,6 +19,7 @@ from .posts import Posts
 from .providers import Providers, build_providers
 from .sandbox_api import sandbox_routes
 from .secrecy import state_key
+from .models import token_revocations
 from .settings import SocialSettings
 from .tracker import PinTracker
 
@@ -40,7 +42,8 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(NAME, db)
     handlers.register(consumers)
-    service = Service(name=NAME, db=db, consumers=consumers)
+    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+                      load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     routers = routes(connections, posts, pins, verifier, state_ttl=settings.state_ttl_seconds,
                      secure_cookie=settings.public_url.startswith("https://"))
     if providers.sandbox is not None:

@@ -4,6 +4,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
+from pinbid_kit.revocations import add_revocations_table
 from pinbid_kit.tables import add_messaging_tables
 from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, Numeric, String, Text, func
 from sqlalchemy.dialects.postgresql import UUID
@@ -15,6 +16,7 @@ class Base(DeclarativeBase):
 
 
 add_messaging_tables(Base.metadata)
+token_revocations = add_revocations_table(Base.metadata)
 
 Stamp = DateTime(timezone=True)
 
