@@ -74,7 +74,7 @@ class CategoryList(ApiModel):
 
 class ArticleQuery(ApiModel):
     q: PlainText | None = Field(default=None, max_length=200)
-    category: PlainText | None = Field(default=None, max_length=60, pattern=CATEGORY.pattern)
+    category: str | None = Field(default=None, max_length=60, pattern=CATEGORY.pattern)  # the pattern is stricter
     page: int = Field(default=1, ge=1, le=100_000)
     limit: int = Field(default=10, ge=1, le=50)
 

@@ -1078,11 +1078,11 @@ export interface components {
         /** ChangeBidIn */
         ChangeBidIn: {
             /** Amount */
-            amount: number | string;
+            amount: number;
             /** Autobidenabled */
             autoBidEnabled?: boolean | null;
             /** Maxautobid */
-            maxAutoBid?: number | string | null;
+            maxAutoBid?: number | null;
         };
         /** ChangePasswordIn */
         ChangePasswordIn: {
@@ -1127,9 +1127,9 @@ export interface components {
             /** Category */
             category: string;
             /** Minbid */
-            minBid: number | string;
+            minBid: number;
             /** Buynowprice */
-            buyNowPrice?: number | string | null;
+            buyNowPrice?: number | null;
             /**
              * Auctionend
              * Format: date-time
@@ -1447,7 +1447,7 @@ export interface components {
             /** Payoutmethod */
             payoutMethod?: string | null;
             /** Minimumpayout */
-            minimumPayout?: number | string | null;
+            minimumPayout?: number | null;
             /** Schedule */
             schedule?: string | null;
             /** Paypalemail */
@@ -1537,14 +1537,14 @@ export interface components {
              */
             pinSlotId: string;
             /** Amount */
-            amount: number | string;
+            amount: number;
             /**
              * Autobidenabled
              * @default false
              */
             autoBidEnabled: boolean;
             /** Maxautobid */
-            maxAutoBid?: number | string | null;
+            maxAutoBid?: number | null;
             /** Commentid */
             commentId?: string | null;
             /** Commentusername */
