@@ -1,0 +1,87 @@
+// Changing the account's email in Settings: the form asks for the current password only for a new email,
+// the old session's token stops working, and the browser stays signed in with the token the answer carries.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdir, readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { BASE_URL, MAIL_DIR, launch, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+
+const buyer = { name: 'Rowan Ellery', email: uniqueEmail('mover'), password: 'mover-Password-1', business: 'Ellery Goods' }
+const NEW_EMAIL = uniqueEmail('moved')
+
+async function me(token) {
+  return fetch(`${BASE_URL}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
+}
+
+async function mailTo(address, subject) {
+  for (const name of (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml'))) {
+    const raw = await readFile(path.join(MAIL_DIR, name), 'utf8')
+    if (raw.includes(`To: ${address}`) && raw.includes(subject)) return raw
+  }
+  return null
+}
+
+describe(`changing the email at ${BASE_URL}`, { concurrency: false }, () => {
+  let ctx
+
+  before(async () => {
+    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
+    ctx = await launch()
+  })
+
+  after(async () => {
+    await ctx?.browser.close()
+  })
+
+  it('asks for the password, keeps this session, signs the old token out and tells the old address', async () => {
+    const { page } = ctx
+    await page.goto('/signup/buyer')
+    await page.getByLabel('Full Name').fill(buyer.name)
+    await page.getByLabel('Email').fill(buyer.email)
+    await page.getByLabel('Business Name (optional)').fill(buyer.business)
+    await page.getByLabel('Password').fill(buyer.password)
+    await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+    await page.waitForURL('**/dashboard')
+    const oldToken = await page.evaluate(() => localStorage.getItem('token'))
+
+    await page.goto('/settings')
+    const form = page.getByRole('form', { name: 'Profile information' })
+    await form.getByLabel('Email Address').fill(NEW_EMAIL)
+    const password = form.getByLabel('Current Password')
+    await password.waitFor()
+    await form.getByRole('button', { name: 'Save Changes' }).click()
+    await form.getByText('Enter your current password to change your email address.').waitFor()
+    await password.fill('not-my-password')
+    await form.getByRole('button', { name: 'Save Changes' }).click()
+    await form.getByText('Your current password is incorrect.').waitFor()
+    assert.equal((await (await me(oldToken)).json()).email, buyer.email)
+
+    await password.fill(buyer.password)
+    await form.getByRole('button', { name: 'Save Changes' }).click()
+    await page.getByText('Your email address has been changed. Other devices have been signed out.').waitFor()
+    await password.waitFor({ state: 'detached' })
+    await snap(page, '40-email-changed')
+
+    const newToken = await page.evaluate(() => localStorage.getItem('token'))
+    assert.notEqual(newToken, oldToken)
+    assert.equal((await me(oldToken)).status, 403)
+    await page.reload()
+    assert.equal(await page.getByRole('form', { name: 'Profile information' }).getByLabel('Email Address').inputValue(), NEW_EMAIL)
+    assert.equal(new URL(page.url()).pathname, '/settings')
+
+    const login = await fetch(`${BASE_URL}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: NEW_EMAIL, password: buyer.password }),
+    })
+    assert.equal(login.status, 200)
+    let notice = null
+    for (let i = 0; i < 40 && !notice; i++) {
+      notice = await mailTo(buyer.email, 'Your Pinbid email address was changed')
+      if (!notice) await new Promise((r) => setTimeout(r, 250))
+    }
+    assert.ok(notice, `no notice to ${buyer.email} in ${MAIL_DIR}`)
+    assert.ok(!notice.includes(NEW_EMAIL), 'the notice names the new address only masked')
+    assert.deepEqual(ctx.errors, [])
+  })
+})
