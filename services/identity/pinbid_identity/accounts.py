@@ -124,7 +124,7 @@ class Accounts:
         return user
 
     async def update_profile(self, principal: Principal, name_raw: str, email_raw: str,
-                             current_password: str | None = None) -> tuple[User, str | None]:
+                             current_password: str | None, client: str) -> tuple[User, str | None]:
         """A new email needs the current password (else a stolen session could take the account over
         through a password reset to the new address). It is told to the old address, and it revokes
         every earlier token: the answer then carries a new one, else None."""
@@ -138,7 +138,7 @@ class Accounts:
                     return user, None
                 old_email = user.email
                 if email != old_email:
-                    await self._check_current_password(user, current_password, missing=PASSWORD_FOR_EMAIL)
+                    await self._check_current_password(user, current_password, client, missing=PASSWORD_FOR_EMAIL)
                 user.name, user.email = name, email
                 await session.flush()
                 await outbox.publish(session, UserUpdated(user_id=user.id, email=email, name=name,
@@ -152,20 +152,25 @@ class Accounts:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, token
 
-    async def change_password(self, principal: Principal, current: str, new: str) -> str:
+    async def change_password(self, principal: Principal, current: str, new: str, client: str) -> str:
         rule(check_password, new, "newPassword")
         async with self.db.transaction() as session:
             user = await self._current(session, principal, lock=True)
-            await self._check_current_password(user, current)
+            await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
             await self._revoke_tokens(session, user)
         return self._token(user)
 
-    async def _check_current_password(self, user: User, given: str | None, *, missing: str = WRONG_PASSWORD) -> None:
+    async def _check_current_password(self, user: User, given: str | None, client: str, *,
+                                      missing: str = WRONG_PASSWORD) -> None:
+        """A wrong current password counts as a failed login: a stolen session must not become a way to
+        guess the password without limit."""
         if not given:
             raise Invalid(missing, field="currentPassword", code="wrong_password")
+        attempt = await self.failed_logins.begin(user.email, client)
         if not await self.passwords.verify(user.password_hash, given):
             raise Invalid(WRONG_PASSWORD, field="currentPassword", code="wrong_password")
+        await self.failed_logins.succeeded(attempt)
 
     async def _revoke_tokens(self, session: AsyncSession, user: User) -> None:
         user.token_version += 1

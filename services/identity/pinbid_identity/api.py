@@ -171,13 +171,15 @@ def routes(accounts: Accounts, notifications: Notifications, verifier: TokenVeri
         return UserOut.of(await accounts.current(principal))
 
     @auth.put("/profile", response_model=ProfileOut)
-    async def profile(body: ProfileIn, principal: Principal = signed_in) -> ProfileOut:
-        user, token = await accounts.update_profile(principal, body.name, body.email, body.current_password)
+    async def profile(body: ProfileIn, request: Request, principal: Principal = signed_in) -> ProfileOut:
+        user, token = await accounts.update_profile(principal, body.name, body.email, body.current_password,
+                                                    client_address(request))
         return ProfileOut(**UserOut.of(user).model_dump(), token=token)
 
     @auth.post("/change-password", response_model=TokenOut)
-    async def change_password(body: ChangePasswordIn, principal: Principal = signed_in) -> TokenOut:
-        return TokenOut(token=await accounts.change_password(principal, body.current_password, body.new_password))
+    async def change_password(body: ChangePasswordIn, request: Request, principal: Principal = signed_in) -> TokenOut:
+        return TokenOut(token=await accounts.change_password(principal, body.current_password, body.new_password,
+                                                             client_address(request)))
 
     @auth.post("/forgot-password", response_model=DetailOut, status_code=202)
     async def forgot_password(body: ForgotPasswordIn) -> DetailOut:

@@ -127,3 +127,19 @@ async def test_two_accounts_moving_to_one_address_at_once(http, service):
     async with service.db.transaction() as s:
         assert await s.scalar(text("SELECT count(*) FROM users WHERE email = 'wanted@example.com'")) == 1
         assert await s.scalar(text("SELECT count(*) FROM mail_queue")) == 1
+
+
+async def test_a_stolen_session_cannot_guess_the_password_without_limit(http, service):
+    body, token, _ = await account(http)
+    before = await stored(service, body["email"])
+    thief = {**bearer(token), "x-forwarded-for": "203.0.113.66"}
+    guesses = [await http.put("/auth/profile", headers=thief, json={
+        "name": "X", "email": "thief@example.com", "currentPassword": f"guess number {n}"}) for n in range(3)]
+    guesses += [await http.post("/auth/change-password", headers=thief, json={
+        "currentPassword": body["password"], "newPassword": "thief's password"})]
+    assert [g.status_code for g in guesses] == [422, 422, 422, 429]
+    assert int(guesses[-1].headers["retry-after"]) >= 1
+    assert await stored(service, body["email"]) == before
+    owner = await http.post("/auth/login", json={"email": body["email"], "password": body["password"]},
+                            headers={"x-forwarded-for": "198.51.100.7"})
+    assert owner.status_code == 200
