@@ -98,11 +98,13 @@ class Bidding:
         by_id = {r.id: r for r in rows}
         if placement.created:
             own = Bid(id=placement.bid.id, slot_id=slot_row.id, buyer_id=buyer_id, amount=placement.bid.amount,
-                      ceiling=placement.bid.ceiling, seq=placement.bid.seq, status=placement.bid.status.value)
+                      ceiling=placement.bid.ceiling, seq=placement.bid.seq, status=placement.bid.status.value,
+                      created_at=self.clock(), updated_at=self.clock())
             session.add(own)
             by_id[own.id] = own
         for state in placement.changed:
             store_bid(by_id[state.id], state)
+            by_id[state.id].updated_at = self.clock()  # the service's clock (decisions: the clock)
         own = by_id[placement.bid.id]
         # The bid's maximum is its ceiling, whichever way it was reached: an auto-bid maximum, or a leader's raise
         # that moved only the ceiling. Showing it as the auto-bid maximum keeps it from silently disappearing.
@@ -148,7 +150,7 @@ class Bidding:
             store_slot(slot_row, slot)
             slot_row.closed_at = now
             bid = Bid(id=won.id, slot_id=slot_id, buyer_id=buyer_id, amount=won.amount, ceiling=won.ceiling,
-                      seq=won.seq, status=won.status.value, final_price=won.final_price)
+                      seq=won.seq, status=won.status.value, final_price=won.final_price, created_at=now, updated_at=now)
             if comment is not None:
                 bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
                     comment.text
