@@ -84,7 +84,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await page.getByLabel('Password').fill(buyer.password)
     await page.getByRole('button', { name: 'Create Buyer Account' }).click()
     await page.waitForURL('**/dashboard')
-    await page.getByText('opportunities found').waitFor()
+    await page.getByText(/\d+ opportunit(y|ies) found/).waitFor()
     await snap(page, '13-buyer-dashboard')
 
     await page.goto('/marketplace')
@@ -134,10 +134,11 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await row.getByRole('button', { name: /View Bidders \(1\)/ }).click()
     // the marketplace names a brand by its business name when it has one
     await page.getByRole('dialog').getByText(buyer.business).waitFor()
-    await page.getByRole('dialog').getByText('$40.00').waitFor()
+    await page.getByRole('dialog').getByText('$40.00').first().waitFor()
     await snap(page, '17-bid-history')
     await page.keyboard.press('Escape')
     await row.getByRole('button', { name: 'End Auction' }).click()
+    await page.getByRole('alertdialog', { name: 'End this auction now?' }).getByRole('button', { name: 'End Auction' }).click()
     await toast(page, 'Auction Ended')
 
     await page.goto('/approvals')
@@ -147,6 +148,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await card.getByText('$25.00').waitFor()
     await snap(page, '18-approvals-pending')
     await card.getByRole('button', { name: 'Approve' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click()
     await toast(page, 'Approval Successful')
     await card.getByText('Waiting on buyer to pay...').waitFor()
   })

@@ -5,6 +5,12 @@ import { Card, CardContent } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { cn } from '@/lib/utils'
 
+/**
+ * How long the result of a step that cannot be undone (End Auction, Approve, Reject) stays on screen. Sonner's
+ * default of 4 s was too short: a person (or a walk that looks a few seconds after the click) found no toast.
+ */
+export const OUTCOME_TOAST_MS = 10_000
+
 export function fmtMoney(n: number | null | undefined) {
   return (n ?? 0).toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }

@@ -270,7 +270,8 @@ function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void 
   const [text, setText] = React.useState('')
   const [error, setError] = React.useState<string | null>(null)
   React.useEffect(() => {
-    setText(bid?.comment ?? '')
+    // a comment chosen from the brand's own (by id) is replaced by writing a new one, not by editing its words
+    setText(bid?.commentId ? '' : (bid?.comment ?? ''))
     setError(null)
   }, [bid])
   const submit = useMutation({

@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { NET_RATE, round2, statusLabel } from '@/lib/bids'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
@@ -122,8 +122,8 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
   const decide = useMutation({
     mutationFn: async (status: 'APPROVED' | 'REJECTED') => unwrap(await api().POST('/influencer/approvals/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { status } })),
     onSuccess: (_, status) => {
-      if (status === 'APPROVED') toast.success('Approval Successful', { description: 'The brand has been asked to pay.' })
-      else toast.success('Bid Rejected')
+      if (status === 'APPROVED') toast.success('Approval Successful', { description: 'The brand has been asked to pay.', duration: OUTCOME_TOAST_MS })
+      else toast.success('Bid Rejected', { description: 'The brand has been told.', duration: OUTCOME_TOAST_MS })
       for (const key of [KEYS.approvals, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
     },
     onError: (err, status) => {

@@ -83,7 +83,7 @@ function EarningsPageInner() {
         <StatCard icon={TrendingUp} label="Growth Rate" value="N/A" />
       </div>
       <EarningsChartCard />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>Monthly Payouts</CardTitle>

@@ -14,7 +14,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { bidders, money2, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize } from '@/lib/utils'
 import { PriceHistory } from '../charts'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
 import { fetchActiveSlots, fetchInfluencerDashboard, fetchNotifications, KEYS, type Slot } from '../queries'
@@ -45,6 +45,7 @@ export function useEndAuction() {
     onSuccess: (slot) => {
       toast.success('Auction Ended', {
         description: slot.bidCount > 0 ? 'The winning bid is waiting for your approval.' : 'The auction closed without bids.',
+        duration: OUTCOME_TOAST_MS,
       })
       for (const key of [KEYS.activeSlots, KEYS.influencerDashboard, KEYS.approvals, KEYS.posts]) void queryClient.invalidateQueries({ queryKey: key })
     },
@@ -87,7 +88,7 @@ export function InfluencerDashboard() {
         </Button>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Active Pin Slots</CardTitle>
