@@ -76,9 +76,10 @@ class Closing:
 
 
 def bid_too_low(slot: Slot) -> str:
-    current = dollars(slot.current_bid) if slot.current_bid is not None else "none"
-    return (f"Your bid must be higher than the current bid ({current}) and at least the minimum bid "
-            f"({dollars(slot.min_bid)}).")
+    if slot.current_bid is None:  # nothing to beat yet: only the minimum counts
+        return f"Your bid must be at least the minimum bid ({dollars(slot.min_bid)})."
+    return (f"Your bid must be higher than the current bid ({dollars(slot.current_bid)}) and at least the minimum "
+            f"bid ({dollars(slot.min_bid)}).")
 
 
 def ranked(bids: list[Bid]) -> list[Bid]:

@@ -86,3 +86,14 @@ async def test_a_leader_who_raises_sees_the_visible_bid_and_the_new_maximum(worl
     assert (placed["amount"], placed["maxAutoBid"], placed["autoBidEnabled"]) == (15, None, False)
     raised_plain = (await world.bid(plain, other_slot["id"], 25)).json()
     assert (raised_plain["amount"], raised_plain["maxAutoBid"], raised_plain["autoBidEnabled"]) == (15, 25, True)
+
+
+async def test_with_no_bid_yet_a_low_bid_is_told_the_minimum_only(world):
+    creator, posts = await world.creator()
+    slot = await world.slot(creator, posts[0], minBid=10)
+    brand = await world.buyer()
+    low = await world.bid(brand, slot["id"], 5)
+    assert low.status_code == 422
+    assert low.json()["errors"] == [{"field": "amount",
+                                     "message": "Your bid must be at least the minimum bid ($10.00)."}]
+    assert (await world.http.get("/buyer/bids", headers=brand)).json() == []
