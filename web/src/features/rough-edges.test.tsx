@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { json, makeUser, mockApi, renderApp } from '@/test/utils'
 import type { Schemas } from '@/api/client'
 import { connectReturn, payingBid } from './buyer/returnNotes'
+import { bidPlacedText } from './buyer/PlaceBidSheet'
 import { slotFormProblem } from './creator/PostManagerPage'
 
 type Slot = Schemas['SlotOut']
@@ -210,5 +211,18 @@ describe('small things', () => {
     renderApp('/blog/no-such-post')
     await screen.findByText('Blog post not found.')
     await waitFor(() => expect(document.title).toBe('Blog post not found — Pinbid'))
+  })
+})
+
+describe('the bid toast', () => {
+  const leading = { status: 'ACTIVE', amount: 40, maxAutoBid: 60, autoBidEnabled: true }
+  it('says what moved when a leader raises', () => {
+    expect(bidPlacedText({ ...leading, maxAutoBid: 90 }, leading)).toBe('Your maximum is now $90.00. Your visible bid stays at $40.00 until someone bids against you.')
+    expect(bidPlacedText(leading, leading)).toBe('Your maximum stays at $60.00, above this amount. Your visible bid stays at $40.00 until someone bids against you.')
+  })
+  it('otherwise names the price, and the maximum when there is one', () => {
+    expect(bidPlacedText({ status: 'ACTIVE', amount: 41, maxAutoBid: null, autoBidEnabled: false })).toBe('You are the highest bidder at $41.00.')
+    expect(bidPlacedText({ status: 'ACTIVE', amount: 41, maxAutoBid: 80, autoBidEnabled: true })).toBe('You are the highest bidder at $41.00, with a maximum of $80.00.')
+    expect(bidPlacedText({ status: 'OUTBID', amount: 50, maxAutoBid: null, autoBidEnabled: false })).toBe("Your bid of $50.00 was placed, but another bidder's maximum is higher.")
   })
 })

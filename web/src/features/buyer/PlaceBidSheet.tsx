@@ -21,10 +21,14 @@ import { connectReturn } from './returnNotes'
 export const BID_FAILED = 'There was an error placing your bid.'
 
 /** The success toast's words: a leader's raise moves only the maximum, so say so rather than repeat the price. */
-export function bidPlacedText(placed: Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>, before?: Pick<Bid, 'status' | 'amount'>): string {
+type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>
+
+export function bidPlacedText(placed: BidFigures, before?: BidFigures): string {
   const max = bidMaximum(placed)
   if (before?.status === 'ACTIVE' && placed.status === 'ACTIVE' && placed.amount === before.amount && max != null) {
-    return `Your maximum is now ${fmtMoney(max)}. Your visible bid stays at ${fmtMoney(placed.amount)} until someone bids against you.`
+    const stays = `Your visible bid stays at ${fmtMoney(placed.amount)} until someone bids against you.`
+    if (max > (bidMaximum(before) ?? before.amount)) return `Your maximum is now ${fmtMoney(max)}. ${stays}`
+    return `Your maximum stays at ${fmtMoney(max)}, above this amount. ${stays}`
   }
   if (placed.status !== 'ACTIVE') return `Your bid of ${fmtMoney(placed.amount)} was placed, but another bidder's maximum is higher.`
   return `You are the highest bidder at ${fmtMoney(placed.amount)}${max != null ? `, with a maximum of ${fmtMoney(max)}` : ''}.`
@@ -308,9 +312,9 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
 
 function ModeOption({ name, value, checked, onChange, label }: { name: string; value: CommentMode; checked: boolean; onChange: (m: CommentMode) => void; label: React.ReactNode }) {
   return (
-    <label className="flex cursor-pointer items-center gap-2 text-sm">
-      <input type="radio" name={name} value={value} checked={checked} onChange={() => onChange(value)} className="accent-[var(--primary)]" />
-      {label}
+    <label className="flex cursor-pointer items-start gap-2 text-sm">
+      <input type="radio" name={name} value={value} checked={checked} onChange={() => onChange(value)} className="mt-0.5 accent-[var(--primary)]" />
+      <span>{label}</span>
     </label>
   )
 }
