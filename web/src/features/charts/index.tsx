@@ -32,7 +32,7 @@ const SPEND_CONFIG: ChartConfig = { spent: { label: 'Spent', color: 'var(--prima
 
 function Drawing({ children, height }: { children: React.ReactNode; height: string }) {
   return (
-    <div aria-hidden="true">
+    <div aria-hidden="true" className="w-full min-w-0 overflow-hidden">
       <React.Suspense fallback={<Skeleton className={`${height} w-full`} />}>{children}</React.Suspense>
     </div>
   )
@@ -40,28 +40,31 @@ function Drawing({ children, height }: { children: React.ReactNode; height: stri
 
 function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow[]; config: ChartConfig }) {
   const keys = Object.keys(config)
+  // inside a clipped box: a table is never narrower than its content, so an sr-only table would widen the page
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
-          {keys.map((k) => (
-            <th key={k} scope="col">{config[k].label}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.month}>
-            <th scope="row">{monthLabel(row.month)}</th>
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
             {keys.map((k) => (
-              <td key={k}>{fmtMoney(Number(row[k]))}</td>
+              <th key={k} scope="col">{config[k].label}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.month}>
+              <th scope="row">{monthLabel(row.month)}</th>
+              {keys.map((k) => (
+                <td key={k}>{fmtMoney(Number(row[k]))}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }
 
@@ -78,7 +81,7 @@ function MonthlyCard({ title, description, rows, config, isError }: { title: str
         ) : !rows ? (
           <Skeleton className="h-56 w-full" />
         ) : (
-          <figure>
+          <figure className="min-w-0">
             <Drawing height="h-56">
               <MonthlyBars rows={rows} config={config} />
             </Drawing>
@@ -110,28 +113,32 @@ export function PriceHistory({ slot }: { slot: Slot }) {
   const points = priceHistory(slot)
   if (points.length < 2) return null
   return (
-    <figure className="mb-4">
+    <figure className="mb-4 min-w-0">
       <figcaption className="mb-1 text-sm font-medium">Price over time</figcaption>
       <Drawing height="h-40">
         <PriceLine points={points} />
       </Drawing>
-      <table className="sr-only">
-        <caption>Price over time for {slot.title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Price</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p, i) => (
-            <tr key={i}>
-              <th scope="row">{p.label}, {fmtDateTime(new Date(p.at).toISOString())}</th>
-              <td>{fmtMoney(p.price)}</td>
+      <div className="sr-only">
+        <table>
+          <caption>Price over time for {slot.title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Price</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p, i) => (
+              <tr key={i}>
+                <th scope="row">
+                  {p.label}, {fmtDateTime(new Date(p.at).toISOString())}
+                </th>
+                <td>{fmtMoney(p.price)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   )
 }
