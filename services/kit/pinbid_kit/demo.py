@@ -279,7 +279,8 @@ def _maya_slots() -> list[Slot]:
     ]
 
 
-# what happens to each other creator's four posts: two open auctions, one slot past its close, one completed
+# what happens to three of each other creator's posts: two open auctions and one slot past its close (the
+# completed history is the demo creator's)
 _PATTERNS = (
     (Stage.BIDDING, Stage.OPEN, Stage.AWAITING_APPROVAL),
     (Stage.ENDING, Stage.BIDDING, Stage.AWAITING_PAYMENT),
@@ -306,7 +307,6 @@ def _other_slots(index: int, creator: Creator) -> list[Slot]:
     first, second, closed = _PATTERNS[index % len(_PATTERNS)]
     # the demo brand wins some of these, so its own screens have history across creators
     closed_winner = NORTHWIND if closed in (Stage.REFUNDED, Stage.AWAITING_PIN) or index % 4 == 0 else None
-    completed_winner = NORTHWIND if index % 3 == 0 else None
     return [
         _slot(creator, 0, f"{creator.posts[0].caption}: {pitch}", category, first, brands(0),
               ends_in_hours=0.5 + index % 2 * 0.3 if first is Stage.ENDING else 12 + 9 * index, buy_now=index % 3 == 1),
@@ -314,9 +314,6 @@ def _other_slots(index: int, creator: Creator) -> list[Slot]:
               ends_in_hours=0.6 if second is Stage.ENDING else 30 + 7 * index),
         _slot(creator, 2, f"{creator.posts[2].caption}: {pitch}", category, closed, brands(2, closed_winner),
               days_ago=_CLOSED_DAYS_AGO[closed], duration=21),
-        _slot(creator, 3, f"{creator.posts[3].caption}: {pitch}", category, Stage.COMPLETED,
-              brands(3, completed_winner), days_ago=max(16.0, creator.posts[3].age_days - 8),
-              duration=7 + index % 2 * 7),
     ]
 
 
