@@ -14,9 +14,9 @@ from .api import routes
 from .approvals import Approvals
 from .bidding import Bidding
 from .closing import Closer
+from .models import token_revocations
 from .queries import Queries
 from .rules import auction_rules
-from .models import token_revocations
 from .settings import MarketplaceSettings
 from .slots import Slots
 

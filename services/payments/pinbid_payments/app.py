@@ -13,6 +13,7 @@ from . import handlers
 from .api import routes
 from .checkout import Checkout
 from .earnings import Earnings
+from .models import token_revocations
 from .onboarding import Onboarding
 from .payment_requests import PaymentRequests
 from .payout_settings import PayoutSettingsService
@@ -24,7 +25,6 @@ from .providers.stripe_checkout import StripeCheckout, stripe_client
 from .providers.stripe_connect import StripeConnect
 from .refunds import PinDeadlineRefunds
 from .sandbox_pages import sandbox_routes
-from .models import token_revocations
 from .settings import PaymentsSettings
 from .webhooks import Webhooks
 

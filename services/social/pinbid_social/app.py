@@ -14,12 +14,12 @@ from sqlalchemy import text
 from . import handlers
 from .api import routes
 from .connections import Connections
+from .models import token_revocations
 from .pins import Pins
 from .posts import Posts
 from .providers import Providers, build_providers
 from .sandbox_api import sandbox_routes
 from .secrecy import state_key
-from .models import token_revocations
 from .settings import SocialSettings
 from .tracker import PinTracker
 
