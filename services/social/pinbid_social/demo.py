@@ -8,6 +8,7 @@ Either step skips what is already done, so seeding again changes nothing."""
 
 import logging
 import uuid
+from dataclasses import replace
 from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,6 +18,7 @@ from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 
+from .adapters.sandbox import SandboxInstagram
 from .connections import Connections
 from .domain import sandbox_world as world
 from .models import Connection, PinSession, Placement, Slot, User
@@ -123,9 +125,13 @@ async def finish(service: Service) -> int:
         placement, title = found_placement
         if placement.status != "AWAITING_PIN":
             return 0
-        pins = Pins(service.db, providers, settings.secret_box(),
-                    sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
-                    clock=demo.at(planned[title].pinned_at(now)))
+        clock = demo.at(planned[title].pinned_at(now))
+        # the sandbox posts and pins the comment as of that moment too, so its likes and replies have had time
+        sandbox = SandboxInstagram(service.db, public_url=settings.public_url, seed=settings.sandbox_seed,
+                                   posts_per_account=settings.sandbox_posts_per_account, clock=clock)
+        pins = Pins(service.db, replace(providers, api=sandbox, pinning=sandbox, sandbox=sandbox),
+                    settings.secret_box(), sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
+                    clock=clock)
         try:
             await pins.pin(placement.creator_id, placement.bid_id)
             return 1

@@ -130,6 +130,14 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(world)
     assert len(spent) >= 3
     print(f"demo world seeded in {seconds:.1f}s")
 
+    # the pin tracker's first run (a job once the product runs): past durations complete, live pins have likes
+    await built["social"].state["tracker"].run_once()
+    placements = await rows(built["social"], "SELECT status, likes, replies FROM placements "
+                                             "WHERE status IN ('PINNED', 'COMPLETED')")
+    assert Counter(p.status for p in placements) == {"PINNED": by_stage[demo.Stage.LIVE],
+                                                     "COMPLETED": by_stage[demo.Stage.COMPLETED]}
+    assert all(p.likes > 0 for p in placements if p.status == "PINNED")  # pinned days ago: likes came in
+
     # a second run adds nothing and raises nothing
     before = await census(built)
     await seed_demo(modules, built, background_bids=False)
