@@ -171,8 +171,8 @@ MAYA = Creator(CREATOR, "Maya Creator", "maya.makes", 48_200, "MEDIA_CREATOR", _
     ("Porto sunset from the Dom Luís bridge", 24),
     ("Meal prep Sunday: five bowls under 30 minutes", 40),
     ("Yoga flow by the sea in Ericeira", 55),
-    ("Autumn pantry: jams, pickles and a spice shelf", 75),
-    ("My desk coffee corner tour", 95),
+    ("Autumn pantry: jams, pickles and a spice shelf", 110),
+    ("My desk coffee corner tour", 120),
 ))
 
 CREATORS = (
@@ -276,6 +276,8 @@ def _maya_slots() -> list[Slot]:
               days_ago=72, duration=14),
         _slot(m, 11, "Desk coffee corner, the encore", "food", Stage.COMPLETED, (GLOW, WANDERLY),
               days_ago=86, duration=7),
+        _slot(m, 10, "Autumn pantry, the first jars", "food", Stage.COMPLETED, (AURORA, GLOW),
+              days_ago=100, duration=7),
     ]
 
 
@@ -340,13 +342,16 @@ def slot(title: str) -> Slot | None:
 
 
 def payout_days(now: datetime, months: int = 3) -> list[datetime]:
-    """The first day of each of the last `months` months (payouts of the monthly schedule run then)."""
-    days = []
+    """The last `months` payout days of the monthly schedule before `now` (the 1st of a month, early morning),
+    oldest first."""
+    days: list[datetime] = []
     year, month = now.year, now.month
-    for _ in range(months):
-        days.append(now.replace(year=year, month=month, day=1, hour=6, minute=0, second=0, microsecond=0))
+    while len(days) < months:
+        day = now.replace(year=year, month=month, day=1, hour=6, minute=0, second=0, microsecond=0)
+        if day < now:
+            days.append(day)
         year, month = (year - 1, 12) if month == 1 else (year, month - 1)
-    return sorted(d for d in days if d < now)
+    return days[::-1]
 
 
 async def wait_for(check: Callable[[], Awaitable[T]], *, seconds: float, every: float = 0.1) -> T:
