@@ -5,7 +5,9 @@ cases' clocks stopped at those moments, then the winner is approved when the pla
 that exists (found by its creator and title) is taken up where it stands: bids already placed, auctions
 already closed and decisions already taken are skipped, and a refusal (someone changed the slot) is logged
 and the next slot seeded. So seeding twice, after an interrupted run or after changes adds only what is
-missing. Payments, social and their events take each slot further (paid, pinned, completed, refunded)."""
+missing. An open auction of the plan that has since ended on its own is listed again on a later run, so the
+marketplace stays alive days later. Payments, social and their events take each slot further (paid, pinned,
+completed, refunded)."""
 
 import logging
 import uuid
@@ -121,8 +123,12 @@ async def _seed_slot(service: Service, replay: _Replay, approvals: Approvals, wo
         log.warning("demo slot %r: its creator or post is not known here", planned.title)
         return 0
     async with service.db.transaction() as session:
-        slot_id = await session.scalar(select(Slot.id).where(
-            Slot.creator_id == creator_id, Slot.title == planned.title, Slot.is_demo.is_(True)).limit(1))
+        latest = (await session.execute(select(Slot.id, Slot.status, Slot.closed_at, Slot.auction_end).where(
+            Slot.creator_id == creator_id, Slot.title == planned.title, Slot.is_demo.is_(True))
+            .order_by(Slot.created_at.desc()).limit(1))).first()
+    slot_id = latest.id if latest else None
+    if latest and planned.stage in demo.OPEN_STAGES and _ran_its_course(latest):
+        slot_id = None  # a later run: the open auction ended on its own, so the creator lists the post again
     created = 0
     if slot_id is None:
         if planned.stage in demo.OPEN_STAGES and planned.auction_end(now) <= now:
@@ -137,6 +143,11 @@ async def _seed_slot(service: Service, replay: _Replay, approvals: Approvals, wo
     if planned.stage not in demo.OPEN_STAGES:
         await _close_and_decide(service, replay, approvals, creator_id, planned, slot_id, now)
     return created
+
+
+def _ran_its_course(slot) -> bool:
+    """Closed at its end (not ended early by the creator, whose choice stands)."""
+    return slot.status == "CLOSED" and slot.closed_at is not None and slot.closed_at >= slot.auction_end
 
 
 async def _place_bids(service: Service, replay: _Replay, world: _World, planned: demo.Slot, slot_id: uuid.UUID,

@@ -6,7 +6,7 @@ errors."""
 import asyncio
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pinbid_kit import demo
@@ -189,3 +189,24 @@ async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(w
     async with marketplace.db.transaction() as session:
         assert await session.scalar(select(func.count()).select_from(text("slots")).where(
             text("title = :t")).params(t=unbid.title)) == 1
+
+
+async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own(world):
+    modules, built = world
+    await seed_demo(modules, built, background_bids=False)
+    marketplace = built["marketplace"]
+    first_end = (await rows(marketplace, "SELECT min(auction_end) AS ends FROM slots WHERE status = 'ACTIVE'"))[0].ends
+    ended = await rows(marketplace, "SELECT title FROM slots WHERE status = 'ACTIVE' AND auction_end = :t", t=first_end)
+    closer = marketplace.state["closer"]
+    closer.clock = demo.at(first_end + timedelta(seconds=1))  # time passes: the soonest auctions end on their own
+    assert await closer.run_once() == len(ended) >= 1
+
+    await seed_demo(modules, built, background_bids=False)
+    for (title,) in ended:
+        listed = await rows(marketplace, "SELECT status FROM slots WHERE title = :t ORDER BY created_at", t=title)
+        assert [s.status for s in listed] == ["CLOSED", "ACTIVE"]
+    open_now = await rows(marketplace, "SELECT count(*) AS n FROM slots WHERE status = 'ACTIVE'")
+    assert open_now[0].n == sum(s.stage in demo.OPEN_STAGES for s in demo.SLOTS)
+    before = await census(built)
+    await seed_demo(modules, built, background_bids=False)
+    assert await census(built) == before
