@@ -85,12 +85,13 @@ def serve_gateway() -> None:
 
     gateway.app.router.lifespan_context = lifespan
     public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
-                                           timeout_graceful_shutdown=10, timeout_keep_alive=75))
+                                           timeout_graceful_shutdown=10, timeout_keep_alive=75,
+                                           proxy_headers=False))  # the gateway's own middleware decides
     if settings.operator_port is None:
         public.run()
         return
     operator = uvicorn.Server(uvicorn.Config(gateway.operator_app(), host=settings.host, port=settings.operator_port,
-                                             log_config=None, lifespan="off"))
+                                             log_config=None, lifespan="off", proxy_headers=False))
     asyncio.run(_serve_together(public, operator))
 
 
