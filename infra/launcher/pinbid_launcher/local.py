@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 from pinbid_kit.paths import var_dir
+from pinbid_kit.secrets import load_or_create_key
 from pinbid_kit.tokens import generate_keypair
 
 from . import services
@@ -29,17 +30,25 @@ def _run_dir() -> Path:
 
 
 def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
-    """(name, command, environment, port) for every process of the distributed run."""
+    """(name, command, environment, port) for every process of the distributed run. The run's database
+    prefix also prefixes its exchanges and queues, so two runs on one broker never take each other's events;
+    links and redirects point at the gateway's port."""
     entries = []
     urls = {}
+    # made once under var/keys and kept: every process and every restart reads the same secrets
+    encryption_keys = load_or_create_key(var_dir() / "keys" / "data.key")
+    public_url = f"http://127.0.0.1:{GATEWAY_PORT}"
     for index, module in enumerate(services.installed()):
         port = BASE_PORT + index
         prefix = module.name.upper() + "_"
         env = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
-               prefix + "AMQP_URL": AMQP, prefix + "PORT": str(port), prefix + "HOST": "127.0.0.1"}
+               prefix + "AMQP_URL": AMQP, prefix + "BUS_PREFIX": DB_PREFIX, prefix + "PORT": str(port),
+               prefix + "HOST": "127.0.0.1", prefix + "PUBLIC_URL": public_url,
+               prefix + "ENCRYPTION_KEYS": encryption_keys}
         entries.append((module.name, [sys.executable, "-m", "pinbid_launcher", "service", module.name], env, port))
         urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
-    gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_PORT": str(GATEWAY_PORT), **urls}
+    gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_BUS_PREFIX": DB_PREFIX,
+                   "GATEWAY_PORT": str(GATEWAY_PORT), "GATEWAY_PUBLIC_URL": public_url, **urls}
     entries.append(("gateway", [sys.executable, "-m", "pinbid_launcher", "gateway"], gateway_env, GATEWAY_PORT))
     return entries
 

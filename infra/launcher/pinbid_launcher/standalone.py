@@ -12,6 +12,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.bus import create_bus
 from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
+from pinbid_kit.runtime import watch_broker
 from pinbid_kit.telemetry import configure_tracing
 from pinbid_kit.tokens import TokenVerifier
 
@@ -23,12 +24,14 @@ log = logging.getLogger("pinbid.standalone")
 def serve_service(name: str) -> None:
     module = services.get(name)
     settings = module.settings()
+    settings.refuse_to_run_standalone_without_secrets()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{name}", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
     if settings.migrate_on_start:
         upgrade(settings.database_url, module.package)
     service = module.build(settings)
-    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries)
+    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
+                     prefix=settings.bus_prefix)
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds)
 
     @contextlib.asynccontextmanager
@@ -62,23 +65,25 @@ async def _start_bus(bus, attempts: int = 30) -> None:
 
 def serve_gateway() -> None:
     settings = GatewaySettings()
+    settings.refuse_to_run_standalone_without_secrets(encrypts=False)
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing("pinbid-gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries)
+    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
+                     prefix=settings.bus_prefix)
 
-    async def broker_ready() -> bool:
-        return await bus.ping()
-
-    gateway = Gateway(settings, upstreams, verifier, ready_checks={"broker": broker_ready})
+    # no readiness checks: the gateway has no database, and a broker outage must not take it out of its Service
+    gateway = Gateway(settings, upstreams, verifier)
     bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         await _start_bus(bus)
         loader = asyncio.create_task(gateway.load_revocations())
+        broker_watch = asyncio.create_task(watch_broker("gateway", bus))
         yield
+        broker_watch.cancel()
         loader.cancel()
         await bus.stop()
         await upstreams.close()

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("pinbid.errors")
@@ -127,6 +128,19 @@ _STATUS_TEXT = {
 }
 
 
+DATABASE_RETRY_AFTER = 2  # seconds: the pool's pre-ping replaces a dropped connection on the next request
+
+
+def lost_database_connection(exc: DBAPIError) -> bool:
+    """The connection went away (PostgreSQL restarted, the backend was terminated, the network dropped)."""
+    return exc.connection_invalidated or isinstance(exc, OperationalError)
+
+
+def _internal_error(request: Request) -> JSONResponse:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(500, "Something went wrong on our side. Please try again.", "internal_error")
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -148,7 +162,17 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) and exc.status_code not in _STATUS_TEXT else default_detail
         return error_response(exc.status_code, detail, code)
 
+    @app.exception_handler(DBAPIError)
+    async def _database(request: Request, exc: DBAPIError) -> JSONResponse:
+        if not lost_database_connection(exc):
+            return _internal_error(request)
+        log.warning("lost the database connection on %s %s: %s", request.method, request.url.path,
+                    type(exc.orig).__name__)
+        response = error_response(503, "The service lost its database connection. Please try again in a moment.",
+                                  "database_unavailable")
+        response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "Something went wrong on our side. Please try again.", "internal_error")
+        return _internal_error(request)

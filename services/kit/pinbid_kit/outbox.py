@@ -3,7 +3,10 @@
 `publish(session, data)` (or `publish_all` for a batch) writes events in the caller's transaction. The
 relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes
 each (the bus confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
-broker is down. A NOTIFY on commit wakes the relay at once; it also polls as a fallback.
+broker is down. When a publish fails because the broker is down, the relay asks each round whether it answers
+again; once it does, every waiting row is made due at once, so what piled up during an outage goes out as
+soon as the broker is back, not when each row's backoff ends. A NOTIFY on commit wakes the relay at once; it
+also polls as a fallback.
 """
 
 import asyncio
@@ -66,12 +69,14 @@ class OutboxRelay:
         self.retention = retention
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
+        self._broker_down = False  # seen down after a failed publish: retry at once when it answers again
 
     def wake(self) -> None:
         self._wake.set()
 
     async def relay_once(self) -> int:
         """Publish one batch of due rows. Returns how many were published."""
+        await self._retry_now_if_the_broker_is_back()
         published = 0
         async with self.db.transaction() as session:
             rows = (
@@ -94,6 +99,7 @@ class OutboxRelay:
                     delay = backoff(row.attempts + 1)
                     log.warning("publishing %s failed (attempt %d), retrying in %.1fs: %r",
                                 envelope.type, row.attempts + 1, delay.total_seconds(), exc)
+                    self._broker_down = not await self.bus.ping()
                     await session.execute(
                         text(
                             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + :delay, "
@@ -110,6 +116,16 @@ class OutboxRelay:
                 )
                 published = len(sent)
         return published
+
+    async def _retry_now_if_the_broker_is_back(self) -> None:
+        """Rows backing off since an outage need not wait out their backoff once the broker answers again."""
+        if not self._broker_down or not await self.bus.ping():
+            return
+        self._broker_down = False
+        async with self.db.transaction() as session:
+            await session.execute(
+                text("UPDATE outbox SET next_attempt_at = now() WHERE sent_at IS NULL AND next_attempt_at > now()")
+            )
 
     async def purge_sent(self) -> int:
         async with self.db.transaction() as session:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI
+from prometheus_client import Gauge
 
 from .bus import Bus
 from .db import Database
@@ -20,6 +21,9 @@ from .revocations import EVENT as SESSIONS_REVOKED
 from .revocations import Revocations
 
 log = logging.getLogger("pinbid.runtime")
+
+BROKER_UP = Gauge("pinbid_broker_up", "1 when the process reaches its message broker, else 0", ["service"])
+BROKER_CHECK_SECONDS = 5.0
 
 
 @dataclass
@@ -47,10 +51,9 @@ class Service:
     _tasks: list[asyncio.Task] = field(default_factory=list)
 
     def readiness_checks(self) -> dict[str, Callable[[], Awaitable[bool]]]:
-        async def broker() -> bool:
-            return self.bus is not None and await self.bus.ping()
-
-        return {"database": self.db.ping, "broker": broker}
+        """The database only: a broker outage must not take every pod out of its Service (the outbox keeps
+        the events until the broker is back); the broker's health is the `pinbid_broker_up` metric instead."""
+        return {"database": self.db.ping}
 
     def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0) -> None:
         """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
@@ -65,6 +68,7 @@ class Service:
         if self.load_revocations is not None:
             await self.load_revocations()
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}.outbox-relay"))
+        self._tasks.append(asyncio.create_task(watch_broker(self.name, self.relay.bus), name=f"{self.name}.broker"))
         if jobs:
             self.start_jobs()
 
@@ -82,6 +86,13 @@ class Service:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+
+
+async def watch_broker(service: str, bus: Bus, every_seconds: float = BROKER_CHECK_SECONDS) -> None:
+    """Keep `pinbid_broker_up{service}` current, for the alert that replaces a flapping readiness probe."""
+    while True:
+        BROKER_UP.labels(service).set(1 if await bus.ping() else 0)
+        await asyncio.sleep(every_seconds)
 
 
 async def _repeat(service: str, job: Job) -> None:

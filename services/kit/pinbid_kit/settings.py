@@ -25,6 +25,8 @@ class KitSettings(BaseSettings):
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid"
     bus: Literal["inprocess", "rabbitmq"] = "inprocess"
     amqp_url: str = "amqp://guest:guest@127.0.0.1:5672/"
+    # put before every exchange and queue name: deployments sharing a broker (and vhost) stay apart
+    bus_prefix: str = Field(default="", pattern=r"^[A-Za-z0-9_-]*$")
     bus_max_deliveries: int = Field(default=5, ge=1, description="deliveries before a message is dead-lettered")
     jwt_public_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pub")
     relay_batch_size: int = Field(default=100, ge=1)
@@ -68,6 +70,20 @@ class KitSettings(BaseSettings):
         except ValueError:
             return [f"{keys} must hold Fernet keys (32 url-safe base64-encoded bytes each), comma-separated."]
         return []
+
+    def refuse_to_run_standalone_without_secrets(self, *, encrypts: bool = True) -> None:
+        """A service or gateway in its own process (make up, compose, Kubernetes) shares its keys with the other
+        pods and with its next start: they must come from the environment, never be made on the spot.
+        `encrypts`: whether this process keeps secrets at rest (the gateway does not)."""
+        problems = []
+        if encrypts and not self.encryption_keys.strip():
+            problems.append(f"Set {self.env_name('encryption_keys')} (Fernet keys, comma-separated, newest "
+                            "first): outside the embedded run every replica and restart must share them.")
+        if not self.jwt_public_key_file.is_file():
+            problems.append(f"Set {self.env_name('jwt_public_key_file')} to a readable JWT public key file "
+                            f"({self.jwt_public_key_file} does not exist).")
+        if problems:
+            raise ConfigurationError("Refusing to start: " + " ".join(problems))
 
     def env_name(self, field: str) -> str:
         """The environment variable of a field, e.g. PAYMENTS_WEBHOOK_SECRET."""

@@ -7,7 +7,7 @@ from .rabbit import RabbitBus
 __all__ = ["Bus", "Handler", "InProcessBus", "RabbitBus", "matches", "create_bus"]
 
 
-def create_bus(kind: str, *, amqp_url: str, max_deliveries: int) -> Bus:
+def create_bus(kind: str, *, amqp_url: str, max_deliveries: int, prefix: str = "") -> Bus:
     if kind == "rabbitmq":
-        return RabbitBus(amqp_url, max_deliveries=max_deliveries)
+        return RabbitBus(amqp_url, max_deliveries=max_deliveries, prefix=prefix)
     return InProcessBus(max_deliveries=max_deliveries)

@@ -19,17 +19,25 @@ DEAD_LETTER_EXCHANGE = "pinbid.dead-letter"
 class RabbitBus:
     """RabbitMQ through FastStream. Durable topic exchange `pinbid.events`; one durable quorum queue per
     consuming service, bound to the event types it handles; a failed message is nacked (never acked)
-    and redelivered until `x-delivery-limit`, then dead-lettered to `<queue>.dlq`."""
+    and redelivered until `x-delivery-limit`, then dead-lettered to `<queue>.dlq`.
 
-    def __init__(self, url: str, *, max_deliveries: int = 5, retry_base_seconds: float = 0.1):
+    `prefix` (e.g. "staging") is put before every exchange and queue name, so deployments sharing a broker
+    and vhost never see each other's events; empty keeps the plain names."""
+
+    def __init__(self, url: str, *, max_deliveries: int = 5, retry_base_seconds: float = 0.1, prefix: str = ""):
         self.url = url
         self.max_deliveries = max_deliveries
         self.retry_base_seconds = retry_base_seconds
+        self.prefix = prefix
         self.broker = RabbitBroker(url, logger=None, graceful_timeout=10)
-        self.exchange = RabbitExchange(EXCHANGE, type=ExchangeType.TOPIC, durable=True)
-        self.dead_letter_exchange = RabbitExchange(DEAD_LETTER_EXCHANGE, type=ExchangeType.DIRECT, durable=True)
+        self.exchange = RabbitExchange(self._name(EXCHANGE), type=ExchangeType.TOPIC, durable=True)
+        self.dead_letter_exchange = RabbitExchange(self._name(DEAD_LETTER_EXCHANGE), type=ExchangeType.DIRECT,
+                                                   durable=True)
         self._bindings: list[tuple[RabbitQueue, list[str]]] = []
         self._dead_letter_queues: list[str] = []
+
+    def _name(self, name: str) -> str:
+        return f"{self.prefix}.{name}" if self.prefix else name
 
     def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler) -> None:
         retry_base = self.retry_base_seconds
@@ -50,6 +58,7 @@ class RabbitBus:
         self._bindings.append((queue, patterns))
 
     def subscribe(self, queue: str, patterns: list[str], handler: Handler) -> None:
+        queue = self._name(queue)
         rabbit_queue = RabbitQueue(
             queue,
             queue_type=QueueType.QUORUM,
@@ -57,7 +66,7 @@ class RabbitBus:
             routing_key=patterns[0],
             arguments={
                 "x-delivery-limit": self.max_deliveries - 1,
-                "x-dead-letter-exchange": DEAD_LETTER_EXCHANGE,
+                "x-dead-letter-exchange": self.dead_letter_exchange.name,
                 "x-dead-letter-routing-key": queue,
             },
         )
@@ -65,7 +74,7 @@ class RabbitBus:
         self._dead_letter_queues.append(queue)
 
     def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
-        name = f"broadcast.{uuid.uuid4().hex[:12]}"
+        name = self._name(f"broadcast.{uuid.uuid4().hex[:12]}")
         rabbit_queue = RabbitQueue(name, durable=False, exclusive=True, auto_delete=True, routing_key=patterns[0])
         self._register(rabbit_queue, patterns, handler)
 

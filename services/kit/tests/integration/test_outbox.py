@@ -29,6 +29,9 @@ class RecordingBus:
         await asyncio.sleep(0)
         self.published.append(envelope)
 
+    async def ping(self) -> bool:
+        return not self.down
+
 
 async def outbox_count(db, *, sent: bool | None = None) -> int:
     condition = "" if sent is None else ("WHERE sent_at IS NOT NULL" if sent else "WHERE sent_at IS NULL")
@@ -70,6 +73,42 @@ async def test_relay_delivers_everything_after_a_broker_outage(db):
         pass
     assert [e.id for e in bus.published] == written
     assert await outbox_count(db, sent=False) == 0
+
+
+async def test_rows_failed_during_an_outage_go_out_as_soon_as_the_broker_is_back(db):
+    bus = RecordingBus()
+    relay = OutboxRelay(db, bus, batch_size=100)
+    async with db.transaction() as s:
+        written = [(await outbox.publish(s, event(n), source="test")).id for n in range(5)]
+    bus.down = True
+    for _ in range(3):  # several failed rounds: the backoff has grown past the test's patience
+        async with db.transaction() as s:
+            await s.execute(text("UPDATE outbox SET next_attempt_at = now()"))
+        assert await relay.relay_once() == 0
+    async with db.transaction() as s:
+        waiting = await s.scalar(text("SELECT min(next_attempt_at - now()) FROM outbox WHERE sent_at IS NULL"))
+    assert waiting.total_seconds() > 1.5
+    assert await relay.relay_once() == 0  # still down: nothing is made due, nothing is sent
+
+    bus.down = False
+    assert await relay.relay_once() == 5  # no waiting out the backoff
+    assert [e.id for e in bus.published] == written
+    assert await outbox_count(db, sent=False) == 0
+
+
+async def test_a_publish_refused_while_the_broker_answers_keeps_its_backoff(db):
+    class RefusingBus(RecordingBus):
+        async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
+            raise ValueError("message refused")
+
+    relay = OutboxRelay(db, RefusingBus())
+    async with db.transaction() as s:
+        await outbox.publish(s, event(), source="test")
+    assert await relay.relay_once() == 0
+    assert await relay.relay_once() == 0
+    async with db.transaction() as s:
+        row = (await s.execute(text("SELECT attempts, next_attempt_at > now() AS later FROM outbox"))).one()
+    assert row.attempts == 1 and row.later
 
 
 async def test_two_relays_at_once_publish_each_row_exactly_once(db):

@@ -122,3 +122,37 @@ async def test_relay_over_rabbitmq_loses_nothing_across_an_outage(amqp_url, queu
         await bus.stop()
         await db.dispose()
     assert sorted(received) == sorted(ids)
+
+
+async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others_events(amqp_url):
+    """Two deployments (two `make up` runs with their own PINBID_DB_PREFIX) subscribe the same service queue."""
+    prefixes = [f"run{uuid.uuid4().hex[:6]}", f"run{uuid.uuid4().hex[:6]}"]
+    buses = [RabbitBus(amqp_url, prefix=p) for p in prefixes]
+    got: list[list[uuid.UUID]] = [[], []]
+    for bus, seen in zip(buses, got, strict=True):
+        async def handler(envelope, headers, seen=seen):
+            seen.append(envelope.id)
+
+        bus.subscribe("payments", ["identity.user.updated.v1"], handler)
+    for bus in buses:
+        await bus.start()
+    try:
+        first, second = updated(), updated()
+        await buses[0].publish(first, {})
+        await buses[1].publish(second, {})
+        for _ in range(100):
+            if got[0] and got[1]:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # time for a stray delivery to show up, were there one
+    finally:
+        for bus in buses:
+            await bus.stop()
+        for prefix in prefixes:
+            await delete_queues(amqp_url, f"{prefix}.payments")
+            connection = await aio_pika.connect(amqp_url)
+            async with connection:
+                channel = await connection.channel()
+                await channel.exchange_delete(f"{prefix}.pinbid.events")
+                await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
+    assert got == [[first.id], [second.id]]

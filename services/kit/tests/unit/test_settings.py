@@ -42,3 +42,37 @@ def test_the_pool_is_bounded_by_settings(monkeypatch):
     settings = RealSettings()
     assert (settings.db_pool_size, settings.db_max_overflow, settings.db_pool_timeout) == (3, 2, 0.5)
     assert settings.env_name("db_pool_size") == "TESTSVC_DB_POOL_SIZE"
+
+
+def test_standalone_without_encryption_keys_or_jwt_public_key_refuses_to_start_naming_them(tmp_path):
+    settings = RealSettings(jwt_public_key_file=tmp_path / "missing.pub")
+    with pytest.raises(ConfigurationError) as refused:
+        settings.refuse_to_run_standalone_without_secrets()
+    message = str(refused.value)
+    assert "TESTSVC_ENCRYPTION_KEYS" in message and "TESTSVC_JWT_PUBLIC_KEY_FILE" in message
+    assert "\n" not in message
+
+
+def test_standalone_with_keys_starts_and_a_process_that_encrypts_nothing_needs_only_the_jwt_key(tmp_path):
+    public_key = tmp_path / "jwt.pub"
+    public_key.write_text("-----BEGIN PUBLIC KEY-----\n")
+    RealSettings(jwt_public_key_file=public_key).refuse_to_run_standalone_without_secrets(encrypts=False)
+    RealSettings(jwt_public_key_file=public_key, encryption_keys=Fernet.generate_key().decode()
+                 ).refuse_to_run_standalone_without_secrets()
+
+
+def test_a_value_sealed_under_the_old_key_is_read_after_rotation_and_new_values_use_the_new_key():
+    old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    sealed_before = RealSettings(encryption_keys=old).secret_box().seal("IBAN DE89370400440532013000")
+    rotated = RealSettings(encryption_keys=f"{new},{old}").secret_box()  # newest first
+    assert rotated.open(sealed_before) == "IBAN DE89370400440532013000"
+    sealed_after = rotated.seal("new value")
+    assert RealSettings(encryption_keys=new).secret_box().open(sealed_after) == "new value"
+    with pytest.raises(ValueError, match="cannot decrypt"):
+        RealSettings(encryption_keys=old).secret_box().open(sealed_after)
+
+
+def test_the_bus_prefix_is_a_plain_name():
+    assert RealSettings(bus_prefix="pinbid_e2e").bus_prefix == "pinbid_e2e"
+    with pytest.raises(ValueError):
+        RealSettings(bus_prefix="a.b/c")
