@@ -41,12 +41,9 @@ def main() -> None:
 
         serve_gateway()
     elif args.command == "migrate":
-        from pinbid_kit.migrations import upgrade
+        from .migrate import migrate
 
-        from .services import get
-
-        module = get(args.name)
-        upgrade(module.settings().database_url, module.package)
+        migrate(args.name)
     else:
         from . import local
 
