@@ -11,7 +11,6 @@ import uuid
 
 import httpx
 import pytest
-from cryptography.fernet import Fernet
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.testing import eventually
@@ -48,8 +47,7 @@ def processes(new_database, amqp_url, tmp_path):
                     "IDENTITY_AMQP_URL": amqp_url, "IDENTITY_PORT": str(identity_port),
                     "IDENTITY_JWT_PRIVATE_KEY_FILE": str(keys / "jwt.pem"),
                     "IDENTITY_JWT_PUBLIC_KEY_FILE": str(keys / "jwt.pub"),
-                    "IDENTITY_MAIL_FOLDER": str(tmp_path / "mail"), "IDENTITY_ARGON2_MEMORY_KIB": "1024",
-                    "IDENTITY_ENCRYPTION_KEYS": Fernet.generate_key().decode()}
+                    "IDENTITY_MAIL_FOLDER": str(tmp_path / "mail"), "IDENTITY_ARGON2_MEMORY_KIB": "1024"}
     generate_keypair(keys / "jwt.pem", keys / "jwt.pub")  # a standalone process refuses to start without it
     gateway_env = {**common, "GATEWAY_IDENTITY_URL": f"http://127.0.0.1:{identity_port}", "GATEWAY_BUS": "rabbitmq",
                    "GATEWAY_AMQP_URL": amqp_url, "GATEWAY_PORT": str(gateway_port),

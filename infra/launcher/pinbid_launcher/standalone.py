@@ -65,7 +65,7 @@ async def _start_bus(bus, attempts: int = 30) -> None:
 
 def serve_gateway() -> None:
     settings = GatewaySettings()
-    settings.refuse_to_run_standalone_without_secrets(encrypts=False)
+    settings.refuse_to_run_standalone_without_secrets()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing("pinbid-gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)

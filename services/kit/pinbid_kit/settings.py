@@ -1,7 +1,7 @@
 """Settings every service shares; each service subclasses with its own env prefix."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Self
+from typing import TYPE_CHECKING, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,6 +21,8 @@ class KitSettings(BaseSettings):
     """Common settings. Values come from the environment (and an optional .env file)."""
 
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # whether the service encrypts secrets at rest (payments, social): then it needs ENCRYPTION_KEYS standalone
+    keeps_secrets_at_rest: ClassVar[bool] = False
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid"
     bus: Literal["inprocess", "rabbitmq"] = "inprocess"
@@ -71,12 +73,11 @@ class KitSettings(BaseSettings):
             return [f"{keys} must hold Fernet keys (32 url-safe base64-encoded bytes each), comma-separated."]
         return []
 
-    def refuse_to_run_standalone_without_secrets(self, *, encrypts: bool = True) -> None:
+    def refuse_to_run_standalone_without_secrets(self) -> None:
         """A service or gateway in its own process (make up, compose, Kubernetes) shares its keys with the other
-        pods and with its next start: they must come from the environment, never be made on the spot.
-        `encrypts`: whether this process keeps secrets at rest (the gateway does not)."""
+        pods and with its next start: they must come from the environment, never be made on the spot."""
         problems = []
-        if encrypts and not self.encryption_keys.strip():
+        if self.keeps_secrets_at_rest and not self.encryption_keys.strip():
             problems.append(f"Set {self.env_name('encryption_keys')} (Fernet keys, comma-separated, newest "
                             "first): outside the embedded run every replica and restart must share them.")
         if not self.jwt_public_key_file.is_file():

@@ -8,6 +8,7 @@ SANDBOX_WEBHOOK_SECRET = "whsec_pinbid_sandbox_not_a_secret"
 
 class PaymentsSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="PAYMENTS_", env_file=".env", extra="ignore")
+    keeps_secrets_at_rest = True
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"
     pay_window_seconds: int = Field(default=48 * 3600, ge=60, description="time the buyer has to pay")

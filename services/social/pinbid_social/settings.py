@@ -7,6 +7,7 @@ from pydantic_settings import SettingsConfigDict
 
 class SocialSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="SOCIAL_", env_file=".env", extra="ignore")
+    keeps_secrets_at_rest = True
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
     # sandbox: the built-in simulator (default, offline). real: the Instagram API + instagrapi.

@@ -9,6 +9,7 @@ from pydantic_settings import SettingsConfigDict
 class RealSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="TESTSVC_", extra="ignore")
 
+    keeps_secrets_at_rest = True
     provider: str = "sandbox"
 
     def uses_real_providers(self) -> bool:
@@ -54,9 +55,14 @@ def test_standalone_without_encryption_keys_or_jwt_public_key_refuses_to_start_n
 
 
 def test_standalone_with_keys_starts_and_a_process_that_encrypts_nothing_needs_only_the_jwt_key(tmp_path):
+    class PlainSettings(KitSettings):
+        model_config = SettingsConfigDict(env_prefix="PLAINSVC_", extra="ignore")
+
     public_key = tmp_path / "jwt.pub"
     public_key.write_text("-----BEGIN PUBLIC KEY-----\n")
-    RealSettings(jwt_public_key_file=public_key).refuse_to_run_standalone_without_secrets(encrypts=False)
+    PlainSettings(jwt_public_key_file=public_key).refuse_to_run_standalone_without_secrets()
+    with pytest.raises(ConfigurationError, match="PLAINSVC_JWT_PUBLIC_KEY_FILE"):
+        PlainSettings(jwt_public_key_file=tmp_path / "none.pub").refuse_to_run_standalone_without_secrets()
     RealSettings(jwt_public_key_file=public_key, encryption_keys=Fernet.generate_key().decode()
                  ).refuse_to_run_standalone_without_secrets()
 
