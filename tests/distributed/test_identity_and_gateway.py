@@ -14,7 +14,6 @@ import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.testing import eventually
-from pinbid_kit.tokens import generate_keypair
 
 
 def free_port() -> int:
@@ -48,7 +47,6 @@ def processes(new_database, amqp_url, tmp_path):
                     "IDENTITY_JWT_PRIVATE_KEY_FILE": str(keys / "jwt.pem"),
                     "IDENTITY_JWT_PUBLIC_KEY_FILE": str(keys / "jwt.pub"),
                     "IDENTITY_MAIL_FOLDER": str(tmp_path / "mail"), "IDENTITY_ARGON2_MEMORY_KIB": "1024"}
-    generate_keypair(keys / "jwt.pem", keys / "jwt.pub")  # a standalone process refuses to start without it
     gateway_env = {**common, "GATEWAY_IDENTITY_URL": f"http://127.0.0.1:{identity_port}", "GATEWAY_BUS": "rabbitmq",
                    "GATEWAY_AMQP_URL": amqp_url, "GATEWAY_PORT": str(gateway_port),
                    "GATEWAY_JWT_PUBLIC_KEY_FILE": str(keys / "jwt.pub")}

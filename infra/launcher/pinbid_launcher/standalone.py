@@ -24,12 +24,13 @@ log = logging.getLogger("pinbid.standalone")
 def serve_service(name: str) -> None:
     module = services.get(name)
     settings = module.settings()
-    settings.refuse_to_run_standalone_without_secrets()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{name}", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
     if settings.migrate_on_start:
         upgrade(settings.database_url, module.package)
     service = module.build(settings)
+    # after build: identity makes its JWT key pair on its first start (compose keeps it in a volume)
+    settings.refuse_to_run_standalone_without_secrets()
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
                      prefix=settings.bus_prefix)
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds)
