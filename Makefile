@@ -5,7 +5,7 @@ NPM := npm
 PORT ?= 8000
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install web contracts lint test-python test-web test-browser up down status bench clean
+.PHONY: run test install web contracts lint test-python test-fuzz test-web test-browser up down status bench clean
 
 ## install: Python packages (uv, locked) and the web app's packages
 install:
@@ -36,6 +36,10 @@ lint:
 test-python:
 	$(UV) run pytest -q
 
+## test-fuzz: Schemathesis over contracts/openapi.json against the embedded product, anonymous and as each role
+test-fuzz: web
+	$(UV) run python tests/fuzz/run.py
+
 test-web:
 	@if [ -f web/package.json ]; then cd web && $(NPM) test; fi
 
@@ -43,7 +47,7 @@ test-browser: web
 	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
 
 ## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests)
-test: install lint test-python test-web test-browser
+test: install lint test-python test-fuzz test-web test-browser
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
 ## the database password. docker-compose.yml has no defaults for them.

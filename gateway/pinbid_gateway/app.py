@@ -69,7 +69,7 @@ class Gateway:
         settings = self.settings
         api = APIRouter(prefix=settings.api_base)
 
-        @api.get("/health", tags=["health"])
+        @api.get("/health", tags=["health"], openapi_extra={"security": []})  # public
         async def health() -> dict[str, str]:
             return {"status": "ok"}
 
@@ -115,7 +115,7 @@ class Gateway:
         """The built React app with an SPA fallback: any non-/api path without a file gets index.html."""
         root = dist.resolve()
 
-        @app.get("/{path:path}", include_in_schema=False)
+        @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
         async def web(path: str) -> Response:
             if path.startswith(self.settings.api_base.strip("/") + "/"):
                 raise NotFound("Not found.")

@@ -217,3 +217,10 @@ async def test_operator_routes_move_off_the_public_port(tmp_path):
     assert (await asgi_request(operator, "GET", "/metrics"))[0] == 200
     status, _, spec = await asgi_request(operator, "GET", "/openapi.json")
     assert status == 200 and "/api/health" in spec["paths"]
+
+
+async def test_web_pages_answer_head(in_process):
+    gateway, _ = in_process
+    status, headers, _ = await asgi_request(gateway.app, "HEAD", "/dashboard")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert "script-src 'self';" in headers["content-security-policy"]

@@ -62,7 +62,7 @@ def merged(base: str = "/api") -> dict[str, Any]:
             responses.pop("422", None)
             responses["4XX"] = {"description": "An error", "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-            if route is None or route.access is not Access.PUBLIC:
+            if "security" not in operation and (route is None or route.access is not Access.PUBLIC):
                 operation["security"] = [{"bearer": []}]
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)

@@ -123,10 +123,11 @@ describe('My Bids tabs', () => {
   })
 
   it('counts per tab, and Completed counts finished placements', () => {
-    const bids = [b('ACTIVE'), b('OUTBID'), b('WON'), b('PINNED'), b('EXPIRED'), b('WON', 'COMPLETED')]
+    const bids = [b('ACTIVE'), b('OUTBID'), b('WON'), b('PINNED'), b('EXPIRED'), b('WON', 'COMPLETED'),
+      b('PINNED', 'COMPLETED'), b('WON', 'UNPINNED')]
     const g = groupBids(bids)
-    expect([g.active.length, g.won.length, g.live.length, g.past.length]).toEqual([2, 1, 1, 2])
-    expect(bidCounters(bids)).toEqual({ active: 2, won: 1, live: 1, completed: 1 })
+    expect([g.active.length, g.won.length, g.live.length, g.past.length]).toEqual([2, 1, 2, 3])
+    expect(bidCounters(bids)).toEqual({ active: 2, won: 1, live: 2, completed: 2 })
   })
 })
 

@@ -141,7 +141,8 @@ export function bidCounters(bids: TabInput[]) {
     active: g.active.length,
     won: g.won.length,
     live: g.live.length,
-    completed: bids.filter((b) => b.pinnedComment && b.pinnedComment.status !== 'ACTIVE' && b.status !== 'PINNED').length,
+    // A finished placement keeps its bid PINNED (and, per the spec, on the live tab): count it by its comment.
+    completed: bids.filter((b) => b.pinnedComment?.status === 'COMPLETED').length,
   }
 }
 
