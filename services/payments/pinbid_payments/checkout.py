@@ -16,7 +16,16 @@ from .providers.ports import CheckoutOrder, CheckoutProvider, OpenedCheckout, Pr
 from .settings import PaymentsSettings
 
 NOT_AWAITING = "This bid is not awaiting payment."
+PREPARING_RETRY_SECONDS = 2
 REUSE_MARGIN = timedelta(minutes=5)  # a session about to expire is not handed out again
+
+
+class PaymentPreparing(Conflict):
+    code = "payment_preparing"
+    retry_after = PREPARING_RETRY_SECONDS
+
+    def __init__(self) -> None:
+        super().__init__("The payment is being prepared. Please try again in a moment.")
 
 
 class Checkout:
@@ -33,7 +42,11 @@ class Checkout:
         hence the same idempotency key, so the provider opens one session and the first to record it wins."""
         async with self.db.transaction() as session:
             payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id))
-            if payment is None or payment.buyer_id != principal.user_id:
+            if payment is None:
+                # Payments learns of an approval from marketplace's event, which may still be on its way: the
+                # buyer who just saw "approved" is asked to retry, not told the bid awaits nothing.
+                raise PaymentPreparing()
+            if payment.buyer_id != principal.user_id:
                 raise NotFound(NOT_AWAITING, code="not_awaiting_payment")
             now = self.clock()
             if payment.status == "COMPLETED":

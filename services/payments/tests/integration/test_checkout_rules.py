@@ -19,10 +19,18 @@ async def test_someone_elses_bid_is_not_found(pay):
     assert await pay.scalar("SELECT count(*) FROM checkout_sessions") == 0
 
 
-async def test_a_bid_without_a_payment_request_is_not_awaiting_payment(pay):
-    response = await pay.http.post("/payments/create-checkout-session", json={"bidId": str(uuid.uuid4())},
-                                   headers=pay.token(uuid.uuid4(), "BUYER"))
-    assert response.status_code == 404
+async def test_a_bid_whose_approval_has_not_reached_payments_yet_is_being_prepared(pay):
+    travelling = BidApproved(bid_id=uuid.uuid4(), slot_id=uuid.uuid4(), slot_title="Summer drop reel",
+                             creator_id=uuid.uuid4(), buyer_id=uuid.uuid4(), final_price_cents=10_000)
+    response = await _checkout(pay, travelling)
+    assert response.status_code == 409
+    assert response.json() == {"detail": "The payment is being prepared. Please try again in a moment.",
+                               "code": "payment_preparing"}
+    assert response.headers["Retry-After"] == "2"
+    assert await pay.scalar("SELECT count(*) FROM checkout_sessions") == 0
+
+    await pay.deliver(travelling)  # the approval arrives: the retry opens the checkout
+    assert (await _checkout(pay, travelling)).status_code == 200
 
 
 async def test_only_buyers_and_signed_in_users(pay):
