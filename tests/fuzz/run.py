@@ -24,6 +24,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 CHECKS = "not_a_server_error,response_schema_conformance"
+# The coverage phase (boundary values of every field, one by one) spends the whole budget on the contract's
+# character patterns before fuzzing starts; random fuzzing reaches every operation many times within it.
 
 
 def free_port() -> int:
@@ -71,7 +73,7 @@ def signed_in(url: str, role: str) -> str:
 def fuzz(url: str, label: str, seconds: int, token: str | None) -> tuple[int, str]:
     command = [str(Path(sys.executable).with_name("st")), "--config-file", str(CONFIG), "run",
                str(ROOT / "contracts" / "openapi.json"), "--url", url, "--checks", CHECKS,
-               "--phases", "examples,coverage,fuzzing", "--max-time", str(seconds),
+               "--phases", "examples,fuzzing", "--max-time", str(seconds),
                "--workers", "1",  # with threads, hypothesis trips a CPython 3.11 bug in ast.parse
                "--seed", "20261122", "--warnings", "off"]
     if token:

@@ -35,11 +35,28 @@ def _lines(value: str) -> str:
     return value
 
 
+class _Documented:
+    """Adds the rule to the field's JSON Schema as a pattern, so clients and fuzzers know it (the validator
+    above stays the rule; the pattern spells out the same characters for a regular expression engine)."""
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+
+    def __get_pydantic_json_schema__(self, core_schema, handler) -> dict[str, Any]:
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        schema["pattern"] = self.pattern
+        return schema
+
+
+_FORMAT = "\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb"
+ONE_LINE_PATTERN = f"^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029{_FORMAT}]*$"
+LINES_PATTERN = f"^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029{_FORMAT}]*$"
+
 # Every string a request may carry (body, query or path) is one of these two: a NUL or a bidi override
 # is a 422 naming the field, never a database error.
-PlainText = Annotated[str, AfterValidator(_one_line)]
+PlainText = Annotated[str, AfterValidator(_one_line), _Documented(ONE_LINE_PATTERN)]
 """One line: names, titles, emails, ids, search strings."""
-MultilineText = Annotated[str, AfterValidator(_lines)]
+MultilineText = Annotated[str, AfterValidator(_lines), _Documented(LINES_PATTERN)]
 """Line breaks and tabs allowed: descriptions, comment texts."""
 
 
