@@ -48,7 +48,8 @@ class _Documented:
         return schema
 
 
-_FORMAT = "\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb"
+_FORMAT = ("\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e"
+           "\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb")
 ONE_LINE_PATTERN = f"^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029{_FORMAT}]*$"
 LINES_PATTERN = f"^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029{_FORMAT}]*$"
 
