@@ -1,4 +1,4 @@
-"""/healthz (the process is alive) and /readyz (its database and broker answer)."""
+"""/healthz (the process is alive) and /readyz (its database answers; the broker is a metric, not a probe)."""
 
 from collections.abc import Awaitable, Callable
 
