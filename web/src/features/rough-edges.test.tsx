@@ -1,70 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { json, makeUser, mockApi, renderApp } from '@/test/utils'
-import type { Schemas } from '@/api/client'
+import { json, mockApi, renderApp } from '@/test/utils'
+import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid, type Slot } from '@/test/fixtures'
 import { connectReturn, payingBid } from './buyer/returnNotes'
 import { bidPlacedText } from './buyer/PlaceBidSheet'
 import { slotFormProblem } from './creator/PostManagerPage'
 
-type Slot = Schemas['SlotOut']
-type Bid = Schemas['BidOut']
-
-function slot(over: Partial<Slot> = {}): Slot {
-  return {
-    id: 'slot-1',
-    title: 'Sunrise yoga reel',
-    description: 'Pinned comment under my morning flow',
-    category: 'fitness',
-    minBid: 25,
-    currentBid: 40,
-    buyNowPrice: null,
-    auctionEnd: new Date(Date.now() + 86_400_000).toISOString(),
-    duration: 7,
-    status: 'ACTIVE',
-    outcome: null,
-    bidCount: 5,
-    createdAt: '2026-01-01T00:00:00Z',
-    post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
-    instagramPost: { permalink: 'https://instagram.example/p/1' },
-    user: { id: 'u1', name: 'Maya Creator', instagramHandle: 'maya', influencerProfile: { avgViews: 120000, followers: 98000, avgEngagement: 4.2, verified: true } },
-    bids: [],
-    ...over,
-  }
-}
-
-function bid(over: Partial<Bid> = {}): Bid {
-  return {
-    id: 'bid-1',
-    amount: 40,
-    maxAutoBid: null,
-    autoBidEnabled: false,
-    status: 'ACTIVE',
-    finalPrice: null,
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    comment: 'Great reel #ad',
-    commentId: null,
-    commentUsername: null,
-    duration: 7,
-    user: { name: 'Northwind', email: 'brand@example.com' },
-    pinSlot: slot(),
-    payment: null,
-    pinnedComment: null,
-    ...over,
-  }
-}
-
-const buyer = makeUser({ role: 'BUYER', name: 'Riley Brand', instagramHandle: null })
-const creator = makeUser({ role: 'INFLUENCER', instagramConnected: true })
-
-function signedIn(user: ReturnType<typeof makeUser>, routes: Record<string, (body: unknown, req: Request) => Response>) {
-  localStorage.setItem('token', 't')
-  return mockApi({ 'GET /auth/me': () => json(200, user), ...routes })
-}
-
-const page = (slots: Slot[]) => json(200, { slots, total: slots.length, totalPages: 1, page: 1 })
-const toastWith = async (text: string | RegExp) => expect(await screen.findByText(text)).toBeInTheDocument()
+const slot = (over: Partial<Slot> = {}) => makeSlot({ bidCount: 5, ...over })
+const bid = (over: Partial<Bid> = {}) => makeBid({ pinSlot: slot(), ...over })
 
 afterEach(() => sessionStorage.clear())
 

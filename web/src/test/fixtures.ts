@@ -1,0 +1,66 @@
+/** Slots, bids and signed-in sessions for the feature tests, shaped as the API sends them. */
+import { expect } from 'vitest'
+import { screen } from '@testing-library/react'
+import type { Schemas } from '@/api/client'
+import { json, makeUser, mockApi } from './utils'
+
+export type Slot = Schemas['SlotOut']
+export type Bid = Schemas['BidOut']
+
+export function makeSlot(over: Partial<Slot> = {}): Slot {
+  return {
+    id: 'slot-1',
+    title: 'Sunrise yoga reel',
+    description: 'Pinned comment under my morning flow',
+    category: 'fitness',
+    minBid: 25,
+    currentBid: 40,
+    buyNowPrice: null,
+    auctionEnd: new Date(Date.now() + 86_400_000).toISOString(),
+    duration: 7,
+    status: 'ACTIVE',
+    outcome: null,
+    bidCount: 1,
+    createdAt: '2026-01-01T00:00:00Z',
+    post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
+    instagramPost: { permalink: 'https://instagram.example/p/1' },
+    user: { id: 'u1', name: 'Maya Creator', instagramHandle: 'maya', influencerProfile: { avgViews: 120000, followers: 98000, avgEngagement: 4.2, verified: true } },
+    bids: [],
+    ...over,
+  }
+}
+
+export function makeBid(over: Partial<Bid> = {}): Bid {
+  return {
+    id: 'bid-1',
+    amount: 40,
+    maxAutoBid: null,
+    autoBidEnabled: false,
+    status: 'ACTIVE',
+    finalPrice: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    comment: 'Great reel #ad',
+    commentId: null,
+    commentUsername: null,
+    duration: 7,
+    user: { name: 'Northwind', email: 'brand@example.com' },
+    pinSlot: makeSlot(),
+    payment: null,
+    pinnedComment: null,
+    ...over,
+  }
+}
+
+export const buyer = makeUser({ role: 'BUYER', name: 'Riley Brand', instagramHandle: null })
+export const creator = makeUser({ role: 'INFLUENCER', instagramConnected: true })
+
+export function signedIn(user: ReturnType<typeof makeUser>, routes: Record<string, (body: unknown, req: Request) => Response>) {
+  localStorage.setItem('token', 't')
+  return mockApi({ 'GET /auth/me': () => json(200, user), ...routes })
+}
+
+export const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1) =>
+  json(200, { slots, total, totalPages, page: p })
+
+export const toastWith = async (text: string | RegExp) => expect(await screen.findByText(text)).toBeInTheDocument()
