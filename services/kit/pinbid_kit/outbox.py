@@ -53,6 +53,16 @@ async def publish_all(session: AsyncSession, events: list[EventData], *, source:
     return envelopes
 
 
+async def backlog(db: Database) -> tuple[int, float]:
+    """Unsent rows and the age in seconds of the oldest one (0 when there is none): what pages someone when the
+    relay cannot publish."""
+    async with db.transaction() as session:
+        row = (await session.execute(text(
+            "SELECT count(*), coalesce(extract(epoch FROM now() - min(created_at)), 0) FROM outbox "
+            "WHERE sent_at IS NULL"))).one()
+    return int(row[0]), float(row[1])
+
+
 def backoff(attempts: int) -> timedelta:
     """0.5 s, 1 s, 2 s ... capped at 60 s, with jitter so relays do not retry in lockstep."""
     seconds = min(0.5 * 2 ** max(attempts - 1, 0), 60.0)

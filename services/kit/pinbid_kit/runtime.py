@@ -16,7 +16,7 @@ from prometheus_client import Gauge
 from .bus import Bus
 from .db import Database
 from .inbox import Consumers
-from .outbox import OutboxRelay
+from .outbox import OutboxRelay, backlog
 from .revocations import EVENT as SESSIONS_REVOKED
 from .revocations import Revocations
 
@@ -24,6 +24,9 @@ log = logging.getLogger("pinbid.runtime")
 
 BROKER_UP = Gauge("pinbid_broker_up", "1 when the process reaches its message broker, else 0", ["service"])
 BROKER_CHECK_SECONDS = 5.0
+OUTBOX_UNSENT = Gauge("pinbid_outbox_unsent", "Outbox rows not yet published", ["service"])
+OUTBOX_OLDEST = Gauge("pinbid_outbox_oldest_unsent_seconds", "Age of the oldest unpublished outbox row", ["service"])
+OUTBOX_CHECK_SECONDS = 15.0
 
 
 @dataclass
@@ -69,6 +72,7 @@ class Service:
             await self.load_revocations()
         self._tasks.append(asyncio.create_task(self.relay.run(), name=f"{self.name}.outbox-relay"))
         self._tasks.append(asyncio.create_task(watch_broker(self.name, self.relay.bus), name=f"{self.name}.broker"))
+        self._tasks.append(asyncio.create_task(watch_outbox(self.name, self.db), name=f"{self.name}.outbox-backlog"))
         if jobs:
             self.start_jobs()
 
@@ -92,6 +96,18 @@ async def watch_broker(service: str, bus: Bus, every_seconds: float = BROKER_CHE
     """Keep `pinbid_broker_up{service}` current, for the alert that replaces a flapping readiness probe."""
     while True:
         BROKER_UP.labels(service).set(1 if await bus.ping() else 0)
+        await asyncio.sleep(every_seconds)
+
+
+async def watch_outbox(service: str, db: Database, every_seconds: float = OUTBOX_CHECK_SECONDS) -> None:
+    """Keep `pinbid_outbox_unsent` and `pinbid_outbox_oldest_unsent_seconds` current for the backlog alert."""
+    while True:
+        try:
+            unsent, oldest = await backlog(db)
+            OUTBOX_UNSENT.labels(service).set(unsent)
+            OUTBOX_OLDEST.labels(service).set(oldest)
+        except Exception as exc:  # the database is away: readiness says so; keep the last figures
+            log.warning("%s: could not measure the outbox backlog: %r", service, exc)
         await asyncio.sleep(every_seconds)
 
 

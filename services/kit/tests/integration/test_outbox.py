@@ -162,3 +162,27 @@ async def test_trace_context_travels_with_the_event(db):
         headers = await s.scalar(text("SELECT headers FROM outbox"))
     assert headers["traceparent"].split("-")[1] == trace_id
     assert trace is not None
+
+
+async def test_the_backlog_gauges_show_what_waits_and_for_how_long(db):
+    from pinbid_kit.runtime import OUTBOX_OLDEST, OUTBOX_UNSENT, watch_outbox
+
+    assert await outbox.backlog(db) == (0, 0.0)
+    async with db.transaction() as s:
+        await outbox.publish_all(s, [event(1), event(2), event(3)], source="test")
+        await s.execute(text("UPDATE outbox SET created_at = now() - interval '90 seconds' WHERE seq = "
+                             "(SELECT min(seq) FROM outbox)"))
+    unsent, oldest = await outbox.backlog(db)
+    assert unsent == 3 and 89 <= oldest < 120
+
+    watcher = asyncio.create_task(watch_outbox("backlog-test", db, every_seconds=0.05))
+    try:
+        while OUTBOX_UNSENT.labels("backlog-test")._value.get() != 3:  # noqa: ASYNC110 - a gauge has no event
+            await asyncio.sleep(0.02)
+        assert OUTBOX_OLDEST.labels("backlog-test")._value.get() >= 89
+        await OutboxRelay(db, RecordingBus(), idle_seconds=0.05).relay_once()
+        while OUTBOX_UNSENT.labels("backlog-test")._value.get() != 0:  # noqa: ASYNC110
+            await asyncio.sleep(0.02)
+        assert OUTBOX_OLDEST.labels("backlog-test")._value.get() == 0
+    finally:
+        watcher.cancel()
