@@ -76,7 +76,10 @@ class HttpUpstream:
 
 class AsgiUpstream:
     def __init__(self, app: FastAPI, *, timeout: float):
-        self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://service",
+        # raise_app_exceptions=False: the service has answered its own 500 (and logged it); Starlette re-raises
+        # afterwards, which would otherwise surface here as a second, gateway-side error
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        self.client = httpx.AsyncClient(transport=transport, base_url="http://service",
                                         timeout=timeout, follow_redirects=False)
 
     async def send(self, method: str, path: str, params: Params, body: bytes,

@@ -15,6 +15,7 @@ from pinbid_gateway.app import Gateway
 from pinbid_gateway.routing import ROUTES
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
+from pinbid_kit.errors import install_error_handlers
 from pinbid_kit.path_guard import is_refused
 from pinbid_kit.tokens import TokenVerifier
 
@@ -224,3 +225,18 @@ async def test_web_pages_answer_head(in_process):
     status, headers, _ = await asgi_request(gateway.app, "HEAD", "/dashboard")
     assert status == 200 and headers["content-type"].startswith("text/html")
     assert "script-src 'self';" in headers["content-security-policy"]
+
+
+async def test_an_error_inside_an_in_process_service_is_its_own_500(tmp_path, caplog):
+    failing = FastAPI()
+
+    @failing.get("/blog/articles")
+    async def broken() -> dict:
+        raise RuntimeError("broken inside the service")
+
+    install_error_handlers(failing)
+    gateway = make_gateway(tmp_path, Upstreams.in_process({"content": failing}, timeout=5))
+    with caplog.at_level("ERROR"):
+        status, _, body = await asgi_request(gateway.app, "GET", "/api/blog/articles")
+    assert status == 500 and body["code"] == "internal_error"
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["pinbid.errors"]  # once, by the service
