@@ -4,6 +4,7 @@
   python -m pinbid_launcher service NAME      (distributed: one service, configured by environment)
   python -m pinbid_launcher gateway           (distributed: the gateway)
   python -m pinbid_launcher migrate NAME      (run a service's migrations and exit)
+  python -m pinbid_launcher dlq list|replay NAME  (a service's dead-letter queue on RabbitMQ)
   python -m pinbid_launcher up | down | status  (the distributed run on this machine)
 """
 
@@ -23,6 +24,9 @@ def main() -> None:
     sub.add_parser("gateway")
     migrate = sub.add_parser("migrate")
     migrate.add_argument("name")
+    dlq = sub.add_parser("dlq")
+    dlq.add_argument("action", choices=["list", "replay"])
+    dlq.add_argument("name")
     sub.add_parser("up")
     sub.add_parser("down")
     sub.add_parser("status")
@@ -44,6 +48,10 @@ def main() -> None:
         from .migrate import migrate
 
         migrate(args.name)
+    elif args.command == "dlq":
+        from .dead_letters import dead_letters
+
+        dead_letters(args.action, args.name)
     else:
         from . import local
 

@@ -7,6 +7,7 @@ import aio_pika
 import pytest
 from pinbid_kit import outbox
 from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus.dead_letters import list_dead_letters, replay_dead_letters
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
@@ -156,3 +157,40 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
                 await channel.exchange_delete(f"{prefix}.pinbid.events")
                 await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
     assert got == [[first.id], [second.id]]
+
+
+async def test_dead_letters_are_listed_and_replayed_into_the_service_once_fixed(amqp_url, queue_name):
+    bus = RabbitBus(amqp_url, max_deliveries=2, retry_base_seconds=0.01)
+    broken = True
+    handled: list[uuid.UUID] = []
+    both = asyncio.Event()
+
+    async def handler(envelope, headers):
+        if broken:
+            raise RuntimeError("cannot handle yet")
+        handled.append(envelope.id)
+        if len(handled) == 2:
+            both.set()
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    await bus.start()
+    first, second = updated(), updated()
+    try:
+        await bus.publish(first, {})
+        await bus.publish(second, {})
+        for _ in range(200):
+            letters = await list_dead_letters(amqp_url, queue_name)
+            if len(letters) == 2:
+                break
+            await asyncio.sleep(0.05)
+        assert {letter.event_id for letter in letters} == {str(first.id), str(second.id)}
+        assert all(letter.event_type == "identity.user.updated.v1" for letter in letters)
+        assert len(await list_dead_letters(amqp_url, queue_name)) == 2  # listing takes nothing away
+
+        broken = False
+        assert await replay_dead_letters(amqp_url, queue_name) == 2
+        await asyncio.wait_for(both.wait(), timeout=10)
+    finally:
+        await bus.stop()
+    assert sorted(handled) == sorted([first.id, second.id])
+    assert await list_dead_letters(amqp_url, queue_name) == []

@@ -1,0 +1,68 @@
+"""`python -m pinbid_launcher dlq list|replay NAME` against the real broker, with the service's own settings."""
+
+import asyncio
+import os
+import subprocess
+import sys
+import uuid
+
+import aio_pika
+from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events.identity import UserUpdated
+
+
+def dlq(action: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pinbid_launcher", "dlq", action, "identity"],
+                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+
+
+async def queue_depth(url: str, name: str) -> int:
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel()
+        return (await channel.declare_queue(name, passive=True)).declaration_result.message_count
+
+
+async def test_list_then_replay_a_services_dead_letters(amqp_url, tmp_path):
+    prefix = f"dlq{uuid.uuid4().hex[:6]}"
+    env = {"IDENTITY_AMQP_URL": amqp_url, "IDENTITY_BUS_PREFIX": prefix, "PINBID_VAR": str(tmp_path)}
+    bus = RabbitBus(amqp_url, max_deliveries=2, retry_base_seconds=0.01, prefix=prefix)
+
+    async def broken(envelope, headers):
+        raise RuntimeError("cannot handle")
+
+    bus.subscribe("identity", ["identity.user.updated.v1"], broken)
+    await bus.start()
+    data = UserUpdated(user_id=uuid.uuid4(), email="a@b.co", name="A", role="BUYER")
+    event = Envelope(type=data.event_type, source="test", data=data.payload())
+    try:
+        await bus.publish(event, {})
+        for _ in range(200):
+            if await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 1:
+                break
+            await asyncio.sleep(0.05)
+        await bus.stop()  # nobody consumes the queue now, so the replayed event stays there to be counted
+
+        listed = await asyncio.to_thread(dlq, "list", env)
+        assert listed.returncode == 0, listed.stderr
+        assert str(event.id) in listed.stdout and "identity: 1 dead letter(s)" in listed.stdout
+        replayed = await asyncio.to_thread(dlq, "replay", env)
+        assert replayed.returncode == 0 and "1 dead letter(s) put back" in replayed.stdout
+        assert await queue_depth(amqp_url, f"{prefix}.identity") == 1
+        assert await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 0
+    finally:
+        await delete_queues(amqp_url, f"{prefix}.identity")
+        connection = await aio_pika.connect(amqp_url)
+        async with connection:
+            channel = await connection.channel()
+            await channel.exchange_delete(f"{prefix}.pinbid.events")
+            await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
+
+
+def test_a_queue_that_does_not_exist_is_one_line(amqp_url, tmp_path):
+    missing = dlq("list", {"IDENTITY_AMQP_URL": amqp_url, "IDENTITY_BUS_PREFIX": f"none{uuid.uuid4().hex[:6]}",
+                           "PINBID_VAR": str(tmp_path)})
+    assert missing.returncode == 1 and missing.stderr.strip().startswith("Dead letters of identity:")
+    assert "Traceback" not in missing.stderr

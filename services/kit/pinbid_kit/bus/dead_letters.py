@@ -1,0 +1,74 @@
+"""Operators' view of a service's dead-letter queue `<queue>.dlq` on RabbitMQ: list what is there, and
+re-drive it into the service's own queue once the cause is fixed.
+
+A replayed event goes to that one queue only (through the default exchange), with its own id, so the
+service's inbox still skips any handler that had already handled it. The dead-letter copy is acknowledged
+only after the broker confirmed the new publication: nothing is lost if a replay stops half way."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import aio_pika
+
+from ..envelope import Envelope
+
+_BROKER_HEADERS = ("x-death", "x-delivery-count", "x-first-death-exchange", "x-first-death-queue",
+                   "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason")
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    event_id: str
+    event_type: str
+    occurred_at: datetime
+    reason: str
+
+
+def _name(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _reason(message: aio_pika.abc.AbstractIncomingMessage) -> str:
+    deaths = (message.headers or {}).get("x-death") or []
+    first = deaths[0] if deaths else {}
+    return f"{first.get('reason', 'unknown')} after {first.get('count', '?')} deliveries" if first else "unknown"
+
+
+async def list_dead_letters(url: str, queue: str, *, prefix: str = "", limit: int = 1000) -> list[DeadLetter]:
+    """Reads up to `limit` dead letters without taking them: they go back when the channel closes."""
+    found: list[DeadLetter] = []
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel()
+        dlq = await channel.declare_queue(f"{_name(prefix, queue)}.dlq", passive=True)
+        while len(found) < limit:
+            message = await dlq.get(no_ack=False, fail=False)
+            if message is None:
+                break
+            envelope = Envelope.from_json(message.body)
+            found.append(DeadLetter(str(envelope.id), envelope.type, envelope.occurred_at, _reason(message)))
+    return found
+
+
+async def replay_dead_letters(url: str, queue: str, *, prefix: str = "", limit: int = 100_000) -> int:
+    """Puts every dead letter of `queue` back on that queue; returns how many."""
+    replayed = 0
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel(publisher_confirms=True)
+        target = _name(prefix, queue)
+        dlq = await channel.declare_queue(f"{_name(prefix, queue)}.dlq", passive=True)
+        while replayed < limit:
+            message = await dlq.get(no_ack=False, fail=False)
+            if message is None:
+                break
+            envelope = Envelope.from_json(message.body)
+            headers = {k: v for k, v in (message.headers or {}).items() if k not in _BROKER_HEADERS}
+            await channel.default_exchange.publish(
+                aio_pika.Message(message.body, headers=headers, content_type="application/json",
+                                 message_id=str(envelope.id), correlation_id=message.correlation_id,
+                                 type=envelope.type, delivery_mode=aio_pika.DeliveryMode.PERSISTENT),
+                routing_key=target)
+            await message.ack()
+            replayed += 1
+    return replayed
