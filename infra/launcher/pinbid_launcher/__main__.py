@@ -5,6 +5,7 @@
   python -m pinbid_launcher gateway           (distributed: the gateway)
   python -m pinbid_launcher migrate NAME      (run a service's migrations and exit)
   python -m pinbid_launcher dlq list|replay NAME  (a service's dead-letter queue on RabbitMQ)
+  python -m pinbid_launcher replay-outbox PRODUCER --to CONSUMER [--days N]  (events a consumer missed)
   python -m pinbid_launcher up | down | status  (the distributed run on this machine)
 """
 
@@ -27,6 +28,10 @@ def main() -> None:
     dlq = sub.add_parser("dlq")
     dlq.add_argument("action", choices=["list", "replay"])
     dlq.add_argument("name")
+    replay_outbox = sub.add_parser("replay-outbox")
+    replay_outbox.add_argument("producer")
+    replay_outbox.add_argument("--to", required=True, dest="consumer")
+    replay_outbox.add_argument("--days", type=float)
     sub.add_parser("up")
     sub.add_parser("down")
     sub.add_parser("status")
@@ -48,6 +53,10 @@ def main() -> None:
         from .migrate import migrate
 
         migrate(args.name)
+    elif args.command == "replay-outbox":
+        from .replay import replay
+
+        replay(args.producer, args.consumer, args.days)
     elif args.command == "dlq":
         from .dead_letters import dead_letters
 

@@ -56,12 +56,14 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     server = await asyncio.to_thread(start_postgres, var)
     modules = services.installed()
     built = {}
+    retention: dict[str, float] = {}
     for module in modules:
         url = database_url(server, module.name)
         await asyncio.to_thread(upgrade, url, module.package)
         settings = module.settings(database_url=url, bus="inprocess", log_json=False,
                                    public_url=f"http://{host}:{port}")
         built[module.name] = module.build(settings)
+        retention[module.name] = settings.outbox_retention_days
 
     bus = InProcessBus()
     gateway_settings = GatewaySettings(log_json=False, public_url=f"http://{host}:{port}")
@@ -71,8 +73,8 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     gateway = Gateway(gateway_settings, upstreams, verifier,
                       ready_checks={f"{name}.database": s.db.ping for name, s in built.items()})
     bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
-    for service in built.values():
-        service.attach(bus, relay_idle_seconds=0.5)
+    for name, service in built.items():
+        service.attach(bus, relay_idle_seconds=0.5, outbox_retention_days=retention[name])
     await bus.start()
     # the jobs (auction closer, refunds, payouts...) start after the demo is seeded: it replays past moments
     for service in built.values():

@@ -33,7 +33,8 @@ def serve_service(name: str) -> None:
     settings.refuse_to_run_standalone_without_secrets()
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
                      prefix=settings.bus_prefix)
-    service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds)
+    service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds,
+                   outbox_retention_days=settings.outbox_retention_days)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):

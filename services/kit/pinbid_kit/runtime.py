@@ -8,6 +8,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -58,13 +59,15 @@ class Service:
         the events until the broker is back); the broker's health is the `pinbid_broker_up` metric instead."""
         return {"database": self.db.ping}
 
-    def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0) -> None:
+    def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0,
+               outbox_retention_days: float = 7.0) -> None:
         """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
         self.bus = bus
         self.consumers.attach(bus)
         if self.revocations is not None:
             bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
-        self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds)
+        self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds,
+                                 retention=timedelta(days=outbox_retention_days))
 
     async def start_background(self, *, jobs: bool = True) -> None:
         assert self.relay is not None, "attach() the service to a bus first"

@@ -33,6 +33,9 @@ class KitSettings(BaseSettings):
     jwt_public_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pub")
     relay_batch_size: int = Field(default=100, ge=1)
     relay_idle_seconds: float = Field(default=1.0, gt=0)
+    # Published outbox rows are kept this long, so a service added later or restored from a backup can be
+    # replayed what it missed (python -m pinbid_launcher replay-outbox).
+    outbox_retention_days: float = Field(default=7.0, gt=0)
     log_level: str = "INFO"
     log_json: bool = True
     otel_exporter_otlp_endpoint: str | None = None
