@@ -13,15 +13,20 @@ PINBID_ENCRYPTION_KEYS=placeholder PINBID_POSTGRES_PASSWORD=placeholder \
   docker-compose --env-file "$no_env_file" -f docker-compose.yml config -q
 rm -f "$no_env_file"
 echo "docker-compose.yml: valid, secrets from .env"
+checked=$(mktemp -d)
 for overlay in k8s/overlays/*/; do
-  rendered=$(mktemp)
+  rendered="$checked/$(basename "$overlay").yaml"
   kubectl kustomize "$overlay" > "$rendered"
   # the Prometheus Operator's kinds (observability component) have no schema there: they are rendered, not checked
   $UV run kubernetes-validate --quiet --no-warn --strict -k 1.31.0 "$rendered"
   operator_kinds=$(grep -cE '^kind: (PodMonitor|PrometheusRule)$' "$rendered" || true)
   echo "$overlay: $(grep -c '^kind:' "$rendered") objects valid ($operator_kinds Prometheus Operator objects rendered only)"
-  rm -f "$rendered"
 done
+# security and good-practice rules over what would be applied and built (skips and their reasons: infra/checkov.yaml)
+$UV run checkov --config-file infra/checkov.yaml --framework kubernetes dockerfile \
+  -f "$checked"/*.yaml -f Dockerfile
+echo "checkov: rendered overlays and Dockerfile pass"
+rm -rf "$checked"
 # the alert rules' PromQL, with Prometheus's own checker
 rules=$(mktemp --suffix=.yml)
 $UV run python -c 'import sys, yaml; rule = yaml.safe_load(open(sys.argv[1])); yaml.safe_dump({"groups": rule["spec"]["groups"]}, sys.stdout)' \
