@@ -13,6 +13,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .domain.money import split
+from .metrics import PAY_WINDOWS_EXPIRED
 from .models import Payment
 from .settings import PaymentsSettings
 
@@ -59,7 +60,8 @@ class PaymentRequests:
                 .values(status="EXPIRED").returning(Payment)))
             for payment in expired:
                 await publish_expired(session, payment)
-            return len(expired)
+        PAY_WINDOWS_EXPIRED.inc(len(expired))
+        return len(expired)
 
 
 async def publish_expired(session: AsyncSession, payment: Payment) -> None:

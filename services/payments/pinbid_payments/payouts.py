@@ -19,6 +19,7 @@ from .domain import ledger
 from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings
 from .domain.schedule import Schedule, due_period
+from .metrics import PAYOUTS_FAILED
 from .models import Earning, Payout, PayoutRun, PayoutSettingsRow
 from .payout_settings import PayoutSettingsService
 from .providers.ports import PayoutOrder, PayoutProvider, PayoutResult, ProviderError
@@ -187,4 +188,5 @@ class PayoutWorker:
             payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, net_cents=payout.net_cents,
             currency=payout.currency, reason=payout.failure_reason, idempotency_key=payout.idempotency_key),
             source=SOURCE)
+        PAYOUTS_FAILED.inc()
         return 1

@@ -26,6 +26,7 @@ from .domain.webhooks import (
     PaymentAttemptFailed,
     interpret,
 )
+from .metrics import WEBHOOKS_REFUSED
 from .models import Payment, WebhookEvent
 from .payment_requests import publish_expired
 from .providers.ports import CheckoutProvider
@@ -76,11 +77,15 @@ class Webhooks:
 
     async def receive(self, payload: bytes, signature: str | None) -> str:
         """Returns what was done. A duplicate delivery is answered 200 and does nothing."""
-        event = self.verify(payload, signature)
         try:
-            action = interpret(event)
-        except Malformed as exc:
-            raise BadWebhook(f"The webhook is malformed: {exc}") from None
+            event = self.verify(payload, signature)
+            try:
+                action = interpret(event)
+            except Malformed as exc:
+                raise BadWebhook(f"The webhook is malformed: {exc}") from None
+        except BadWebhook as refused:
+            WEBHOOKS_REFUSED.labels(refused.code).inc()
+            raise
         async with self.db.transaction() as session:
             first = await session.scalar(insert(WebhookEvent).values(id=event["id"], type=event["type"], outcome="")
                                          .on_conflict_do_nothing().returning(WebhookEvent.id))

@@ -3,15 +3,17 @@
 import asyncio
 
 from pinbid_payments.domain import ledger
+from pinbid_payments.metrics import PAY_WINDOWS_EXPIRED
 
 
 async def test_the_pay_window_expires_the_request_once(pay):
     approved = await pay.approve()
+    expired_before = PAY_WINDOWS_EXPIRED._value.get()
     pay.clock.advance(hours=47, minutes=59)
     assert await pay.service.state["requests"].expire_due() == 0
     pay.clock.advance(minutes=1)
     counts = await asyncio.gather(*[pay.service.state["requests"].expire_due() for _ in range(4)])
-    assert sum(counts) == 1
+    assert sum(counts) == 1 and PAY_WINDOWS_EXPIRED._value.get() - expired_before == 1
     assert await pay.status(approved) == "EXPIRED"
     assert [e["bidId"] for e in await pay.events("payments.payment.expired.v1")] == [str(approved.bid_id)]
 

@@ -5,6 +5,7 @@ import uuid
 from datetime import UTC, datetime
 
 from pinbid_payments.domain import ledger
+from pinbid_payments.metrics import PAYOUTS_FAILED
 
 MONDAY = datetime(2026, 11, 23, 0, 5, tzinfo=UTC)
 SETTINGS = {"payoutMethod": "PAYPAL", "minimumPayout": 50, "schedule": "WEEKLY", "paypalEmail": "maya@creator.test"}
@@ -105,7 +106,9 @@ async def test_a_failed_payout_returns_the_money(pay):
     await settings(pay, creator, paypalEmail="maya@fail.example")
     await earn(pay, creator, 10_000)
     pay.clock.now = MONDAY
+    failed_before = PAYOUTS_FAILED._value.get()
     assert await pay.service.state["payouts"].run_once() == (1, 1)
+    assert PAYOUTS_FAILED._value.get() - failed_before == 1
     failed = await pay.events("payments.payout.failed.v1")
     assert failed[0]["netCents"] == 9_000 and "cannot receive" in failed[0]["reason"]
     assert await pay.balance(ledger.creator_available(creator)) == 9_000

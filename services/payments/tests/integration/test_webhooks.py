@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 from pinbid_payments.domain import ledger
+from pinbid_payments.metrics import WEBHOOKS_REFUSED
 from pinbid_payments.providers.signing import stripe_signature
 
 
@@ -37,8 +38,13 @@ async def nothing_moved(pay) -> bool:
             and await pay.scalar("SELECT count(*) FROM outbox WHERE type <> 'payments.payment.requested.v1'") == 0)
 
 
+def refused(code: str) -> float:
+    return WEBHOOKS_REFUSED.labels(code)._value.get()
+
+
 async def test_forged_stale_unsigned_and_malformed_webhooks_are_refused(pay):
     approved = await pay.approve(10_000)
+    refused_before = sum(refused(code) for code in ("bad_signature", "bad_webhook"))
     payload = stripe_event("checkout.session.completed", session_completed(await payment_id(pay, approved), 10_000))
     forged = await post(pay, payload, secret="whsec_someone_else")
     stale = await post(pay, payload, timestamp=int(time.time()) - 3600)
@@ -52,6 +58,7 @@ async def test_forged_stale_unsigned_and_malformed_webhooks_are_refused(pay):
     for response in (forged, stale, unsigned, garbage, tampered, shapeless):
         assert response.status_code == 400, response.text
         assert response.json()["code"] in ("bad_signature", "bad_webhook")
+    assert sum(refused(code) for code in ("bad_signature", "bad_webhook")) - refused_before == 6
     assert await pay.status(approved) == "REQUESTED"
     assert await nothing_moved(pay)
 
