@@ -25,7 +25,7 @@ def serve_service(name: str) -> None:
     module = services.get(name)
     settings = module.settings()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
-    configure_tracing(f"pinbid-{name}", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
+    configure_tracing(f"pinbid-{name}")
     if settings.migrate_on_start:
         upgrade(settings.database_url, module.package)
     service = module.build(settings)
@@ -69,7 +69,7 @@ def serve_gateway() -> None:
     settings = GatewaySettings()
     settings.refuse_to_run_standalone_without_secrets()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
-    configure_tracing("pinbid-gateway", otlp_endpoint=settings.otel_exporter_otlp_endpoint)
+    configure_tracing("pinbid-gateway")
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,

@@ -1,4 +1,5 @@
-"""JSON logs with the service name and the request id of the work in progress, and no email addresses."""
+"""JSON logs with the service name, the request id and trace ids of the work in progress, and no email
+addresses."""
 
 import hashlib
 import logging
@@ -6,6 +7,7 @@ import re
 import sys
 from typing import TextIO
 
+from opentelemetry import trace
 from pythonjsonlogger.json import JsonFormatter
 
 from . import context
@@ -20,8 +22,13 @@ def email_digest(address: str) -> str:
 
 
 class _ContextFilter(logging.Filter):
+    """The request id, and the trace and span ids of the work in progress (so a log line leads to its trace)."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = context.request_id.get()
+        span = trace.get_current_span().get_span_context()
+        record.trace_id = format(span.trace_id, "032x") if span.is_valid else None
+        record.span_id = format(span.span_id, "016x") if span.is_valid else None
         return True
 
 
@@ -42,7 +49,7 @@ def configure_logging(*, level: str = "INFO", json_format: bool = True, stream: 
     handler.addFilter(_ContextFilter())
     if json_format:
         formatter: logging.Formatter = JsonFormatter(
-            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s %(trace_id)s %(span_id)s",
             rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
         )
     else:

@@ -38,7 +38,6 @@ class KitSettings(BaseSettings):
     outbox_retention_days: float = Field(default=7.0, gt=0)
     log_level: str = "INFO"
     log_json: bool = True
-    otel_exporter_otlp_endpoint: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     host: str = "127.0.0.1"
     port: int = 8000

@@ -1,38 +1,44 @@
 """OpenTelemetry: one tracer provider per process; W3C traceparent across HTTP and the bus."""
 
 import logging
+import os
 
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanProcessor
-from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON, ParentBased
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
 
 log = logging.getLogger("pinbid.telemetry")
 _configured = False
 
 
-def configure_tracing(service_name: str, *, otlp_endpoint: str | None = None,
-                      exporter: SpanExporter | None = None) -> None:
-    """Install the process's tracer provider once. Spans are exported over OTLP/HTTP when an
-    endpoint is configured (or to `exporter`, which tests use); otherwise they are only propagated."""
+ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+
+
+def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None) -> None:
+    """Install the process's tracer provider once, configured by the standard variables as the OpenTelemetry
+    SDK reads them: spans go over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is
+    set, sampled by `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG` (default: parent-based, always on), named
+    by `OTEL_SERVICE_NAME` when set (else `service_name`), plus `OTEL_RESOURCE_ATTRIBUTES`. `exporter` is for
+    tests. Without an exporter spans are only propagated."""
     global _configured
     if _configured:
         return
-    exporting = exporter is not None or bool(otlp_endpoint)
+    exporting = exporter is not None or any(os.environ.get(name) for name in ENDPOINT_VARIABLES)
+    resource = Resource.create({} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": service_name})
     # Without an exporter nobody reads the spans: sample none (trace context still propagates) and save the CPU.
-    provider = TracerProvider(resource=Resource.create({"service.name": service_name}),
-                              sampler=ParentBased(ALWAYS_ON) if exporting else ALWAYS_OFF)
+    provider = TracerProvider(resource=resource, sampler=None if exporting else ALWAYS_OFF)
     processor: SpanProcessor | None = None
     if exporter is not None:
         from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
         processor = SimpleSpanProcessor(exporter)
-    elif otlp_endpoint:
+    elif exporting:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        processor = BatchSpanProcessor(OTLPSpanExporter(endpoint=otlp_endpoint.rstrip("/") + "/v1/traces"))
+        processor = BatchSpanProcessor(OTLPSpanExporter())  # endpoint, headers, timeout: from OTEL_EXPORTER_OTLP_*
     if processor is not None:
         provider.add_span_processor(processor)
     trace.set_tracer_provider(provider)

@@ -34,3 +34,18 @@ def test_digests_ignore_case_and_spaces_and_masks_keep_only_a_hint():
     assert email_digest(" Leo@Example.com ") == email_digest("leo@example.com") != email_digest("lea@example.com")
     assert len(email_digest("leo@example.com")) == 12
     assert mask_address("maya@example.com") == "m•••@example.com"
+
+
+def test_every_line_carries_the_trace_and_span_of_its_work(log_lines):
+    from opentelemetry.sdk.trace import TracerProvider
+
+    tracer = TracerProvider().get_tracer("test")  # a provider of its own: the process-wide one may sample nothing
+    log = logging.getLogger("pinbid.test")
+    with tracer.start_as_current_span("work") as span:
+        log.info("inside")
+    log.info("outside")
+    inside, outside = log_lines()
+    context = span.get_span_context()
+    assert inside["trace_id"] == format(context.trace_id, "032x")
+    assert inside["span_id"] == format(context.span_id, "016x")
+    assert outside["trace_id"] is None and outside["span_id"] is None
