@@ -22,16 +22,25 @@ web/dist/index.html: $(WEB_SOURCES)
 run: install web
 	$(UV) run python -m pinbid_launcher embedded --port $(PORT)
 
-## contracts: regenerate contracts/openapi.json and contracts/events/*.json
+## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml and the web's API types
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
 	$(UV) run python -m pinbid_kit.events.contracts
+	$(UV) run python -m pinbid_kit.events.asyncapi
+	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
 lint:
 	$(UV) run ruff check .
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
 	$(UV) run python -m pinbid_kit.events.contracts --check
+	$(UV) run python -m pinbid_kit.events.asyncapi --check
+	@if [ -f web/package.json ]; then \
+		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
+		(cd web && $(NPM) exec --no -- openapi-typescript ../contracts/openapi.json -o "$$generated" >/dev/null) && \
+		if cmp -s "$$generated" web/src/api/schema.d.ts; then echo "web/src/api/schema.d.ts is up to date"; \
+		else echo "web/src/api/schema.d.ts does not match contracts/openapi.json; run: make contracts" >&2; exit 1; fi; \
+	fi
 
 test-python:
 	$(UV) run pytest -q
