@@ -13,6 +13,7 @@ from pinbid_kit.testing import client, running
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_marketplace.app import build
 from pinbid_marketplace.settings import MarketplaceSettings
+from sqlalchemy import text
 
 
 class Clock:
@@ -93,3 +94,14 @@ async def world(new_database, signer):
         w = World(service, signer[0], clock)
         yield w
         await w.http.aclose()
+
+
+async def snapshot(world: World) -> tuple:
+    """Everything a refused request must leave unchanged: slots, bids and the outbox."""
+    async with world.service.db.transaction() as session:
+        slots = (await session.execute(text("SELECT id, title, description, current_bid, bid_count, status, "
+                                            "auction_end FROM slots ORDER BY id"))).all()
+        bids = (await session.execute(text("SELECT id, amount, ceiling, status, comment_text FROM bids "
+                                           "ORDER BY id"))).all()
+        outbox = await session.scalar(text("SELECT count(*) FROM outbox"))
+    return slots, bids, outbox

@@ -4,17 +4,8 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import text
 
-
-async def snapshot(world) -> tuple:
-    async with world.service.db.transaction() as session:
-        slots = (await session.execute(text("SELECT id, current_bid, bid_count, status, auction_end FROM slots "
-                                            "ORDER BY id"))).all()
-        bids = (await session.execute(text("SELECT id, amount, ceiling, status, comment_text FROM bids "
-                                           "ORDER BY id"))).all()
-        outbox = await session.scalar(text("SELECT count(*) FROM outbox"))
-    return slots, bids, outbox
+from .conftest import snapshot
 
 
 @pytest.fixture

@@ -4,20 +4,11 @@ change nothing; a search string with a NUL never reaches PostgreSQL."""
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import text
+
+from .conftest import snapshot
 
 BAD_TEXT = ["latte\x00art", "latte\x1bart", "latte \u202etra", "latte\u2066art"]
 BAD_MONEY = ["1e3", " 50 ", "50", "", True, [50]]
-
-
-async def snapshot(world) -> tuple:
-    async with world.service.db.transaction() as session:
-        slots = (await session.execute(text("SELECT id, title, description, current_bid, bid_count, status "
-                                            "FROM slots ORDER BY id"))).all()
-        bids = (await session.execute(text("SELECT id, amount, ceiling, status, comment_text FROM bids "
-                                           "ORDER BY id"))).all()
-        outbox = await session.scalar(text("SELECT count(*) FROM outbox"))
-    return slots, bids, outbox
 
 
 @pytest.fixture
