@@ -7,13 +7,14 @@ import asyncio
 from pinbid_kit.bus.dead_letters import list_dead_letters, replay_dead_letters
 
 from . import services
+from .failures import one_line_on_failure
 
 
 def dead_letters(action: str, name: str) -> None:
     """Exits with status 1 and one line when the broker or the queue cannot be reached."""
     module = services.get(name)
     settings = module.settings()
-    try:
+    with one_line_on_failure(f"Dead letters of {name}"):
         if action == "list":
             letters = asyncio.run(list_dead_letters(settings.amqp_url, name, prefix=settings.bus_prefix))
             for letter in letters:
@@ -22,6 +23,3 @@ def dead_letters(action: str, name: str) -> None:
         else:
             replayed = asyncio.run(replay_dead_letters(settings.amqp_url, name, prefix=settings.bus_prefix))
             print(f"{name}: {replayed} dead letter(s) put back on the queue")
-    except Exception as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise SystemExit(f"Dead letters of {name}: {type(exc).__name__}: {reason}") from None

@@ -8,6 +8,7 @@ from pinbid_kit.migrations import upgrade
 from sqlalchemy.engine import make_url
 
 from . import services
+from .failures import one_line_on_failure
 
 log = logging.getLogger("pinbid.migrate")
 
@@ -17,9 +18,6 @@ def migrate(name: str) -> None:
     module = services.get(name)
     settings = module.settings()
     database = make_url(settings.database_url).render_as_string(hide_password=True)
-    try:
+    with one_line_on_failure(f"Migrating {name} on {database} failed"):
         upgrade(settings.database_url, module.package)
-    except Exception as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise SystemExit(f"Migrating {name} on {database} failed: {type(exc).__name__}: {reason}") from None
     print(f"{name}: migrations applied on {database}")

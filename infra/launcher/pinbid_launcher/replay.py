@@ -10,6 +10,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.outbox_replay import replay_outbox
 
 from . import services
+from .failures import one_line_on_failure
 
 NO_DATABASE = "postgresql://replay@127.0.0.1:1/replay"  # the consumer is built only to read its subscriptions
 
@@ -32,9 +33,6 @@ def replay(producer: str, consumer: str, days: float | None) -> None:
         finally:
             await db.dispose()
 
-    try:
+    with one_line_on_failure(f"Replaying {producer}'s outbox to {consumer}"):
         sent = asyncio.run(run())
-    except Exception as exc:
-        reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise SystemExit(f"Replaying {producer}'s outbox to {consumer}: {type(exc).__name__}: {reason}") from None
     print(f"{producer} -> {consumer}: {sent} event(s) since {since.isoformat(timespec='seconds')} replayed")

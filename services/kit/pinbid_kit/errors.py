@@ -128,7 +128,12 @@ _STATUS_TEXT = {
 }
 
 
-DATABASE_RETRY_AFTER = 2  # seconds: the pool's pre-ping replaces a dropped connection on the next request
+class DatabaseUnavailable(ServiceUnavailable):
+    code = "database_unavailable"
+    retry_after = 2  # seconds: the pool's pre-ping replaces a dropped connection on the next request
+
+    def __init__(self) -> None:
+        super().__init__("The service lost its database connection. Please try again in a moment.")
 
 
 def lost_database_connection(exc: DBAPIError) -> bool:
@@ -168,10 +173,7 @@ def install_error_handlers(app: FastAPI) -> None:
             return _internal_error(request)
         log.warning("lost the database connection on %s %s: %s", request.method, request.url.path,
                     type(exc.orig).__name__)
-        response = error_response(503, "The service lost its database connection. Please try again in a moment.",
-                                  "database_unavailable")
-        response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
-        return response
+        return await _api_error(request, DatabaseUnavailable())
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -11,13 +11,14 @@ import aio_pika
 from sqlalchemy import text
 
 from .bus import matches
+from .bus.rabbit import prefixed
 from .db import Database
 
 
 async def replay_outbox(db: Database, amqp_url: str, *, queue: str, patterns: list[str], since: datetime,
                         prefix: str = "", batch: int = 500) -> int:
     """Publishes the producer's events since `since` that match `patterns` to `queue`; returns how many."""
-    target = f"{prefix}.{queue}" if prefix else queue
+    target = prefixed(prefix, queue)
     replayed, after = 0, 0
     connection = await aio_pika.connect(amqp_url)
     async with connection:

@@ -11,6 +11,7 @@ from datetime import datetime
 import aio_pika
 
 from ..envelope import Envelope
+from .rabbit import prefixed
 
 _BROKER_HEADERS = ("x-death", "x-delivery-count", "x-first-death-exchange", "x-first-death-queue",
                    "x-first-death-reason", "x-last-death-exchange", "x-last-death-queue", "x-last-death-reason")
@@ -22,10 +23,6 @@ class DeadLetter:
     event_type: str
     occurred_at: datetime
     reason: str
-
-
-def _name(prefix: str, name: str) -> str:
-    return f"{prefix}.{name}" if prefix else name
 
 
 def _reason(message: aio_pika.abc.AbstractIncomingMessage) -> str:
@@ -40,7 +37,7 @@ async def list_dead_letters(url: str, queue: str, *, prefix: str = "", limit: in
     connection = await aio_pika.connect(url)
     async with connection:
         channel = await connection.channel()
-        dlq = await channel.declare_queue(f"{_name(prefix, queue)}.dlq", passive=True)
+        dlq = await channel.declare_queue(f"{prefixed(prefix, queue)}.dlq", passive=True)
         while len(found) < limit:
             message = await dlq.get(no_ack=False, fail=False)
             if message is None:
@@ -56,8 +53,8 @@ async def replay_dead_letters(url: str, queue: str, *, prefix: str = "", limit: 
     connection = await aio_pika.connect(url)
     async with connection:
         channel = await connection.channel(publisher_confirms=True)
-        target = _name(prefix, queue)
-        dlq = await channel.declare_queue(f"{_name(prefix, queue)}.dlq", passive=True)
+        target = prefixed(prefix, queue)
+        dlq = await channel.declare_queue(f"{prefixed(prefix, queue)}.dlq", passive=True)
         while replayed < limit:
             message = await dlq.get(no_ack=False, fail=False)
             if message is None:

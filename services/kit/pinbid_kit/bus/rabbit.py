@@ -16,6 +16,11 @@ EXCHANGE = "pinbid.events"
 DEAD_LETTER_EXCHANGE = "pinbid.dead-letter"
 
 
+def prefixed(prefix: str, name: str) -> str:
+    """An exchange or queue name of the deployment named by `prefix` (BUS_PREFIX); empty keeps the name."""
+    return f"{prefix}.{name}" if prefix else name
+
+
 class RabbitBus:
     """RabbitMQ through FastStream. Durable topic exchange `pinbid.events`; one durable quorum queue per
     consuming service, bound to the event types it handles; a failed message is nacked (never acked)
@@ -37,7 +42,7 @@ class RabbitBus:
         self._dead_letter_queues: list[str] = []
 
     def _name(self, name: str) -> str:
-        return f"{self.prefix}.{name}" if self.prefix else name
+        return prefixed(self.prefix, name)
 
     def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler) -> None:
         retry_base = self.retry_base_seconds
