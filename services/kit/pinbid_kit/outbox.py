@@ -44,13 +44,28 @@ async def publish_all(session: AsyncSession, events: list[EventData], *, source:
     """Record several events in the caller's transaction: one row each, one insert, one NOTIFY."""
     if not events:
         return []
-    headers = json.dumps(inject_headers())
-    envelopes = [Envelope(type=e.event_type, source=source, correlation_id=context.request_id.get(),
-                          data=e.payload()) for e in events]
-    await session.execute(_INSERT, [{"id": env.id, "type": env.type, "envelope": env.model_dump_json(by_alias=True),
-                                     "headers": headers} for env in envelopes])
+    envelopes = _envelopes(events, source)
+    await session.execute(_INSERT, _rows(envelopes))
     await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))
     return envelopes
+
+
+def outbox_rows(events: list[EventData], *, source: str) -> list[dict]:
+    """The outbox rows (id, type, and envelope and headers as JSON text) for `events`, for a caller that inserts
+    them inside a statement of its own, with `pg_notify(NOTIFY_CHANNEL, '')` to wake the relay."""
+    return _rows(_envelopes(events, source))
+
+
+def _envelopes(events: list[EventData], source: str) -> list[Envelope]:
+    correlation_id = context.request_id.get()
+    return [Envelope(type=e.event_type, source=source, correlation_id=correlation_id, data=e.payload())
+            for e in events]
+
+
+def _rows(envelopes: list[Envelope]) -> list[dict]:
+    headers = json.dumps(inject_headers())
+    return [{"id": env.id, "type": env.type, "envelope": env.model_dump_json(by_alias=True), "headers": headers}
+            for env in envelopes]
 
 
 async def backlog(db: Database) -> tuple[int, float]:
