@@ -1,6 +1,6 @@
 """Calls to the services: over HTTP (aiohttp) in the distributed run, in-process (ASGI, through httpx) in the
-embedded default. The gateway code above them is the same either way; each call is a client span whose
-trace context travels in the request headers."""
+embedded default. The gateway code above them is the same either way. The httpx and aiohttp
+instrumentations (pinbid_kit.telemetry) make each call a client span and send its trace context along."""
 
 from dataclasses import dataclass
 from typing import Protocol
@@ -10,8 +10,8 @@ import aiohttp
 import httpx
 import yarl
 from fastapi import FastAPI
-from opentelemetry import trace
-from pinbid_kit.telemetry import inject_headers, tracer
+from opentelemetry.instrumentation.aiohttp_client import create_trace_config
+from opentelemetry.instrumentation.httpx import AsyncOpenTelemetryTransport
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ class HttpUpstream:
         if self._session is None:  # made lazily: a session belongs to the running event loop
             connector = aiohttp.TCPConnector(limit=self.max_connections, keepalive_timeout=30)
             self._session = aiohttp.ClientSession(connector=connector, timeout=self.timeout,
-                                                  auto_decompress=False, skip_auto_headers=("User-Agent",))
+                                                  auto_decompress=False, skip_auto_headers=("User-Agent",),
+                                                  trace_configs=[create_trace_config()])
         return self._session
 
     async def send(self, method: str, path: str, params: Params, body: bytes,
@@ -78,7 +79,7 @@ class AsgiUpstream:
     def __init__(self, app: FastAPI, *, timeout: float):
         # raise_app_exceptions=False: the service has answered its own 500 (and logged it); Starlette re-raises
         # afterwards, which would otherwise surface here as a second, gateway-side error
-        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        transport = AsyncOpenTelemetryTransport(httpx.ASGITransport(app=app, raise_app_exceptions=False))
         self.client = httpx.AsyncClient(transport=transport, base_url="http://service",
                                         timeout=timeout, follow_redirects=False)
 
@@ -113,14 +114,7 @@ class Upstreams:
                    body: bytes = b"", headers: dict[str, str] | None = None) -> UpstreamResponse:
         upstream = self.upstreams[service]
         path = quote(path, safe=PATH_SAFE)  # percent-encoded once here, so neither client re-reads it
-        with tracer("pinbid.gateway").start_as_current_span(
-            f"{method} {service}", kind=trace.SpanKind.CLIENT,
-            attributes={"http.request.method": method, "url.path": path, "peer.service": service},
-        ) as span:
-            response = await upstream.send(method, path, params or [], body, {**(headers or {}),
-                                                                              **inject_headers()})
-            span.set_attribute("http.response.status_code", response.status)
-            return response
+        return await upstream.send(method, path, params or [], body, headers or {})
 
     async def close(self) -> None:
         for upstream in self.upstreams.values():

@@ -1,29 +1,16 @@
-"""One request is one trace: gateway span, identity span, and the span of the event's consumer."""
+"""One request is one trace (embedded run): the gateway's server span, its in-process call to identity,
+identity's SQL, and the event's consumer with its own SQL, all in the request's trace."""
 
 from opentelemetry import trace
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import SpanKind
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.inbox import Consumers
-from pinbid_kit.telemetry import configure_tracing
 from pinbid_kit.testing import eventually
 
 from .conftest import session
 
 
-def capture() -> InMemorySpanExporter:
-    exporter = InMemorySpanExporter()
-    provider = trace.get_tracer_provider()
-    if isinstance(provider, TracerProvider):
-        provider.add_span_processor(SimpleSpanProcessor(exporter))
-    else:
-        configure_tracing("pinbid-tests", exporter=exporter)
-    return exporter
-
-
-async def test_a_signup_is_one_trace_from_gateway_to_event_consumer(stack):
-    exporter = capture()
+async def test_a_signup_is_one_trace_from_gateway_to_event_consumer(captured_spans, stack):
     http, gateway, identity = stack
     seen: list[int] = []
     consumers = Consumers("trace-test", identity.db)
@@ -39,11 +26,10 @@ async def test_a_signup_is_one_trace_from_gateway_to_event_consumer(stack):
         return bool(seen)
 
     await eventually(consumed)
-    spans = exporter.get_finished_spans()
-    by_trace = {}
-    for span in spans:
-        by_trace.setdefault(span.context.trace_id, []).append(span)
-    names = {span.name for span in by_trace[seen[0]]}
+    spans = [s for s in captured_spans.get_finished_spans() if s.context.trace_id == seen[0]]
+    names = {span.name for span in spans}
     assert "POST /api/{path:path}" in names, names  # the gateway's server span
-    assert "POST /auth/register" in names, names  # identity's server span, reached over HTTP (ASGI)
-    assert "consume identity.user.registered.v1" in names, names  # the consumer, after outbox and bus
+    assert "POST /auth/register" in names, names  # identity's server span, reached through the httpx client
+    assert any(s.kind is SpanKind.CLIENT and s.name == "POST" for s in spans), names  # the gateway's call
+    sql = [s for s in spans if s.attributes.get("db.system") == "postgresql"]
+    assert {"INSERT", "NOTIFY"} <= {s.name for s in sql}, names  # identity's writes and the outbox's wake-up

@@ -5,7 +5,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from opentelemetry import trace
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,7 +14,6 @@ from .db import Database
 from .envelope import Envelope
 from .events import EVENTS, EventData
 from .metrics import record_event
-from .telemetry import extract_context, tracer
 
 log = logging.getLogger("pinbid.inbox")
 
@@ -70,15 +68,9 @@ class Consumers:
 
     async def dispatch(self, envelope: Envelope, headers: dict[str, str]) -> None:
         context.request_id.set(envelope.correlation_id)
-        parent = extract_context(headers)
-        with tracer().start_as_current_span(
-            f"consume {envelope.type}", context=parent, kind=trace.SpanKind.CONSUMER,
-            attributes={"messaging.system": "pinbid", "messaging.destination.name": envelope.type,
-                        "messaging.message.id": str(envelope.id), "pinbid.consumer": self.service},
-        ):
-            for registration in self.registrations:
-                if matches(registration.pattern, envelope.type):
-                    await self.handle_once(registration, envelope)
+        for registration in self.registrations:
+            if matches(registration.pattern, envelope.type):
+                await self.handle_once(registration, envelope)
 
     async def handle_once(self, registration: Registration, envelope: Envelope) -> bool:
         data = EVENTS[envelope.type].model_validate(envelope.data)

@@ -28,6 +28,7 @@ BROKER_CHECK_SECONDS = 5.0
 OUTBOX_UNSENT = Gauge("pinbid_outbox_unsent", "Outbox rows not yet published", ["service"])
 OUTBOX_OLDEST = Gauge("pinbid_outbox_oldest_unsent_seconds", "Age of the oldest unpublished outbox row", ["service"])
 OUTBOX_CHECK_SECONDS = 15.0
+DEAD_LETTERS = Gauge("pinbid_dead_letters", "Messages in a service's dead-letter queue", ["service", "queue"])
 
 
 @dataclass
@@ -96,9 +97,17 @@ class Service:
 
 
 async def watch_broker(service: str, bus: Bus, every_seconds: float = BROKER_CHECK_SECONDS) -> None:
-    """Keep `pinbid_broker_up{service}` current, for the alert that replaces a flapping readiness probe."""
+    """Keep `pinbid_broker_up{service}` current, for the alert that replaces a flapping readiness probe,
+    and `pinbid_dead_letters{service,queue}` for the one that tells an operator to re-drive them."""
     while True:
-        BROKER_UP.labels(service).set(1 if await bus.ping() else 0)
+        up = await bus.ping()
+        BROKER_UP.labels(service).set(1 if up else 0)
+        if up:
+            try:
+                for queue, depth in (await bus.dead_letter_depths()).items():
+                    DEAD_LETTERS.labels(service, queue).set(depth)
+            except Exception as exc:  # a passing broker hiccup: keep the last figures
+                log.warning("%s: could not read the dead-letter queues: %r", service, exc)
         await asyncio.sleep(every_seconds)
 
 

@@ -1,10 +1,19 @@
-"""OpenTelemetry: one tracer provider per process; W3C traceparent across HTTP and the bus."""
+"""OpenTelemetry: one tracer provider per process; W3C traceparent across HTTP and the bus.
+
+Spans come from the maintained instrumentations: FastAPI (server), httpx and aiohttp (the gateway's calls),
+SQLAlchemy (every statement), FastStream's RabbitMQ middleware (publish and consume). Pinbid's own code
+only carries the context where no instrumentation can: through the outbox table, whose rows keep the
+context of the transaction that wrote them."""
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
+from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+from opentelemetry.instrumentation.psycopg import PsycopgInstrumentor
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanProcessor
@@ -42,11 +51,8 @@ def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None
     if processor is not None:
         provider.add_span_processor(processor)
     trace.set_tracer_provider(provider)
+    instrument_clients()
     _configured = True
-
-
-def tracer(name: str = "pinbid") -> trace.Tracer:
-    return trace.get_tracer(name)
 
 
 def inject_headers() -> dict[str, str]:
@@ -58,3 +64,24 @@ def inject_headers() -> dict[str, str]:
 
 def extract_context(headers: dict[str, str]) -> otel_context.Context:
     return propagate.extract(headers)
+
+
+@contextmanager
+def context_of(headers: dict[str, str]) -> Iterator[None]:
+    """Run the block in the trace context carried by `headers` (an outbox row's, an in-process delivery's),
+    so the spans it starts (publish, SQL) join the trace that produced the event."""
+    token = otel_context.attach(extract_context(headers))
+    try:
+        yield
+    finally:
+        otel_context.detach(token)
+
+
+def instrument_clients() -> None:
+    """Client spans for every SQL statement (on connections opened after this call; parameters are never
+    recorded) and every outgoing httpx call over the network (Stripe, Instagram), with the trace context
+    sent along. The gateway instruments its own upstream clients (pinbid_gateway.upstreams)."""
+    if not PsycopgInstrumentor().is_instrumented_by_opentelemetry:
+        PsycopgInstrumentor().instrument(enable_commenter=False, capture_parameters=False)
+    if not HTTPXClientInstrumentor().is_instrumented_by_opentelemetry:
+        HTTPXClientInstrumentor().instrument()

@@ -14,10 +14,14 @@ from urllib.parse import urlparse
 import httpx
 import psycopg
 import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from .bus import Bus, InProcessBus
 from .migrations import upgrade
 from .runtime import Service
+from .telemetry import configure_tracing
 
 POSTGRES_URL = os.environ.get("PINBID_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 AMQP_URL = os.environ.get("PINBID_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
@@ -28,6 +32,22 @@ def _unavailable(what: str, error: Exception) -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+_SPANS = InMemorySpanExporter()
+
+
+@pytest.fixture
+def captured_spans() -> Iterator[InMemorySpanExporter]:
+    """The spans finished during the test. Tracing is configured for the whole process the first time
+    (recording everything); only connections and clients made after that are instrumented."""
+    configure_tracing("pinbid-tests", exporter=_SPANS)
+    provider = trace.get_tracer_provider()
+    assert isinstance(provider, TracerProvider) and provider.sampler.get_description() != "AlwaysOffSampler", \
+        "tracing was configured without an exporter earlier in this process; spans would not be recorded"
+    _SPANS.clear()
+    yield _SPANS
+    _SPANS.clear()
 
 
 @pytest.fixture(scope="session")

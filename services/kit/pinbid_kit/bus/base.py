@@ -37,3 +37,6 @@ class Bus(Protocol):
     async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None: ...
 
     async def ping(self) -> bool: ...
+
+    async def dead_letter_depths(self) -> dict[str, int]:
+        """Messages waiting in the dead-letter queue of each queue this bus subscribed, by queue name."""

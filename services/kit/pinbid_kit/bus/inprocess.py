@@ -2,6 +2,7 @@ import asyncio
 import logging
 
 from ..envelope import Envelope
+from ..telemetry import context_of
 from .base import Handler, matches
 
 log = logging.getLogger("pinbid.bus")
@@ -35,6 +36,12 @@ class InProcessBus:
     async def ping(self) -> bool:
         return self._running
 
+    async def dead_letter_depths(self) -> dict[str, int]:
+        depths = {queue: 0 for queue, _, _ in self._subscriptions if queue != "broadcast"}
+        for queue, _, _ in self.dead_letters:
+            depths[queue] = depths.get(queue, 0) + 1
+        return depths
+
     async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
         if not self._running:
             raise ConnectionError("the in-process bus is not running")
@@ -45,7 +52,8 @@ class InProcessBus:
     async def _deliver(self, queue: str, handler: Handler, envelope: Envelope, headers: dict[str, str]) -> None:
         for attempt in range(1, self.max_deliveries + 1):
             try:
-                await handler(envelope, {**headers, "x-delivery-count": str(attempt - 1)})
+                with context_of(headers):  # as the RabbitMQ middleware does: the handler joins the producer's trace
+                    await handler(envelope, {**headers, "x-delivery-count": str(attempt - 1)})
                 return
             except Exception as exc:
                 if attempt == self.max_deliveries:

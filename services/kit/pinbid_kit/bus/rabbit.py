@@ -6,8 +6,10 @@ import aio_pika
 from aio_pika import ExchangeType
 from faststream.middlewares import AckPolicy
 from faststream.rabbit import QueueType, RabbitBroker, RabbitExchange, RabbitMessage, RabbitQueue
+from faststream.rabbit.opentelemetry import RabbitTelemetryMiddleware
 
 from ..envelope import Envelope
+from ..telemetry import context_of
 from .base import Handler
 
 log = logging.getLogger("pinbid.bus")
@@ -34,12 +36,14 @@ class RabbitBus:
         self.max_deliveries = max_deliveries
         self.retry_base_seconds = retry_base_seconds
         self.prefix = prefix
-        self.broker = RabbitBroker(url, logger=None, graceful_timeout=10)
+        # publish and process spans, with the trace context carried in the message headers
+        self.broker = RabbitBroker(url, logger=None, graceful_timeout=10, middlewares=[RabbitTelemetryMiddleware()])
         self.exchange = RabbitExchange(self._name(EXCHANGE), type=ExchangeType.TOPIC, durable=True)
         self.dead_letter_exchange = RabbitExchange(self._name(DEAD_LETTER_EXCHANGE), type=ExchangeType.DIRECT,
                                                    durable=True)
         self._bindings: list[tuple[RabbitQueue, list[str]]] = []
         self._dead_letter_queues: list[str] = []
+        self._monitor: aio_pika.abc.AbstractRobustConnection | None = None  # for queue depths only
 
     def _name(self, name: str) -> str:
         return prefixed(self.prefix, name)
@@ -97,6 +101,22 @@ class RabbitBus:
 
     async def stop(self) -> None:
         await self.broker.stop()
+        if self._monitor is not None:
+            await self._monitor.close()
+            self._monitor = None
+
+    async def dead_letter_depths(self) -> dict[str, int]:
+        """A passive declare answers a queue's message count without touching its messages."""
+        if not self._dead_letter_queues:
+            return {}
+        if self._monitor is None:
+            self._monitor = await aio_pika.connect_robust(self.url)
+        async with self._monitor.channel() as channel:
+            depths = {}
+            for name in self._dead_letter_queues:
+                dlq = await channel.declare_queue(f"{name}.dlq", passive=True)
+                depths[name] = dlq.declaration_result.message_count
+            return depths
 
     async def ping(self) -> bool:
         try:
@@ -105,6 +125,10 @@ class RabbitBus:
             return False
 
     async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        with context_of(headers):  # the middleware's publish span joins the trace that produced the event
+            await self._publish(envelope, headers)
+
+    async def _publish(self, envelope: Envelope, headers: dict[str, str]) -> None:
         await self.broker.publish(
             envelope.to_json(),
             exchange=self.exchange,

@@ -12,6 +12,9 @@ from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
 from pinbid_kit.outbox import OutboxRelay
+from pinbid_kit.runtime import watch_broker
+from pinbid_kit.testing import eventually
+from prometheus_client import REGISTRY
 from sqlalchemy import text
 
 
@@ -51,7 +54,9 @@ async def test_events_reach_the_queue_bound_to_each_of_its_types(amqp_url, queue
     finally:
         await bus.stop()
     assert sorted(t for t, _ in got) == ["identity.user.sessions_revoked.v1", "identity.user.updated.v1"]
-    assert ("identity.user.updated.v1", "00-" + "1" * 32 + "-" + "2" * 16 + "-01") in got
+    # the consumer is in the publisher's trace (the span id is the publish span's, made by the middleware)
+    traceparent = dict(got)["identity.user.updated.v1"]
+    assert traceparent.split("-")[1] == "1" * 32
 
 
 async def test_a_message_that_keeps_failing_is_dead_lettered_not_acked(amqp_url, queue_name):
@@ -159,7 +164,11 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
     assert got == [[first.id], [second.id]]
 
 
-async def test_dead_letters_are_listed_and_replayed_into_the_service_once_fixed(amqp_url, queue_name):
+def dead_letters_gauge(queue: str) -> float | None:
+    return REGISTRY.get_sample_value("pinbid_dead_letters", {"service": "dlq-test", "queue": queue})
+
+
+async def test_dead_letters_are_counted_listed_and_replayed_into_the_service_once_fixed(amqp_url, queue_name):
     bus = RabbitBus(amqp_url, max_deliveries=2, retry_base_seconds=0.01)
     broken = True
     handled: list[uuid.UUID] = []
@@ -186,11 +195,20 @@ async def test_dead_letters_are_listed_and_replayed_into_the_service_once_fixed(
         assert {letter.event_id for letter in letters} == {str(first.id), str(second.id)}
         assert all(letter.event_type == "identity.user.updated.v1" for letter in letters)
         assert len(await list_dead_letters(amqp_url, queue_name)) == 2  # listing takes nothing away
+        assert await bus.dead_letter_depths() == {queue_name: 2}
+        watch = asyncio.create_task(watch_broker("dlq-test", bus, every_seconds=0.05))
+        await eventually(lambda: _equals(dead_letters_gauge(queue_name), 2))  # what the alert reads
 
         broken = False
         assert await replay_dead_letters(amqp_url, queue_name) == 2
         await asyncio.wait_for(both.wait(), timeout=10)
+        await eventually(lambda: _equals(dead_letters_gauge(queue_name), 0))
+        watch.cancel()
     finally:
         await bus.stop()
     assert sorted(handled) == sorted([first.id, second.id])
     assert await list_dead_letters(amqp_url, queue_name) == []
+
+
+async def _equals(value: object, expected: object) -> bool:
+    return value == expected
