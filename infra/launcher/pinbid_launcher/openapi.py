@@ -23,6 +23,8 @@ ERROR_SCHEMA = {
         "code": {"type": "string", "description": "A machine code."},
         "errors": {"type": "array", "items": {"type": "object", "required": ["field", "message"],
                    "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
+        "currentBid": {"type": ["number", "null"], "description": "On a refused bid that is too low "
+                       "(code bid_too_low): the slot's current bid, null before the first bid."},
     },
 }
 

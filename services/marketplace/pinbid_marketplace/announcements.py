@@ -1,4 +1,7 @@
-"""The integration events marketplace publishes, built from its rows (money as integer cents)."""
+"""The integration events marketplace publishes, built from its rows (money as integer cents).
+
+The `*_event` functions only build an event (for a use case that writes its events with its own statement,
+see store.py); the others record one in the session's transaction."""
 
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.outbox import publish
@@ -18,46 +21,53 @@ async def slot_created(session: AsyncSession, slot: Slot, currency: str) -> None
         currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days), source=NAME)
 
 
-async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:
-    await publish(session, m.SlotUpdated(
+def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
+    return m.SlotUpdated(
         slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, status=slot.status,
         current_bid_cents=to_cents(slot.current_bid) if slot.current_bid is not None else None,
-        bid_count=slot.bid_count, auction_end=slot.auction_end, currency=currency), source=NAME)
+        bid_count=slot.bid_count, auction_end=slot.auction_end, currency=currency)
 
 
-async def bid_placed(session: AsyncSession, slot: Slot, bid: Bid, buyer: User | None, currency: str) -> None:
+async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:
+    await publish(session, slot_updated_event(slot, currency), source=NAME)
+
+
+def bid_placed_event(slot: Slot, bid: Bid, buyer: User | None, currency: str) -> m.BidPlaced:
     assert slot.current_bid is not None
-    await publish(session, m.BidPlaced(
+    return m.BidPlaced(
         bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-        buyer_name=display_name(buyer), current_bid_cents=to_cents(slot.current_bid), currency=currency),
-        source=NAME)
+        buyer_name=display_name(buyer), current_bid_cents=to_cents(slot.current_bid), currency=currency)
 
 
-async def bid_outbid(session: AsyncSession, slot: Slot, bid: Bid, currency: str) -> None:
+def bid_outbid_event(slot: Slot, bid: Bid, currency: str) -> m.BidOutbid:
     assert slot.current_bid is not None
-    await publish(session, m.BidOutbid(
+    return m.BidOutbid(
         bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, buyer_id=bid.buyer_id,
-        current_bid_cents=to_cents(slot.current_bid), currency=currency, auction_end=slot.auction_end), source=NAME)
+        current_bid_cents=to_cents(slot.current_bid), currency=currency, auction_end=slot.auction_end)
+
+
+def auction_closed_event(slot: Slot, winner: Bid | None, currency: str) -> m.AuctionClosed:
+    sold = winner is not None and winner.final_price is not None
+    return m.AuctionClosed(
+        slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, outcome="SOLD" if sold else "UNSOLD",
+        winning_bid_id=winner.id if sold else None, winner_id=winner.buyer_id if sold else None,
+        final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency)
 
 
 async def auction_closed(session: AsyncSession, slot: Slot, winner: Bid | None, currency: str) -> None:
-    sold = winner is not None and winner.final_price is not None
-    await publish(session, m.AuctionClosed(
-        slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, outcome="SOLD" if sold else "UNSOLD",
-        winning_bid_id=winner.id if sold else None, winner_id=winner.buyer_id if sold else None,
-        final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency), source=NAME)
+    await publish(session, auction_closed_event(slot, winner, currency), source=NAME)
 
 
-async def bid_approved(session: AsyncSession, slot: Slot, bid: Bid, currency: str) -> None:
+def bid_approved_event(slot: Slot, bid: Bid, currency: str) -> m.BidApproved:
     assert bid.final_price is not None
-    await publish(session, m.BidApproved(
+    return m.BidApproved(
         bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-        final_price_cents=to_cents(bid.final_price), currency=currency), source=NAME)
+        final_price_cents=to_cents(bid.final_price), currency=currency)
 
 
-async def bid_rejected(session: AsyncSession, slot: Slot, bid: Bid) -> None:
-    await publish(session, m.BidRejected(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title,
-                                         creator_id=slot.creator_id, buyer_id=bid.buyer_id), source=NAME)
+def bid_rejected_event(slot: Slot, bid: Bid) -> m.BidRejected:
+    return m.BidRejected(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id,
+                         buyer_id=bid.buyer_id)
 
 
 async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User | None, currency: str) -> None:
@@ -69,10 +79,13 @@ async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User |
         currency=currency, duration_days=slot.duration_days), source=NAME)
 
 
+def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
+    return m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id, comment_id=bid.comment_id,
+                               comment_text=bid.comment_text)
+
+
 async def comment_changed(session: AsyncSession, bid: Bid) -> None:
-    await publish(session, m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id,
-                                               comment_id=bid.comment_id, comment_text=bid.comment_text),
-                  source=NAME)
+    await publish(session, comment_changed_event(bid), source=NAME)
 
 
 def display_name(user: User | None) -> str:

@@ -161,8 +161,7 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
 
     @creator.post("/pin-slots/{slot_id}/end-auction", response_model=SlotOut)
     async def end_auction(slot_id: uuid.UUID, principal: Principal = influencer) -> SlotOut:
-        await closer.end_early(principal.user_id, slot_id)
-        slot, bids = await queries.slot(slot_id)
+        slot, bids = await closer.end_early(principal.user_id, slot_id)
         return SlotOut.of(slot, history(bids, with_bidders=True))
 
     @creator.get("/approvals", response_model=list[BidOut])
@@ -171,8 +170,7 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
 
     @creator.post("/approvals/{bid_id}", response_model=BidOut)
     async def decide(bid_id: uuid.UUID, body: DecisionIn, principal: Principal = influencer) -> BidOut:
-        await approvals.decide(principal.user_id, bid_id, BidStatus(body.status))
-        return BidOut.of(next(v for v in await queries.creator_bids(principal.user_id) if v.bid.id == bid_id))
+        return BidOut.of(await approvals.decide(principal.user_id, bid_id, BidStatus(body.status)))
 
     @creator.get("/bids", response_model=list[BidOut])
     async def creator_bids(principal: Principal = influencer) -> list[BidOut]:
@@ -189,9 +187,8 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
         with as_api_errors():
             comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False,
                                       words=body.comment_text)
-        bid_id = await bidding.place(principal.user_id, body.pin_slot_id,
-                                     offer(body.amount, body.auto_bid_enabled, body.max_auto_bid), comment)
-        return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
+        return BidOut.of(await bidding.place(principal.user_id, body.pin_slot_id,
+                                             offer(body.amount, body.auto_bid_enabled, body.max_auto_bid), comment))
 
     @brand.get("/bids", response_model=list[BidOut])
     async def my_bids(principal: Principal = buyer) -> list[BidOut]:
@@ -200,8 +197,7 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     @brand.put("/bids/{bid_id}", response_model=BidOut)
     async def change_bid(bid_id: uuid.UUID, body: ChangeBidIn, principal: Principal = buyer) -> BidOut:
         auto = bool(body.auto_bid_enabled) if body.auto_bid_enabled is not None else body.max_auto_bid is not None
-        await bidding.change(principal.user_id, bid_id, offer(body.amount, auto, body.max_auto_bid))
-        return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
+        return BidOut.of(await bidding.change(principal.user_id, bid_id, offer(body.amount, auto, body.max_auto_bid)))
 
     @brand.post("/bids/{bid_id}/cancel", response_model=BidOut)
     async def cancel_bid(bid_id: uuid.UUID, principal: Principal = buyer) -> BidOut:

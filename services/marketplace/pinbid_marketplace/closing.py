@@ -1,40 +1,45 @@
-"""Closing auctions: at their end (the closer job, safe with several replicas) or early by the creator."""
+"""Closing auctions: at their end (the closer job, safe with several replicas) or early by the creator.
+Whatever the number of slots, a run is two statements: lock the slots with their live bids, write them all
+with their events."""
 
 import logging
 import uuid
+from datetime import datetime
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from pinbid_kit.events import EventData
 
-from . import announcements
+from . import announcements, store
 from .domain import auction
-from .models import LIVE_SQL, Bid, Slot
+from .domain.states import LIVE, BidStatus
+from .models import Bid, Slot
+from .queries import BidView
 from .rules import as_api_errors, bid_state, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.closing")
 
 
-async def close_locked(session: AsyncSession, row: Slot, *, clock: Clock, rules: auction.Rules,
-                       currency: str) -> auction.Closing:
-    """Close a slot whose row the caller holds FOR UPDATE."""
-    live_rows = list(await session.scalars(
-        select(Bid).where(Bid.slot_id == row.id, Bid.status.in_(["ACTIVE", "OUTBID"]))))
+def close_locked(locked: store.Locked, *, now: datetime, rules: auction.Rules, currency: str
+                 ) -> tuple[list[Bid], list[EventData]]:
+    """Close a slot the caller holds FOR UPDATE: changes the rows in place, returns the changed bids and the
+    events to record."""
+    row = locked.slot
+    live_rows = [b for b in locked.bids.values() if BidStatus(b.status) in LIVE]
     states = {b.id: bid_state(b) for b in live_rows}
     slot = slot_state(row)
     with as_api_errors():
-        closing = auction.close(slot, list(states.values()), now=clock(), rules=rules)
+        closing = auction.close(slot, list(states.values()), now=now, rules=rules)
     store_slot(row, slot)
-    row.closed_at = clock()
+    row.closed_at = row.updated_at = now
     for bid_row in live_rows:
         store_bid(bid_row, states[bid_row.id])
-    winner = next((b for b in live_rows if closing.winner and b.id == closing.winner.id), None)
-    await announcements.auction_closed(session, row, winner, currency)
-    await announcements.slot_updated(session, row, currency)
-    return closing
+        bid_row.updated_at = now
+    winner = locked.bids[closing.winner.id] if closing.winner else None
+    return live_rows, [announcements.auction_closed_event(row, winner, currency),
+                       announcements.slot_updated_event(row, currency)]
 
 
 class Closer:
@@ -43,24 +48,35 @@ class Closer:
 
     async def run_once(self) -> int:
         """Close every due auction. Rows another replica (or a bid) holds are skipped and taken next round."""
+        now = self.clock()
         async with self.db.transaction() as session:
-            due = list(await session.scalars(
-                select(Slot).where(Slot.status == "ACTIVE", Slot.auction_end <= self.clock())
-                .order_by(Slot.auction_end).limit(self.settings.closer_batch_size)
-                .with_for_update(skip_locked=True)))
-            for row in due:
-                await close_locked(session, row, clock=self.clock, rules=self.rules, currency=self.settings.currency)
+            conn = await session.connection()
+            due = await store.lock_due_for_closing(conn, now, self.settings.closer_batch_size)
+            if due:
+                bids: list[Bid] = []
+                events: list[EventData] = []
+                for locked in due:
+                    changed, announced = close_locked(locked, now=now, rules=self.rules,
+                                                      currency=self.settings.currency)
+                    bids += changed
+                    events += announced
+                await store.write(conn, slots=[locked.slot for locked in due], bids=bids, events=events)
         if due:
             log.info("closed %d auctions", len(due))
         return len(due)
 
-    async def end_early(self, creator_id: uuid.UUID, slot_id: uuid.UUID) -> Slot:
+    async def end_early(self, creator_id: uuid.UUID, slot_id: uuid.UUID) -> tuple[Slot, list[BidView]]:
+        """Close now; answers the slot with its whole bid history, newest first."""
         async with self.db.transaction() as session:
-            row = await session.get(Slot, slot_id, with_for_update=True)
-            if row is None or row.creator_id != creator_id:
+            conn = await session.connection()
+            locked = await store.lock_for_closing(conn, slot_id)
+            if locked is None or locked.slot.creator_id != creator_id:
                 raise NotFound("Pin slot not found.")
-            await close_locked(session, row, clock=self.clock, rules=self.rules, currency=self.settings.currency)
-            return row
+            changed, events = close_locked(locked, now=self.clock(), rules=self.rules,
+                                           currency=self.settings.currency)
+            await store.write(conn, slots=[locked.slot], bids=changed, events=events)
+        history = sorted(sorted(locked.bids.values(), key=lambda b: b.id), key=lambda b: b.created_at, reverse=True)
+        return locked.slot, [BidView(bid=b, slot=locked.slot, buyer=locked.bidders.get(b.id)) for b in history]
 
 
-__all__ = ["Closer", "close_locked", "LIVE_SQL"]
+__all__ = ["Closer", "close_locked"]

@@ -171,7 +171,7 @@ async def _close_and_decide(service: Service, replay: _Replay, approvals: Approv
     async with service.db.transaction() as session:
         slot = await session.get(Slot, slot_id)
     if slot.status == "ACTIVE":
-        slot = await replay.closer(planned.closed_at(now)).end_early(creator_id, slot_id)
+        slot, _ = await replay.closer(planned.closed_at(now)).end_early(creator_id, slot_id)
     if planned.stage is demo.Stage.AWAITING_APPROVAL or slot.winning_bid_id is None:
         return
     async with service.db.transaction() as session:

@@ -9,8 +9,9 @@ from decimal import Decimal
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, func, select
 
+from . import store
 from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.states import LIVE, WON_STATUSES, BidStatus
 from .models import Bid, Slot, User
@@ -105,29 +106,29 @@ class Queries:
             slot = await session.get(Slot, slot_id)
             if slot is None:
                 raise NotFound("Pin slot not found.")
-            return slot, await self._bids(session, select(Bid).where(Bid.slot_id == slot_id))
+            return slot, await self._bids(session, BID_ROWS.where(Bid.slot_id == slot_id))
 
     async def creator_active_slots(self, creator_id: uuid.UUID) -> list[tuple[Slot, list[BidView]]]:
         async with self.db.transaction() as session:
             slots = list(await session.scalars(select(Slot).where(Slot.creator_id == creator_id,
                                                                   Slot.status == "ACTIVE")
                                                .order_by(Slot.auction_end)))
-            views = await self._bids(session, select(Bid).where(Bid.slot_id.in_([s.id for s in slots])))
+            views = await self._bids(session, BID_ROWS.where(Bid.slot_id.in_([s.id for s in slots])))
             return [(s, [v for v in views if v.slot.id == s.id]) for s in slots]
 
     async def buyer_bids(self, buyer_id: uuid.UUID) -> list[BidView]:
         async with self.db.transaction() as session:
-            return await self._bids(session, select(Bid).where(Bid.buyer_id == buyer_id))
+            return await self._bids(session, BID_ROWS.where(Bid.buyer_id == buyer_id))
 
     async def buyer_bid(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
         async with self.db.transaction() as session:
-            views = await self._bids(session, select(Bid).where(Bid.id == bid_id, Bid.buyer_id == buyer_id))
+            views = await self._bids(session, BID_ROWS.where(Bid.id == bid_id, Bid.buyer_id == buyer_id))
         if not views:
             raise NotFound("Bid not found.")
         return views[0]
 
     async def creator_bids(self, creator_id: uuid.UUID, statuses: Sequence[BidStatus] | None = None) -> list[BidView]:
-        query = select(Bid).where(Bid.slot_id.in_(select(Slot.id).where(Slot.creator_id == creator_id)))
+        query = BID_ROWS.where(Bid.slot_id.in_(select(Slot.id).where(Slot.creator_id == creator_id)))
         if statuses is not None:
             query = query.where(Bid.status.in_(statuses))
         async with self.db.transaction() as session:
@@ -135,25 +136,47 @@ class Queries:
 
     async def creator_figures(self, creator_id: uuid.UUID) -> dict[str, int]:
         async with self.db.transaction() as session:
-            active = await session.scalar(select(func.count()).where(Slot.creator_id == creator_id,
-                                                                     Slot.status == "ACTIVE"))
-            by_status = dict((await session.execute(
-                select(Bid.status, func.count()).join(Slot, Slot.id == Bid.slot_id)
-                .where(Slot.creator_id == creator_id).group_by(Bid.status))).tuples().all())
-        return {"activeSlots": active or 0,
-                "pendingApprovals": by_status.get(BidStatus.PENDING_INFLUENCER_APPROVAL, 0),
-                "completedJobs": by_status.get(BidStatus.PINNED, 0)}
+            row = (await session.execute(_CREATOR_FIGURES, {"creator_id": creator_id})).one()
+        return {"activeSlots": row.active_slots, "pendingApprovals": row.pending_approvals,
+                "completedJobs": row.completed_jobs}
 
     async def buyer_figures(self, buyer_id: uuid.UUID) -> dict[str, int]:
         async with self.db.transaction() as session:
-            by_status = dict((await session.execute(
-                select(Bid.status, func.count()).where(Bid.buyer_id == buyer_id).group_by(Bid.status))).tuples().all())
-        return {"activeBids": sum(by_status.get(s, 0) for s in LIVE),
-                "wonAuctions": sum(by_status.get(s, 0) for s in WON_STATUSES)}
+            row = (await session.execute(_BUYER_FIGURES, {"buyer_id": buyer_id})).one()
+        return {"activeBids": row.active_bids, "wonAuctions": row.won_auctions}
 
     @staticmethod
     async def _bids(session, query: Select) -> list[BidView]:
+        """One Core statement: bids with their slot and buyer, newest first (no ORM identity map or loading)."""
         rows = (await session.execute(
-            query.add_columns(Slot, User).join(Slot, Slot.id == Bid.slot_id)
-            .outerjoin(User, User.id == Bid.buyer_id).order_by(Bid.created_at.desc(), Bid.id))).all()
-        return [BidView(bid=r[0], slot=r[1], buyer=r[2]) for r in rows]
+            query.join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
+            .order_by(Bid.created_at.desc(), Bid.id))).all()
+        return [BidView(bid=store.bid_of(r), slot=store.slot_of(r), buyer=store.user_of(r)) for r in rows]
+
+
+def bid_rows() -> Select:
+    """Bid, slot and buyer columns, named as store.py reads them."""
+    return select(*[c.label("b_" + c.name) for c in Bid.__table__.columns],
+                  *[c.label("s_" + c.name) for c in Slot.__table__.columns],
+                  *[c.label("u_" + c.name) for c in User.__table__.columns]).select_from(Bid)
+
+
+BID_ROWS = bid_rows()
+
+
+def _count(*where) -> ColumnElement[int]:
+    return func.count().filter(*where)
+
+
+_CREATOR_FIGURES = select(
+    select(func.count()).where(Slot.creator_id == bindparam("creator_id"), Slot.status == "ACTIVE")
+    .scalar_subquery().label("active_slots"),
+    select(func.count()).select_from(Bid).join(Slot, Slot.id == Bid.slot_id)
+    .where(Slot.creator_id == bindparam("creator_id"), Bid.status == BidStatus.PENDING_INFLUENCER_APPROVAL.value)
+    .scalar_subquery().label("pending_approvals"),
+    select(func.count()).select_from(Bid).join(Slot, Slot.id == Bid.slot_id)
+    .where(Slot.creator_id == bindparam("creator_id"), Bid.status == BidStatus.PINNED.value)
+    .scalar_subquery().label("completed_jobs"))
+_BUYER_FIGURES = (select(_count(Bid.status.in_([s.value for s in LIVE])).label("active_bids"),
+                         _count(Bid.status.in_([s.value for s in WON_STATUSES])).label("won_auctions"))
+                  .where(Bid.buyer_id == bindparam("buyer_id")))

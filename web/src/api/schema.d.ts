@@ -1187,6 +1187,8 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /** @description On a refused bid that is too low (code bid_too_low): the slot's current bid, null before the first bid. */
+            currentBid?: number | null;
         };
         /** FaqOut */
         FaqOut: {

@@ -1,0 +1,160 @@
+"""How many SQL statements and transactions each hot call costs (counted with SQLAlchemy's cursor events), so a
+change that adds a round trip to one of them fails here. COMMIT is not a statement; pool pings are not counted."""
+
+import contextlib
+import contextvars
+from dataclasses import dataclass, field
+
+from sqlalchemy import event, text
+
+_COUNTING: contextvars.ContextVar["Counted | None"] = contextvars.ContextVar("counting", default=None)
+
+
+@dataclass
+class Counted:
+    statements: list[str] = field(default_factory=list)
+    transactions: int = 0
+
+
+@contextlib.contextmanager
+def counting(world):
+    """Counts what the code running in this context executes; the relay, the closer job and the consumers of the
+    running service run in other contexts and are not counted."""
+    engine = world.service.db.engine.sync_engine
+    counted = Counted()
+
+    def on_statement(conn, cursor, statement, parameters, context, executemany) -> None:
+        if _COUNTING.get() is counted:
+            counted.statements.append(statement)
+
+    def on_begin(conn) -> None:
+        if _COUNTING.get() is counted:
+            counted.transactions += 1
+
+    event.listen(engine, "before_cursor_execute", on_statement)
+    event.listen(engine, "begin", on_begin)
+    token = _COUNTING.set(counted)
+    try:
+        yield counted
+    finally:
+        _COUNTING.reset(token)
+        event.remove(engine, "before_cursor_execute", on_statement)
+        event.remove(engine, "begin", on_begin)
+
+
+async def market(world, bids: int = 2):
+    creator, posts = await world.creator(posts=3)
+    slot = await world.slot(creator, posts[0], minBid=10)
+    buyers = [await world.buyer(f"B{n}") for n in range(bids)]
+    for n, buyer in enumerate(buyers):
+        assert (await world.bid(buyer, slot["id"], 20 + 10 * n)).status_code == 201
+    return creator, slot, buyers
+
+
+async def test_an_accepted_bid_is_one_transaction_of_three_statements_and_answers_without_reading_back(world):
+    creator, slot, buyers = await market(world)
+    newcomer = await world.buyer("New")
+    with counting(world) as counted:
+        response = await world.bid(newcomer, slot["id"], 45, autoBidEnabled=True, maxAutoBid=60,
+                                   newCommentText="Hello #ad")
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert (body["amount"], body["status"], body["pinSlot"]["currentBid"], body["pinSlot"]["bidCount"]) == (
+        45, "ACTIVE", 45, 3)
+    assert (body["maxAutoBid"], body["comment"], body["user"]["name"]) == (60, "Hello #ad", "New Inc")
+    # the unlocked check, the lock with the read the rules need, the write of slot, bids and events
+    assert len(counted.statements) == 3, counted.statements
+    assert counted.transactions == 1
+    assert "FOR UPDATE" in counted.statements[1]
+    assert "INSERT INTO outbox" in counted.statements[2] and "pg_notify" in counted.statements[2]
+    async with world.service.db.transaction() as session:
+        events = (await session.execute(text(
+            "SELECT type FROM outbox WHERE envelope->'data'->>'slotId' = :slot ORDER BY seq DESC LIMIT 4"),
+            {"slot": slot["id"]})).scalars().all()
+    assert sorted(events) == sorted(["marketplace.bid.comment_changed.v1", "marketplace.bid.placed.v1",
+                                     "marketplace.bid.outbid.v1", "marketplace.slot.updated.v1"])
+
+
+async def test_a_refusal_is_one_read_without_a_lock_and_says_what_the_current_bid_is(world):
+    creator, slot, buyers = await market(world)
+    with counting(world) as counted:
+        response = await world.bid(buyers[0], slot["id"], 25)
+    assert response.status_code == 422
+    body = response.json()
+    assert (body["code"], body["currentBid"], body["errors"][0]["field"]) == ("bid_too_low", 30, "amount")
+    assert body["detail"].startswith("Your bid must be higher than the current bid ($30.00)")
+    assert len(counted.statements) == 1 and "FOR UPDATE" not in counted.statements[0]
+
+    world.clock.advance(days=3)
+    with counting(world) as counted:
+        ended = await world.bid(buyers[0], slot["id"], 500)
+    assert ended.status_code == 409 and ended.json()["code"] == "auction_ended"
+    assert len(counted.statements) == 1
+
+
+async def test_the_first_refusal_of_a_slot_without_bids_has_a_null_current_bid(world):
+    creator, slot, buyers = await market(world, bids=0)
+    response = await world.bid(await world.buyer(), slot["id"], 5)
+    assert response.status_code == 422
+    assert (response.json()["code"], response.json()["currentBid"]) == ("bid_too_low", None)
+
+
+async def test_changing_a_bid_costs_three_statements(world):
+    creator, slot, buyers = await market(world)
+    mine = (await world.http.get("/buyer/bids", headers=buyers[0])).json()[0]
+    with counting(world) as counted:
+        response = await world.http.put(f"/buyer/bids/{mine['id']}", json={"amount": 50}, headers=buyers[0])
+    assert response.status_code == 200, response.text
+    assert (response.json()["id"], response.json()["status"], response.json()["pinSlot"]["currentBid"]) == (
+        mine["id"], "ACTIVE", 50)
+    assert len(counted.statements) == 3 and counted.transactions == 1
+
+
+async def test_ending_an_auction_and_deciding_cost_two_statements_each(world):
+    creator, slot, buyers = await market(world)
+    with counting(world) as counted:
+        ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    assert ended.status_code == 200, ended.text
+    assert ended.json()["status"] == "CLOSED" and len(ended.json()["bids"]) == 2
+    assert [b["status"] for b in ended.json()["bids"]] == ["PENDING_INFLUENCER_APPROVAL", "EXPIRED"]
+    assert ended.json()["bids"][0]["user"]["name"] == "B1 Inc"
+    assert len(counted.statements) == 2 and counted.transactions == 1
+
+    winner = ended.json()["bids"][0]["id"]
+    with counting(world) as counted:
+        decided = await world.http.post(f"/influencer/approvals/{winner}", json={"status": "APPROVED"},
+                                        headers=creator)
+    assert decided.status_code == 200, decided.text
+    assert (decided.json()["id"], decided.json()["status"], decided.json()["finalPrice"]) == (winner, "APPROVED", 20)
+    assert len(counted.statements) == 2 and counted.transactions == 1
+
+
+async def test_the_closer_costs_two_statements_whatever_the_number_of_slots(world):
+    creator, posts = await world.creator(posts=6)
+    slots = [await world.slot(creator, pid) for pid in posts]
+    buyer = await world.buyer()
+    for s in slots[:4]:
+        assert (await world.bid(buyer, s["id"], 20)).status_code == 201
+    world.clock.advance(days=3)
+    with counting(world) as counted:
+        closed = await world.service.state["closer"].run_once()
+    assert closed == 6
+    assert len(counted.statements) == 2 and counted.transactions == 1
+    with counting(world) as counted:
+        assert await world.service.state["closer"].run_once() == 0
+    assert len(counted.statements) == 1
+
+
+async def test_bid_lists_and_figures_are_one_statement_each(world):
+    creator, slot, buyers = await market(world)
+    calls = [("/buyer/bids", buyers[0]), ("/buyer/dashboard-figures", buyers[0]),
+             ("/influencer/dashboard-figures", creator), ("/influencer/approvals", creator)]
+    for path, headers in calls:
+        with counting(world) as counted:
+            response = await world.http.get(path, headers=headers)
+        assert response.status_code == 200, (path, response.text)
+        assert len(counted.statements) == 1, (path, counted.statements)
+    assert (await world.http.get("/buyer/dashboard-figures", headers=buyers[0])).json() == {
+        "activeBids": 1, "wonAuctions": 0}
+    assert (await world.http.get("/influencer/dashboard-figures", headers=creator)).json() == {
+        "activeSlots": 1, "pendingApprovals": 0, "completedJobs": 0}
