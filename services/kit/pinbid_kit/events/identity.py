@@ -1,4 +1,5 @@
 import uuid
+from datetime import datetime
 from typing import Literal
 
 from .catalog import EventData, event
@@ -32,3 +33,19 @@ class SessionsRevoked(EventData):
 
     user_id: uuid.UUID
     token_version: int
+
+
+@event("identity.notification.created.v1")
+class NotificationCreated(EventData):
+    """A user got a new in-app notice. `kind` names what happened (e.g. `bid.outbid`, `payment.reminder`);
+    `link` is the web screen the notice points to (e.g. `/app/buyer/bids`); `unreadCount` is the user's unread
+    notices including this one."""
+
+    notification_id: uuid.UUID
+    user_id: uuid.UUID
+    kind: str
+    title: str
+    message: str
+    link: str | None = None
+    created_at: datetime
+    unread_count: int
