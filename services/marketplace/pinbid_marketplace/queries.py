@@ -23,7 +23,7 @@ ORDER = {
     "newest": (Slot.created_at.desc(), Slot.id),
     "popular": (Slot.bid_count.desc(), Slot.id),
     "price-low": (Slot.price.asc(), Slot.id),
-    "price-high": (Slot.price.desc(), Slot.id),
+    "price-high": (Slot.price.desc(), Slot.id.desc()),  # the price index read backwards, no re-sort
     "ending-soon": (Slot.auction_end.asc(), Slot.id),
     "most-views": (Slot.avg_views.desc(), Slot.id),
 }
