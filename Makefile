@@ -3,6 +3,7 @@ SHELL := /bin/bash
 UV := $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 NPM := npm
 PORT ?= 8000
+REPLICAS ?= 1
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
 .PHONY: run test install web contracts lint test-python test-fuzz test-web test-browser up down status bench clean
@@ -67,8 +68,9 @@ test: install lint test-python test-fuzz test-web test-browser
 	@echo "wrote .env (secrets for docker-compose on this machine; never commit it)"
 
 ## up / down / status: the distributed run on this machine (local PostgreSQL and RabbitMQ)
+## REPLICAS=N: N processes of every service and N gateways (ports 8000, 8001, ...), as pods would run
 up: install web
-	$(UV) run python -m pinbid_launcher up
+	PINBID_REPLICAS=$(REPLICAS) $(UV) run python -m pinbid_launcher up
 down:
 	$(UV) run python -m pinbid_launcher down
 status:

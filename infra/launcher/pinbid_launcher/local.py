@@ -1,5 +1,9 @@
 """`make up` / `make down`: the distributed run on this machine, each service and the gateway its own
-process, against the local PostgreSQL (one database per service) and RabbitMQ. Pids and logs go to var/."""
+process, against the local PostgreSQL (one database per service) and RabbitMQ. Pids and logs go to var/.
+
+`PINBID_REPLICAS=N` (`make up REPLICAS=N`) starts N processes of every service and N gateways. There is no
+balancer: gateway k (port PINBID_GATEWAY_PORT + k - 1) calls replica k of each service, and every replica
+consumes from its service's shared queue and runs its jobs, as pods do."""
 
 import os
 import signal
@@ -20,6 +24,18 @@ DB_PREFIX = os.environ.get("PINBID_DB_PREFIX", "pinbid")
 GATEWAY_PORT = int(os.environ.get("PINBID_GATEWAY_PORT", "8000"))
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 AMQP = os.environ.get("PINBID_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
+REPLICAS = os.environ.get("PINBID_REPLICAS", "1")
+PORTS_PER_REPLICA = 10  # replica r of the service at index i listens on BASE_PORT + i + 10 * (r - 1)
+
+
+def replicas() -> int:
+    if not REPLICAS.isdigit() or not 1 <= int(REPLICAS) <= 9:
+        raise SystemExit(f"PINBID_REPLICAS must be a whole number from 1 to 9, not {REPLICAS!r}")
+    return int(REPLICAS)
+
+
+def process_name(name: str, replica: int) -> str:
+    return name if replica == 1 else f"{name}-{replica}"
 
 
 def _run_dir() -> Path:
@@ -32,24 +48,28 @@ def _run_dir() -> Path:
 def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
     """(name, command, environment, port) for every process of the distributed run. The run's database
     prefix also prefixes its exchanges and queues, so two runs on one broker never take each other's events;
-    links and redirects point at the gateway's port."""
+    links and redirects point at the (first) gateway's port. Replicas of a service share its database."""
     entries = []
-    urls = {}
     # made once under var/keys and kept: every process and every restart reads the same secrets
     encryption_keys = load_or_create_key(var_dir() / "keys" / "data.key")
     public_url = f"http://127.0.0.1:{GATEWAY_PORT}"
-    for index, module in enumerate(services.installed()):
-        port = BASE_PORT + index
-        prefix = module.name.upper() + "_"
-        env = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
-               prefix + "AMQP_URL": AMQP, prefix + "BUS_PREFIX": DB_PREFIX, prefix + "PORT": str(port),
-               prefix + "HOST": "127.0.0.1", prefix + "PUBLIC_URL": public_url,
-               prefix + "ENCRYPTION_KEYS": encryption_keys}
-        entries.append((module.name, [sys.executable, "-m", "pinbid_launcher", "service", module.name], env, port))
-        urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
-    gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_BUS_PREFIX": DB_PREFIX,
-                   "GATEWAY_PORT": str(GATEWAY_PORT), "GATEWAY_PUBLIC_URL": public_url, **urls}
-    entries.append(("gateway", [sys.executable, "-m", "pinbid_launcher", "gateway"], gateway_env, GATEWAY_PORT))
+    for replica in range(1, replicas() + 1):
+        urls = {}
+        for index, module in enumerate(services.installed()):
+            port = BASE_PORT + index + PORTS_PER_REPLICA * (replica - 1)
+            prefix = module.name.upper() + "_"
+            env = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
+                   prefix + "AMQP_URL": AMQP, prefix + "BUS_PREFIX": DB_PREFIX, prefix + "PORT": str(port),
+                   prefix + "HOST": "127.0.0.1", prefix + "PUBLIC_URL": public_url,
+                   prefix + "ENCRYPTION_KEYS": encryption_keys}
+            command = [sys.executable, "-m", "pinbid_launcher", "service", module.name]
+            entries.append((process_name(module.name, replica), command, env, port))
+            urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
+        gateway_port = GATEWAY_PORT + replica - 1
+        gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_BUS_PREFIX": DB_PREFIX,
+                       "GATEWAY_PORT": str(gateway_port), "GATEWAY_PUBLIC_URL": public_url, **urls}
+        entries.append((process_name("gateway", replica), [sys.executable, "-m", "pinbid_launcher", "gateway"],
+                        gateway_env, gateway_port))
     return entries
 
 
@@ -69,7 +89,8 @@ def up() -> None:
         print(f"started {name} (pid {process.pid}) on port {port}; log var/log/{name}.log")
     for name, _, _, port in plan():
         _wait_ready(name, port)
-    print(f"Pinbid (distributed) is up at http://127.0.0.1:{GATEWAY_PORT}")
+    gateways = ", ".join(f"http://127.0.0.1:{GATEWAY_PORT + r}" for r in range(replicas()))
+    print(f"Pinbid (distributed) is up at {gateways}")
 
 
 def _wait_ready(name: str, port: int, timeout: float = 60) -> None:

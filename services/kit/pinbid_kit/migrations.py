@@ -23,7 +23,10 @@ def ensure_database(url: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (target.database,)).fetchone()
         if not exists:
-            conn.execute(f'CREATE DATABASE "{target.database}"')
+            try:
+                conn.execute(f'CREATE DATABASE "{target.database}"')
+            except (psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+                pass  # a replica starting at the same moment made it first
 
 
 def alembic_config(url: str, package: str) -> Config:
@@ -48,6 +51,10 @@ def run_env(metadata: MetaData) -> None:
             context.configure(connection=connection, target_metadata=metadata, compare_type=True)
             with context.begin_transaction():
                 context.run_migrations()
+            connection.commit()  # before the unlock: the replica waiting for the lock must see the new schema
+        except BaseException:
+            connection.rollback()
+            raise
         finally:
             connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
             connection.commit()
