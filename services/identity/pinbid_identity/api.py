@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from pinbid_kit.api import ApiModel, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.tokens import Principal, TokenVerifier
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .accounts import Accounts, Signup
 from .domain.accounts import MAX_PASSWORD, Role
@@ -111,14 +111,32 @@ class NotificationOut(ApiModel):
     id: uuid.UUID
     title: str
     message: str
-    kind: str
+    kind: str = Field(description="what happened, e.g. bid.outbid, payment.reminder, pin.reminder, payout.failed")
+    link: str | None = Field(description="the web screen the notice points to, e.g. /my-bids")
     created_at: datetime
     read: bool
 
     @classmethod
     def of(cls, row: Notification) -> "NotificationOut":
-        return cls(id=row.id, title=row.title, message=row.message, kind=row.kind, created_at=row.created_at,
-                   read=row.read_at is not None)
+        return cls(id=row.id, title=row.title, message=row.message, kind=row.kind, link=row.link,
+                   created_at=row.created_at, read=row.read_at is not None)
+
+
+class MarkReadIn(ApiModel):
+    """Either `ids` (the caller's notices to mark read; others' ids change nothing) or `all: true`."""
+
+    ids: Annotated[list[uuid.UUID], Field(min_length=1, max_length=200)] | None = None
+    all: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "MarkReadIn":
+        if (self.ids is None) == (self.all is None):
+            raise ValueError("send either ids or all: true")
+        return self
+
+
+class UnreadCountOut(ApiModel):
+    unread_count: int
 
 
 class PreferencesIO(ApiModel):
@@ -135,6 +153,15 @@ class PreferencesIO(ApiModel):
     def as_dict(self) -> dict[Category, bool]:
         return {Category.NEW_BIDS: self.new_bids, Category.APPROVALS: self.approvals,
                 Category.PAYOUTS: self.payouts, Category.MARKETING: self.marketing}
+
+
+class PreferencesOut(PreferencesIO):
+    applies: list[Category] = Field(description="the preferences that apply to the caller's role, to show in "
+                                    "settings: brands get no payout notices, so theirs leave out payouts")
+
+    @classmethod
+    def of(cls, values: dict[Category, bool], applies: tuple[Category, ...]) -> "PreferencesOut":
+        return cls(**PreferencesIO.of(values).model_dump(), applies=list(applies))
 
 
 class TokenVersionOut(ApiModel):
@@ -195,13 +222,23 @@ def routes(accounts: Accounts, notifications: Notifications, verifier: TokenVeri
     async def list_notifications(principal: Principal = signed_in) -> list[NotificationOut]:
         return [NotificationOut.of(n) for n in await notifications.recent(principal.user_id)]
 
-    @notes.get("/preferences", response_model=PreferencesIO)
-    async def get_preferences(principal: Principal = signed_in) -> PreferencesIO:
-        return PreferencesIO.of(await notifications.preferences(principal.user_id))
+    @notes.get("/unread-count", response_model=UnreadCountOut)
+    async def unread_count(principal: Principal = signed_in) -> UnreadCountOut:
+        return UnreadCountOut(unread_count=await notifications.unread_count(principal.user_id))
 
-    @notes.post("/preferences", response_model=PreferencesIO)
-    async def set_preferences(body: PreferencesIO, principal: Principal = signed_in) -> PreferencesIO:
-        return PreferencesIO.of(await notifications.set_preferences(principal.user_id, body.as_dict()))
+    @notes.post("/read", response_model=UnreadCountOut)
+    async def mark_read(body: MarkReadIn, principal: Principal = signed_in) -> UnreadCountOut:
+        """Marks notices read; answers the unread count after."""
+        return UnreadCountOut(unread_count=await notifications.mark_read(principal.user_id, body.ids))
+
+    @notes.get("/preferences", response_model=PreferencesOut)
+    async def get_preferences(principal: Principal = signed_in) -> PreferencesOut:
+        return PreferencesOut.of(*await notifications.preferences(principal.user_id))
+
+    @notes.post("/preferences", response_model=PreferencesOut)
+    async def set_preferences(body: PreferencesIO, principal: Principal = signed_in) -> PreferencesOut:
+        """All four switches are saved, those that do not apply to the role too (kept as sent)."""
+        return PreferencesOut.of(*await notifications.set_preferences(principal.user_id, body.as_dict()))
 
     internal = APIRouter(prefix="/internal", include_in_schema=False)
 

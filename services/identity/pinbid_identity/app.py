@@ -1,5 +1,8 @@
 """Builds the identity service: its HTTP app, event consumers and periodic jobs."""
 
+from datetime import timedelta
+
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.http import create_app
 from pinbid_kit.inbox import Consumers
@@ -11,15 +14,18 @@ from sqlalchemy import text
 from . import handlers
 from .accounts import Accounts
 from .api import routes
-from .notifications import Notifications
+from .notice_mail import NoticeMailQueue, NoticeMailWorker
+from .notifications import Notifications, Notifier
 from .passwords import Passwords
+from .reminders import Reminders
 from .settings import IdentitySettings
 
 NAME = "identity"
 SETTINGS = IdentitySettings
 
 
-def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None) -> Service:
+def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None,
+          clock: Clock = utcnow) -> Service:
     settings = settings or IdentitySettings()
     generate_keypair(settings.jwt_private_key_file, settings.jwt_public_key_file)
     db = Database.from_settings(settings)
@@ -29,19 +35,27 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
                           parallelism=settings.argon2_parallelism)
     accounts = Accounts(db, settings, signer, passwords)
     notifications = Notifications(db)
+    notifier = Notifier(NoticeMailQueue(settings.public_url, timedelta(seconds=settings.notice_mail_coalesce_seconds),
+                                        clock))
     consumers = Consumers(NAME, db)
-    handlers.register(consumers)
+    handlers.register(consumers, notifier, clock)
     service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(NAME, routers=routes(accounts, notifications, verifier),
                              checks=service.readiness_checks(),
                              description="Users, sessions, password reset and notifications.")
-    mail_worker = MailWorker(db, mailer or sender_for(settings), settings.mail_from)
+    sender = mailer or sender_for(settings)
+    mail_worker = MailWorker(db, sender, settings.mail_from)
+    notice_mail_worker = NoticeMailWorker(db, sender, settings.mail_from, clock)
+    reminders = Reminders(db, notifier, clock)
     service.jobs = [
         Job("mail", mail_worker.run_once, every_seconds=1.0),
+        Job("notice-mail", notice_mail_worker.run_once, every_seconds=1.0),
+        Job("reminders", reminders.run_once, every_seconds=settings.reminders_every_seconds),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]
-    service.state = {"accounts": accounts, "notifications": notifications}
+    service.state = {"accounts": accounts, "notifications": notifications, "reminders": reminders,
+                     "notice_mail": notice_mail_worker}
     return service
 
 
@@ -50,3 +64,7 @@ async def housekeeping(db: Database) -> None:
     async with db.transaction() as session:
         await session.execute(text("DELETE FROM login_throttle WHERE window_start < now() - interval '1 day'"))
         await session.execute(text("DELETE FROM password_resets WHERE expires_at < now() - interval '1 day'"))
+        # sent notice mails matter only to the coalescing window (minutes); reminders only until their window
+        await session.execute(text("DELETE FROM notice_mails WHERE sent_at < now() - interval '1 day'"))
+        await session.execute(text("DELETE FROM reminders WHERE coalesce(closes_at, cancelled_at) "
+                                   "< now() - interval '30 days'"))

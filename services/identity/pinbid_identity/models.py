@@ -6,16 +6,20 @@ from decimal import Decimal
 
 from pinbid_kit.tables import add_messaging_tables
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     MetaData,
     Numeric,
     String,
     Text,
+    UniqueConstraint,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -64,16 +68,68 @@ class NotificationPreferences(Base):
 
 class Notification(Base):
     __tablename__ = "notifications"
-    __table_args__ = (Index("notifications_user_recent", "user_id", "created_at"),)
+    __table_args__ = (Index("notifications_user_recent", "user_id", "created_at"),
+                      Index("notifications_user_unread", "user_id", postgresql_where=text("read_at IS NULL")))
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
     user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     kind: Mapped[str] = mapped_column(String(40))
     title: Mapped[str] = mapped_column(String(200))
     message: Mapped[str] = mapped_column(Text)
+    link: Mapped[str | None] = mapped_column(String(200))
     source_event_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class NoticeMail(Base):
+    """A notice going by mail. One unsent row per (user, kind, topic): a notice arriving while it waits
+    replaces its content, so a burst of outbids becomes one mail (domain.notices.mail_send_after)."""
+
+    __tablename__ = "notice_mails"
+    __table_args__ = (
+        Index("notice_mails_pending", "user_id", "kind", "topic", unique=True,
+              postgresql_where=text("sent_at IS NULL")),
+        Index("notice_mails_due", "next_attempt_at", postgresql_where=text("sent_at IS NULL")),
+        Index("notice_mails_history", "user_id", "kind", "topic", "send_after"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(40))
+    topic: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    to_address: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(String(300))
+    text_body: Mapped[str] = mapped_column(Text)
+    html_body: Mapped[str] = mapped_column(Text)
+    notices: Mapped[int] = mapped_column(Integer, default=1, server_default="1")  # how many it stands for
+    send_after: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # send_after, then retries
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class Reminder(Base):
+    """A notice due before a window closes (pay window, pin deadline). Stored when the window opens, fired
+    once by the reminders job, cancelled when the window closes first. A row may be cancelled before it is
+    scheduled (events out of order): then it has no user and never fires."""
+
+    __tablename__ = "reminders"
+    __table_args__ = (UniqueConstraint("kind", "subject_id", name="reminders_kind_subject"),
+                      Index("reminders_due", "due_at", postgresql_where=text("fired_at IS NULL AND "
+                                                                             "cancelled_at IS NULL")))
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    kind: Mapped[str] = mapped_column(String(40))
+    subject_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))  # the payment or bid
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    amount_cents: Mapped[int | None] = mapped_column(BigInteger)
+    currency: Mapped[str | None] = mapped_column(String(3))
+    fired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancelled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class PasswordReset(Base):

@@ -2,13 +2,17 @@
 
 import uuid
 
+from pinbid_kit import outbox
 from pinbid_kit.db import Database
-from sqlalchemy import select
+from pinbid_kit.events.identity import NotificationCreated
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .domain.notices import DEFAULT_PREFERENCES, Category, Notice, wanted
+from .domain.notices import DEFAULT_PREFERENCES, ROLE_CATEGORIES, Category, Notice, wanted
 from .models import Notification, NotificationPreferences, User
+from .notice_mail import NoticeMailQueue
 
+SOURCE = "identity"
 RECENT = 50
 _COLUMNS = {Category.NEW_BIDS: "new_bids", Category.APPROVALS: "approvals", Category.PAYOUTS: "payouts",
             Category.MARKETING: "marketing"}
@@ -23,6 +27,12 @@ def as_dict(row: NotificationPreferences | None) -> dict[Category, bool]:
         return dict(DEFAULT_PREFERENCES)
     return {category: getattr(row, column) for category, column in _COLUMNS.items()}
 
+
+async def unread(session: AsyncSession, user_id: uuid.UUID) -> int:
+    return await session.scalar(select(func.count()).select_from(Notification)
+                                .where(Notification.user_id == user_id, Notification.read_at.is_(None)))
+
+
 class Notifications:
     def __init__(self, db: Database):
         self.db = db
@@ -33,12 +43,31 @@ class Notifications:
                                          .order_by(Notification.created_at.desc()).limit(RECENT))
             return list(rows)
 
-    async def preferences(self, user_id: uuid.UUID) -> dict[Category, bool]:
+    async def unread_count(self, user_id: uuid.UUID) -> int:
         async with self.db.transaction() as session:
-            return as_dict(await session.get(NotificationPreferences, user_id))
+            return await unread(session, user_id)
 
-    async def set_preferences(self, user_id: uuid.UUID, values: dict[Category, bool]) -> dict[Category, bool]:
+    async def mark_read(self, user_id: uuid.UUID, ids: list[uuid.UUID] | None) -> int:
+        """Marks the user's notices read (all of them when `ids` is None; ids of other users' notices change
+        nothing) and answers the unread count after."""
         async with self.db.transaction() as session:
+            mark = (update(Notification).where(Notification.user_id == user_id, Notification.read_at.is_(None))
+                    .values(read_at=func.now()))
+            if ids is not None:
+                mark = mark.where(Notification.id.in_(ids))
+            await session.execute(mark)
+            return await unread(session, user_id)
+
+    async def preferences(self, user_id: uuid.UUID) -> tuple[dict[Category, bool], tuple[Category, ...]]:
+        """The user's preferences, and the categories that apply to the user's role."""
+        async with self.db.transaction() as session:
+            role = await session.scalar(select(User.role).where(User.id == user_id))
+            return as_dict(await session.get(NotificationPreferences, user_id)), applicable(role)
+
+    async def set_preferences(self, user_id: uuid.UUID, values: dict[Category, bool]
+                              ) -> tuple[dict[Category, bool], tuple[Category, ...]]:
+        async with self.db.transaction() as session:
+            role = await session.scalar(select(User.role).where(User.id == user_id))
             row = await session.get(NotificationPreferences, user_id, with_for_update=True)
             if row is None:
                 row = NotificationPreferences(user_id=user_id, **preference_columns(DEFAULT_PREFERENCES))
@@ -46,16 +75,32 @@ class Notifications:
             for category, value in values.items():
                 setattr(row, _COLUMNS[category], value)
             await session.flush()
-            return as_dict(row)
+            return as_dict(row), applicable(role)
 
-async def deliver(session: AsyncSession, notice: Notice, source_event_id: uuid.UUID) -> bool:
-    """Store the notice if its user exists and wants this category. Runs inside the event's transaction."""
 
-    if await session.get(User, notice.user_id) is None:
-        return False
-    preferences = as_dict(await session.get(NotificationPreferences, notice.user_id))
-    if not wanted(notice, preferences):
-        return False
-    session.add(Notification(user_id=notice.user_id, kind=notice.kind, title=notice.title, message=notice.message,
-                             source_event_id=source_event_id))
-    return True
+def applicable(role: str | None) -> tuple[Category, ...]:
+    return ROLE_CATEGORIES.get(role or "", tuple(Category))
+
+
+class Notifier:
+    """Turns a notice into the user's notification, its event for the live stream, and (when the user's
+    preferences allow) a mail. Runs inside the transaction of the event or reminder that caused it."""
+
+    def __init__(self, mails: NoticeMailQueue):
+        self.mails = mails
+
+    async def deliver(self, session: AsyncSession, notice: Notice, source_event_id: uuid.UUID | None
+                      ) -> Notification | None:
+        user = await session.get(User, notice.user_id)
+        if user is None:
+            return None
+        note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
+                            message=notice.message, link=notice.link, source_event_id=source_event_id)
+        session.add(note)
+        await session.flush()  # the insert returns created_at (the database's time, as for every notice)
+        await outbox.publish(session, NotificationCreated(
+            notification_id=note.id, user_id=user.id, kind=note.kind, title=note.title, message=note.message,
+            link=note.link, created_at=note.created_at, unread_count=await unread(session, user.id)), source=SOURCE)
+        if wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
+            await self.mails.add(session, notice, user, notice.topic or note.id)
+        return note

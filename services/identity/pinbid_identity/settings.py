@@ -25,6 +25,9 @@ class IdentitySettings(MailSettings):
     argon2_time_cost: int = Field(default=2, ge=1)
     argon2_memory_kib: int = Field(default=19_456, ge=8)
     argon2_parallelism: int = Field(default=1, ge=1)
+    # At most one notice mail of a kind about one slot (or payment, payout) per this many seconds per user.
+    notice_mail_coalesce_seconds: float = Field(default=300, ge=0)
+    reminders_every_seconds: float = Field(default=30, gt=0, description="how often due reminders are fired")
 
     def login_policy(self) -> LoginPolicy:
         return LoginPolicy(per_email_and_client=self.login_failures_per_email_and_client,

@@ -38,7 +38,8 @@ async def enqueue(session: AsyncSession, to: str, subject: str, body: str) -> No
     )
 
 
-def build_message(sender: str, to: str, subject: str, body: str) -> EmailMessage:
+def build_message(sender: str, to: str, subject: str, body: str, html: str | None = None) -> EmailMessage:
+    """A plain-text message, or multipart/alternative (text first, then HTML) when `html` is given."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = to
@@ -46,6 +47,8 @@ def build_message(sender: str, to: str, subject: str, body: str) -> EmailMessage
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2].strip(">") or "pinbid.local")
     message.set_content(body)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
     return message
 
 

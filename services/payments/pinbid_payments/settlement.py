@@ -42,7 +42,8 @@ async def complete(session: AsyncSession, payment: Payment, **kwargs) -> None:
     await record_payment(session, payment, **kwargs)
     await outbox.publish(session, PaymentCompleted(
         payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-        amount_cents=payment.amount_cents, currency=payment.currency), source=SOURCE)
+        amount_cents=payment.amount_cents, currency=payment.currency, pin_deadline_at=payment.pin_deadline_at),
+        source=SOURCE)
 
 
 async def release(session: AsyncSession, payment: Payment, pinned_at: datetime) -> bool:

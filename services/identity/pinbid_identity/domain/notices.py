@@ -1,11 +1,14 @@
-"""In-app notifications: what a person is told about events elsewhere, and which preference governs it.
+"""What a person is told about events elsewhere: one function per notice, naming its user, its preference
+category, the screen it points to and the words. The handlers only choose the function.
 
-Preferences (spec section 3): newBids covers bid activity (a new bid on your slot, outbid, won,
-auction ended); approvals covers the approval and payment steps; payouts covers money received
-and payouts. Marketing is never used for activity."""
+In-app notices are always kept; the category decides only whether the notice also goes by mail.
+Categories (spec section 3, issue 11): newBids covers bid activity (a new bid on your slot, you were
+outbid, the auction ended unsold); approvals covers the approval, payment and pin steps (won, approve the
+winner, approved and pay by, reminders, expired, declined, pinned, refunded); payouts covers a creator's
+money (payment received, earnings released or refunded, payouts). Marketing is never used for activity."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 from uuid import UUID
@@ -21,6 +24,24 @@ class Category(StrEnum):
 DEFAULT_PREFERENCES = {Category.NEW_BIDS: True, Category.APPROVALS: True, Category.PAYOUTS: True,
                        Category.MARKETING: False}
 
+# The categories a role can receive anything in: a brand never gets payout mail (its refunds are a payment
+# step), so its settings leave that switch out.
+ROLE_CATEGORIES = {
+    "INFLUENCER": (Category.NEW_BIDS, Category.APPROVALS, Category.PAYOUTS, Category.MARKETING),
+    "BUYER": (Category.NEW_BIDS, Category.APPROVALS, Category.MARKETING),
+}
+
+PAYMENT_REMINDER_BEFORE = timedelta(hours=6)
+PIN_REMINDER_BEFORE = timedelta(hours=24)
+
+# Web screens the notices point to (paths of the web app, under the public URL).
+MY_BIDS = "/my-bids"
+APPROVALS = "/approvals"
+EARNINGS = "/earnings"
+DASHBOARD = "/dashboard"
+POST_MANAGER = "/post-manager"
+SETTINGS = "/settings"
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -29,6 +50,11 @@ class Notice:
     kind: str
     title: str
     message: str
+    link: str
+    action: str  # the label of the mail's button, e.g. "Bid again"
+    # What the notice is about (a slot, else a payment, bid or payout): mails of one kind about one topic
+    # are coalesced.
+    topic: UUID | None = None
 
 
 def money(cents: int, currency: str = "USD") -> str:
@@ -37,53 +63,141 @@ def money(cents: int, currency: str = "USD") -> str:
     return f"{symbol}{amount:,.2f}" if symbol else f"{amount:,.2f} {currency.upper()}"
 
 
-def new_bid(creator_id: UUID, buyer_name: str, slot_title: str, current_bid_cents: int, currency: str) -> Notice:
+def when(moment: datetime) -> str:
+    return f"{moment:%b %d, %H:%M} UTC"
+
+
+def new_bid(creator_id: UUID, buyer_name: str, slot_id: UUID, slot_title: str, current_bid_cents: int,
+            currency: str) -> Notice:
     return Notice(creator_id, Category.NEW_BIDS, "bid.placed", "New bid on your pin slot",
-                  f"{buyer_name} bid on “{slot_title}”. The current bid is {money(current_bid_cents, currency)}.")
+                  f"{buyer_name} bid on “{slot_title}”. The current bid is {money(current_bid_cents, currency)}.",
+                  DASHBOARD, "See your slots", slot_id)
 
 
-def outbid(buyer_id: UUID, slot_title: str, current_bid_cents: int, currency: str) -> Notice:
+def outbid(buyer_id: UUID, slot_id: UUID, slot_title: str, current_bid_cents: int, currency: str) -> Notice:
     return Notice(buyer_id, Category.NEW_BIDS, "bid.outbid", "You were outbid",
                   f"Someone outbid you on “{slot_title}”. The current bid is "
-                  f"{money(current_bid_cents, currency)}. Bid again before the auction ends.")
+                  f"{money(current_bid_cents, currency)}. Bid again before the auction ends.",
+                  MY_BIDS, "Bid again", slot_id)
 
 
-def auction_won(winner_id: UUID, slot_title: str, price_cents: int, currency: str) -> Notice:
-    return Notice(winner_id, Category.NEW_BIDS, "auction.won", "You won the auction",
+def auction_won(winner_id: UUID, slot_id: UUID, slot_title: str, price_cents: int, currency: str) -> Notice:
+    return Notice(winner_id, Category.APPROVALS, "auction.won", "You won the auction",
                   f"You won “{slot_title}” at {money(price_cents, currency)}. "
-                  "The creator will now review your bid.")
+                  "The creator will now review your bid.", MY_BIDS, "View your bids", slot_id)
 
 
-def approve_winner(creator_id: UUID, slot_title: str, price_cents: int, currency: str) -> Notice:
+def approve_winner(creator_id: UUID, slot_id: UUID, slot_title: str, price_cents: int, currency: str) -> Notice:
     return Notice(creator_id, Category.APPROVALS, "auction.approve", "Approve the winning bid",
-                  f"“{slot_title}” sold for {money(price_cents, currency)}. Review and approve the winning bid.")
+                  f"“{slot_title}” sold for {money(price_cents, currency)}. Review and approve the winning bid.",
+                  APPROVALS, "Review the bid", slot_id)
 
 
-def auction_unsold(creator_id: UUID, slot_title: str) -> Notice:
+def auction_unsold(creator_id: UUID, slot_id: UUID, slot_title: str) -> Notice:
     return Notice(creator_id, Category.NEW_BIDS, "auction.unsold", "Auction ended without a sale",
-                  f"The auction for “{slot_title}” ended with no bids. You can list the post again.")
+                  f"The auction for “{slot_title}” ended with no bids. You can list the post again.",
+                  POST_MANAGER, "List it again", slot_id)
 
 
-def payment_due(buyer_id: UUID, amount_cents: int, currency: str, expires_at: datetime) -> Notice:
+def payment_due(buyer_id: UUID, payment_id: UUID, amount_cents: int, currency: str, expires_at: datetime) -> Notice:
     return Notice(buyer_id, Category.APPROVALS, "payment.requested", "Your bid was approved",
-                  f"Pay {money(amount_cents, currency)} by {expires_at:%b %d, %H:%M} UTC to secure your "
-                  "pinned comment.")
+                  f"Pay {money(amount_cents, currency)} by {when(expires_at)} to secure your pinned comment.",
+                  MY_BIDS, "Pay now", payment_id)
 
 
-def bid_rejected(buyer_id: UUID, slot_title: str) -> Notice:
+def payment_reminder(buyer_id: UUID, payment_id: UUID, amount_cents: int, currency: str,
+                     expires_at: datetime) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "payment.reminder", "Your pay window closes soon",
+                  f"Pay {money(amount_cents, currency)} by {when(expires_at)}, or the slot goes back to the "
+                  "creator.", MY_BIDS, "Pay now", payment_id)
+
+
+def pay_window_expired(buyer_id: UUID, payment_id: UUID) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "payment.expired", "Your pay window expired",
+                  "The time to pay for your approved bid ran out. You have not been charged.",
+                  MY_BIDS, "View your bids", payment_id)
+
+
+def buyer_did_not_pay(creator_id: UUID, payment_id: UUID) -> Notice:
+    return Notice(creator_id, Category.APPROVALS, "payment.expired", "The brand did not pay in time",
+                  "The pay window of a bid you approved ran out unpaid. The slot can be listed again.",
+                  POST_MANAGER, "List it again", payment_id)
+
+
+def bid_rejected(buyer_id: UUID, slot_id: UUID, slot_title: str) -> Notice:
     return Notice(buyer_id, Category.APPROVALS, "bid.rejected", "Your bid was declined",
-                  f"The creator declined your winning bid on “{slot_title}”. You have not been charged.")
+                  f"The creator declined your winning bid on “{slot_title}”. You have not been charged.",
+                  MY_BIDS, "Find another slot", slot_id)
 
 
-def payment_received(creator_id: UUID, amount_cents: int, currency: str) -> Notice:
+def payment_received(creator_id: UUID, payment_id: UUID, amount_cents: int, currency: str,
+                     pin_deadline: datetime | None) -> Notice:
+    by = f" by {when(pin_deadline)}" if pin_deadline else ""
     return Notice(creator_id, Category.PAYOUTS, "payment.completed", "Payment received",
-                  f"A brand paid {money(amount_cents, currency)}. Pin their comment to release your earnings.")
+                  f"A brand paid {money(amount_cents, currency)}. Pin their comment{by} to release your earnings.",
+                  APPROVALS, "Pin the comment", payment_id)
 
 
-def payout_sent(creator_id: UUID, net_cents: int, currency: str, period: str) -> Notice:
+def pin_reminder(creator_id: UUID, bid_id: UUID, pin_deadline: datetime) -> Notice:
+    return Notice(creator_id, Category.APPROVALS, "pin.reminder", "Pin the winning comment",
+                  f"Pin the brand's comment by {when(pin_deadline)}, or the brand is refunded and the earnings "
+                  "are lost.", APPROVALS, "Pin the comment", bid_id)
+
+
+def comment_pinned(buyer_id: UUID, slot_id: UUID, comment_text: str) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "comment.pinned", "Your comment is pinned",
+                  f"Your comment “{comment_text}” is now pinned on the creator's post.", MY_BIDS, "See it live",
+                  slot_id)
+
+
+def earnings_released(creator_id: UUID, slot_id: UUID) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "comment.pinned", "Comment pinned",
+                  "The winning comment is pinned. Its earnings are now available for your next payout.",
+                  EARNINGS, "See your earnings", slot_id)
+
+
+def _because(reason: str) -> str:
+    return ": the comment was not pinned in time." if reason == "not_pinned_in_time" else "."
+
+
+def refund_made(buyer_id: UUID, payment_id: UUID, amount_cents: int, currency: str, reason: str) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "payment.refunded", "You were refunded",
+                  f"We refunded {money(amount_cents, currency)} in full{_because(reason)}",
+                  MY_BIDS, "View your bids", payment_id)
+
+
+def payment_refunded(creator_id: UUID, payment_id: UUID, amount_cents: int, currency: str, reason: str) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "payment.refunded", "A payment was refunded",
+                  f"The brand was refunded {money(amount_cents, currency)}{_because(reason)}",
+                  EARNINGS, "See your earnings", payment_id)
+
+
+def payout_sent(creator_id: UUID, payout_id: UUID, net_cents: int, currency: str, period: str) -> Notice:
     return Notice(creator_id, Category.PAYOUTS, "payout.paid", "Payout sent",
-                  f"We sent you {money(net_cents, currency)} for {period}.")
+                  f"We sent you {money(net_cents, currency)} for {period}.", EARNINGS, "See your earnings", payout_id)
+
+
+def payout_failed(creator_id: UUID, payout_id: UUID, net_cents: int, currency: str, period: str) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "payout.failed", "Payout failed",
+                  f"We could not send your payout of {money(net_cents, currency)} for {period}. The money stays "
+                  "in your available balance; check your payout details.", EARNINGS, "Check your payout", payout_id)
 
 
 def wanted(notice: Notice, preferences: dict[Category, bool]) -> bool:
+    """Whether the notice also goes by mail."""
     return preferences.get(notice.category, DEFAULT_PREFERENCES[notice.category])
+
+
+def reminder_due(closes_at: datetime, before: timedelta, now: datetime) -> datetime | None:
+    """When to remind of a window closing at `closes_at`; None when that moment has already passed (the
+    notice that opened the window already names the deadline)."""
+    due = closes_at - before
+    return due if due > now else None
+
+
+def mail_send_after(now: datetime, previous_send_after: datetime | None, window: timedelta) -> datetime:
+    """At most one mail of a kind about a topic per `window`: the first goes at once, a later one waits until
+    the window after the previous mail (and carries the latest notice by then)."""
+    if previous_send_after is None:
+        return now
+    return max(now, previous_send_after + window)

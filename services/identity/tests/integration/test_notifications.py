@@ -29,17 +29,22 @@ def envelope(data) -> Envelope:
 async def test_preferences_default_and_update(http):
     _, token = await registered(http)
     defaults = await http.get("/notifications/preferences", headers=bearer(token))
-    assert defaults.json() == {"newBids": True, "approvals": True, "payouts": True, "marketing": False}
+    assert defaults.json() == {"newBids": True, "approvals": True, "payouts": True, "marketing": False,
+                               "applies": ["newBids", "approvals", "marketing"]}
     saved = await http.post("/notifications/preferences", headers=bearer(token),
                             json={"newBids": False, "approvals": True, "payouts": True, "marketing": True})
     assert saved.json()["newBids"] is False and saved.json()["marketing"] is True
     again = await http.get("/notifications/preferences", headers=bearer(token))
     assert again.json() == saved.json()
+    assert saved.json()["payouts"] is True  # kept as sent, though a brand's settings do not show it
+    _, creator_token = await registered(http, "INFLUENCER")
+    creators = await http.get("/notifications/preferences", headers=bearer(creator_token))
+    assert creators.json()["applies"] == ["newBids", "approvals", "payouts", "marketing"]
     partial = await http.post("/notifications/preferences", headers=bearer(token), json={"newBids": True})
     assert partial.status_code == 422
 
 
-async def test_events_become_notifications_once_and_honour_preferences(http, service):
+async def test_events_become_notifications_once_in_app_whatever_the_mail_preferences(http, service):
     creator, creator_token = await registered(http, "INFLUENCER")
     buyer, buyer_token = await registered(http)
     slot = uuid.uuid4()
@@ -59,9 +64,11 @@ async def test_events_become_notifications_once_and_honour_preferences(http, ser
     creator_notes = (await http.get("/notifications", headers=bearer(creator_token))).json()
     buyer_notes = (await http.get("/notifications", headers=bearer(buyer_token))).json()
     assert sorted(n["title"] for n in creator_notes) == ["Approve the winning bid", "New bid on your pin slot"]
-    assert [n["title"] for n in buyer_notes] == ["Your bid was approved"]  # newBids is off: no outbid, no won
+    # newBids is off: that governs mail only, the notices are all here
+    assert [n["title"] for n in buyer_notes] == ["Your bid was approved", "You won the auction", "You were outbid"]
     assert "$43.00" in buyer_notes[0]["message"]
-    assert set(buyer_notes[0]) == {"id", "title", "message", "kind", "createdAt", "read"}
+    assert set(buyer_notes[0]) == {"id", "title", "message", "kind", "link", "createdAt", "read"}
+    assert buyer_notes[0]["kind"] == "payment.requested" and buyer_notes[0]["link"] == "/my-bids"
 
 
 async def test_notices_for_unknown_users_are_dropped(http, service):

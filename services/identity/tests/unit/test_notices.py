@@ -1,8 +1,17 @@
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from pinbid_identity.domain import notices
-from pinbid_identity.domain.notices import DEFAULT_PREFERENCES, Category, money, wanted
+from pinbid_identity.domain.notices import (
+    DEFAULT_PREFERENCES,
+    ROLE_CATEGORIES,
+    Category,
+    mail_send_after,
+    money,
+    reminder_due,
+    wanted,
+)
+from pinbid_identity.notice_mail import render
 
 
 def test_money_is_formatted_from_cents_without_floats():
@@ -18,10 +27,50 @@ def test_defaults_are_on_except_marketing():
 
 def test_each_notice_names_its_category_and_respects_preferences():
     user = uuid.uuid4()
-    outbid = notices.outbid(user, "Sunset reel", 4200, "USD")
+    outbid = notices.outbid(user, uuid.uuid4(), "Sunset reel", 4200, "USD")
     assert outbid.category is Category.NEW_BIDS and "$42.00" in outbid.message and "Sunset reel" in outbid.message
     assert wanted(outbid, DEFAULT_PREFERENCES)
     assert not wanted(outbid, {**DEFAULT_PREFERENCES, Category.NEW_BIDS: False})
-    due = notices.payment_due(user, 5000, "USD", datetime(2026, 11, 24, 9, 30, tzinfo=UTC))
+    due = notices.payment_due(user, uuid.uuid4(), 5000, "USD", datetime(2026, 11, 24, 9, 30, tzinfo=UTC))
     assert due.category is Category.APPROVALS and "Nov 24, 09:30 UTC" in due.message
-    assert notices.payout_sent(user, 9000, "USD", "2026-11").category is Category.PAYOUTS
+    assert notices.payout_sent(user, uuid.uuid4(), 9000, "USD", "2026-11").category is Category.PAYOUTS
+
+
+def test_brands_have_no_payout_switch_creators_have_all_four():
+    assert Category.PAYOUTS not in ROLE_CATEGORIES["BUYER"]
+    assert set(ROLE_CATEGORIES["INFLUENCER"]) == set(Category)
+    brand_notices = [notices.outbid(uuid.uuid4(), uuid.uuid4(), "Reel", 100, "USD"),
+                     notices.refund_made(uuid.uuid4(), uuid.uuid4(), 100, "USD", "not_pinned_in_time"),
+                     notices.comment_pinned(uuid.uuid4(), uuid.uuid4(), "Hi")]
+    assert all(n.category in ROLE_CATEGORIES["BUYER"] for n in brand_notices)
+
+
+def test_a_reminder_is_due_before_its_window_closes_and_never_in_the_past():
+    now = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    closes = now + timedelta(hours=48)
+    assert reminder_due(closes, timedelta(hours=6), now) == now + timedelta(hours=42)
+    assert reminder_due(now + timedelta(hours=5), timedelta(hours=6), now) is None
+
+
+def test_mails_of_a_topic_go_at_most_once_per_window():
+    now = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    window = timedelta(minutes=5)
+    assert mail_send_after(now, None, window) == now
+    assert mail_send_after(now, now - timedelta(minutes=1), window) == now + timedelta(minutes=4)
+    assert mail_send_after(now, now - timedelta(minutes=9), window) == now
+
+
+def test_the_refund_says_why_only_when_it_knows():
+    user, payment = uuid.uuid4(), uuid.uuid4()
+    assert "not pinned in time" in notices.refund_made(user, payment, 4200, "USD", "not_pinned_in_time").message
+    assert notices.refund_made(user, payment, 4200, "USD", "requested").message == "We refunded $42.00 in full."
+
+
+def test_mail_bodies_link_to_the_screen_and_the_preferences_and_escape_html():
+    notice = notices.outbid(uuid.uuid4(), uuid.uuid4(), "<b>Reel</b>", 4200, "USD")
+    text_body, html_body = render(notice, "Leo & Co", "https://pinbid.example/", also=2)
+    assert "https://pinbid.example/my-bids" in text_body and "https://pinbid.example/settings" in text_body
+    assert "“<b>Reel</b>”" in text_body and "Hi Leo & Co," in text_body and "3 updates" in text_body
+    assert 'href="https://pinbid.example/my-bids"' in html_body
+    assert 'href="https://pinbid.example/settings"' in html_body
+    assert "&lt;b&gt;Reel&lt;/b&gt;" in html_body and "Leo &amp; Co" in html_body and "<b>Reel" not in html_body

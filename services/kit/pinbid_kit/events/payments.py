@@ -19,7 +19,7 @@ class PaymentRequested(EventData):
 
 @event("payments.payment.completed.v1")
 class PaymentCompleted(EventData):
-    """The buyer paid for a bid."""
+    """The buyer paid for a bid. The creator must pin its comment by `pinDeadlineAt`, or the buyer is refunded."""
 
     payment_id: uuid.UUID
     bid_id: uuid.UUID
@@ -27,6 +27,7 @@ class PaymentCompleted(EventData):
     creator_id: uuid.UUID
     amount_cents: int
     currency: str = "USD"
+    pin_deadline_at: datetime | None = None
 
 
 @event("payments.payout.paid.v1")

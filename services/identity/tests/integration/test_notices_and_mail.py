@@ -1,0 +1,288 @@
+"""Notices for both roles from the other services' events, their mail (preferences, coalescing), reminders,
+and marking read. The service runs without its background jobs: each test runs the jobs itself, with a clock
+it moves."""
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from pinbid_identity.app import build
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.events import payments as p
+from pinbid_kit.events import social as s
+from pinbid_kit.testing import client
+from sqlalchemy import text
+
+from .conftest import bearer, mails, signup
+from .test_notifications import envelope
+
+SLOT = "Sunset reel"
+
+
+class MovableClock:
+    def __init__(self):
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock():
+    return MovableClock()
+
+
+@pytest.fixture
+async def quiet(settings, clock):
+    service = build(settings, clock=clock)
+    yield service
+    await service.db.dispose()
+
+
+@pytest.fixture
+async def web(quiet):
+    async with client(quiet.app) as http:
+        yield http
+
+
+async def person(web, role="BUYER", **preferences):
+    body = (await web.post("/auth/register", json=signup(role))).json()
+    token = body["token"]
+    if preferences:
+        values = {"newBids": True, "approvals": True, "payouts": True, "marketing": False, **preferences}
+        assert (await web.post("/notifications/preferences", headers=bearer(token), json=values)).status_code == 200
+    return uuid.UUID(body["user"]["id"]), token
+
+
+async def notes(web, token) -> list[dict]:
+    return (await web.get("/notifications", headers=bearer(token))).json()
+
+
+async def send_mail(service) -> int:
+    return await service.state["notice_mail"].run_once()
+
+
+def outbid(buyer, slot, cents):
+    return envelope(m.BidOutbid(bid_id=uuid.uuid4(), slot_id=slot, slot_title=SLOT, buyer_id=buyer,
+                                current_bid_cents=cents, auction_end=datetime.now(UTC) + timedelta(hours=1)))
+
+
+def payment_requested(buyer, creator, clock, payment=None, hours=48):
+    return envelope(p.PaymentRequested(payment_id=payment or uuid.uuid4(), bid_id=uuid.uuid4(), buyer_id=buyer,
+                                       creator_id=creator, amount_cents=4300,
+                                       expires_at=clock.now + timedelta(hours=hours)))
+
+
+async def test_each_event_becomes_the_right_notices_for_the_right_people(web, quiet, clock):
+    creator, creator_token = await person(web, "INFLUENCER")
+    buyer, buyer_token = await person(web)
+    slot, bid, payment, payout = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    events = [
+        m.BidPlaced(bid_id=bid, slot_id=slot, slot_title=SLOT, creator_id=creator, buyer_id=buyer,
+                    buyer_name="Leo Brand", current_bid_cents=4200),
+        m.BidOutbid(bid_id=bid, slot_id=slot, slot_title=SLOT, buyer_id=buyer, current_bid_cents=4300,
+                    auction_end=clock.now),
+        m.AuctionClosed(slot_id=slot, slot_title=SLOT, creator_id=creator, outcome="SOLD", winning_bid_id=bid,
+                        winner_id=buyer, final_price_cents=4300),
+        m.AuctionClosed(slot_id=uuid.uuid4(), slot_title="Quiet post", creator_id=creator, outcome="UNSOLD"),
+        m.BidRejected(bid_id=bid, slot_id=slot, slot_title=SLOT, creator_id=creator, buyer_id=buyer),
+        p.PaymentRequested(payment_id=payment, bid_id=bid, buyer_id=buyer, creator_id=creator, amount_cents=4300,
+                           expires_at=clock.now + timedelta(hours=48)),
+        p.PaymentExpired(payment_id=payment, bid_id=bid, buyer_id=buyer, creator_id=creator),
+        p.PaymentCompleted(payment_id=payment, bid_id=bid, buyer_id=buyer, creator_id=creator, amount_cents=4300,
+                           pin_deadline_at=clock.now + timedelta(days=3)),
+        s.CommentPinned(bid_id=bid, slot_id=slot, creator_id=creator, buyer_id=buyer, comment_id="c1",
+                        comment_text="Loving this!", pinned_at=clock.now),
+        p.PaymentRefunded(payment_id=payment, bid_id=bid, buyer_id=buyer, creator_id=creator, amount_cents=4300,
+                          reason="not_pinned_in_time"),
+        p.PayoutPaid(payout_id=payout, creator_id=creator, period="2026-11", gross_cents=10000, fee_cents=0,
+                     net_cents=10000, idempotency_key="k1"),
+        p.PayoutFailed(payout_id=uuid.uuid4(), creator_id=creator, period="2026-12", net_cents=5000,
+                       reason="bank refused", idempotency_key="k2"),
+    ]
+    for data in events:
+        await quiet.consumers.dispatch(envelope(data), {})
+
+    def kinds_and_links(items):
+        return sorted((n["kind"], n["link"]) for n in items)
+
+    assert kinds_and_links(await notes(web, buyer_token)) == sorted([
+        ("bid.outbid", "/my-bids"), ("auction.won", "/my-bids"), ("bid.rejected", "/my-bids"),
+        ("payment.requested", "/my-bids"), ("payment.expired", "/my-bids"), ("comment.pinned", "/my-bids"),
+        ("payment.refunded", "/my-bids")])
+    assert kinds_and_links(await notes(web, creator_token)) == sorted([
+        ("bid.placed", "/dashboard"), ("auction.approve", "/approvals"), ("auction.unsold", "/post-manager"),
+        ("payment.expired", "/post-manager"), ("payment.completed", "/approvals"), ("comment.pinned", "/earnings"),
+        ("payment.refunded", "/earnings"), ("payout.paid", "/earnings"), ("payout.failed", "/earnings")])
+    creator_messages = {n["kind"]: n["message"] for n in await notes(web, creator_token)}
+    assert "$100.00 for 2026-11" in creator_messages["payout.paid"]
+    assert "UTC to release your earnings" in creator_messages["payment.completed"]  # names the pin deadline
+
+
+async def test_each_notice_is_announced_with_the_unread_count_in_its_transaction(web, quiet):
+    buyer, token = await person(web)
+    slot = uuid.uuid4()
+    await quiet.consumers.dispatch(outbid(buyer, slot, 4300), {})
+    await quiet.consumers.dispatch(outbid(buyer, slot, 4500), {})
+    async with quiet.db.transaction() as session:
+        announced = (await session.execute(text(
+            "SELECT envelope->'data' AS data FROM outbox WHERE type = 'identity.notification.created.v1' "
+            "ORDER BY seq"))).scalars().all()
+    listed = await notes(web, token)
+    assert [a["notificationId"] for a in announced] == [n["id"] for n in reversed(listed)]
+    assert [a["unreadCount"] for a in announced] == [1, 2]
+    assert announced[1]["userId"] == str(buyer) and announced[1]["link"] == "/my-bids"
+    assert announced[1]["kind"] == "bid.outbid" and "$45.00" in announced[1]["message"]
+
+
+async def test_mail_follows_the_preferences_and_the_notice_stays_in_app(web, quiet, settings):
+    quiet_buyer, quiet_token = await person(web, newBids=False)
+    keen_buyer, _ = await person(web)
+    creator, _ = await person(web, "INFLUENCER", payouts=False)
+    slot = uuid.uuid4()
+    await quiet.consumers.dispatch(outbid(quiet_buyer, slot, 4300), {})
+    await quiet.consumers.dispatch(outbid(keen_buyer, slot, 4300), {})
+    await quiet.consumers.dispatch(envelope(p.PayoutPaid(
+        payout_id=uuid.uuid4(), creator_id=creator, period="2026-11", gross_cents=10000, fee_cents=0,
+        net_cents=10000, idempotency_key="k")), {})
+    await quiet.consumers.dispatch(envelope(m.AuctionClosed(
+        slot_id=slot, slot_title=SLOT, creator_id=creator, outcome="SOLD", winning_bid_id=uuid.uuid4(),
+        winner_id=quiet_buyer, final_price_cents=4300)), {})
+
+    assert await send_mail(quiet) == 3
+    sent = mails(settings.mail_folder)
+    assert sorted(str(mail["Subject"]) for mail in sent) == ["Approve the winning bid", "You were outbid",
+                                                             "You won the auction"]
+    assert [n["kind"] for n in await notes(web, quiet_token)] == ["auction.won", "bid.outbid"]
+    outbid_mail = next(mail for mail in sent if mail["Subject"] == "You were outbid")
+    assert outbid_mail.get_content_type() == "multipart/alternative"
+    plain, html = (part.get_payload(decode=True).decode() for part in outbid_mail.get_payload())
+    assert f"{settings.public_url}/my-bids" in plain and f"{settings.public_url}/settings" in plain
+    assert f'href="{settings.public_url}/my-bids"' in html and "Bid again" in html and "$43.00" in html
+
+
+async def test_a_burst_of_outbids_is_one_mail_now_and_one_with_the_latest_after_the_window(web, quiet, clock,
+                                                                                            settings):
+    buyer, _ = await person(web)
+    slot, other_slot = uuid.uuid4(), uuid.uuid4()
+    await quiet.consumers.dispatch(outbid(buyer, slot, 4300), {})
+    assert await send_mail(quiet) == 1
+    burst = [outbid(buyer, slot, cents) for cents in range(4400, 4900, 100)]
+    await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    await quiet.consumers.dispatch(outbid(buyer, slot, 4900), {})
+    await quiet.consumers.dispatch(outbid(buyer, other_slot, 9900), {})
+    assert await send_mail(quiet) == 1  # the other slot's mail; this slot's waits for its window
+    clock.advance(seconds=settings.notice_mail_coalesce_seconds - 1)
+    assert await send_mail(quiet) == 0
+    clock.advance(seconds=1)
+    assert await send_mail(quiet) == 1
+    latest = [m for m in mails(settings.mail_folder) if m.get_payload()[0].get_payload(decode=True).decode()
+              .count("$49.00")]
+    assert len(latest) == 1 and "6 updates" in latest[0].get_payload()[0].get_payload(decode=True).decode()
+    assert len(mails(settings.mail_folder)) == 3
+    async with quiet.db.transaction() as session:
+        assert await session.scalar(text("SELECT count(*) FROM notifications")) == 8  # in-app: every one
+
+
+async def test_a_redelivered_event_makes_one_notice_and_one_mail(web, quiet, settings):
+    buyer, token = await person(web)
+    event = outbid(buyer, uuid.uuid4(), 4300)
+    await asyncio.gather(quiet.consumers.dispatch(event, {}), quiet.consumers.dispatch(event, {}))
+    await quiet.consumers.dispatch(event, {})
+    assert len(await notes(web, token)) == 1
+    assert await send_mail(quiet) == 1
+    assert await send_mail(quiet) == 0
+    assert len(mails(settings.mail_folder)) == 1
+
+
+async def test_the_payment_reminder_fires_once_six_hours_before_the_window_closes(web, quiet, clock):
+    buyer, token = await person(web)
+    creator, _ = await person(web, "INFLUENCER")
+    await quiet.consumers.dispatch(payment_requested(buyer, creator, clock), {})
+    reminders = quiet.state["reminders"]
+    assert await reminders.run_once() == 0
+    clock.advance(hours=42, seconds=-1)
+    assert await reminders.run_once() == 0
+    clock.advance(seconds=1)
+    fired = await asyncio.gather(reminders.run_once(), reminders.run_once(), reminders.run_once())
+    assert sorted(fired) == [0, 0, 1]
+    assert await reminders.run_once() == 0
+    reminders_seen = [n for n in await notes(web, token) if n["kind"] == "payment.reminder"]
+    assert len(reminders_seen) == 1 and "$43.00" in reminders_seen[0]["message"]
+
+
+async def test_paying_or_expiry_cancels_the_payment_reminder_even_when_it_arrives_first(web, quiet, clock):
+    buyer, token = await person(web)
+    creator, _ = await person(web, "INFLUENCER")
+    paid, expired, paid_early = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    await quiet.consumers.dispatch(payment_requested(buyer, creator, clock, paid), {})
+    await quiet.consumers.dispatch(payment_requested(buyer, creator, clock, expired), {})
+    for payment in (paid, paid_early):
+        await quiet.consumers.dispatch(envelope(p.PaymentCompleted(
+            payment_id=payment, bid_id=uuid.uuid4(), buyer_id=buyer, creator_id=creator, amount_cents=4300)), {})
+    await quiet.consumers.dispatch(envelope(p.PaymentExpired(payment_id=expired, bid_id=uuid.uuid4(),
+                                                             buyer_id=buyer, creator_id=creator)), {})
+    await quiet.consumers.dispatch(payment_requested(buyer, creator, clock, paid_early), {})  # out of order
+    clock.advance(hours=43)
+    assert await quiet.state["reminders"].run_once() == 0
+    assert not [n for n in await notes(web, token) if n["kind"] == "payment.reminder"]
+
+
+async def test_the_pin_reminder_reaches_the_creator_unless_the_comment_is_pinned_first(web, quiet, clock):
+    buyer, _ = await person(web)
+    creator, creator_token = await person(web, "INFLUENCER")
+    pinned_bid, waiting_bid = uuid.uuid4(), uuid.uuid4()
+    for bid in (pinned_bid, waiting_bid):
+        await quiet.consumers.dispatch(envelope(p.PaymentCompleted(
+            payment_id=uuid.uuid4(), bid_id=bid, buyer_id=buyer, creator_id=creator, amount_cents=4300,
+            pin_deadline_at=clock.now + timedelta(days=3))), {})
+    await quiet.consumers.dispatch(envelope(s.CommentPinned(
+        bid_id=pinned_bid, slot_id=uuid.uuid4(), creator_id=creator, buyer_id=buyer, comment_id="c",
+        comment_text="Hi", pinned_at=clock.now)), {})
+    clock.advance(days=2)
+    assert await quiet.state["reminders"].run_once() == 1
+    pin_reminders = [n for n in await notes(web, creator_token) if n["kind"] == "pin.reminder"]
+    assert len(pin_reminders) == 1 and pin_reminders[0]["link"] == "/approvals"
+
+
+async def test_a_reminder_past_its_window_is_dropped(web, quiet, clock):
+    buyer, token = await person(web)
+    await quiet.consumers.dispatch(payment_requested(buyer, uuid.uuid4(), clock), {})
+    clock.advance(hours=49)  # the job was away for the whole reminder time
+    assert await quiet.state["reminders"].run_once() == 0
+    assert [n["kind"] for n in await notes(web, token)] == ["payment.requested"]
+
+
+async def test_mark_read_by_id_or_all_touches_only_the_callers_notices(web, quiet):
+    buyer, token = await person(web)
+    other, other_token = await person(web)
+    slot = uuid.uuid4()
+    for cents in (4300, 4400, 4500):
+        await quiet.consumers.dispatch(outbid(buyer, slot, cents), {})
+    await quiet.consumers.dispatch(outbid(other, slot, 4300), {})
+    mine, theirs = await notes(web, token), await notes(web, other_token)
+    assert (await web.get("/notifications/unread-count", headers=bearer(token))).json() == {"unreadCount": 3}
+
+    marked = await web.post("/notifications/read", headers=bearer(token),
+                            json={"ids": [mine[0]["id"], theirs[0]["id"]]})
+    assert marked.status_code == 200 and marked.json() == {"unreadCount": 2}
+    assert [n["read"] for n in await notes(web, token)] == [True, False, False]
+    assert [n["read"] for n in await notes(web, other_token)] == [False]
+
+    assert (await web.post("/notifications/read", headers=bearer(token), json={"all": True})).json() == {
+        "unreadCount": 0}
+    assert (await web.get("/notifications/unread-count", headers=bearer(other_token))).json() == {"unreadCount": 1}
+
+
+@pytest.mark.parametrize("body", [{}, {"all": True, "ids": [str(uuid.uuid4())]}, {"all": False}, {"ids": []},
+                                  {"ids": ["not-a-uuid"]}, {"ids": [str(uuid.uuid4())] * 201}])
+async def test_mark_read_refuses_unclear_requests(web, quiet, body):
+    buyer, token = await person(web)
+    await quiet.consumers.dispatch(outbid(buyer, uuid.uuid4(), 4300), {})
+    refused = await web.post("/notifications/read", headers=bearer(token), json=body)
+    assert refused.status_code == 422 and refused.json()["errors"]
+    assert [n["read"] for n in await notes(web, token)] == [False]
