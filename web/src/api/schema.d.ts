@@ -785,8 +785,48 @@ export interface paths {
         /** Get Preferences */
         get: operations["get_preferences_notifications_preferences_get"];
         put?: never;
-        /** Set Preferences */
+        /**
+         * Set Preferences
+         * @description All four switches are saved, those that do not apply to the role too (kept as sent).
+         */
         post: operations["set_preferences_notifications_preferences_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark Read
+         * @description Marks notices read; answers the unread count after.
+         */
+        post: operations["mark_read_notifications_read_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Unread Count */
+        get: operations["unread_count_notifications_unread_count_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1070,6 +1110,11 @@ export interface components {
             /** Wonauctions */
             wonAuctions: number;
         };
+        /**
+         * Category
+         * @enum {string}
+         */
+        Category: "newBids" | "approvals" | "payouts" | "marketing";
         /** CategoryList */
         CategoryList: {
             /** Categories */
@@ -1352,6 +1397,16 @@ export interface components {
             password: string;
         };
         /**
+         * MarkReadIn
+         * @description Either `ids` (the caller's notices to mark read; others' ids change nothing) or `all: true`.
+         */
+        MarkReadIn: {
+            /** Ids */
+            ids?: string[] | null;
+            /** All */
+            all?: true | null;
+        };
+        /**
          * MonthlyEarningsOut
          * @description One calendar month (UTC) of the Earnings chart.
          */
@@ -1390,8 +1445,16 @@ export interface components {
             title: string;
             /** Message */
             message: string;
-            /** Kind */
+            /**
+             * Kind
+             * @description what happened, e.g. bid.outbid, payment.reminder, pin.reminder, payout.failed
+             */
             kind: string;
+            /**
+             * Link
+             * @description the web screen the notice points to, e.g. /my-bids
+             */
+            link: string | null;
             /**
              * Createdat
              * Format: date-time
@@ -1578,6 +1641,22 @@ export interface components {
             /** Marketing */
             marketing: boolean;
         };
+        /** PreferencesOut */
+        PreferencesOut: {
+            /** Newbids */
+            newBids: boolean;
+            /** Approvals */
+            approvals: boolean;
+            /** Payouts */
+            payouts: boolean;
+            /** Marketing */
+            marketing: boolean;
+            /**
+             * Applies
+             * @description the preferences that apply to the caller's role, to show in settings: brands get no payout notices, so theirs leave out payouts
+             */
+            applies: components["schemas"]["Category"][];
+        };
         /** ProfileIn */
         ProfileIn: {
             /** Name */
@@ -1737,6 +1816,11 @@ export interface components {
         TotalSpentOut: {
             /** Totalspent */
             totalSpent: number;
+        };
+        /** UnreadCountOut */
+        UnreadCountOut: {
+            /** Unreadcount */
+            unreadCount: number;
         };
         /** UrlOut */
         UrlOut: {
@@ -3300,7 +3384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreferencesIO"];
+                    "application/json": components["schemas"]["PreferencesOut"];
                 };
             };
             /** @description An error */
@@ -3333,7 +3417,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PreferencesIO"];
+                    "application/json": components["schemas"]["PreferencesOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_read_notifications_read_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReadIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCountOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unread_count_notifications_unread_count_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCountOut"];
                 };
             };
             /** @description An error */
