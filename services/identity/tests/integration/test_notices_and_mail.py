@@ -7,7 +7,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pinbid_identity.accounts import Signup
 from pinbid_identity.app import build
+from pinbid_identity.domain.accounts import Role
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
@@ -286,3 +288,14 @@ async def test_mark_read_refuses_unclear_requests(web, quiet, body):
     refused = await web.post("/notifications/read", headers=bearer(token), json=body)
     assert refused.status_code == 422 and refused.json()["errors"]
     assert [n["read"] for n in await notes(web, token)] == [False]
+
+
+async def test_demo_accounts_get_notices_but_no_mail(web, quiet, settings):
+    user, _ = await quiet.state["accounts"].register(Signup(
+        name="Demo Brand", email=f"brand-{uuid.uuid4().hex[:6]}@demo.pinbid.app", password="correct horse",
+        role=Role.BUYER, business_name="Demo Co"), demo=True)
+    await quiet.consumers.dispatch(outbid(user.id, uuid.uuid4(), 4300), {})
+    assert await send_mail(quiet) == 0
+    async with quiet.db.transaction() as session:
+        assert await session.scalar(text("SELECT count(*) FROM notifications WHERE user_id = :u"),
+                                    {"u": user.id}) == 1
