@@ -8,7 +8,7 @@ winner, approved and pay by, reminders, expired, declined, pinned, refunded); pa
 money (payment received, earnings released or refunded, payouts). Marketing is never used for activity."""
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 from uuid import UUID
@@ -64,7 +64,7 @@ def money(cents: int, currency: str = "USD") -> str:
 
 
 def when(moment: datetime) -> str:
-    return f"{moment:%b %d, %H:%M} UTC"
+    return f"{moment.astimezone(UTC):%b %d, %H:%M} UTC"
 
 
 def new_bid(creator_id: UUID, buyer_name: str, slot_id: UUID, slot_title: str, current_bid_cents: int,

@@ -1,5 +1,5 @@
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from pinbid_identity.domain import notices
 from pinbid_identity.domain.notices import (
@@ -33,6 +33,9 @@ def test_each_notice_names_its_category_and_respects_preferences():
     assert not wanted(outbid, {**DEFAULT_PREFERENCES, Category.NEW_BIDS: False})
     due = notices.payment_due(user, uuid.uuid4(), 5000, "USD", datetime(2026, 11, 24, 9, 30, tzinfo=UTC))
     assert due.category is Category.APPROVALS and "Nov 24, 09:30 UTC" in due.message
+    paris = timezone(timedelta(hours=1))
+    assert "Nov 24, 09:30 UTC" in notices.pin_reminder(user, uuid.uuid4(), datetime(2026, 11, 24, 10, 30,
+                                                                                    tzinfo=paris)).message
     assert notices.payout_sent(user, uuid.uuid4(), 9000, "USD", "2026-11").category is Category.PAYOUTS
 
 
