@@ -6,7 +6,7 @@ PORT ?= 8000
 REPLICAS ?= 1
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install web contracts lint test-python test-fuzz test-web test-browser up down status bench clean
+.PHONY: run test install web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean
 
 ## install: Python packages (uv, locked) and the web app's packages
 install:
@@ -79,6 +79,10 @@ status:
 ## bench: the benchmark scripts (see docs/benchmarks.md)
 bench: install
 	$(UV) run python -m benchmarks.all
+
+## bench-hot: the hot slot against pgbench's ceiling, in a distributed run of its own (docs/benchmarks.md, "Hot path")
+bench-hot: install web
+	$(UV) run python services/marketplace/benchmarks/bench_hot.py
 
 clean:
 	rm -rf var web/dist

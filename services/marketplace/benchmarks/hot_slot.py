@@ -1,15 +1,20 @@
-"""Hot slot: N concurrent bidders on one slot for S seconds through the gateway; prints bids/s, latency
-percentiles, status counts, and checks the slot's state at the end against the database.
+"""Hot slot: N concurrent bidders on one slot for S seconds through the gateway. Prints requests/s, accepted and
+refused bids/s, latency percentiles, the time the slot's lock was held per accepted bid (read from the
+marketplace's /metrics), and checks the slot's state at the end against the database.
 
-Start the distributed run first (see README), then:
-  uv run python services/marketplace/benchmarks/hot_slot.py --api http://127.0.0.1:8310/api \
-      --db postgresql://postgres@127.0.0.1:5432/bench_marketplace_marketplace
+Bidders behave as people do: each reads the current bid from every answer (the 201's slot, or the `currentBid`
+of a too-low 422) and bids just above it.
+
+`make bench-hot` runs it inside a distributed run of its own; by hand, start the distributed run first (see
+README), then:
+  uv run python services/marketplace/benchmarks/hot_slot.py --api http://127.0.0.1:8000/api \
+      --db postgresql://postgres@127.0.0.1:5432/pinbid_marketplace --metrics http://127.0.0.1:8102/metrics
 The creator's post is written straight into marketplace's `posts` read model (social may not run)."""
 
 import argparse
 import asyncio
 import random
-import statistics
+import re
 import time
 import uuid
 from collections import Counter
@@ -18,6 +23,9 @@ from datetime import UTC, datetime, timedelta
 import aiohttp
 import httpx
 import psycopg
+
+LOCK_METRIC = "pinbid_marketplace_slot_lock_held_seconds"  # per transaction (a batch of bids)
+LOCK_PER_BID_METRIC = "pinbid_marketplace_slot_lock_per_accepted_bid_seconds"
 
 
 async def register(http: httpx.AsyncClient, role: str, n: int) -> tuple[str, str]:
@@ -31,7 +39,43 @@ async def register(http: httpx.AsyncClient, role: str, n: int) -> tuple[str, str
     return data["token"], data["user"]["id"]
 
 
-async def main(args) -> None:
+def percentile(ordered: list[float], p: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else float("nan")
+
+
+async def lock_histogram(urls: list[str], metric: str = LOCK_METRIC) -> dict[float, float]:
+    """Cumulative bucket counts (upper bound in seconds -> count) of a lock histogram, summed over the
+    marketplace processes."""
+    buckets: Counter = Counter()
+    pattern = re.compile(rf'^{metric}_bucket\{{.*le="([^"]+)".*\}} ([0-9.e+-]+)$')
+    async with httpx.AsyncClient(timeout=10) as http:
+        for url in urls:
+            for line in (await http.get(url)).text.splitlines():
+                found = pattern.match(line)
+                if found:
+                    buckets[float(found.group(1))] += float(found.group(2))
+    return dict(buckets)
+
+
+def histogram_percentile(before: dict[float, float], after: dict[float, float], p: float) -> float:
+    """The p-quantile in seconds of what was observed between the two scrapes, interpolated within its bucket."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0
+    if not total:
+        return float("nan")
+    rank, lower, below = p * total, 0.0, 0.0
+    for bound, cumulative in zip(bounds, counts, strict=True):
+        if cumulative >= rank:
+            if bound == float("inf"):
+                return lower
+            inside = cumulative - below
+            return lower + (bound - lower) * ((rank - below) / inside if inside else 1.0)
+        lower, below = bound, cumulative
+    return lower
+
+
+async def main(args) -> dict:
     limits = httpx.Limits(max_connections=args.bidders + 10, max_keepalive_connections=args.bidders + 10)
     async with httpx.AsyncClient(base_url=args.api, timeout=30, limits=limits) as http:
         creator_token, creator_id = await register(http, "INFLUENCER", 0)
@@ -52,8 +96,7 @@ async def main(args) -> None:
                 return (await register(http, "BUYER", n))[0]
 
         tokens = await asyncio.gather(*[buyer(n) for n in range(args.bidders)])
-        print(f"{args.bidders} buyers registered; bidding for {args.seconds}s on slot {slot_id}")
-        shared = {"current": 1.0}
+        print(f"{args.bidders} buyers registered; bidding for {args.seconds:.0f}s on slot {slot_id}", flush=True)
         latencies: list[float] = []
         statuses: Counter = Counter()
         deadline = time.perf_counter() + args.seconds
@@ -61,8 +104,9 @@ async def main(args) -> None:
         async def bidder(session: aiohttp.ClientSession, token: str) -> None:
             rng = random.Random(token)
             headers = {"Authorization": f"Bearer {token}"}
+            current = 0.0  # what this bidder last heard the current bid was
             while time.perf_counter() < deadline:
-                amount = round(shared["current"] + rng.randint(1, 300) / 100, 2)
+                amount = round(max(current, 1.0) + rng.randint(1, 100) / 100, 2)
                 body = {"pinSlotId": slot_id, "amount": amount}
                 if rng.random() < 0.3:
                     body |= {"autoBidEnabled": True, "maxAutoBid": round(amount + rng.randint(1, 500) / 100, 2)}
@@ -70,27 +114,25 @@ async def main(args) -> None:
                 try:
                     async with session.post("buyer/bids", json=body, headers=headers) as response:
                         statuses[response.status] += 1
+                        answer = await response.json(content_type=None)
                         if response.status == 201:
-                            placed = await response.json()
-                            shared["current"] = max(shared["current"], placed["pinSlot"]["currentBid"] or 0)
-                        else:
-                            await response.read()
+                            current = max(current, answer["pinSlot"]["currentBid"] or 0)
+                        elif response.status == 422 and answer.get("currentBid") is not None:
+                            current = max(current, answer["currentBid"])
                 except aiohttp.ClientError as exc:
                     statuses[type(exc).__name__] += 1
                 latencies.append((time.perf_counter() - started) * 1000)
 
+        lock_before = await lock_histogram(args.metrics) if args.metrics else {}
+        per_bid_before = await lock_histogram(args.metrics, LOCK_PER_BID_METRIC) if args.metrics else {}
         started = time.perf_counter()
         # the load itself goes through aiohttp: httpx's pool costs more CPU than the servers under test
         connector = aiohttp.TCPConnector(limit=args.bidders)
         async with aiohttp.ClientSession(args.api + "/", connector=connector) as session:
             await asyncio.gather(*[bidder(session, t) for t in tokens])
         elapsed = time.perf_counter() - started
-        latencies.sort()
-        total = len(latencies)
-        print(f"requests: {total} in {elapsed:.1f}s = {total / elapsed:.0f} bids/s")
-        print(f"latency ms: p50 {statistics.median(latencies):.1f}  p90 {latencies[int(total * .9)]:.1f}  "
-              f"p99 {latencies[int(total * .99)]:.1f}  max {latencies[-1]:.1f}")
-        print(f"statuses: {dict(statuses)}")
+        lock_after = await lock_histogram(args.metrics) if args.metrics else {}
+        per_bid_after = await lock_histogram(args.metrics, LOCK_PER_BID_METRIC) if args.metrics else {}
         detail = (await http.get(f"/marketplace/slots/{slot_id}", headers={"Authorization": f"Bearer {tokens[0]}"}))
         detail = detail.json()
     with psycopg.connect(args.db) as conn:
@@ -99,22 +141,53 @@ async def main(args) -> None:
         count, current = conn.execute("SELECT bid_count, current_bid FROM slots WHERE id = %s", (slot_id,)).fetchone()
         updates = conn.execute("SELECT count(*) FROM outbox WHERE type = 'marketplace.slot.updated.v1' AND "
                                "envelope->'data'->>'slotId' = %s", (slot_id,)).fetchone()[0]
-    checks = {
-        "bidCount == accepted responses": count == statuses[201] == detail["bidCount"],
-        "one slot.updated event per accepted bid": updates == statuses[201],
-        "exactly one leader": sum(1 for r in live if r[0] == "ACTIVE") == 1,
-        "leader has the best ceiling (ties: earliest)": bool(live) and live[0][0] == "ACTIVE",
-        "currentBid == leader's amount": bool(live) and current == live[0][1],
-        "no server errors": not any(isinstance(k, int) and k >= 500 for k in statuses),
+    latencies.sort()
+    total = len(latencies)
+    result = {
+        "seconds": elapsed, "requests": total, "requests_per_s": total / elapsed,
+        "accepted_per_s": statuses[201] / elapsed, "refused_per_s": statuses[422] / elapsed,
+        "p50_ms": percentile(latencies, 0.5), "p90_ms": percentile(latencies, 0.9),
+        "p99_ms": percentile(latencies, 0.99), "max_ms": latencies[-1] if latencies else float("nan"),
+        "statuses": {str(k): v for k, v in statuses.items()},
+        "lock_p50_ms": histogram_percentile(lock_before, lock_after, 0.5) * 1000,
+        "lock_p99_ms": histogram_percentile(lock_before, lock_after, 0.99) * 1000,
+        "lock_per_bid_p50_ms": histogram_percentile(per_bid_before, per_bid_after, 0.5) * 1000,
+        "lock_per_bid_p99_ms": histogram_percentile(per_bid_before, per_bid_after, 0.99) * 1000,
+        "bids_per_transaction": statuses[201] / max(1.0, lock_after.get(float("inf"), 0)
+                                                    - lock_before.get(float("inf"), 0)),
+        "checks": {
+            "bidCount == accepted responses": count == statuses[201] == detail["bidCount"],
+            "one slot.updated event per accepted bid": updates == statuses[201],
+            "exactly one leader": sum(1 for r in live if r[0] == "ACTIVE") == 1,
+            "leader has the best ceiling (ties: earliest)": bool(live) and live[0][0] == "ACTIVE",
+            "currentBid == leader's amount": bool(live) and current == live[0][1],
+            "no server errors": not any(isinstance(k, int) and k >= 500 for k in statuses),
+        },
     }
-    for name, ok in checks.items():
+    print(f"requests: {total} in {elapsed:.1f}s = {result['requests_per_s']:.0f}/s; accepted "
+          f"{result['accepted_per_s']:.0f}/s, refused (too low) {result['refused_per_s']:.0f}/s")
+    print(f"latency ms: p50 {result['p50_ms']:.1f}  p90 {result['p90_ms']:.1f}  p99 {result['p99_ms']:.1f}  "
+          f"max {result['max_ms']:.1f}")
+    if args.metrics:
+        print(f"slot lock held ms: per accepted bid p50 {result['lock_per_bid_p50_ms']:.3f}  p99 "
+              f"{result['lock_per_bid_p99_ms']:.3f}; per transaction p50 {result['lock_p50_ms']:.2f}  p99 "
+              f"{result['lock_p99_ms']:.2f}; {result['bids_per_transaction']:.1f} accepted bids per transaction")
+    print(f"statuses: {dict(statuses)}")
+    for name, ok in result["checks"].items():
         print(f"  {'OK  ' if ok else 'FAIL'} {name}")
+    return result
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--api", default="http://127.0.0.1:8000/api")
+    parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/pinbid_marketplace")
+    parser.add_argument("--metrics", action="append", default=[],
+                        help="a marketplace process's /metrics URL (repeat for replicas)")
+    parser.add_argument("--bidders", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    return parser
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--api", default="http://127.0.0.1:8310/api")
-    parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/bench_marketplace_marketplace")
-    parser.add_argument("--bidders", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=30)
-    asyncio.run(main(parser.parse_args()))
+    asyncio.run(main(parser().parse_args()))

@@ -12,13 +12,15 @@ before the lock was granted, and miss what the previous holder committed; the VO
 """
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pinbid_kit.db import Busy, Database
 from pinbid_kit.events import EventData
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
-from sqlalchemy import TextClause, text
+from sqlalchemy import TextClause, exc, text
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -63,24 +65,41 @@ def user_of(row: Row) -> User | None:
     return User(**{c: values["u_" + c] for c in USER_COLUMNS})
 
 
+def copy_slot(slot: Slot) -> Slot:
+    return Slot(**{c: getattr(slot, c) for c in SLOT_COLUMNS})
+
+
+def copy_bid(bid: Bid) -> Bid:
+    return Bid(**{c: getattr(bid, c) for c in BID_COLUMNS})
+
+
 _LOCK_FOR_PLACEMENT = text(f"""
     WITH locked AS MATERIALIZED (SELECT * FROM slots WHERE id = :slot_id FOR UPDATE)
-    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
-           {_select_list("u", USER_COLUMNS, "u_")}
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")}
     FROM locked s
-    LEFT JOIN LATERAL marketplace_placement_bids(s.id, :buyer_id, :bid_id) b ON true
-    LEFT JOIN users u ON u.id = :buyer_id""")
+    LEFT JOIN LATERAL marketplace_placement_bids(s.id, CAST(:buyer_ids AS uuid[]), CAST(:bid_ids AS uuid[])) b
+        ON true""")
 
 
-async def lock_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id: uuid.UUID,
-                             bid_id: uuid.UUID | None = None) -> Locked | None:
-    """The slot FOR UPDATE, its two best live bids, the buyer's live bid, the bid `bid_id` and the buyer."""
-    rows = (await conn.execute(_LOCK_FOR_PLACEMENT, {"slot_id": slot_id, "buyer_id": buyer_id,
-                                                     "bid_id": bid_id})).all()
+async def lock_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_ids: list[uuid.UUID],
+                             bid_ids: list[uuid.UUID]) -> Locked | None:
+    """The slot FOR UPDATE, its two best live bids, the live bids of `buyer_ids` and the bids `bid_ids`."""
+    rows = (await conn.execute(_LOCK_FOR_PLACEMENT, {"slot_id": slot_id, "buyer_ids": buyer_ids,
+                                                     "bid_ids": bid_ids})).all()
     if not rows:
         return None
     bids = {bid.id: bid for bid in map(bid_of, rows) if bid is not None}
-    return Locked(slot=slot_of(rows[0]), bids=bids, buyer=user_of(rows[0]))
+    return Locked(slot=slot_of(rows[0]), bids=bids)
+
+
+@asynccontextmanager
+async def reading(db: Database) -> AsyncIterator[AsyncConnection]:
+    """A connection in autocommit for a single read: no BEGIN or COMMIT round trip, no lock."""
+    try:
+        async with db.engine.connect() as conn:
+            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
+    except exc.TimeoutError:  # the pool's: no connection came free in time
+        raise Busy() from None
 
 
 _LOCK_BID_OF_CREATOR = text(f"""

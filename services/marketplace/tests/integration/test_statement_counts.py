@@ -1,6 +1,8 @@
-"""How many SQL statements and transactions each hot call costs (counted with SQLAlchemy's cursor events), so a
-change that adds a round trip to one of them fails here. COMMIT is not a statement; pool pings are not counted."""
+"""How many SQL statements and committed transactions each hot call costs (counted with SQLAlchemy's cursor
+events), so a change that adds a round trip to one of them fails here. COMMIT is not a statement; pool pings are
+not counted."""
 
+import asyncio
 import contextlib
 import contextvars
 from dataclasses import dataclass, field
@@ -13,7 +15,7 @@ _COUNTING: contextvars.ContextVar["Counted | None"] = contextvars.ContextVar("co
 @dataclass
 class Counted:
     statements: list[str] = field(default_factory=list)
-    transactions: int = 0
+    commits: int = 0  # transactions that commit (a single read runs in autocommit)
 
 
 @contextlib.contextmanager
@@ -27,19 +29,19 @@ def counting(world):
         if _COUNTING.get() is counted:
             counted.statements.append(statement)
 
-    def on_begin(conn) -> None:
+    def on_commit(conn) -> None:
         if _COUNTING.get() is counted:
-            counted.transactions += 1
+            counted.commits += 1
 
     event.listen(engine, "before_cursor_execute", on_statement)
-    event.listen(engine, "begin", on_begin)
+    event.listen(engine, "commit", on_commit)
     token = _COUNTING.set(counted)
     try:
         yield counted
     finally:
         _COUNTING.reset(token)
         event.remove(engine, "before_cursor_execute", on_statement)
-        event.remove(engine, "begin", on_begin)
+        event.remove(engine, "commit", on_commit)
 
 
 async def market(world, bids: int = 2):
@@ -64,7 +66,7 @@ async def test_an_accepted_bid_is_one_transaction_of_three_statements_and_answer
     assert (body["maxAutoBid"], body["comment"], body["user"]["name"]) == (60, "Hello #ad", "New Inc")
     # the unlocked check, the lock with the read the rules need, the write of slot, bids and events
     assert len(counted.statements) == 3, counted.statements
-    assert counted.transactions == 1
+    assert counted.commits == 1
     assert "FOR UPDATE" in counted.statements[1]
     assert "INSERT INTO outbox" in counted.statements[2] and "pg_notify" in counted.statements[2]
     async with world.service.db.transaction() as session:
@@ -84,6 +86,7 @@ async def test_a_refusal_is_one_read_without_a_lock_and_says_what_the_current_bi
     assert (body["code"], body["currentBid"], body["errors"][0]["field"]) == ("bid_too_low", 30, "amount")
     assert body["detail"].startswith("Your bid must be higher than the current bid ($30.00)")
     assert len(counted.statements) == 1 and "FOR UPDATE" not in counted.statements[0]
+    assert counted.commits == 0
 
     world.clock.advance(days=3)
     with counting(world) as counted:
@@ -107,7 +110,7 @@ async def test_changing_a_bid_costs_three_statements(world):
     assert response.status_code == 200, response.text
     assert (response.json()["id"], response.json()["status"], response.json()["pinSlot"]["currentBid"]) == (
         mine["id"], "ACTIVE", 50)
-    assert len(counted.statements) == 3 and counted.transactions == 1
+    assert len(counted.statements) == 3 and counted.commits == 1
 
 
 async def test_ending_an_auction_and_deciding_cost_two_statements_each(world):
@@ -116,17 +119,18 @@ async def test_ending_an_auction_and_deciding_cost_two_statements_each(world):
         ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     assert ended.status_code == 200, ended.text
     assert ended.json()["status"] == "CLOSED" and len(ended.json()["bids"]) == 2
-    assert [b["status"] for b in ended.json()["bids"]] == ["PENDING_INFLUENCER_APPROVAL", "EXPIRED"]
-    assert ended.json()["bids"][0]["user"]["name"] == "B1 Inc"
-    assert len(counted.statements) == 2 and counted.transactions == 1
+    by_status = {b["status"]: b for b in ended.json()["bids"]}  # the test's clock stands still: same created_at
+    assert sorted(by_status) == ["EXPIRED", "PENDING_INFLUENCER_APPROVAL"]
+    assert by_status["PENDING_INFLUENCER_APPROVAL"]["user"]["name"] == "B1 Inc"
+    assert len(counted.statements) == 2 and counted.commits == 1
 
-    winner = ended.json()["bids"][0]["id"]
+    winner = by_status["PENDING_INFLUENCER_APPROVAL"]["id"]
     with counting(world) as counted:
         decided = await world.http.post(f"/influencer/approvals/{winner}", json={"status": "APPROVED"},
                                         headers=creator)
     assert decided.status_code == 200, decided.text
     assert (decided.json()["id"], decided.json()["status"], decided.json()["finalPrice"]) == (winner, "APPROVED", 20)
-    assert len(counted.statements) == 2 and counted.transactions == 1
+    assert len(counted.statements) == 2 and counted.commits == 1
 
 
 async def test_the_closer_costs_two_statements_whatever_the_number_of_slots(world):
@@ -139,7 +143,7 @@ async def test_the_closer_costs_two_statements_whatever_the_number_of_slots(worl
     with counting(world) as counted:
         closed = await world.service.state["closer"].run_once()
     assert closed == 6
-    assert len(counted.statements) == 2 and counted.transactions == 1
+    assert len(counted.statements) == 2 and counted.commits == 1
     with counting(world) as counted:
         assert await world.service.state["closer"].run_once() == 0
     assert len(counted.statements) == 1
@@ -158,3 +162,20 @@ async def test_bid_lists_and_figures_are_one_statement_each(world):
         "activeBids": 1, "wonAuctions": 0}
     assert (await world.http.get("/influencer/dashboard-figures", headers=creator)).json() == {
         "activeSlots": 1, "pendingApprovals": 0, "completedJobs": 0}
+
+
+async def test_bids_arriving_together_share_one_transaction_and_each_answer_is_as_of_its_own_bid(world):
+    creator, slot, buyers = await market(world, bids=0)
+    bidders = [await world.buyer(f"C{n}") for n in range(12)]
+    with counting(world) as counted:
+        answers = await asyncio.gather(*[world.bid(b, slot["id"], 20 + n) for n, b in enumerate(bidders)])
+    accepted = [a.json() for a in answers if a.status_code == 201]
+    assert {a.status_code for a in answers} <= {201, 422} and accepted
+    assert counted.commits < len(accepted)  # batched: fewer transactions than accepted bids
+    assert counted.statements.count(counted.statements[0]) == len(answers)  # one unlocked check each
+    # each answer saw the slot right after its own bid: counts rise one by one, the bid led when it was placed
+    assert sorted(a["pinSlot"]["bidCount"] for a in accepted) == list(range(1, len(accepted) + 1))
+    assert all(a["status"] == "ACTIVE" and a["pinSlot"]["currentBid"] == a["amount"] for a in accepted)
+    listed = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=creator)).json()
+    assert listed["bidCount"] == len(accepted)
+    assert sum(1 for b in listed["bids"] if b["status"] == "ACTIVE") == 1
