@@ -79,11 +79,10 @@ def payment_requested(buyer, creator, clock, payment=None, hours=48):
                                        expires_at=clock.now + timedelta(hours=hours)))
 
 
-async def test_each_event_becomes_the_right_notices_for_the_right_people(web, quiet, clock):
-    creator, creator_token = await person(web, "INFLUENCER")
-    buyer, buyer_token = await person(web)
+def every_event(creator, buyer, clock) -> list:
+    """One of each event identity makes notices of."""
     slot, bid, payment, payout = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-    events = [
+    return [
         m.BidPlaced(bid_id=bid, slot_id=slot, slot_title=SLOT, creator_id=creator, buyer_id=buyer,
                     buyer_name="Leo Brand", current_bid_cents=4200),
         m.BidOutbid(bid_id=bid, slot_id=slot, slot_title=SLOT, buyer_id=buyer, current_bid_cents=4300,
@@ -106,6 +105,12 @@ async def test_each_event_becomes_the_right_notices_for_the_right_people(web, qu
         p.PayoutFailed(payout_id=uuid.uuid4(), creator_id=creator, period="2026-12", net_cents=5000,
                        reason="bank refused", idempotency_key="k2"),
     ]
+
+
+async def test_each_event_becomes_the_right_notices_for_the_right_people(web, quiet, clock):
+    creator, creator_token = await person(web, "INFLUENCER")
+    buyer, buyer_token = await person(web)
+    events = every_event(creator, buyer, clock)
     for data in events:
         await quiet.consumers.dispatch(envelope(data), {})
 
@@ -299,3 +304,30 @@ async def test_demo_accounts_get_notices_but_no_mail(web, quiet, settings):
     async with quiet.db.transaction() as session:
         assert await session.scalar(text("SELECT count(*) FROM notifications WHERE user_id = :u"),
                                     {"u": user.id}) == 1
+
+
+MAIL_BY_CATEGORY = {
+    "newBids": {"buyer": {"You were outbid"}, "creator": {"New bid on your pin slot", "Auction ended without a sale"}},
+    "approvals": {"buyer": {"You won the auction", "Your bid was declined", "Your bid was approved",
+                            "Your pay window expired", "Your comment is pinned", "You were refunded"},
+                  "creator": {"Approve the winning bid", "The brand did not pay in time"}},
+    "payouts": {"buyer": set(), "creator": {"Payment received", "Comment pinned", "A payment was refunded",
+                                            "Payout sent", "Payout failed"}},
+}
+
+
+@pytest.mark.parametrize("off", ["newBids", "approvals", "payouts"])
+async def test_every_notice_is_mailed_unless_its_category_is_off(web, quiet, clock, settings, off):
+    creator, _ = await person(web, "INFLUENCER", **{off: False})
+    buyer, _ = await person(web, **{off: False})
+    for data in every_event(creator, buyer, clock):
+        await quiet.consumers.dispatch(envelope(data), {})
+    while await send_mail(quiet):
+        pass
+    async with quiet.db.transaction() as session:
+        emails = dict((await session.execute(text("SELECT id, email FROM users"))).all())
+    sent = {(str(mail["To"]), str(mail["Subject"])) for mail in mails(settings.mail_folder)}
+    expected = {(emails[who], subject) for category, people in MAIL_BY_CATEGORY.items() if category != off
+                for role, who in (("buyer", buyer), ("creator", creator)) for subject in people[role]}
+    assert sent == expected
+    assert len(mails(settings.mail_folder)) == len(expected)
