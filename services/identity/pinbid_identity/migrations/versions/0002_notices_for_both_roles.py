@@ -17,6 +17,15 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("notifications", sa.Column("link", sa.String(length=200), nullable=True))
+    # the notices made before links existed point where today's notices of their kind do
+    op.execute("""
+        UPDATE notifications SET link = CASE kind
+            WHEN 'bid.placed' THEN '/dashboard' WHEN 'auction.approve' THEN '/approvals'
+            WHEN 'auction.unsold' THEN '/post-manager' WHEN 'payment.completed' THEN '/approvals'
+            WHEN 'payout.paid' THEN '/earnings' ELSE '/my-bids' END
+        WHERE kind IN ('bid.placed', 'bid.outbid', 'auction.won', 'auction.approve', 'auction.unsold',
+                       'payment.requested', 'bid.rejected', 'payment.completed', 'payout.paid')
+    """)
     op.create_index("notifications_user_unread", "notifications", ["user_id"],
                     postgresql_where=sa.text("read_at IS NULL"))
     op.create_table(
