@@ -79,8 +79,10 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
         await reminders.cancel(session, reminders.PAYMENT, d.payment_id)
         await deliver(session, notices.payment_received(d.creator_id, d.payment_id, d.amount_cents, d.currency,
                                                         d.pin_deadline_at), e.id)
-        due = d.pin_deadline_at and reminder_due(d.pin_deadline_at, PIN_REMINDER_BEFORE, clock())
-        if due:
+        if d.pin_deadline_at is None:  # from a payments release that did not say it yet
+            return
+        due = reminder_due(d.pin_deadline_at, PIN_REMINDER_BEFORE, clock())
+        if due is not None:
             await reminders.schedule(session, reminders.PIN, d.bid_id, d.creator_id, due, d.pin_deadline_at)
 
     @on(s.CommentPinned.event_type)
