@@ -32,7 +32,7 @@ def serve_service(name: str) -> None:
     # after build: identity makes its JWT key pair on its first start (compose keeps it in a volume)
     settings.refuse_to_run_standalone_without_secrets()
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
-                     prefix=settings.bus_prefix)
+                     prefix=settings.bus_prefix, prefetch=settings.events_at_once())
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds,
                    outbox_retention_days=settings.outbox_retention_days)
 
@@ -73,7 +73,7 @@ def serve_gateway() -> None:
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
-                     prefix=settings.bus_prefix)
+                     prefix=settings.bus_prefix, prefetch=settings.events_at_once())
 
     # no readiness checks: the gateway has no database, and a broker outage must not take it out of its Service
     gateway = Gateway(settings, upstreams, verifier)

@@ -30,6 +30,10 @@ class KitSettings(BaseSettings):
     # put before every exchange and queue name: deployments sharing a broker (and vhost) stay apart
     bus_prefix: str = Field(default="", pattern=r"^[A-Za-z0-9_-]*$")
     bus_max_deliveries: int = Field(default=5, ge=1, description="deliveries before a message is dead-lettered")
+    # Events a process handles at once (RabbitMQ prefetch); unset: 8, or fewer if the pool is smaller. Each
+    # handler holds a database connection; unbounded, a backlog after a broker outage arrived all at once,
+    # exhausted the pool and was dead-lettered.
+    bus_prefetch: int | None = Field(default=None, ge=1)
     jwt_public_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pub")
     relay_batch_size: int = Field(default=100, ge=1)
     relay_idle_seconds: float = Field(default=1.0, gt=0)
@@ -63,17 +67,25 @@ class KitSettings(BaseSettings):
         """What must change before this process may start, one sentence each, naming the variable."""
         from .secrets import SecretBox
 
+        found = []
+        if self.bus_prefetch is not None and self.bus_prefetch > self.db_pool_size + self.db_max_overflow:
+            found.append(f"{self.env_name('bus_prefetch')} ({self.bus_prefetch}) must not exceed the connections "
+                         f"the pool may open ({self.env_name('db_pool_size')} + {self.env_name('db_max_overflow')}"
+                         f" = {self.db_pool_size + self.db_max_overflow}): each event handled holds one.")
         keys = self.env_name("encryption_keys")
         if not self.encryption_keys.strip():
             if self.uses_real_providers():
-                return [f"Set {keys} (Fernet keys, comma-separated): with real providers the secrets at rest "
-                        "need keys from the environment, not a key file made on the spot."]
-            return []
+                found.append(f"Set {keys} (Fernet keys, comma-separated): with real providers the secrets at rest "
+                             "need keys from the environment, not a key file made on the spot.")
+            return found
         try:
             SecretBox.from_setting(self.encryption_keys)
         except ValueError:
-            return [f"{keys} must hold Fernet keys (32 url-safe base64-encoded bytes each), comma-separated."]
-        return []
+            found.append(f"{keys} must hold Fernet keys (32 url-safe base64-encoded bytes each), comma-separated.")
+        return found
+
+    def events_at_once(self) -> int:
+        return self.bus_prefetch or min(8, self.db_pool_size + self.db_max_overflow)
 
     def refuse_to_run_standalone_without_secrets(self) -> None:
         """A service or gateway in its own process (make up, compose, Kubernetes) shares its keys with the other

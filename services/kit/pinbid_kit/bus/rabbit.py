@@ -5,7 +5,7 @@ import uuid
 import aio_pika
 from aio_pika import ExchangeType
 from faststream.middlewares import AckPolicy
-from faststream.rabbit import QueueType, RabbitBroker, RabbitExchange, RabbitMessage, RabbitQueue
+from faststream.rabbit import Channel, QueueType, RabbitBroker, RabbitExchange, RabbitMessage, RabbitQueue
 from faststream.rabbit.opentelemetry import RabbitTelemetryMiddleware
 
 from ..envelope import Envelope
@@ -29,15 +29,18 @@ class RabbitBus:
     and redelivered until `x-delivery-limit`, then dead-lettered to `<queue>.dlq`.
 
     `prefix` (e.g. "staging") is put before every exchange and queue name, so deployments sharing a broker
-    and vhost never see each other's events; empty keeps the plain names."""
+    and vhost never see each other's events; empty keeps the plain names. `prefetch` bounds the messages
+    handled at once by each subscription (aio-pika runs every delivered message's handler concurrently)."""
 
-    def __init__(self, url: str, *, max_deliveries: int = 5, retry_base_seconds: float = 0.1, prefix: str = ""):
+    def __init__(self, url: str, *, max_deliveries: int = 5, retry_base_seconds: float = 0.1, prefix: str = "",
+                 prefetch: int = 8):
         self.url = url
         self.max_deliveries = max_deliveries
         self.retry_base_seconds = retry_base_seconds
         self.prefix = prefix
         # publish and process spans, with the trace context carried in the message headers
-        self.broker = RabbitBroker(url, logger=None, graceful_timeout=10, middlewares=[RabbitTelemetryMiddleware()])
+        self.broker = RabbitBroker(url, logger=None, graceful_timeout=10, middlewares=[RabbitTelemetryMiddleware()],
+                                   default_channel=Channel(prefetch_count=prefetch))
         self.exchange = RabbitExchange(self._name(EXCHANGE), type=ExchangeType.TOPIC, durable=True)
         self.dead_letter_exchange = RabbitExchange(self._name(DEAD_LETTER_EXCHANGE), type=ExchangeType.DIRECT,
                                                    durable=True)

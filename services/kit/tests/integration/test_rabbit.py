@@ -164,6 +164,34 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
     assert got == [[first.id], [second.id]]
 
 
+async def test_a_backlog_is_handled_a_few_at_a_time_not_all_at_once(amqp_url, queue_name):
+    """After an outage the whole backlog arrives together; unbounded, every message got a handler (and a
+    database connection) at once, the pool ran dry and the events were dead-lettered."""
+    bus = RabbitBus(amqp_url, prefetch=3)
+    active, most, handled = 0, 0, 0
+    done = asyncio.Event()
+
+    async def handler(envelope, headers):
+        nonlocal active, most, handled
+        active += 1
+        most = max(most, active)
+        await asyncio.sleep(0.02)
+        active -= 1
+        handled += 1
+        if handled == 30:
+            done.set()
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    await bus.start()
+    try:
+        for _ in range(30):
+            await bus.publish(updated(), {})
+        await asyncio.wait_for(done.wait(), timeout=20)
+    finally:
+        await bus.stop()
+    assert 1 <= most <= 3
+
+
 def dead_letters_gauge(queue: str) -> float | None:
     return REGISTRY.get_sample_value("pinbid_dead_letters", {"service": "dlq-test", "queue": queue})
 

@@ -82,3 +82,11 @@ def test_the_bus_prefix_is_a_plain_name():
     assert RealSettings(bus_prefix="pinbid_e2e").bus_prefix == "pinbid_e2e"
     with pytest.raises(ValueError):
         RealSettings(bus_prefix="a.b/c")
+
+
+def test_handling_more_events_at_once_than_the_pool_has_connections_refuses_to_start():
+    with pytest.raises(ConfigurationError, match=r"TESTSVC_BUS_PREFETCH \(20\) must not exceed .* = 10"):
+        RealSettings(bus_prefetch=20, db_pool_size=5, db_max_overflow=5)
+    assert RealSettings(bus_prefetch=10, db_pool_size=5, db_max_overflow=5).events_at_once() == 10
+    assert RealSettings().events_at_once() == 8
+    assert RealSettings(db_pool_size=3, db_max_overflow=2).events_at_once() == 5  # never more than the pool
