@@ -25,6 +25,7 @@ const PostManagerPage = React.lazy(() => import('@/features/creator/PostManagerP
 const ApprovalsPage = React.lazy(() => import('@/features/creator/ApprovalsPage'))
 const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
 const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
+const NotificationsPage = React.lazy(() => import('@/features/notifications/NotificationsPage'))
 
 export function AppRoutes() {
   return (
@@ -59,6 +60,7 @@ export function AppRoutes() {
           <Route path="my-bids" element={<MyBidsPage />} />
           <Route path="earnings" element={<EarningsPage />} />
           <Route path="settings" element={<SettingsPage />} />
+          <Route path="notifications" element={<NotificationsPage />} />
         </Route>
       </Route>
     </Routes>
@@ -104,6 +106,7 @@ const TITLES: Record<string, string> = {
   '/my-bids': 'My Bids — Pinbid',
   '/earnings': 'Earnings — Pinbid',
   '/settings': 'Settings — Pinbid',
+  '/notifications': 'Notifications — Pinbid',
 }
 
 function RouteEffects() {

@@ -2,6 +2,8 @@ export interface ApiErrorBody {
   detail?: string
   code?: string
   errors?: { field: string; message: string }[]
+  /** Some refusals say more (a too-low bid carries `currentBid`). */
+  [extra: string]: unknown
 }
 
 export class ApiError extends Error {
@@ -9,6 +11,7 @@ export class ApiError extends Error {
   readonly code?: string
   readonly detail?: string
   readonly fieldErrors: { field: string; message: string }[]
+  readonly body: ApiErrorBody | undefined
 
   constructor(status: number, body: ApiErrorBody | undefined) {
     super(body?.detail || `Request failed with status ${status}`)
@@ -17,6 +20,7 @@ export class ApiError extends Error {
     this.code = body?.code
     this.detail = typeof body?.detail === 'string' ? body.detail : undefined
     this.fieldErrors = Array.isArray(body?.errors) ? body.errors : []
+    this.body = body
   }
 }
 

@@ -23,7 +23,9 @@ export const KEYS = {
   payouts: ['influencer', 'payouts'] as const,
   payoutSettings: ['influencer', 'payout-settings'] as const,
   influencerBids: ['influencer', 'bids'] as const,
-  notifications: ['notifications'] as const,
+  notificationsAll: ['notifications'] as const,
+  notifications: ['notifications', 'list'] as const,
+  notificationsUnread: ['notifications', 'unread'] as const,
 }
 
 export const fetchSlots = async (query: SlotQuery) => unwrap(await api().GET('/marketplace/slots', { params: { query } }))
@@ -41,3 +43,4 @@ export const fetchPayouts = async () => unwrap(await api().GET('/influencer/payo
 export const fetchPayoutSettings = async () => unwrap(await api().GET('/influencer/payout-settings'))
 export const fetchInfluencerBids = async () => unwrap(await api().GET('/influencer/bids'))
 export const fetchNotifications = async () => unwrap(await api().GET('/notifications'))
+export const fetchUnreadCount = async () => unwrap(await api().GET('/notifications/unread-count'))

@@ -21,6 +21,8 @@ import {
   SidebarTrigger,
   useSidebar,
 } from '@/components/ui/sidebar'
+import { LiveProvider } from '@/features/live/LiveProvider'
+import { NotificationBell } from '@/features/notifications/NotificationBell'
 import { menuFor, roleLabel } from './menus'
 
 /** '/post-manager' -> 'Post Manager': the capitalised current path. */
@@ -42,22 +44,25 @@ export function AppShell() {
   const heading = location.pathname === '/dashboard' ? `Welcome back, ${user.name}` : pageTitle(location.pathname)
 
   return (
-    <SidebarProvider>
-      <SkipLink />
-      <AppSidebar />
-      <SidebarInset>
-        <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
-          <SidebarTrigger />
-          <Separator orientation="vertical" className="mr-1 h-5!" />
-          <h1 className="truncate text-base font-semibold sm:text-lg">{heading}</h1>
-        </header>
-        <main id="main" tabIndex={-1} className="flex flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8">
-          <React.Suspense fallback={<FullPageSpinner />}>
-            <Outlet />
-          </React.Suspense>
-        </main>
-      </SidebarInset>
-    </SidebarProvider>
+    <LiveProvider role={user.role}>
+      <SidebarProvider>
+        <SkipLink />
+        <AppSidebar />
+        <SidebarInset>
+          <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
+            <SidebarTrigger />
+            <Separator orientation="vertical" className="mr-1 h-5!" />
+            <h1 className="min-w-0 flex-1 truncate text-base font-semibold sm:text-lg">{heading}</h1>
+            <NotificationBell />
+          </header>
+          <main id="main" tabIndex={-1} className="flex flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8">
+            <React.Suspense fallback={<FullPageSpinner />}>
+              <Outlet />
+            </React.Suspense>
+          </main>
+        </SidebarInset>
+      </SidebarProvider>
+    </LiveProvider>
   )
 }
 

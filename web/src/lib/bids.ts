@@ -36,6 +36,11 @@ export function bidAmountMessage(slot: Pick<Slot, 'currentBid' | 'minBid'>): str
   return `Your bid must be higher than the current bid ($${money2(slot.currentBid)}) and at least the minimum bid ($${money2(slot.minBid)}).`
 }
 
+/** The lowest amount the server accepts now: a cent above the current bid, and never under the minimum bid. */
+export function minimumNextBid(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
+  return slot.currentBid != null ? Math.max(round2(slot.currentBid + BID_STEP), slot.minBid) : slot.minBid
+}
+
 /** Bid amount rules (spec section 5): not empty, >= minBid, > currentBid when one exists. Returns the message or null. */
 export function validateBidAmount(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>): string | null {
   const text = raw.trim()
@@ -207,9 +212,16 @@ export function bidAgainAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): numbe
 }
 
 /** '2d 4h left', '3h 12m left', '45m left', 'Ended'. */
+const SECONDS_SHOWN_BELOW_MS = 5 * 60_000
+
 export function timeLeft(iso: string, now: Date = new Date()): string {
   const ms = new Date(iso).getTime() - now.getTime()
   if (!Number.isFinite(ms) || ms <= 0) return 'Ended'
+  // the soft-close window is counted in seconds, so a moved end is seen moving
+  if (ms < SECONDS_SHOWN_BELOW_MS) {
+    const s = Math.ceil(ms / 1000)
+    return s >= 60 ? `${Math.floor(s / 60)}m ${s % 60}s left` : `${s}s left`
+  }
   const m = Math.floor(ms / 60000)
   const d = Math.floor(m / 1440)
   const h = Math.floor((m % 1440) / 60)

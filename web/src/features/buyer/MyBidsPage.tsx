@@ -19,6 +19,8 @@ import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../commo
 import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
 import { fetchBuyerBids, KEYS, type Bid } from '../queries'
+import { useLiveSlots } from '../live/LiveProvider'
+import { useFlash } from '../live/motion'
 import { payingBid } from './returnNotes'
 
 export const BIDS_LOAD_ERROR = 'Failed to load bids. Please try again later.'
@@ -58,7 +60,9 @@ export default function MyBidsPage() {
 
 function MyBidsPageInner() {
   const paid = usePaymentReturn()
-  const bids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids, refetchInterval: 15_000 })
+  const bids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids })
+  // the live stream updates bids (their events) and the current bid of the auctions still running
+  useLiveSlots(bids.data?.filter((b) => b.pinSlot.status === 'ACTIVE').map((b) => b.pinSlot.id) ?? [])
   const [tab, setTab] = React.useState<BidTab>('active')
   const [commentBid, setCommentBid] = React.useState<Bid | null>(null)
   // back from checkout: open the tab that holds the paid bid
@@ -155,6 +159,8 @@ function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: 
 
   const slot = bid.pinSlot
   const price = bid.finalPrice ?? bid.amount
+  const statusFlash = useFlash(bid.status)
+  const bidFlash = useFlash(slot.currentBid)
   const maximum = bidMaximum(bid)
   return (
     <article
@@ -176,7 +182,7 @@ function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: 
           {c.pendingApproval ? (
             <Badge variant="soft">Pending Approval</Badge>
           ) : (
-            <Badge variant={bid.status === 'OUTBID' || bid.status === 'REJECTED' ? 'destructive' : bid.status === 'PINNED' || bid.status === 'ACTIVE' ? 'success' : 'secondary'}>{statusLabel(bid.status)}</Badge>
+            <Badge className={cn(statusFlash && 'live-flash')} variant={bid.status === 'OUTBID' || bid.status === 'REJECTED' ? 'destructive' : bid.status === 'PINNED' || bid.status === 'ACTIVE' ? 'success' : 'secondary'}>{statusLabel(bid.status)}</Badge>
           )}
         </div>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
@@ -187,7 +193,7 @@ function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: 
           {slot.status === 'ACTIVE' && (
             <div>
               <dt className="text-xs text-muted-foreground">Current bid</dt>
-              <dd className="tabular-nums">{slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</dd>
+              <dd className={cn('-mx-1 px-1 tabular-nums', bidFlash && 'live-flash')}>{slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</dd>
             </div>
           )}
           {maximum != null && bid.finalPrice == null && (

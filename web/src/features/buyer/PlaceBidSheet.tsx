@@ -11,17 +11,27 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
-import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, money2, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
+import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, minimumNextBid, money2, timeLeft, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
 import { cn } from '@/lib/utils'
 import { fmtDateTime, fmtMoney } from '../common'
 import { useFocusReturn } from '../focus'
 import { fetchBuyerBids, fetchComments, KEYS, type Slot } from '../queries'
 import { connectReturn } from './returnNotes'
+import { useFlash, useNow } from '../live/motion'
+import { learnCurrentBid, useLiveSlot } from '../live/slots'
 
 export const BID_FAILED = 'There was an error placing your bid.'
 
 /** The success toast's words: a leader's raise moves only the maximum, so say so rather than repeat the price. */
 type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>
+
+/** Said beside the amount, before the buyer submits, when the amount typed no longer beats the current bid. */
+export function tooLowWarning(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>, openedAt: number | null): string | null {
+  if (!raw.trim() || !validateBidAmount(raw, slot)) return null
+  const least = `Bid at least ${fmtMoney(minimumNextBid(slot))}.`
+  if (slot.currentBid != null && slot.currentBid !== openedAt) return `Too low: the current bid is now ${fmtMoney(slot.currentBid)}. ${least}`
+  return `Too low. ${least}`
+}
 
 export function bidPlacedText(placed: BidFigures, before?: BidFigures): string {
   const max = bidMaximum(placed)
@@ -45,9 +55,18 @@ export function PlaceBidSheet({ slot, onOpenChange }: { slot: Slot | null; onOpe
   )
 }
 
-function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
+function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void }) {
   const queryClient = useQueryClient()
-  const [amount, setAmount] = React.useState(() => money2(defaultBidAmount(slot)))
+  const slot = useLiveSlot(opened)
+  const now = useNow()
+  const [openedAt] = React.useState(opened.currentBid)
+  const [typed, setAmount] = React.useState<string | null>(null)
+  // until the buyer types, the suggested amount follows the live current bid
+  const amount = typed ?? money2(defaultBidAmount(slot))
+  const warning = tooLowWarning(amount, slot, openedAt)
+  const closed = slot.status !== 'ACTIVE' || new Date(slot.auctionEnd).getTime() <= now.getTime()
+  const bidFlash = useFlash(slot.currentBid)
+  const endFlash = useFlash(slot.auctionEnd)
   const [autoBid, setAutoBid] = React.useState(false)
   const [maxAutoBid, setMaxAutoBid] = React.useState('')
   const comments = useQuery({ queryKey: KEYS.comments(slot.id), queryFn: () => fetchComments(slot.id), retry: false, staleTime: 0 })
@@ -75,7 +94,11 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
       invalidate()
       onDone()
     },
-    onError: (err) => toast.error('Bid Failed', { description: serverMessage(err, BID_FAILED) }),
+    onError: (err) => {
+      const told = err instanceof ApiError ? err.body?.currentBid : undefined
+      if (typeof told === 'number') learnCurrentBid(queryClient, slot, told)
+      toast.error('Bid Failed', { description: serverMessage(err, BID_FAILED) })
+    },
   })
 
   const buyNow = useMutation({
@@ -155,7 +178,7 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
 
   const amountNumber = Number(amount)
   const busy = place.isPending || buyNow.isPending
-  const canBuyNow = slot.buyNowPrice != null && slot.bidCount === 0
+  const canBuyNow = !closed && slot.buyNowPrice != null && slot.bidCount === 0
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col">
@@ -166,11 +189,15 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
         <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-md bg-muted/60 p-2">
             <dt className="text-xs text-muted-foreground">Current bid</dt>
-            <dd className="font-semibold">{slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}</dd>
+            <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', bidFlash && 'live-flash')} data-testid="panel-current-bid">
+              {slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}
+            </dd>
           </div>
           <div className="rounded-md bg-muted/60 p-2">
-            <dt className="text-xs text-muted-foreground">Minimum bid</dt>
-            <dd className="font-semibold">{fmtMoney(slot.minBid)}</dd>
+            <dt className="text-xs text-muted-foreground">{slot.currentBid != null ? 'Minimum next bid' : 'Minimum bid'}</dt>
+            <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', bidFlash && 'live-flash')} data-testid="panel-minimum-next">
+              {fmtMoney(minimumNextBid(slot))}
+            </dd>
           </div>
           {mine && (
             <>
@@ -186,7 +213,9 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
           )}
           <div className="col-span-2 rounded-md bg-muted/60 p-2">
             <dt className="text-xs text-muted-foreground">Auction ends</dt>
-            <dd className="font-semibold">{fmtDateTime(slot.auctionEnd)}</dd>
+            <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', endFlash && 'live-flash')}>
+              {fmtDateTime(slot.auctionEnd)} · {closed ? 'Auction closed' : timeLeft(slot.auctionEnd, now)}
+            </dd>
           </div>
         </dl>
         {mine?.status === 'ACTIVE' && (
@@ -205,8 +234,22 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
               <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
                 $
               </span>
-              <Input id="bid-amount" type="number" inputMode="decimal" step={BID_STEP} min={slot.minBid} value={amount} onChange={(e) => setAmount(e.target.value)} className="pl-7" />
+              <Input
+                id="bid-amount"
+                type="number"
+                inputMode="decimal"
+                step={BID_STEP}
+                min={minimumNextBid(slot)}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                className="pl-7"
+                aria-invalid={warning ? true : undefined}
+                aria-describedby="bid-amount-warning"
+              />
             </div>
+            <p id="bid-amount-warning" aria-live="polite" className="min-h-0 text-sm font-medium text-destructive empty:hidden" data-testid="bid-too-low">
+              {warning}
+            </p>
           </div>
           <div className="flex items-center justify-between gap-3 rounded-lg border p-3">
             <div>
@@ -296,7 +339,12 @@ function PlaceBidForm({ slot, onDone }: { slot: Slot; onDone: () => void }) {
       </div>
 
       <div className="sticky bottom-0 grid gap-2 border-t bg-background p-4">
-        <Button type="submit" disabled={busy} className="w-full">
+        {closed && (
+          <p role="status" className="text-center text-sm font-medium text-muted-foreground">
+            This auction has closed.
+          </p>
+        )}
+        <Button type="submit" disabled={busy || closed} className="w-full">
           {place.isPending && <Spinner />}
           {place.isPending ? 'Placing Bid...' : `Place Bid: ${Number.isFinite(amountNumber) && amount.trim() ? fmtMoney(amountNumber) : '$0.00'}`}
         </Button>

@@ -6,10 +6,18 @@ import { capitalize, cn } from '@/lib/utils'
 import { fmtMoney, fmtShortDateTime } from '../common'
 import { SlotMedia } from '../SlotMedia'
 import type { Slot } from '../queries'
+import { useLiveSlots } from '../live/LiveProvider'
+import { useFlash, useNow } from '../live/motion'
 
 export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Details & Bid', showMinBid = true }: { slot: Slot; onBid: (slot: Slot) => void; layout?: 'grid' | 'list'; buttonText?: string; showMinBid?: boolean }) {
   const profile = slot.user.influencerProfile
   const list = layout === 'list'
+  useLiveSlots([slot.id])
+  const now = useNow()
+  const open = slot.status === 'ACTIVE' && new Date(slot.auctionEnd).getTime() > now.getTime()
+  const bidFlash = useFlash(slot.currentBid)
+  const countFlash = useFlash(slot.bidCount)
+  const endFlash = useFlash(slot.auctionEnd)
   return (
     <article
       aria-labelledby={`slot-${slot.id}-title`}
@@ -30,10 +38,10 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-3 p-4">
         <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-0.5 text-xs text-muted-foreground">
-          <span className="flex items-center gap-1 font-medium text-foreground">
-            <Clock className="size-3.5" aria-hidden="true" /> {timeLeft(slot.auctionEnd)}
+          <span className={cn('flex items-center gap-1 px-0.5 font-medium text-foreground tabular-nums', endFlash && 'live-flash')} data-testid="slot-time-left">
+            <Clock className="size-3.5" aria-hidden="true" /> {open ? timeLeft(slot.auctionEnd, now) : 'Auction closed'}
           </span>
-          <span>Ends {fmtShortDateTime(slot.auctionEnd)}</span>
+          <span>{open ? 'Ends' : 'Ended'} {fmtShortDateTime(slot.auctionEnd)}</span>
         </div>
         <div className="min-w-0">
           <h3 id={`slot-${slot.id}-title`} className="truncate font-semibold">
@@ -53,15 +61,17 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
         <div className="mt-auto flex items-end justify-between gap-2">
           <div>
             <p className="text-xs text-muted-foreground">Current bid</p>
-            <p className="text-lg font-bold tabular-nums">{slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}</p>
+            <p className={cn('-mx-1 px-1 text-lg font-bold tabular-nums', bidFlash && 'live-flash')} data-testid="slot-current-bid">
+              {slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}
+            </p>
             {showMinBid && <p className="text-xs text-muted-foreground">Min. bid {fmtMoney(slot.minBid)}</p>}
           </div>
-          <p className="text-xs text-muted-foreground">
+          <p className={cn('px-1 text-xs text-muted-foreground tabular-nums', countFlash && 'live-flash')} data-testid="slot-bid-count">
             {slot.bidCount} {slot.bidCount === 1 ? 'bid' : 'bids'}
           </p>
         </div>
-        <Button onClick={() => onBid(slot)} className="w-full" aria-label={`${buttonText}: ${slot.title}`}>
-          {buttonText}
+        <Button onClick={() => onBid(slot)} disabled={!open} className="w-full" aria-label={`${open ? buttonText : 'Auction closed'}: ${slot.title}`}>
+          {open ? buttonText : 'Auction closed'}
         </Button>
       </div>
     </article>

@@ -45,7 +45,7 @@ export default function ApprovalsPage() {
 }
 
 function ApprovalsPageInner() {
-  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals, refetchInterval: 15_000 })
+  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
   const pin = usePin(setLoginFor)
 

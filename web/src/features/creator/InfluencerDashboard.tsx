@@ -12,7 +12,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
 import { bidders, money2, statusLabel, timeLeft } from '@/lib/bids'
-import { capitalize } from '@/lib/utils'
+import { capitalize, cn } from '@/lib/utils'
+import { useFlash, useNow } from '../live/motion'
 import { PriceHistory } from '../charts'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
 import { ConfirmButton } from '../ConfirmButton'
@@ -56,7 +57,7 @@ export function useEndAuction() {
 export function InfluencerDashboard() {
   const { user } = useAuth()
   const stats = useQuery({ queryKey: KEYS.influencerDashboard, queryFn: fetchInfluencerDashboard })
-  const slots = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots, refetchInterval: 20_000 })
+  const slots = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots })
   const notifications = useQuery({ queryKey: KEYS.notifications, queryFn: fetchNotifications })
   const [historySlot, setHistorySlot] = React.useState<Slot | null>(null)
   const end = useEndAuction()
@@ -111,8 +112,7 @@ export function InfluencerDashboard() {
                     <p className="truncate font-medium">{s.title}</p>
                     <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-muted-foreground">
                       <Badge variant="secondary">{capitalize(s.category)}</Badge>
-                      <span>Current bid {s.currentBid != null ? fmtMoney(s.currentBid) : '—'}</span>
-                      <span title={fmtDateTime(s.auctionEnd)}>Ends {fmtDateTime(s.auctionEnd)} ({timeLeft(s.auctionEnd)})</span>
+                      <LiveFigures slot={s} />
                       {s.instagramPost.permalink && (
                         <a href={s.instagramPost.permalink} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 text-primary hover:underline">
                           View post <ExternalLink className="size-3" aria-hidden="true" />
@@ -179,8 +179,23 @@ export function InfluencerDashboard() {
           </Card>
         </div>
       </div>
-      <BidHistorySheet slot={historySlot} onClose={() => setHistorySlot(null)} />
+      <BidHistorySheet slot={historySlot && (slots.data?.find((s) => s.id === historySlot.id) ?? historySlot)} onClose={() => setHistorySlot(null)} />
     </div>
+  )
+}
+
+/** A row's current bid and time left, highlighted when the stream moves them. */
+function LiveFigures({ slot }: { slot: Slot }) {
+  const now = useNow()
+  const bidFlash = useFlash(slot.currentBid)
+  const endFlash = useFlash(slot.auctionEnd)
+  return (
+    <>
+      <span className={cn('px-0.5 tabular-nums', bidFlash && 'live-flash')}>Current bid {slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</span>
+      <span className={cn('px-0.5 tabular-nums', endFlash && 'live-flash')} title={fmtDateTime(slot.auctionEnd)}>
+        Ends {fmtDateTime(slot.auctionEnd)} ({timeLeft(slot.auctionEnd, now)})
+      </span>
+    </>
   )
 }
 

@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { Bell, Camera, KeyRound, RefreshCw, ShieldCheck, User as UserIcon } from 'lucide-react'
-import { api, type NotificationPreferences } from '@/api/client'
+import { api, type NotificationPreferences, type Schemas } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { FormField } from '@/components/form-field'
@@ -229,21 +229,32 @@ export const PREFERENCE_ROWS: Record<'INFLUENCER' | 'BUYER', PreferenceRow[]> = 
   ],
 }
 
-function NotificationCard({ initial }: { initial: NotificationPreferences }) {
+type SavedPreferences = NotificationPreferences & Partial<Pick<Schemas['PreferencesOut'], 'applies'>>
+
+/** The four switches alone: the server refuses anything else in the body (`applies` is what it answers, not takes). */
+export const switchesOf = ({ newBids, approvals, payouts, marketing }: NotificationPreferences): NotificationPreferences => ({ newBids, approvals, payouts, marketing })
+
+/** The rows of the role, less those the server says do not apply to it (a brand gets no payout notices). */
+export function preferenceRows(role: string | undefined, applies: readonly string[] | undefined): PreferenceRow[] {
+  const rows = PREFERENCE_ROWS[role === 'INFLUENCER' ? 'INFLUENCER' : 'BUYER']
+  return applies ? rows.filter((r) => applies.includes(r.key)) : rows
+}
+
+function NotificationCard({ initial }: { initial: SavedPreferences }) {
   const { user } = useAuth()
   const creator = user?.role === 'INFLUENCER'
-  const rows = PREFERENCE_ROWS[creator ? 'INFLUENCER' : 'BUYER']
+  const rows = preferenceRows(user?.role, initial.applies)
   const queryClient = useQueryClient()
-  const [prefs, setPrefs] = React.useState<NotificationPreferences>(initial)
+  const [prefs, setPrefs] = React.useState<NotificationPreferences>(() => switchesOf(initial))
   // auto-post and auto-pin default to on and are not saved (spec section 2)
   const [autoPost, setAutoPost] = React.useState(true)
   const [autoPin, setAutoPin] = React.useState(true)
 
   const save = useMutation({
-    mutationFn: async (body: NotificationPreferences) => unwrap(await api().POST('/notifications/preferences', { body })),
+    mutationFn: async (body: NotificationPreferences) => unwrap(await api().POST('/notifications/preferences', { body: switchesOf(body) })),
     onSuccess: (saved) => {
       queryClient.setQueryData(PREFERENCES_KEY, saved)
-      setPrefs(saved)
+      setPrefs(switchesOf(saved))
       toast.success('Notification Preferences Updated')
     },
     onError: (err) => toast.error('Failed to update preferences', { description: serverMessage(err, 'Failed to update notification preferences. Please try again.') }),

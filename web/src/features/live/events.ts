@@ -1,0 +1,71 @@
+/** What the live stream (`GET /events/stream`) sends, by SSE event name. Money as dollars, dates as ISO strings. */
+export interface SlotEvent {
+  id: string
+  currentBid: number | null
+  bidCount: number
+  auctionEnd: string
+  status: string
+}
+
+export interface BidEvent {
+  id: string
+  slotId: string
+  status: string
+  amount: number
+  slotTitle?: string | null
+}
+
+export interface LiveNotice {
+  id: string
+  title: string
+  message: string
+  createdAt: string
+  kind: string
+  read: boolean
+  link?: string | null
+}
+
+export interface NotificationEvent {
+  notification: LiveNotice
+  unreadCount: number
+}
+
+export type LiveEvent =
+  | { type: 'ready' }
+  | { type: 'slot'; data: SlotEvent }
+  | { type: 'bid'; data: BidEvent }
+  | { type: 'notification'; data: NotificationEvent }
+  | { type: 'end'; reason: string }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+const isMoney = (v: unknown) => v === null || typeof v === 'number'
+
+/** One SSE message as a typed event, or null for anything unknown or malformed (a newer server may send more). */
+export function parseLiveEvent(event: string, raw: string): LiveEvent | null {
+  let data: unknown
+  try {
+    data = raw ? JSON.parse(raw) : {}
+  } catch {
+    return null
+  }
+  if (!isObject(data)) return null
+  switch (event) {
+    case 'ready':
+      return { type: 'ready' }
+    case 'end':
+      return { type: 'end', reason: typeof data.reason === 'string' ? data.reason : 'ended' }
+    case 'slot':
+      if (typeof data.id !== 'string' || !isMoney(data.currentBid) || typeof data.bidCount !== 'number' || typeof data.auctionEnd !== 'string' || typeof data.status !== 'string') return null
+      return { type: 'slot', data: data as unknown as SlotEvent }
+    case 'bid':
+      if (typeof data.id !== 'string' || typeof data.slotId !== 'string' || typeof data.status !== 'string' || typeof data.amount !== 'number') return null
+      return { type: 'bid', data: data as unknown as BidEvent }
+    case 'notification': {
+      const n = data.notification
+      if (!isObject(n) || typeof n.id !== 'string' || typeof n.title !== 'string' || typeof data.unreadCount !== 'number') return null
+      return { type: 'notification', data: data as unknown as NotificationEvent }
+    }
+    default:
+      return null
+  }
+}
