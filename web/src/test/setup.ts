@@ -38,3 +38,9 @@ if (!('ResizeObserver' in window)) {
     disconnect() {}
   }
 }
+// sonner captures the pointer on a toast (swipe to dismiss); jsdom has no pointer capture
+if (!Element.prototype.setPointerCapture) {
+  Element.prototype.setPointerCapture = () => {}
+  Element.prototype.releasePointerCapture = () => {}
+  Element.prototype.hasPointerCapture = () => false
+}

@@ -182,6 +182,19 @@ describe('settings: the rest', () => {
     expect(api.calls.find((c) => c.method === 'POST' && c.path === '/notifications/preferences')?.body).toEqual({ ...PREFS, marketing: true })
   })
 
+  it("a brand sees only the preferences that apply to brands, and the save sends the four switches alone", async () => {
+    const brand = makeUser({ role: 'BUYER', instagramHandle: null })
+    const saved = { ...PREFS, applies: ['newBids', 'approvals', 'marketing'] }
+    const api = signedIn({ 'GET /notifications/preferences': () => json(200, saved), 'POST /notifications/preferences': (body) => json(200, { ...(body as object), applies: saved.applies }) }, brand)
+    renderApp('/settings')
+    expect(await screen.findByRole('switch', { name: 'Outbid alerts' })).toBeChecked()
+    expect(screen.queryByRole('switch', { name: 'Payments' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('switch', { name: 'Product news' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save Preferences' }))
+    expect(await screen.findByText('Notification Preferences Updated')).toBeInTheDocument()
+    expect(api.calls.find((c) => c.method === 'POST' && c.path === '/notifications/preferences')?.body).toEqual({ ...PREFS, marketing: true })
+  })
+
   it('Instagram: Not Connected + Connect redirects to the returned url; a 503 shows the detail', async () => {
     const assign = vi.fn()
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign } as Location)

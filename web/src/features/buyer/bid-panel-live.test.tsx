@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, renderApp } from '@/test/utils'
+import { mockStream } from '@/test/sse'
+import { buyer, makeSlot, page, signedIn, toastWith } from '@/test/fixtures'
+import { tooLowWarning } from './PlaceBidSheet'
+
+const end = () => new Date(Date.now() + 86_400_000).toISOString()
+
+async function openPanel(stream: ReturnType<typeof mockStream>, extra = {}) {
+  const api = signedIn(buyer, {
+    'GET /marketplace/categories': () => json(200, []),
+    'GET /marketplace/slots': () => page([makeSlot()]),
+    'GET /instagram/comments/slot-1': () => json(401, { detail: 'Connect Instagram.', code: 'instagram_not_connected' }),
+    'GET /buyer/bids': () => json(200, []),
+    'GET /events/stream': stream.route,
+    ...extra,
+  })
+  renderApp('/marketplace')
+  await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
+  await waitFor(() => expect(stream.urls().some((u) => u.searchParams.get('slots') === 'slot-1')).toBe(true))
+  return { api, sheet: within(await screen.findByRole('dialog')) }
+}
+
+describe('the Place a Bid panel, live', () => {
+  it('follows the current bid, and says a typed amount is now too low before the brand submits', async () => {
+    const stream = mockStream()
+    const { sheet } = await openPanel(stream)
+    const amount = sheet.getByLabelText('Bid amount (USD)')
+    expect(amount).toHaveValue(41)
+    expect(sheet.getByTestId('panel-minimum-next')).toHaveTextContent('$40.01')
+
+    // untouched, the suggested amount moves with the auction
+    stream.send('slot', { id: 'slot-1', currentBid: 45, bidCount: 2, auctionEnd: end(), status: 'ACTIVE' })
+    await waitFor(() => expect(sheet.getByTestId('panel-current-bid')).toHaveTextContent('$45.00'))
+    expect(amount).toHaveValue(46)
+    expect(sheet.getByTestId('bid-too-low')).toBeEmptyDOMElement()
+
+    await userEvent.clear(amount)
+    await userEvent.type(amount, '47')
+    stream.send('slot', { id: 'slot-1', currentBid: 50, bidCount: 3, auctionEnd: end(), status: 'ACTIVE' })
+    await waitFor(() => expect(sheet.getByTestId('bid-too-low')).toHaveTextContent('Too low: the current bid is now $50.00. Bid at least $50.01.'))
+    expect(amount).toHaveValue(47) // what the brand typed is never changed under them
+    expect(amount).toHaveAttribute('aria-invalid', 'true')
+    expect(sheet.getByTestId('panel-minimum-next')).toHaveTextContent('$50.01')
+  })
+
+  it('a too-low refusal carrying currentBid updates the panel', async () => {
+    const stream = mockStream()
+    const { sheet } = await openPanel(stream, {
+      'POST /buyer/bids': () => json(422, { detail: 'Your bid must be higher than the current bid.', code: 'bid_too_low', errors: [{ field: 'amount', message: 'too low' }], currentBid: 60 }),
+    })
+    await userEvent.type(sheet.getByLabelText('New comment'), 'Hello #ad')
+    await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $41.00' }))
+    await toastWith('Bid Failed')
+    await waitFor(() => expect(sheet.getByTestId('panel-current-bid')).toHaveTextContent('$60.00'))
+    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue(61)
+  })
+
+  it('words the warning by whether the bid moved since the panel opened', () => {
+    const slot = { currentBid: 40, minBid: 25 }
+    expect(tooLowWarning('41', slot, 40)).toBeNull()
+    expect(tooLowWarning('', slot, 40)).toBeNull()
+    expect(tooLowWarning('40', slot, 40)).toBe('Too low. Bid at least $40.01.')
+    expect(tooLowWarning('20', { currentBid: null, minBid: 25 }, null)).toBe('Too low. Bid at least $25.00.')
+  })
+})
