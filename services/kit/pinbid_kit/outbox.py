@@ -115,12 +115,13 @@ class OutboxRelay:
                 )
             ).all()
             sent: list[int] = []
-            for row in rows:
-                envelope = Envelope.model_validate(row.envelope)
-                try:
-                    await self.bus.publish(envelope, dict(row.headers))
-                except Exception as exc:
-                    # Keep order: stop at the first failure; the rest of the batch waits for the retry.
+            envelopes = [Envelope.model_validate(row.envelope) for row in rows]
+            outcomes = await self.bus.publish_batch(
+                [(envelope, dict(row.headers)) for envelope, row in zip(envelopes, rows, strict=True)])
+            for row, envelope, exc in zip(rows, envelopes, outcomes, strict=True):
+                if exc is not None:
+                    # Keep order: stop at the first failure; the rest of the batch waits for the retry (any of
+                    # them the broker took anyway is sent again, and the consumers' inbox skips it).
                     delay = backoff(row.attempts + 1)
                     log.warning("publishing %s failed (attempt %d), retrying in %.1fs: %r",
                                 envelope.type, row.attempts + 1, delay.total_seconds(), exc)

@@ -36,6 +36,9 @@ class Bus(Protocol):
 
     async def publish(self, envelope: Envelope, headers: dict[str, str]) -> None: ...
 
+    async def publish_batch(self, items: list[tuple[Envelope, dict[str, str]]]) -> list[Exception | None]:
+        """Publish several events in order; the outcome of each (None when the bus has taken it)."""
+
     async def ping(self) -> bool: ...
 
     async def dead_letter_depths(self) -> dict[str, int]:

@@ -29,6 +29,16 @@ class RecordingBus:
         await asyncio.sleep(0)
         self.published.append(envelope)
 
+    async def publish_batch(self, items):
+        outcomes = []
+        for envelope, headers in items:
+            try:
+                await self.publish(envelope, headers)
+                outcomes.append(None)
+            except Exception as exc:
+                outcomes.append(exc)
+        return outcomes
+
     async def ping(self) -> bool:
         return not self.down
 

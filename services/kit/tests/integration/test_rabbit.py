@@ -164,6 +164,27 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
     assert got == [[first.id], [second.id]]
 
 
+async def test_a_batch_is_published_at_once_and_arrives_in_order(amqp_url, queue_name):
+    bus = RabbitBus(amqp_url, prefetch=1)  # one at a time: the queue's order is the order handled
+    got: list[uuid.UUID] = []
+    done = asyncio.Event()
+
+    async def handler(envelope, headers):
+        got.append(envelope.id)
+        if len(got) == 50:
+            done.set()
+
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    await bus.start()
+    batch = [updated() for _ in range(50)]
+    try:
+        assert await bus.publish_batch([(e, {}) for e in batch]) == [None] * 50  # every one confirmed
+        await asyncio.wait_for(done.wait(), timeout=20)
+    finally:
+        await bus.stop()
+    assert got == [e.id for e in batch]
+
+
 async def test_a_backlog_is_handled_a_few_at_a_time_not_all_at_once(amqp_url, queue_name):
     """After an outage the whole backlog arrives together; unbounded, every message got a handler (and a
     database connection) at once, the pool ran dry and the events were dead-lettered."""
