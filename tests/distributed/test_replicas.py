@@ -57,7 +57,10 @@ def run(postgres_url, amqp_url, tmp_path):
     prefix = f"pinbid_rep_{uuid.uuid4().hex[:8]}"
     env = {**os.environ, "PINBID_VAR": str(tmp_path), "PINBID_DB_PREFIX": prefix, "PINBID_BASE_PORT": str(base),
            "PINBID_GATEWAY_PORT": str(base + 25), "PINBID_REPLICAS": "2", "PINBID_PG_URL": postgres_url,
-           "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1"}
+           "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1",
+           # ten service processes on one PostgreSQL (max_connections 100, shared with the rest of the suite)
+           **{f"{name.upper()}_DB_POOL_SIZE": "3" for name in SERVICES},
+           **{f"{name.upper()}_DB_MAX_OVERFLOW": "4" for name in SERVICES}}
     started = launcher("up", env)
     try:
         if started.returncode != 0:
