@@ -65,7 +65,9 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
       const wide = []
       for (const route of ROUTES[role]) {
         await page.goto(route)
-        await page.waitForLoadState('networkidle')
+        // not 'networkidle': the live event stream keeps one request open for as long as the page is
+        await page.waitForLoadState('load')
+        await page.locator('main h2, main h3, main [role="alert"]').first().waitFor()
         await page.locator('main [role="status"]').first().waitFor({ state: 'detached' }).catch(() => {})
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth }))
         if (scrollWidth > innerWidth) wide.push(`${route}: ${scrollWidth} px`)

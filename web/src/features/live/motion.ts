@@ -4,7 +4,7 @@ import * as React from 'react'
 export const FLASH_MS = 1_600
 
 /**
- * True for a moment after `value` changes (never on first render): the class it drives shows what the stream
+ * True for a moment after `value` changes (never on first render, nor when it first arrives): the class it drives shows what the stream
  * just changed. The animation is in index.css (`.live-flash`); with reduced motion it is a still outline.
  */
 export function useFlash(value: unknown): boolean {
@@ -13,8 +13,11 @@ export function useFlash(value: unknown): boolean {
   const [flashing, setFlashing] = React.useState(false)
   if (!Object.is(shown, value)) {
     setShown(value)
-    setRound((r) => r + 1)
-    setFlashing(true)
+    // a value arriving for the first time (data loaded) is not a change to point at
+    if (shown !== undefined) {
+      setRound((r) => r + 1)
+      setFlashing(true)
+    }
   }
   React.useEffect(() => {
     if (!round) return

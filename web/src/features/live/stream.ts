@@ -49,6 +49,8 @@ export function openStream({ url, token, signal, onEvent, onForbidden, fetch: fe
     openWhenHidden: true,
     fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
     async onopen(response) {
+      // a refused answer's body is let go, so the request ends (and a page reaches network idle)
+      if (!response.ok || !response.headers.get('content-type')?.startsWith('text/event-stream')) void response.body?.cancel().catch(() => {})
       if (response.status === 403) throw new StreamForbidden(token)
       if (!response.ok && response.status !== 404) throw new Error(`stream answered ${response.status}`)
       if (!response.headers.get('content-type')?.startsWith('text/event-stream')) throw new Unavailable(`no stream here (${response.status})`)

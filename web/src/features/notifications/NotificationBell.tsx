@@ -13,7 +13,7 @@ export function unreadLabel(count: number) {
 export function NotificationBell() {
   const unread = useUnreadCount()
   const count = unread.data?.unreadCount ?? 0
-  const flash = useFlash(count)
+  const flash = useFlash(unread.data?.unreadCount)
   return (
     <Link
       to="/notifications"
