@@ -136,6 +136,9 @@ export function InfluencerDashboard() {
             <CardHeader>
               <CardTitle className="flex items-center gap-2">
                 <Bell className="size-4 text-primary" aria-hidden="true" /> Notifications
+                <Link to="/notifications" className="ml-auto text-sm font-normal text-primary hover:underline">
+                  View all
+                </Link>
               </CardTitle>
             </CardHeader>
             <CardContent>

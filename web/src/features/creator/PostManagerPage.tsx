@@ -192,7 +192,7 @@ function Connected() {
       )}
       <CreateSlotDialog post={createFor} onClose={() => setCreateFor(null)} />
       <BidHistorySheet
-        slot={manage}
+        slot={manage && (active.data?.find((s) => s.id === manage.id) ?? manage)}
         onClose={() => setManage(null)}
         onEnd={(id) => end.mutate(id, { onSuccess: () => setManage(null) })}
         ending={end.isPending}
