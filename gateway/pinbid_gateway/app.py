@@ -3,13 +3,13 @@
 import asyncio
 import json
 import logging
+import mimetypes
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pinbid_kit.auth import principal_from
 from pinbid_kit.errors import Forbidden, MethodNotAllowed, NotFound
@@ -96,7 +96,6 @@ class Gateway:
             return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
 
         self._mount_web(app, settings.web_dist)
-        app.add_middleware(GZipMiddleware, minimum_size=1024)
         app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
         if settings.cors_origins:
             app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
@@ -116,7 +115,7 @@ class Gateway:
         root = dist.resolve()
 
         @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
-        async def web(path: str) -> Response:
+        async def web(path: str, request: Request) -> Response:
             if path.startswith(self.settings.api_base.strip("/") + "/"):
                 raise NotFound("Not found.")
             index = root / "index.html"
@@ -125,8 +124,19 @@ class Gateway:
             candidate = (root / path).resolve()
             if path and candidate.is_file() and candidate.is_relative_to(root):
                 cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
-                return FileResponse(candidate, headers={"Cache-Control": cache})
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+                return static_file(candidate, request, cache)
+            return static_file(index, request, "no-cache")
+
+
+def static_file(path: Path, request: Request, cache: str) -> FileResponse:
+    """The file, or the gzip copy the web build made beside it when the browser accepts gzip: compressed
+    once at build time, never per request."""
+    headers = {"Cache-Control": cache, "Vary": "Accept-Encoding"}
+    compressed = path.with_name(path.name + ".gz")
+    if "gzip" in request.headers.get("accept-encoding", "") and compressed.is_file():
+        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return FileResponse(compressed, media_type=media_type, headers={**headers, "Content-Encoding": "gzip"})
+    return FileResponse(path, headers=headers)
 
 
 def refuse_other_methods(own_routes: list[BaseRoute], request: Request) -> None:

@@ -1,3 +1,5 @@
+import gzip
+
 from pinbid_gateway.routing import Access, route_for
 from pinbid_kit.testing import eventually
 
@@ -125,12 +127,18 @@ async def test_cors_from_settings(stack):
     assert "access-control-allow-origin" not in other.headers
 
 
-async def test_large_answers_are_compressed(stack, tmp_path):
+async def test_assets_are_served_as_the_build_compressed_them_never_compressed_per_request(stack):
     http, gateway, _ = stack
-    bundle = gateway.settings.web_dist / "assets" / "bundle.js"
-    bundle.write_text("console.log('pinbid');\n" * 400)
-    response = await http.get("/assets/bundle.js", headers={"accept-encoding": "gzip"})
-    assert response.headers["content-encoding"] == "gzip" and response.text.startswith("console.log")
+    assets = gateway.settings.web_dist / "assets"
+    (assets / "bundle.js").write_text("console.log('pinbid');\n" * 400)
+    (assets / "bundle.js.gz").write_bytes(gzip.compress((assets / "bundle.js").read_bytes()))
+    zipped = await http.get("/assets/bundle.js", headers={"accept-encoding": "gzip, br"})
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.text.startswith("console.log")
+    assert zipped.headers["content-type"].startswith("text/javascript") and "Accept-Encoding" in zipped.headers["vary"]
+    plain = await http.get("/assets/bundle.js", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text.startswith("console.log")
+    (assets / "other.js").write_text("console.log('no copy');\n" * 400)  # no .gz beside it: sent as it is
+    assert "content-encoding" not in (await http.get("/assets/other.js", headers={"accept-encoding": "gzip"})).headers
 
 
 async def test_browser_hardening_headers(stack):

@@ -5,7 +5,6 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
-from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 
 from .errors import install_error_handlers
 from .health import Check, health_router
@@ -14,6 +13,11 @@ from .metrics import router as metrics_router
 from .path_guard import PathGuard
 from .requests import RequestIdMiddleware
 from .security_headers import SecurityHeaders
+
+# FastAPI's own OpenTelemetry: a server span per request once a tracer provider is configured (see
+# pinbid_kit.telemetry). Metrics are Prometheus's (metrics.py), logs our own; probes and scrapes make no span.
+TELEMETRY = {"metrics": False, "logs": False, "operation_spans": False,
+             "exclude": lambda scope: scope.get("path") in ("/healthz", "/readyz", "/metrics")}
 
 
 def create_app(
@@ -29,14 +33,13 @@ def create_app(
     them on a separate port in production)."""
     app = FastAPI(title=f"Pinbid {service}", description=description, version="1.0.0", lifespan=lifespan,
                   redirect_slashes=False, docs_url="/docs" if operator_routes else None, redoc_url=None,
-                  openapi_url="/openapi.json" if operator_routes else None)
+                  openapi_url="/openapi.json" if operator_routes else None, telemetry=TELEMETRY)
     install_error_handlers(app)
     for router in routers:
         app.include_router(router)
     app.include_router(health_router(checks or {}))
     if operator_routes:
         app.include_router(metrics_router)
-    FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz,metrics")
     app.add_middleware(MetricsMiddleware, service=service)
     app.add_middleware(RequestIdMiddleware)
     app.add_middleware(PathGuard)

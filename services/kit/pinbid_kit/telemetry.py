@@ -1,6 +1,6 @@
 """OpenTelemetry: one tracer provider per process; W3C traceparent across HTTP and the bus.
 
-Spans come from the maintained instrumentations: FastAPI (server), httpx and aiohttp (the gateway's calls),
+Spans come from the maintained instrumentations: FastAPI's own (server), httpx and aiohttp (the gateway's calls),
 SQLAlchemy (every statement), FastStream's RabbitMQ middleware (publish and consume). Pinbid's own code
 only carries the context where no instrumentation can: through the outbox table, whose rows keep the
 context of the transaction that wrote them."""
@@ -16,8 +16,7 @@ from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
 from opentelemetry.instrumentation.psycopg import PsycopgInstrumentor
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanProcessor
-from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter
 
 log = logging.getLogger("pinbid.telemetry")
 _configured = False
@@ -31,28 +30,28 @@ def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None
     SDK reads them: spans go over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is
     set, sampled by `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG` (default: parent-based, always on), named
     by `OTEL_SERVICE_NAME` when set (else `service_name`), plus `OTEL_RESOURCE_ATTRIBUTES`. `exporter` is for
-    tests. Without an exporter spans are only propagated."""
+    tests.
+
+    Without an exporter nobody would read a span, so none is made: no provider is installed, FastAPI's own
+    telemetry stays off (it turns on with a configured provider), and the instrumentations are no-ops.
+    Requests are then followed across services by their request id alone."""
     global _configured
     if _configured:
         return
-    exporting = exporter is not None or any(os.environ.get(name) for name in ENDPOINT_VARIABLES)
+    _configured = True
+    if exporter is None and not any(os.environ.get(name) for name in ENDPOINT_VARIABLES):
+        return
     resource = Resource.create({} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": service_name})
-    # Without an exporter nobody reads the spans: sample none (trace context still propagates) and save the CPU.
-    provider = TracerProvider(resource=resource, sampler=None if exporting else ALWAYS_OFF)
-    processor: SpanProcessor | None = None
+    provider = TracerProvider(resource=resource)
     if exporter is not None:
-        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-
-        processor = SimpleSpanProcessor(exporter)
-    elif exporting:
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+    else:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        processor = BatchSpanProcessor(OTLPSpanExporter())  # endpoint, headers, timeout: from OTEL_EXPORTER_OTLP_*
-    if processor is not None:
-        provider.add_span_processor(processor)
+        # endpoint, headers, timeout: from OTEL_EXPORTER_OTLP_*
+        provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(provider)
     instrument_clients()
-    _configured = True
 
 
 def inject_headers() -> dict[str, str]:
