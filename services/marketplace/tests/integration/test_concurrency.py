@@ -5,6 +5,8 @@ import random
 import uuid
 from decimal import Decimal
 
+from pinbid_kit.testing import eventually
+from pinbid_marketplace import store
 from pinbid_marketplace.domain import auction
 from pinbid_marketplace.domain.states import LIVE
 from pinbid_marketplace.models import Bid, Slot
@@ -121,3 +123,38 @@ async def test_bids_racing_the_close_are_accepted_before_it_or_refused(world):
         if r.status_code == 409:
             assert r.json()["detail"] == "This auction has ended."
     assert await closer.run_once() == 0
+
+
+async def test_the_locking_read_sees_what_the_previous_holder_of_the_lock_committed(world):
+    """The statement that locks a slot reads its bids after the lock is granted (another replica's bid that
+    committed while we waited is in the read), not as of the statement's start."""
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], minBid=10)
+    buyer = await world.buyer()
+    assert (await world.bid(buyer, slot["id"], 20)).status_code == 201
+    slot_id, other_buyer = uuid.UUID(slot["id"]), uuid.uuid4()
+    db = world.service.db
+    async with db.transaction() as first:
+        holder = await first.connection()
+        await holder.execute(text("SELECT 1 FROM slots WHERE id = :id FOR UPDATE"), {"id": slot_id})
+        async with db.transaction() as second:
+            waiter = await second.connection()
+            waiting = asyncio.create_task(store.lock_for_placement(waiter, slot_id, [other_buyer], []))
+
+            async def waits_for_the_lock() -> bool:
+                async with db.transaction() as observer:
+                    return bool(await observer.scalar(text(
+                        "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                        "WHERE NOT l.granted AND a.datname = current_database()")))
+
+            await eventually(waits_for_the_lock)
+            assert not waiting.done()
+            await holder.execute(text(
+                "INSERT INTO bids (id, slot_id, buyer_id, amount, ceiling, auto_bid_enabled, seq, status, likes, "
+                "replies, clicks, is_demo) VALUES (gen_random_uuid(), :slot, :buyer, 90, 90, false, 2, 'ACTIVE', "
+                "0, 0, 0, false)"), {"slot": slot_id, "buyer": other_buyer})
+            await holder.execute(text("UPDATE slots SET bid_count = 2 WHERE id = :id"), {"id": slot_id})
+            await first.commit()
+            locked = await waiting
+    assert locked is not None and locked.slot.bid_count == 2
+    assert other_buyer in {b.buyer_id for b in locked.bids.values()}
