@@ -14,5 +14,8 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 
 def trust_proxies(app: FastAPI, proxies: Sequence[IPv4Network | IPv6Network]) -> None:
-    """Install last, so that it runs first: everything after it sees the real client in request.client."""
+    """Install last, so that it runs first: everything after it sees the real client in request.client.
+    With no trusted proxy there is nothing to read: no middleware (it would cost every request)."""
+    if not proxies:
+        return
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(network) for network in proxies])

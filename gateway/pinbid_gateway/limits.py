@@ -18,9 +18,13 @@ class BodySizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             await self._refuse(send)
+            return
+        if b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body, or one of an allowed declared length: nothing to count
             return
         received = 0
         started = False

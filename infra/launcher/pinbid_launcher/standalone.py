@@ -92,7 +92,7 @@ def serve_gateway() -> None:
 
     gateway.app.router.lifespan_context = lifespan
     public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
-                                           timeout_graceful_shutdown=10, timeout_keep_alive=75,
+                                           timeout_graceful_shutdown=10, timeout_keep_alive=75, access_log=False,
                                            proxy_headers=False))  # the gateway's own middleware decides
     if settings.operator_port is None:
         public.run()
