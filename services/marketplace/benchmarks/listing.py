@@ -11,7 +11,7 @@ from decimal import Decimal
 import psycopg
 from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
-from pinbid_marketplace.queries import Queries, Search, filtered
+from pinbid_marketplace.queries import Queries, Search, page_query
 from sqlalchemy.dialects import postgresql
 
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
@@ -64,13 +64,11 @@ def prepare() -> str:
 
 
 def explain(url: str, search: Search) -> str:
-    query = filtered(search, datetime.now(UTC)).order_by(None)
-    from pinbid_marketplace.queries import ORDER
-
-    query = query.order_by(*ORDER[search.sort_by]).offset((search.page - 1) * search.limit).limit(search.limit)
-    sql = str(query.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}))
+    """The plan of the listing's one statement: the page, and the exact total as an InitPlan."""
+    sql = str(page_query(search, datetime.now(UTC)).compile(dialect=postgresql.dialect(),
+                                                            compile_kwargs={"literal_binds": True}))
     with psycopg.connect(url) as conn:
-        plan = conn.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql).fetchall()
+        plan = conn.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) " + sql).fetchall()
     return "\n".join("    " + row[0] for row in plan)
 
 
@@ -97,8 +95,8 @@ async def measure(url: str) -> None:
 def main() -> None:
     url = prepare()
     asyncio.run(measure(url))
-    for name in ("newest, no filter", "price-low, 100..500", "most-views, >=100k, verified", "search 'latte', newest"):
-        print(f"\nEXPLAIN {name}:\n{explain(url, SHAPES[name])}")
+    for name, search in SHAPES.items():
+        print(f"\nEXPLAIN {name}:\n{explain(url, search)}")
     if not os.environ.get("KEEP"):
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')

@@ -152,7 +152,8 @@ async def test_the_closer_costs_two_statements_whatever_the_number_of_slots(worl
 async def test_bid_lists_and_figures_are_one_statement_each(world):
     creator, slot, buyers = await market(world)
     calls = [("/buyer/bids", buyers[0]), ("/buyer/dashboard-figures", buyers[0]),
-             ("/influencer/dashboard-figures", creator), ("/influencer/approvals", creator)]
+             ("/influencer/dashboard-figures", creator), ("/influencer/approvals", creator),
+             ("/marketplace/slots?sortBy=price-high&category=food", buyers[0])]
     for path, headers in calls:
         with counting(world) as counted:
             response = await world.http.get(path, headers=headers)
@@ -179,3 +180,13 @@ async def test_bids_arriving_together_share_one_transaction_and_each_answer_is_a
     listed = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=creator)).json()
     assert listed["bidCount"] == len(accepted)
     assert sum(1 for b in listed["bids"] if b["status"] == "ACTIVE") == 1
+
+
+async def test_a_listing_page_past_the_end_still_has_its_exact_total(world):
+    creator, slot, _ = await market(world, bids=0)
+    with counting(world) as counted:
+        listed = (await world.http.get("/marketplace/slots?page=5&limit=10", headers=creator)).json()
+    assert (listed["slots"], listed["total"], listed["totalPages"]) == ([], 1, 1)
+    assert len(counted.statements) == 2  # no row carries the total: it is counted on its own
+    first = (await world.http.get("/marketplace/slots", headers=creator)).json()
+    assert (len(first["slots"]), first["total"]) == (1, 1)
