@@ -11,6 +11,7 @@ from decimal import Decimal
 import psycopg
 from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
+from pinbid_marketplace import open_counts
 from pinbid_marketplace.queries import Queries, Search, page_query
 from sqlalchemy.dialects import postgresql
 
@@ -58,7 +59,9 @@ def prepare() -> str:
     started = time.perf_counter()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(SEED)
+        conn.execute(open_counts._FOLD.text)  # what the open-slot-counts job does every few seconds
         conn.execute("VACUUM ANALYZE slots")
+        conn.execute("VACUUM ANALYZE open_slot_counts")
     print(f"seeded {ROWS:,} slots in {time.perf_counter() - started:.1f}s")
     return url
 

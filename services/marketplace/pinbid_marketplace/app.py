@@ -9,7 +9,7 @@ from pinbid_kit.revocations import keep_revocations
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 
-from . import handlers
+from . import handlers, open_counts
 from .api import routes
 from .approvals import Approvals
 from .bidding import Bidding
@@ -44,7 +44,9 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
                        queries=queries, default_duration=settings.default_duration_days,
                        page_limit_max=settings.page_limit_max),
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
-    service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds)]
+    service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds),
+                    Job("open-slot-counts", lambda: open_counts.fold(db),
+                        every_seconds=settings.open_counts_fold_seconds)]
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
                      "queries": queries, "settings": settings}
     return service

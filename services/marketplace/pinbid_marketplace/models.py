@@ -9,6 +9,7 @@ from pinbid_kit.tables import add_messaging_tables
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Column,
     Computed,
     DateTime,
     ForeignKey,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     MetaData,
     Numeric,
     String,
+    Table,
     Text,
     func,
     text,
@@ -136,6 +138,16 @@ class Slot(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())
+
+
+# Appended to by a trigger on `slots` (+1 when a slot opens, -1 when it closes) and folded by a job: the listing's
+# total without a filter but the category (migration 0007).
+open_slot_counts = Table(
+    "open_slot_counts", Base.metadata,
+    Column("category", String(20), nullable=False),
+    Column("open", Integer, nullable=False),
+    Index("open_slot_counts_category", "category", postgresql_include=["open"]),
+)
 
 
 class Bid(Base):

@@ -15,6 +15,7 @@ class MarketplaceSettings(KitSettings):
     second_price_increment: Decimal = Field(default=Decimal("0.00"), ge=0)
     closer_interval_seconds: float = Field(default=1.0, gt=0)
     closer_batch_size: int = Field(default=50, ge=1)
+    open_counts_fold_seconds: float = Field(default=10.0, gt=0, description="how often open-slot counts are folded")
     min_auction_hours: int = Field(default=1, ge=0)
     max_auction_days: int = Field(default=30, ge=1)
     min_duration_days: int = Field(default=7, ge=1)
