@@ -2,12 +2,14 @@
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+import { compression } from 'vite-plugin-compression2'
 import path from 'node:path'
 
 const backend = process.env.PINBID_BACKEND ?? 'http://127.0.0.1:8000'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // a .gz copy beside every text asset, made once here: the gateway sends it as it is (never gzips per request)
+  plugins: [react(), tailwindcss(), compression({ algorithms: ['gzip'], threshold: 1024 })],
   resolve: {
     alias: { '@': path.resolve(import.meta.dirname, 'src') },
   },
