@@ -87,6 +87,22 @@ describe('the live stream on screen', () => {
     expect(await card.findByRole('button', { name: 'Auction closed: Sunrise yoga reel' })).toBeDisabled()
   })
 
+  it('a new set of slots on screen opens its connection before closing the old one; a slot event refetches no list', async () => {
+    const stream = mockStream()
+    const api = marketplace(stream)
+    renderApp('/marketplace')
+    await screen.findByRole('heading', { name: 'Sunrise yoga reel' }, { timeout: 15_000 })
+    await waitFor(() => expect(stream.urls().some((u) => u.searchParams.get('slots') === 'slot-1')).toBe(true))
+    // the first connection (before the cards registered) is closed once its successor said ready
+    await waitFor(() => expect(stream.requests()[0]!.signal.aborted).toBe(true))
+    expect(stream.requests().at(-1)!.signal.aborted).toBe(false)
+    const listings = () => api.calls.filter((c) => c.path === '/marketplace/slots').length
+    const before = listings()
+    stream.send('slot', { ...moved, auctionEnd: new Date(Date.now() + 86_400_000).toISOString() })
+    await screen.findByText('$52.00')
+    expect(listings()).toBe(before)
+  })
+
   it('an outbid tells the brand once, and Bid Again opens the slot', async () => {
     const stream = mockStream()
     marketplace(stream, { 'GET /marketplace/slots/slot-1': () => json(200, makeSlot({ currentBid: 52 })) })
