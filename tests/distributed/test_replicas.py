@@ -59,8 +59,8 @@ def run(postgres_url, amqp_url, tmp_path):
            "PINBID_GATEWAY_PORT": str(base + 25), "PINBID_REPLICAS": "2", "PINBID_PG_URL": postgres_url,
            "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1",
            # ten service processes on one PostgreSQL (max_connections 100, shared with the rest of the suite)
-           **{f"{name.upper()}_DB_POOL_SIZE": "3" for name in SERVICES},
-           **{f"{name.upper()}_DB_MAX_OVERFLOW": "4" for name in SERVICES}}
+           **{f"{name.upper()}_DB_POOL_SIZE": "2" for name in SERVICES},
+           **{f"{name.upper()}_DB_MAX_OVERFLOW": "3" for name in SERVICES}}
     started = launcher("up", env)
     try:
         if started.returncode != 0:
@@ -292,6 +292,12 @@ async def complete_rounds_once(run: dict) -> None:
     paid_events = rows(db["payments"], "SELECT count(*) FROM outbox WHERE type = 'payments.payout.paid.v1' "
                        "AND envelope->'data'->>'creatorId' = %s", creator_id)[0][0]
     assert paid_events == 1
+
+    events = sum(rows(url, "SELECT count(*) FROM outbox")[0][0] for url in db.values())
+    handled = sum(rows(url, "SELECT count(*) FROM inbox")[0][0] for url in db.values())
+    print(f"replicas: {ROUNDS} rounds, {sum(accepted.values())} bids, {events} events published, {handled} "
+          f"handled (event, handler) pairs, {sum(closed.values())} closes, {len(payouts)} payout, "
+          f"0 duplicates, 0 left in outboxes and dead-letter queues")
 
 
 async def dead_letters(amqp_url: str, prefix: str) -> dict[str, int]:
