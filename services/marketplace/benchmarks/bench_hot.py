@@ -150,7 +150,10 @@ def run_anchor() -> float:
 def main() -> int:
     var = Path(tempfile.mkdtemp(prefix="pinbid-bench-hot-"))
     env = {**os.environ, "PINBID_DB_PREFIX": PREFIX, "PINBID_BASE_PORT": str(BASE_PORT),
-           "PINBID_GATEWAY_PORT": str(GATEWAY_PORT), "PINBID_VAR": str(var)}
+           "PINBID_GATEWAY_PORT": str(GATEWAY_PORT), "PINBID_VAR": str(var),
+           # PostgreSQL here allows 100 connections for everyone; the marketplace's 10 are plenty (a check holds
+           # one for a statement, a slot's batch one), and growing to 30 under load ran into "too many clients"
+           "MARKETPLACE_DB_MAX_OVERFLOW": os.environ.get("MARKETPLACE_DB_MAX_OVERFLOW", "0")}
     names = [module.name for module in services.installed()]
     marketplace_ports = [BASE_PORT + names.index("marketplace") + 10 * r
                          for r in range(int(os.environ.get("PINBID_REPLICAS", "1")))]
