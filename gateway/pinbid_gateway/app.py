@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pinbid_kit.auth import principal_from
@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Match
 from . import dashboards
 from .clients import trust_proxies
 from .limits import BodySizeLimit
+from .live import Hub, open_stream
 from .proxy import WRONG_ROLE, forward
 from .settings import GatewaySettings
 from .upstreams import Upstreams
@@ -35,6 +36,7 @@ class Gateway:
         self.upstreams = upstreams
         self.verifier = verifier
         self.revocations = verifier.revocations
+        self.hub = Hub()  # the live streams of this process; the launcher subscribes it to live.PATTERNS
         self.ready_checks = ready_checks or {}
         self.app = self._build()
 
@@ -80,6 +82,14 @@ class Gateway:
         @api.get("/buyer/dashboard", tags=["dashboards"], response_model=dashboards.BuyerDashboard)
         async def buyer_dashboard(request: Request, _: Principal = Depends(self._role("BUYER"))):
             return await dashboards.buyer(self.upstreams, request)
+
+        @api.get("/events/stream", tags=["live"], response_class=Response, responses={200: {
+            "description": "Server-Sent Events: `ready`, then `slot`, `bid` and `notification` as they happen, a "
+                           "`: ping` comment every 15 s, and `end` when the token expires or is revoked.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        async def events_stream(request: Request, slots: str | None = Query(
+                default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
+            return open_stream(request, self.hub, self.verifier, slots, settings.live_heartbeat_seconds)
 
         own_routes = list(api.routes)
 

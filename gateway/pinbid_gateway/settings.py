@@ -24,6 +24,8 @@ class GatewaySettings(KitSettings):
     upstream_timeout_seconds: float = Field(default=30.0, gt=0)
     # When set, /metrics, /docs and /openapi.json are served on this port only, not on the public one.
     operator_port: int | None = Field(default=None, ge=1, le=65535)
+    # how often an idle live stream sends a comment, so proxies and browsers keep it open
+    live_heartbeat_seconds: float = Field(default=15.0, gt=0)
     # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default (see clients.py).
     trusted_proxies: list[IPvAnyNetwork] = Field(default_factory=list)
 

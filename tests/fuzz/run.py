@@ -75,7 +75,8 @@ def fuzz(url: str, label: str, seconds: int, token: str | None) -> tuple[int, st
                str(ROOT / "contracts" / "openapi.json"), "--url", url, "--checks", CHECKS,
                "--phases", "examples,fuzzing", "--max-time", str(seconds),
                "--workers", "1",  # with threads, hypothesis trips a CPython 3.11 bug in ast.parse
-               "--seed", "20261122", "--warnings", "off"]
+               "--seed", "20261122", "--warnings", "off",
+               "--exclude-path", "/api/events/stream"]  # never ends by design: gateway/tests/test_live_stream.py
     if token:
         command += ["--header", f"Authorization: Bearer {token}"]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)

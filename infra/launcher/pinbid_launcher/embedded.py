@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import uvicorn
+from pinbid_gateway import live
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
@@ -73,6 +74,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     gateway = Gateway(gateway_settings, upstreams, verifier,
                       ready_checks={f"{name}.database": s.db.ping for name, s in built.items()})
     bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+    bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
     for name, service in built.items():
         service.attach(bus, relay_idle_seconds=0.5, outbox_retention_days=retention[name])
     await bus.start()

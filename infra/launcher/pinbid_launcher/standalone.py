@@ -6,6 +6,7 @@ import logging
 
 import uvicorn
 from fastapi import FastAPI
+from pinbid_gateway import live
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
@@ -78,6 +79,7 @@ def serve_gateway() -> None:
     # no readiness checks: the gateway has no database, and a broker outage must not take it out of its Service
     gateway = Gateway(settings, upstreams, verifier)
     bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+    bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):

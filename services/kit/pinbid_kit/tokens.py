@@ -98,6 +98,11 @@ class TokenVerifier:
             raise RevokedToken("revoked")
         return principal
 
+    def expiry(self, token: str) -> int:
+        """When an accepted token expires (seconds since the epoch); refuses it as `verify` does."""
+        self.verify(token)
+        return self._verified[token][1]
+
     def _signed_principal(self, token: str) -> Principal:
         cached = self._verified.get(token)
         if cached is not None:

@@ -1,0 +1,7 @@
+"""The live event stream: what each bus event tells which browser, fanned out by one hub per gateway."""
+
+from .hub import Hub
+from .messages import PATTERNS
+from .stream import open_stream
+
+__all__ = ["PATTERNS", "Hub", "open_stream"]

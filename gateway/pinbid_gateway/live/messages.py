@@ -1,0 +1,121 @@
+"""What the live stream says, and to whom: each bus event becomes the messages the browser reads, in the JSON
+forms of the REST API (money in dollars as numbers, times in ISO 8601)."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from pinbid_kit.api import ApiModel, Money
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.events import payments as p
+from pinbid_kit.events import social as s
+
+SESSIONS_REVOKED = i.SessionsRevoked.event_type
+# every event the stream turns into a message, and the revocations that end streams
+PATTERNS = sorted({m.SlotUpdated.event_type, m.BidPlaced.event_type, m.BidOutbid.event_type,
+                   m.AuctionClosed.event_type, m.BidApproved.event_type, m.BidRejected.event_type,
+                   p.PaymentCompleted.event_type, p.PaymentExpired.event_type, p.PaymentRefunded.event_type,
+                   s.CommentPinned.event_type, i.NotificationCreated.event_type, SESSIONS_REVOKED})
+
+
+class SlotMessage(ApiModel):
+    id: uuid.UUID
+    current_bid: Money | None
+    bid_count: int
+    auction_end: datetime
+    status: str
+
+
+class BidMessage(ApiModel):
+    id: uuid.UUID
+    slot_id: uuid.UUID | None
+    status: str
+    amount: Money | None
+    slot_title: str | None = None
+
+
+class NoticeOut(ApiModel):
+    id: uuid.UUID
+    title: str
+    message: str
+    kind: str
+    link: str | None
+    created_at: datetime
+    read: bool = False
+
+
+class NotificationMessage(ApiModel):
+    notification: NoticeOut
+    unread_count: int
+
+
+@dataclass(frozen=True)
+class Message:
+    """`event` for the slot's watchers and its creator (`slot_id`, `creator_id`) or for one user (`user_id`)."""
+
+    event: str
+    data: str  # JSON
+    user_id: uuid.UUID | None = None
+    slot_id: uuid.UUID | None = None
+    creator_id: uuid.UUID | None = None
+
+
+def dollars(cents: int | None) -> Decimal | None:
+    return None if cents is None else Decimal(cents) / 100
+
+
+def _bid(user_id: uuid.UUID, bid_id: uuid.UUID, slot_id: uuid.UUID | None, status: str, cents: int | None,
+         slot_title: str | None = None) -> Message:
+    data = BidMessage(id=bid_id, slot_id=slot_id, status=status, amount=dollars(cents), slot_title=slot_title)
+    return Message("bid", data.model_dump_json(by_alias=True), user_id=user_id)
+
+
+def messages(envelope: Envelope) -> list[Message]:
+    """The messages an event makes (none for an event the stream does not show)."""
+    data = envelope.data
+    match envelope.type:
+        case m.SlotUpdated.event_type:
+            e = m.SlotUpdated.model_validate(data)
+            slot = SlotMessage(id=e.slot_id, current_bid=dollars(e.current_bid_cents), bid_count=e.bid_count,
+                               auction_end=e.auction_end, status=e.status)
+            return [Message("slot", slot.model_dump_json(by_alias=True), slot_id=e.slot_id, creator_id=e.creator_id)]
+        case m.BidPlaced.event_type:
+            e = m.BidPlaced.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "ACTIVE", e.current_bid_cents, e.slot_title)]
+        case m.BidOutbid.event_type:
+            e = m.BidOutbid.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "OUTBID", e.current_bid_cents, e.slot_title)]
+        case m.AuctionClosed.event_type:
+            e = m.AuctionClosed.model_validate(data)
+            if e.winner_id is None or e.winning_bid_id is None:
+                return []
+            return [_bid(e.winner_id, e.winning_bid_id, e.slot_id, "PENDING_INFLUENCER_APPROVAL",
+                         e.final_price_cents, e.slot_title)]
+        case m.BidApproved.event_type:
+            e = m.BidApproved.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "AWAITING_PAYMENT", e.final_price_cents, e.slot_title)]
+        case m.BidRejected.event_type:
+            e = m.BidRejected.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", None, e.slot_title)]
+        case p.PaymentCompleted.event_type:
+            e = p.PaymentCompleted.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, None, "WON", e.amount_cents)]
+        case p.PaymentExpired.event_type:
+            e = p.PaymentExpired.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED", None)]
+        case p.PaymentRefunded.event_type:
+            e = p.PaymentRefunded.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, None, "REFUNDED", e.amount_cents)]
+        case s.CommentPinned.event_type:
+            e = s.CommentPinned.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED", None)]
+        case i.NotificationCreated.event_type:
+            e = i.NotificationCreated.model_validate(data)
+            notice = NotificationMessage(unread_count=e.unread_count, notification=NoticeOut(
+                id=e.notification_id, title=e.title, message=e.message, kind=e.kind, link=e.link,
+                created_at=e.created_at))
+            return [Message("notification", notice.model_dump_json(by_alias=True), user_id=e.user_id)]
+    return []

@@ -1,0 +1,61 @@
+"""GET /api/events/stream: Server-Sent Events for the signed-in user (see docs/decisions.md, "Live auctions:
+the stream"). The token is checked before the stream starts (403, as any call); the stream ends with an `end`
+event when the token expires or its sessions are revoked, and when the reader falls too far behind."""
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator
+
+from fastapi import Request
+from fastapi.responses import StreamingResponse
+from pinbid_kit.auth import bearer_token, principal_from
+from pinbid_kit.errors import Invalid
+from pinbid_kit.tokens import TokenVerifier
+
+from .hub import Connection, Hub
+
+MAX_SLOTS = 100
+HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
+
+
+def watched_slots(slots: str | None) -> frozenset[uuid.UUID]:
+    ids = [part.strip() for part in (slots or "").split(",") if part.strip()]
+    if len(ids) > MAX_SLOTS:
+        raise Invalid(f"Watch at most {MAX_SLOTS} slots at once.", field="slots", code="too_many_slots")
+    try:
+        return frozenset(uuid.UUID(i) for i in ids)
+    except ValueError:
+        raise Invalid("Slots must be slot ids (UUIDs), separated by commas.", field="slots") from None
+
+
+def open_stream(request: Request, hub: Hub, verifier: TokenVerifier, slots: str | None,
+                heartbeat_seconds: float) -> StreamingResponse:
+    principal = principal_from(request, verifier)  # 403 before anything is streamed
+    watched = watched_slots(slots)
+    expires_at = verifier.expiry(bearer_token(request) or "")
+    connection = hub.open(principal.user_id, principal.role, principal.token_version, watched)
+    return StreamingResponse(_events(hub, connection, expires_at, heartbeat_seconds),
+                             media_type="text/event-stream", headers=HEADERS)
+
+
+async def _events(hub: Hub, connection: Connection, expires_at: float,
+                  heartbeat_seconds: float) -> AsyncIterator[str]:
+    try:
+        yield "event: ready\ndata: {}\n\n"
+        while True:
+            left = expires_at - time.time()
+            if left <= 0:
+                connection.end("expired")
+            try:
+                message = await asyncio.wait_for(connection.next(), timeout=max(0.0, min(heartbeat_seconds, left)))
+            except TimeoutError:
+                yield ": ping\n\n"
+                continue
+            if message is None:
+                yield f"event: end\ndata: {json.dumps({'reason': connection.ended})}\n\n"
+                return
+            yield f"event: {message.event}\ndata: {message.data}\n\n"
+    finally:
+        hub.close(connection)

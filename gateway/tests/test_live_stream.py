@@ -1,0 +1,216 @@
+"""The live stream over real HTTP (a uvicorn server in this process), fed by the in-process bus as in the
+embedded run: who is told what, and when a stream is refused or ended."""
+
+import asyncio
+import json
+import socket
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+import uvicorn
+from pinbid_gateway import live
+from pinbid_gateway.app import Gateway
+from pinbid_gateway.live.hub import QUEUE_SIZE, Hub
+from pinbid_gateway.settings import GatewaySettings
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_identity.app import build
+from pinbid_identity.settings import IdentitySettings
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
+from pinbid_kit.testing import eventually, running
+from pinbid_kit.tokens import TokenVerifier
+
+from .conftest import bearer, session
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+async def served(new_database, tmp_path):
+    """(base url, in-process bus, identity) with the gateway's hub on the bus, as the embedded launcher wires it."""
+    identity = build(IdentitySettings(database_url=new_database("pinbid_identity"),
+                                      jwt_private_key_file=tmp_path / "k.pem", jwt_public_key_file=tmp_path / "k.pub",
+                                      mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024))
+    settings = GatewaySettings(web_dist=tmp_path, jwt_public_key_file=tmp_path / "k.pub", live_heartbeat_seconds=0.3)
+    gateway = Gateway(settings, Upstreams.in_process({"identity": identity.app}, timeout=10),
+                      TokenVerifier.from_file(tmp_path / "k.pub"))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=port, log_level="warning"))
+    async with running(identity) as bus:
+        bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+        bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+        task = asyncio.create_task(server.serve())
+
+        async def started() -> bool:
+            return server.started
+
+        await eventually(started)
+        try:
+            yield f"http://127.0.0.1:{port}", bus, gateway
+        finally:
+            server.should_exit = True
+            await task
+
+
+class Stream:
+    """An open stream's messages, read in the background: (event, data) pairs, comments as ("comment", text)."""
+
+    def __init__(self, response: httpx.Response):
+        self.response = response
+        self.received: list[tuple[str, object]] = []
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            await self._parse()
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.StreamClosed):
+            pass  # the test ended and its client let go of the stream
+
+    async def _parse(self) -> None:
+        event, data = "message", ""
+        async for line in self.response.aiter_lines():
+            if line.startswith(":"):
+                self.received.append(("comment", line[1:].strip()))
+            elif line.startswith("event: "):
+                event = line[len("event: "):]
+            elif line.startswith("data: "):
+                data = line[len("data: "):]
+            elif line == "" and data:
+                self.received.append((event, json.loads(data)))
+                event, data = "message", ""
+
+    def events(self, name: str) -> list:
+        return [data for event, data in self.received if event == name]
+
+    async def wait_for(self, name: str, count: int = 1) -> list:
+        async def arrived() -> bool:
+            return len(self.events(name)) >= count
+
+        await eventually(arrived, within=10)
+        return self.events(name)
+
+
+async def open_stream(http: httpx.AsyncClient, token: str, slots: str = "") -> Stream:
+    request = http.build_request("GET", "/api/events/stream", params={"slots": slots} if slots else None,
+                                 headers=bearer(token))
+    response = await http.send(request, stream=True)
+    assert response.status_code == 200, await response.aread()
+    assert response.headers["content-type"].startswith("text/event-stream")
+    stream = Stream(response)
+    await stream.wait_for("ready")
+    return stream
+
+
+def envelope(data) -> Envelope:
+    return Envelope(type=data.event_type, source="test", data=data.payload())
+
+
+def slot_updated(slot_id: uuid.UUID, creator_id: uuid.UUID, cents: int) -> Envelope:
+    return envelope(m.SlotUpdated(slot_id=slot_id, creator_id=creator_id, post_id="1", status="ACTIVE",
+                                  current_bid_cents=cents, bid_count=3,
+                                  auction_end=datetime.now(UTC) + timedelta(minutes=5)))
+
+
+async def user_id(http: httpx.AsyncClient, token: str) -> uuid.UUID:
+    return uuid.UUID((await http.get("/api/auth/me", headers=bearer(token))).json()["id"])
+
+
+async def test_a_stream_is_refused_before_it_starts_without_a_valid_token(served):
+    url, _, _ = served
+    async with httpx.AsyncClient(base_url=url) as http:
+        anonymous = await http.get("/api/events/stream")
+        assert anonymous.status_code == 403 and anonymous.json()["code"] == "not_signed_in"
+        forged = await http.get("/api/events/stream", headers=bearer("not.a.token"))
+        assert forged.status_code == 403 and forged.headers["content-type"] == "application/json"
+
+
+async def test_more_than_100_slots_or_ids_that_are_not_uuids_are_422(served):
+    url, _, _ = served
+    async with httpx.AsyncClient(base_url=url) as http:
+        token, _ = await session(http)
+        too_many = await http.get("/api/events/stream", headers=bearer(token),
+                                  params={"slots": ",".join(str(uuid.uuid4()) for _ in range(101))})
+        assert too_many.status_code == 422 and too_many.json()["errors"][0]["field"] == "slots"
+        not_ids = await http.get("/api/events/stream", headers=bearer(token), params={"slots": "1,2;DROP"})
+        assert not_ids.status_code == 422 and not_ids.json()["errors"][0]["field"] == "slots"
+
+
+async def test_a_slot_reaches_its_watchers_and_its_creator_not_another_creator(served):
+    url, bus, _ = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        brand, _ = await session(http, "BUYER")
+        owner, _ = await session(http, "INFLUENCER")
+        other, _ = await session(http, "INFLUENCER")
+        slot = uuid.uuid4()
+        watching = await open_stream(http, brand, str(slot))
+        owning = await open_stream(http, owner)  # a creator hears of their own slots without asking
+        curious = await open_stream(http, other, str(slot))  # another creator's slot: nothing
+        await bus.publish(slot_updated(slot, await user_id(http, owner), 5250), {})
+        for stream in (watching, owning):
+            [update] = await stream.wait_for("slot")
+            assert update == {"id": str(slot), "currentBid": 52.5, "bidCount": 3,
+                              "auctionEnd": update["auctionEnd"], "status": "ACTIVE"}
+        notice = i.NotificationCreated(notification_id=uuid.uuid4(), user_id=await user_id(http, other),
+                                       kind="bid.placed", title="New bid", message="A bid.", link="/dashboard",
+                                       created_at=datetime.now(UTC), unread_count=4)
+        await bus.publish(envelope(notice), {})
+        [told] = await curious.wait_for("notification")
+        assert told["unreadCount"] == 4 and told["notification"]["title"] == "New bid"
+        assert curious.events("slot") == []  # the slot update came before the notice, and was not sent
+        assert watching.events("notification") == owning.events("notification") == []
+
+
+async def test_an_outbid_goes_to_that_brand_only(served):
+    url, bus, _ = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        outbid, _ = await session(http, "BUYER")
+        bystander, _ = await session(http, "BUYER")
+        slot = uuid.uuid4()
+        mine, theirs = await open_stream(http, outbid, str(slot)), await open_stream(http, bystander, str(slot))
+        bid = uuid.uuid4()
+        await bus.publish(envelope(m.BidOutbid(bid_id=bid, slot_id=slot, slot_title="Sunday reset",
+                                               buyer_id=await user_id(http, outbid), current_bid_cents=6000,
+                                               auction_end=datetime.now(UTC))), {})
+        [told] = await mine.wait_for("bid")
+        assert told == {"id": str(bid), "slotId": str(slot), "status": "OUTBID", "amount": 60.0,
+                        "slotTitle": "Sunday reset"}
+        await asyncio.sleep(0.2)
+        assert theirs.events("bid") == []
+
+
+async def test_a_revoked_session_ends_the_stream_and_idle_streams_get_heartbeats(served):
+    url, bus, _ = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+        stream = await open_stream(http, token)
+
+        async def pinged() -> bool:
+            return ("comment", "ping") in stream.received
+
+        await eventually(pinged, within=5)
+        await bus.publish(envelope(i.SessionsRevoked(user_id=await user_id(http, token), token_version=99)), {})
+        [ended] = await stream.wait_for("end")
+        assert ended == {"reason": "revoked"}
+        await asyncio.wait_for(stream.task, timeout=5)  # the server closed the stream
+        refused = await http.get("/api/events/stream", headers=bearer(token))
+        assert refused.status_code == 403  # and a new one is refused before it starts
+
+
+async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():
+    hub = Hub()
+    slot, creator = uuid.uuid4(), uuid.uuid4()
+    connection = hub.open(uuid.uuid4(), "BUYER", 1, frozenset({slot}))
+    for n in range(QUEUE_SIZE + 50):  # nobody reads
+        hub.publish(slot_updated(slot, creator, 100 + n))
+    assert connection.ended == "too_slow"
+    assert connection.queue.qsize() == QUEUE_SIZE
+    assert await connection.next() is None  # the stream sends `end` and closes; the browser reconnects
+    hub.close(connection)
+    assert hub.connections == 0
