@@ -179,8 +179,8 @@ async def test_an_outbid_goes_to_that_brand_only(served):
                                                buyer_id=await user_id(http, outbid), current_bid_cents=6000,
                                                auction_end=datetime.now(UTC))), {})
         [told] = await mine.wait_for("bid")
-        assert told == {"id": str(bid), "slotId": str(slot), "status": "OUTBID", "amount": 60.0,
-                        "slotTitle": "Sunday reset"}
+        assert told == {"id": str(bid), "slotId": str(slot), "status": "OUTBID", "amount": None,
+                        "currentBid": 60.0, "slotTitle": "Sunday reset"}
         await asyncio.sleep(0.2)
         assert theirs.events("bid") == []
 

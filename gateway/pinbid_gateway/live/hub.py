@@ -29,7 +29,9 @@ class Connection:
     token_version: int
     slots: frozenset[uuid.UUID]
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
-    ended: str | None = None  # "revoked", "expired", "too_slow": the stream sends `end` and closes
+    # "revoked" or "expired": the stream sends `end` (the browser signs out); "too_slow": it just closes (the
+    # browser reconnects and refetches)
+    ended: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def offer(self, message: Message) -> None:

@@ -30,10 +30,14 @@ class SlotMessage(ApiModel):
 
 
 class BidMessage(ApiModel):
+    """`amount` is the bid's own amount when the event tells it (else unchanged: null); `currentBid` the slot's
+    price after the change; `slotId` is null for the payment steps, whose events do not name the slot."""
+
     id: uuid.UUID
     slot_id: uuid.UUID | None
     status: str
     amount: Money | None
+    current_bid: Money | None = None
     slot_title: str | None = None
 
 
@@ -67,9 +71,10 @@ def dollars(cents: int | None) -> Decimal | None:
     return None if cents is None else Decimal(cents) / 100
 
 
-def _bid(user_id: uuid.UUID, bid_id: uuid.UUID, slot_id: uuid.UUID | None, status: str, cents: int | None,
-         slot_title: str | None = None) -> Message:
-    data = BidMessage(id=bid_id, slot_id=slot_id, status=status, amount=dollars(cents), slot_title=slot_title)
+def _bid(user_id: uuid.UUID, bid_id: uuid.UUID, slot_id: uuid.UUID | None, status: str, *, amount: int | None = None,
+         price: int | None = None, slot_title: str | None = None) -> Message:
+    data = BidMessage(id=bid_id, slot_id=slot_id, status=status, amount=dollars(amount), current_bid=dollars(price),
+                      slot_title=slot_title)
     return Message("bid", data.model_dump_json(by_alias=True), user_id=user_id)
 
 
@@ -84,34 +89,36 @@ def messages(envelope: Envelope) -> list[Message]:
             return [Message("slot", slot.model_dump_json(by_alias=True), slot_id=e.slot_id, creator_id=e.creator_id)]
         case m.BidPlaced.event_type:
             e = m.BidPlaced.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "ACTIVE", e.current_bid_cents, e.slot_title)]
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "ACTIVE", amount=e.current_bid_cents,
+                         price=e.current_bid_cents, slot_title=e.slot_title)]
         case m.BidOutbid.event_type:
             e = m.BidOutbid.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "OUTBID", e.current_bid_cents, e.slot_title)]
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "OUTBID", price=e.current_bid_cents, slot_title=e.slot_title)]
         case m.AuctionClosed.event_type:
             e = m.AuctionClosed.model_validate(data)
             if e.winner_id is None or e.winning_bid_id is None:
                 return []
             return [_bid(e.winner_id, e.winning_bid_id, e.slot_id, "PENDING_INFLUENCER_APPROVAL",
-                         e.final_price_cents, e.slot_title)]
+                         price=e.final_price_cents, slot_title=e.slot_title)]
         case m.BidApproved.event_type:
             e = m.BidApproved.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "AWAITING_PAYMENT", e.final_price_cents, e.slot_title)]
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "AWAITING_PAYMENT", price=e.final_price_cents,
+                         slot_title=e.slot_title)]
         case m.BidRejected.event_type:
             e = m.BidRejected.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", None, e.slot_title)]
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", slot_title=e.slot_title)]
         case p.PaymentCompleted.event_type:
             e = p.PaymentCompleted.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "WON", e.amount_cents)]
+            return [_bid(e.buyer_id, e.bid_id, None, "WON")]
         case p.PaymentExpired.event_type:
             e = p.PaymentExpired.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED", None)]
+            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED")]
         case p.PaymentRefunded.event_type:
             e = p.PaymentRefunded.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "REFUNDED", e.amount_cents)]
+            return [_bid(e.buyer_id, e.bid_id, None, "REFUNDED")]
         case s.CommentPinned.event_type:
             e = s.CommentPinned.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED", None)]
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED")]
         case i.NotificationCreated.event_type:
             e = i.NotificationCreated.model_validate(data)
             notice = NotificationMessage(unread_count=e.unread_count, notification=NoticeOut(

@@ -54,7 +54,8 @@ async def _events(hub: Hub, connection: Connection, expires_at: float,
                 yield ": ping\n\n"
                 continue
             if message is None:
-                yield f"event: end\ndata: {json.dumps({'reason': connection.ended})}\n\n"
+                if connection.ended != "too_slow":
+                    yield f"event: end\ndata: {json.dumps({'reason': connection.ended})}\n\n"
                 return
             yield f"event: {message.event}\ndata: {message.data}\n\n"
     finally:

@@ -82,12 +82,13 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
 
   const tellOutbid = React.useCallback(
     (e: BidEvent) => {
-      const title = e.slotTitle || slotTitleFromCache(queryClient, e.slotId) || 'a pin slot'
+      const slotId = e.slotId ?? ''
+      const title = e.slotTitle || slotTitleFromCache(queryClient, slotId) || 'a pin slot'
       toast(`You were outbid on ${title}`, {
-        id: `outbid-${e.slotId}`,
-        description: `Your bid of ${fmtMoney(e.amount)} is no longer the highest.`,
+        id: `outbid-${slotId || e.id}`,
+        description: e.currentBid != null ? `The current bid is now ${fmtMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
         duration: 10_000,
-        action: { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(e.slotId)}`) },
+        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}`) } : undefined,
       })
     },
     [queryClient, navigate],

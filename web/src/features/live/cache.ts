@@ -67,9 +67,10 @@ export function applyBidEvent(client: QueryClient, e: BidEvent): string | undefi
     if (index < 0) return bids
     const bid = bids[index]!
     before = bid.status
-    if (bid.status === e.status && bid.amount === e.amount) return bids
+    const amount = e.amount ?? bid.amount
+    if (bid.status === e.status && bid.amount === amount) return bids
     const next = bids.slice()
-    next[index] = { ...bid, status: e.status, amount: e.amount }
+    next[index] = { ...bid, status: e.status, amount }
     return next
   })
   // the rest of a bid's change (final price, payment, counters) is the server's to say

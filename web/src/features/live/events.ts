@@ -7,11 +7,14 @@ export interface SlotEvent {
   status: string
 }
 
+/** `amount`: the bid's own amount when the event tells it, else null (unchanged); `currentBid`: the slot's price
+ * after the change; `slotId` is null for the payment steps. */
 export interface BidEvent {
   id: string
-  slotId: string
+  slotId: string | null
   status: string
-  amount: number
+  amount: number | null
+  currentBid?: number | null
   slotTitle?: string | null
 }
 
@@ -58,7 +61,7 @@ export function parseLiveEvent(event: string, raw: string): LiveEvent | null {
       if (typeof data.id !== 'string' || !isMoney(data.currentBid) || typeof data.bidCount !== 'number' || typeof data.auctionEnd !== 'string' || typeof data.status !== 'string') return null
       return { type: 'slot', data: data as unknown as SlotEvent }
     case 'bid':
-      if (typeof data.id !== 'string' || typeof data.slotId !== 'string' || typeof data.status !== 'string' || typeof data.amount !== 'number') return null
+      if (typeof data.id !== 'string' || !(data.slotId === null || typeof data.slotId === 'string') || typeof data.status !== 'string' || !isMoney(data.amount)) return null
       return { type: 'bid', data: data as unknown as BidEvent }
     case 'notification': {
       const n = data.notification
