@@ -21,7 +21,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.testing import eventually, running
-from pinbid_kit.tokens import TokenVerifier
+from pinbid_kit.tokens import TokenSigner, TokenVerifier
 
 from .conftest import bearer, session
 
@@ -180,7 +180,7 @@ async def test_an_outbid_goes_to_that_brand_only(served):
                                                auction_end=datetime.now(UTC))), {})
         [told] = await mine.wait_for("bid")
         assert told == {"id": str(bid), "slotId": str(slot), "status": "OUTBID", "amount": None,
-                        "currentBid": 60.0, "slotTitle": "Sunday reset"}
+                        "currentBid": 60.0, "slotTitle": "Sunday reset", "paymentStatus": None}
         await asyncio.sleep(0.2)
         assert theirs.events("bid") == []
 
@@ -201,6 +201,31 @@ async def test_a_revoked_session_ends_the_stream_and_idle_streams_get_heartbeats
         await asyncio.wait_for(stream.task, timeout=5)  # the server closed the stream
         refused = await http.get("/api/events/stream", headers=bearer(token))
         assert refused.status_code == 403  # and a new one is refused before it starts
+
+
+async def test_a_stream_ends_when_its_token_expires(served, tmp_path):
+    url, _, _ = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+        short = TokenSigner((tmp_path / "k.pem").read_bytes(), ttl_seconds=2).sign(
+            await user_id(http, token), "BUYER", 1)
+        stream = await open_stream(http, short)
+        [ended] = await stream.wait_for("end")
+        assert ended == {"reason": "expired"}
+        await asyncio.wait_for(stream.task, timeout=5)
+
+
+async def test_the_stream_is_neither_compressed_nor_cached_nor_buffered(served):
+    url, _, _ = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+        request = http.build_request("GET", "/api/events/stream", headers={**bearer(token), "Accept-Encoding": "gzip"})
+        response = await http.send(request, stream=True)
+        try:
+            assert "content-encoding" not in response.headers
+            assert response.headers["cache-control"] == "no-store" and response.headers["x-accel-buffering"] == "no"
+        finally:
+            await response.aclose()
 
 
 async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():

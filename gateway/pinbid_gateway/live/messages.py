@@ -31,7 +31,8 @@ class SlotMessage(ApiModel):
 
 class BidMessage(ApiModel):
     """`amount` is the bid's own amount when the event tells it (else unchanged: null); `currentBid` the slot's
-    price after the change; `slotId` is null for the payment steps, whose events do not name the slot."""
+    price after the change; `slotId` is null for the payment steps, whose events do not name the slot, and those
+    carry `paymentStatus` as the REST bid's `payment.status` (a refund leaves the bid WON)."""
 
     id: uuid.UUID
     slot_id: uuid.UUID | None
@@ -39,6 +40,7 @@ class BidMessage(ApiModel):
     amount: Money | None
     current_bid: Money | None = None
     slot_title: str | None = None
+    payment_status: str | None = None
 
 
 class NoticeOut(ApiModel):
@@ -72,9 +74,9 @@ def dollars(cents: int | None) -> Decimal | None:
 
 
 def _bid(user_id: uuid.UUID, bid_id: uuid.UUID, slot_id: uuid.UUID | None, status: str, *, amount: int | None = None,
-         price: int | None = None, slot_title: str | None = None) -> Message:
+         price: int | None = None, slot_title: str | None = None, payment_status: str | None = None) -> Message:
     data = BidMessage(id=bid_id, slot_id=slot_id, status=status, amount=dollars(amount), current_bid=dollars(price),
-                      slot_title=slot_title)
+                      slot_title=slot_title, payment_status=payment_status)
     return Message("bid", data.model_dump_json(by_alias=True), user_id=user_id)
 
 
@@ -109,13 +111,13 @@ def messages(envelope: Envelope) -> list[Message]:
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", slot_title=e.slot_title)]
         case p.PaymentCompleted.event_type:
             e = p.PaymentCompleted.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "WON")]
+            return [_bid(e.buyer_id, e.bid_id, None, "WON", payment_status="COMPLETED")]
         case p.PaymentExpired.event_type:
             e = p.PaymentExpired.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED")]
+            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED", payment_status="EXPIRED")]
         case p.PaymentRefunded.event_type:
             e = p.PaymentRefunded.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "REFUNDED")]
+            return [_bid(e.buyer_id, e.bid_id, None, "WON", payment_status="REFUNDED")]
         case s.CommentPinned.event_type:
             e = s.CommentPinned.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED")]

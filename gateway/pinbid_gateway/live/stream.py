@@ -48,11 +48,13 @@ async def _events(hub: Hub, connection: Connection, expires_at: float,
             left = expires_at - time.time()
             if left <= 0:
                 connection.end("expired")
-            try:
-                message = await asyncio.wait_for(connection.next(), timeout=max(0.0, min(heartbeat_seconds, left)))
-            except TimeoutError:
-                yield ": ping\n\n"
-                continue
+                message = None  # not through wait_for: with no time left it times out before looking
+            else:
+                try:
+                    message = await asyncio.wait_for(connection.next(), timeout=min(heartbeat_seconds, left))
+                except TimeoutError:
+                    yield ": ping\n\n"
+                    continue
             if message is None:
                 if connection.ended != "too_slow":
                     yield f"event: end\ndata: {json.dumps({'reason': connection.ended})}\n\n"

@@ -1,0 +1,101 @@
+"""The embedded run end to end: a bid placed through /api (identity and marketplace on real databases, events on
+the in-process bus, the gateway's hub subscribed as the launcher does) reaches the streams that should hear of
+it: the brand watching the slot, the slot's creator, and the bidders whose bids changed."""
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import httpx
+import pytest
+import uvicorn
+from pinbid_gateway import live
+from pinbid_gateway.app import Gateway
+from pinbid_gateway.settings import GatewaySettings
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_identity.app import build as build_identity
+from pinbid_identity.settings import IdentitySettings
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import social as s
+from pinbid_kit.testing import eventually, running
+from pinbid_kit.tokens import TokenVerifier
+from pinbid_marketplace.app import build as build_marketplace
+from pinbid_marketplace.settings import MarketplaceSettings
+
+from .conftest import bearer, session
+from .test_live_stream import free_port, open_stream
+
+
+@pytest.fixture
+async def product(new_database, tmp_path):
+    keys = {"jwt_public_key_file": tmp_path / "k.pub"}
+    identity = build_identity(IdentitySettings(
+        database_url=new_database("pinbid_identity"), jwt_private_key_file=tmp_path / "k.pem",
+        mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024, **keys))
+    marketplace = build_marketplace(MarketplaceSettings(database_url=new_database("pinbid_marketplace"), **keys))
+    upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": marketplace.app}, timeout=30)
+    verifier = TokenVerifier.from_file(tmp_path / "k.pub")
+    gateway = Gateway(GatewaySettings(web_dist=tmp_path, **keys), upstreams, verifier)
+    server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    async with running(identity, marketplace) as bus:
+        bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+        bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+        task = asyncio.create_task(server.serve())
+
+        async def started() -> bool:
+            return server.started
+
+        await eventually(started)
+        try:
+            yield f"http://127.0.0.1:{server.config.port}", bus
+        finally:
+            server.should_exit = True
+            await task
+
+
+async def listed_slot(http: httpx.AsyncClient, bus, creator: str) -> str:
+    """A slot on the creator's post, the post announced as social does."""
+    creator_id = uuid.UUID((await http.get("/api/auth/me", headers=bearer(creator))).json()["id"])
+    for data in (s.AccountConnected(user_id=creator_id, instagram_id="ig-1", username="maya.makes",
+                                    profile=s.CreatorProfile(followers=25_000, avg_views=6_000,
+                                                             avg_engagement=Decimal("4.2"), verified=True)),
+                 s.MediaSynced(user_id=creator_id, instagram_id="ig-1", posts=[s.SyncedPost(
+                     id="media-1", media_type="IMAGE", media_url="https://img.test/1.jpg",
+                     permalink="https://instagram.test/p/1")])):
+        await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
+    slot = await http.post("/api/influencer/pin-slots", headers=bearer(creator), json={
+        "postId": "media-1", "title": "Sunrise swim", "description": "A reel", "category": "fitness",
+        "minBid": 10, "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})
+    assert slot.status_code == 201, slot.text
+    return slot.json()["id"]
+
+
+async def test_a_bid_through_the_api_reaches_the_watchers_the_creator_and_the_outbid_brand(product):
+    url, bus = product
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        creator, _ = await session(http, "INFLUENCER")
+        first, second, watcher = [(await session(http, "BUYER"))[0] for _ in range(3)]
+        slot = await listed_slot(http, bus, creator)
+        watching = await open_stream(http, watcher, slot)
+        owning = await open_stream(http, creator)
+        first_stream = await open_stream(http, first)
+
+        placed = await http.post("/api/buyer/bids", headers=bearer(first),
+                                 json={"pinSlotId": slot, "amount": 25, "newCommentText": "Ad · first"})
+        assert placed.status_code == 201, placed.text
+        for stream in (watching, owning):
+            [update] = await stream.wait_for("slot")
+            assert (update["id"], update["currentBid"], update["bidCount"], update["status"]) == (slot, 25, 1, "ACTIVE")
+            listed = (await http.get(f"/api/marketplace/slots/{slot}", headers=bearer(watcher))).json()
+            assert update["auctionEnd"] == listed["auctionEnd"] and update["currentBid"] == listed["currentBid"]
+        [mine] = await first_stream.wait_for("bid")
+        assert (mine["id"], mine["slotId"], mine["status"], mine["amount"]) == (placed.json()["id"], slot, "ACTIVE", 25)
+
+        raised = await http.post("/api/buyer/bids", headers=bearer(second),
+                                 json={"pinSlotId": slot, "amount": 40, "newCommentText": "Ad · second"})
+        assert raised.status_code == 201, raised.text
+        [_, outbid] = await first_stream.wait_for("bid", 2)
+        assert (outbid["status"], outbid["currentBid"], outbid["slotTitle"]) == ("OUTBID", 40, "Sunrise swim")
+        [_, update] = await watching.wait_for("slot", 2)
+        assert (update["currentBid"], update["bidCount"]) == (40, 2)
