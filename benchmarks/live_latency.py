@@ -1,25 +1,67 @@
 """From a committed bid to the `slot` event at a brand watching the slot: p50/p99, through the gateway.
 
-Without `--base` it starts the embedded product (in-process bus); with `--base` it measures a running Pinbid,
-e.g. the distributed run (`make up`: RabbitMQ). A creator connects the sandbox Instagram and lists a post; two
-brands take turns bidding while a third watches the slot's live stream. Each bid is timed from its request
-(the commit is inside it) and from its answer to the event's arrival; an event can arrive before the answer.
+Without options it starts the embedded product (in-process bus); `--distributed` starts the distributed run
+(`make up`: every service and the gateway its own process, events over RabbitMQ) on its own ports, databases
+and broker names, and removes them afterwards; `--base` measures a Pinbid already running. A creator connects
+the sandbox Instagram and lists a post; two brands take turns bidding while a third watches the slot's live
+stream. Each bid is timed from its request (the commit is inside it) and from its answer to the event's arrival;
+an event can arrive before the answer.
 
-    uv run python -m benchmarks.live_latency [--base http://127.0.0.1:8000] [--bids 100]
+    uv run python -m benchmarks.live_latency [--distributed | --base http://127.0.0.1:8000] [--bids 100]
 """
 
 import argparse
 import asyncio
 import contextlib
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
+import psycopg
 
-from .common import embedded, percentile
+from .common import embedded, percentile, wait_for
+
+PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
+PREFIX, BASE_PORT = "pinbid_livebench", 24400
+SERVICES = ("identity", "marketplace", "payments", "social", "content")
+
+
+@contextlib.contextmanager
+def distributed() -> Iterator[str]:
+    """The distributed run on ports, databases and exchanges of its own (the machine's RabbitMQ); yields the
+    gateway's URL."""
+    folder = Path(tempfile.mkdtemp(prefix="pinbid-live-latency-"))
+    gateway_port = BASE_PORT + 25
+    env = {**os.environ, "PINBID_VAR": str(folder / "var"), "PINBID_DB_PREFIX": PREFIX,
+           "PINBID_BASE_PORT": str(BASE_PORT), "PINBID_GATEWAY_PORT": str(gateway_port),
+           # small pools: the machine's PostgreSQL (max_connections 100) is shared with other work
+           **{f"{name.upper()}_DB_POOL_SIZE": "5" for name in SERVICES},
+           **{f"{name.upper()}_DB_MAX_OVERFLOW": "5" for name in SERVICES}}
+
+    def launcher(command: str) -> None:
+        done = subprocess.run([sys.executable, "-m", "pinbid_launcher", command], env=env, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"pinbid_launcher {command} failed:\n{done.stdout}{done.stderr}")
+
+    try:
+        launcher("up")
+        wait_for(f"http://127.0.0.1:{gateway_port}/api/health")
+        yield f"http://127.0.0.1:{gateway_port}"
+    finally:
+        launcher("down")
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            for name in SERVICES:
+                conn.execute(f'DROP DATABASE IF EXISTS "{PREFIX}_{name}" WITH (FORCE)')
 
 
 async def register(http: httpx.AsyncClient, role: str) -> tuple[dict[str, str], str]:
@@ -105,12 +147,15 @@ async def measure(base: str, bids: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--base")
+    where.add_argument("--distributed", action="store_true")
     parser.add_argument("--bids", type=int, default=100)
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
-        base = args.base or stack.enter_context(embedded())
+        base = args.base or stack.enter_context(distributed() if args.distributed else embedded())
         asyncio.run(measure(base, args.bids))
+    print(f"load average: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
