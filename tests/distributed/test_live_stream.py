@@ -1,6 +1,6 @@
-"""Any number of gateway replicas serve live streams: two gateway processes on a real RabbitMQ, a client on each;
-one event published on the bus reaches both (each replica consumes through its own exclusive, auto-deleted
-queue)."""
+"""Any number of gateway replicas serve live streams: marketplace and two gateway processes on a real RabbitMQ, a
+client on each gateway watching a slot; a bid placed through one gateway reaches both (each replica consumes
+through its own exclusive, auto-deleted queue)."""
 
 import asyncio
 import json
@@ -11,47 +11,66 @@ import sys
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 import aio_pika
 import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
-from pinbid_kit.bus.rabbit import prefixed
+from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.envelope import Envelope
-from pinbid_kit.events.marketplace import SlotUpdated
+from pinbid_kit.events import social as s
 from pinbid_kit.testing import eventually
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_ready(url: str, process: subprocess.Popen) -> None:
+    for _ in range(600):
+        assert process.poll() is None, f"{process.args} exited early"
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    pytest.fail(f"{url} not ready")
 
 
 @pytest.fixture
-def gateways(amqp_url, tmp_path):
+def product(new_database, amqp_url, tmp_path):
+    """(gateway urls, token signer, bus prefix): marketplace and two gateways calling it, on their own broker
+    names."""
     generate_keypair(tmp_path / "jwt.pem", tmp_path / "jwt.pub")
     prefix = f"live-{uuid.uuid4().hex[:8]}"
+    common = {**os.environ, "PINBID_VAR": str(tmp_path)}
+    market_port = free_port()
+    market_env = {**common, "MARKETPLACE_DATABASE_URL": new_database("pinbid_marketplace"),
+                  "MARKETPLACE_BUS": "rabbitmq", "MARKETPLACE_AMQP_URL": amqp_url, "MARKETPLACE_BUS_PREFIX": prefix,
+                  "MARKETPLACE_PORT": str(market_port), "MARKETPLACE_JWT_PUBLIC_KEY_FILE": str(tmp_path / "jwt.pub"),
+                  "MARKETPLACE_DB_POOL_SIZE": "3", "MARKETPLACE_DB_MAX_OVERFLOW": "2"}
+    launches = [(["service", "marketplace"], market_env, market_port)]
     ports = [free_port(), free_port()]
-    processes = []
     for port in ports:
-        env = {**os.environ, "PINBID_VAR": str(tmp_path), "GATEWAY_PORT": str(port), "GATEWAY_BUS": "rabbitmq",
-               "GATEWAY_AMQP_URL": amqp_url, "GATEWAY_BUS_PREFIX": prefix, "GATEWAY_WEB_DIST": str(tmp_path),
-               "GATEWAY_JWT_PUBLIC_KEY_FILE": str(tmp_path / "jwt.pub")}
-        processes.append(subprocess.Popen([sys.executable, "-m", "pinbid_launcher", "gateway"], env=env,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        launches.append((["gateway"], {
+            **common, "GATEWAY_PORT": str(port), "GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": amqp_url,
+            "GATEWAY_BUS_PREFIX": prefix, "GATEWAY_WEB_DIST": str(tmp_path),
+            "GATEWAY_MARKETPLACE_URL": f"http://127.0.0.1:{market_port}",
+            "GATEWAY_JWT_PUBLIC_KEY_FILE": str(tmp_path / "jwt.pub")}, port))
+    processes = []
     try:
-        for port in ports:
-            for _ in range(300):
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.1)
-        token = TokenSigner((tmp_path / "jwt.pem").read_bytes(), ttl_seconds=600).sign(uuid.uuid4(), "BUYER", 1)
-        yield [f"http://127.0.0.1:{port}" for port in ports], token, prefix
+        for arguments, env, port in launches:
+            process = subprocess.Popen([sys.executable, "-m", "pinbid_launcher", *arguments], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            processes.append(process)
+            wait_ready(f"http://127.0.0.1:{port}/readyz", process)
+        signer = TokenSigner((tmp_path / "jwt.pem").read_bytes(), ttl_seconds=600)
+        yield [f"http://127.0.0.1:{port}" for port in ports], signer, prefix
     finally:
         for process in processes:
             process.terminate()
@@ -60,6 +79,7 @@ def gateways(amqp_url, tmp_path):
 
 
 async def _forget(amqp_url: str, prefix: str) -> None:
+    await delete_queues(amqp_url, prefixed(prefix, "marketplace"))
     connection = await aio_pika.connect(amqp_url)
     async with connection:
         channel = await connection.channel()
@@ -67,9 +87,9 @@ async def _forget(amqp_url: str, prefix: str) -> None:
             await channel.exchange_delete(prefixed(prefix, exchange))
 
 
-async def read_slots(url: str, token: str, slot: uuid.UUID, got: list, ready: asyncio.Event) -> None:
+async def read_slots(url: str, token: str, slot: str, got: list, ready: asyncio.Event) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=None) as http, http.stream(
-            "GET", "/api/events/stream", params={"slots": str(slot)},
+            "GET", "/api/events/stream", params={"slots": slot},
             headers={"Authorization": f"Bearer {token}"}) as response:
         assert response.status_code == 200
         event = None
@@ -82,23 +102,46 @@ async def read_slots(url: str, token: str, slot: uuid.UUID, got: list, ready: as
                 got.append(json.loads(line[len("data: "):]))
 
 
-async def test_one_event_reaches_a_client_on_each_gateway_replica(gateways, amqp_url):
-    urls, token, prefix = gateways
-    slot = uuid.uuid4()
+async def listed_slot(url: str, amqp_url: str, prefix: str, creator_id: uuid.UUID, creator: str) -> str:
+    """A slot on the creator's post, the post announced on the bus as social does."""
+    bus = RabbitBus(amqp_url, prefix=prefix)
+    await bus.start()
+    try:
+        for data in (s.AccountConnected(user_id=creator_id, instagram_id="ig-1", username="maya.makes",
+                                        profile=s.CreatorProfile(followers=25_000, avg_views=6_000,
+                                                                 avg_engagement=Decimal("4.2"), verified=True)),
+                     s.MediaSynced(user_id=creator_id, instagram_id="ig-1", posts=[s.SyncedPost(
+                         id="media-1", media_type="IMAGE", media_url="https://img.test/1.jpg",
+                         permalink="https://instagram.test/p/1")])):
+            await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
+    finally:
+        await bus.stop()
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        for _ in range(200):  # the post reaches marketplace as an event
+            slot = await http.post("/api/influencer/pin-slots", headers={"Authorization": f"Bearer {creator}"}, json={
+                "postId": "media-1", "title": "Sunrise swim", "description": "A reel", "category": "fitness",
+                "minBid": 10, "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})
+            if slot.status_code == 201:
+                return slot.json()["id"]
+            await asyncio.sleep(0.1)
+    pytest.fail(f"no slot: {slot.status_code} {slot.text}")
+
+
+async def test_a_bid_through_one_gateway_reaches_a_client_on_each_replica(product, amqp_url):
+    urls, signer, prefix = product
+    creator_id = uuid.uuid4()
+    slot = await listed_slot(urls[0], amqp_url, prefix, creator_id, signer.sign(creator_id, "INFLUENCER", 1))
+    watcher, bidder = (signer.sign(uuid.uuid4(), "BUYER", 1) for _ in range(2))
     received: list[list] = [[], []]
     ready = [asyncio.Event(), asyncio.Event()]
-    readers = [asyncio.create_task(read_slots(url, token, slot, got, r))
+    readers = [asyncio.create_task(read_slots(url, watcher, slot, got, r))
                for url, got, r in zip(urls, received, ready, strict=True)]
     try:
         await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), timeout=30)
-        bus = RabbitBus(amqp_url, prefix=prefix)
-        await bus.start()
-        try:
-            data = SlotUpdated(slot_id=slot, creator_id=uuid.uuid4(), post_id="1", status="ACTIVE",
-                               current_bid_cents=4100, bid_count=2, auction_end=datetime.now(UTC) + timedelta(hours=1))
-            await bus.publish(Envelope(type=data.event_type, source="test", data=data.payload()), {})
-        finally:
-            await bus.stop()
+        async with httpx.AsyncClient(base_url=urls[1], timeout=10) as http:
+            placed = await http.post("/api/buyer/bids", headers={"Authorization": f"Bearer {bidder}"},
+                                     json={"pinSlotId": slot, "amount": 41, "newCommentText": "Ad · distributed"})
+        assert placed.status_code == 201, placed.text
 
         async def both() -> bool:
             return all(received)
@@ -108,5 +151,4 @@ async def test_one_event_reaches_a_client_on_each_gateway_replica(gateways, amqp
         for reader in readers:
             reader.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
-    assert [got[0]["currentBid"] for got in received] == [41.0, 41.0]
-    assert [got[0]["id"] for got in received] == [str(slot), str(slot)]
+    assert [(got[0]["id"], got[0]["currentBid"], got[0]["bidCount"]) for got in received] == [(slot, 41, 1)] * 2
