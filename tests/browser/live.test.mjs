@@ -136,14 +136,14 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
     const again = first.page.getByRole('dialog')
     await again.getByText('Place a Bid').waitFor()
     await again.getByTestId('panel-current-bid').getByText('$40.00').waitFor()
-    await first.page.getByRole('link', { name: /^Notifications, [1-9]\d* unread$/ }).waitFor()
   })
 
   it('the bell opens the notifications, which can be read by keyboard and marked read', async () => {
     const { page } = first
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
-    const bell = page.getByRole('link', { name: /^Notifications, / })
+    // the outbid notice reached the bell by the stream (the open panel hid the header from the accessibility tree)
+    const bell = page.getByRole('link', { name: /^Notifications, [1-9]\d* unread$/ })
     await bell.focus()
     await page.keyboard.press('Enter')
     await page.waitForURL('**/notifications')
