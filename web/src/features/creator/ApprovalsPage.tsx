@@ -36,6 +36,14 @@ export function potentialNet(bids: Pick<Bid, 'amount' | 'finalPrice'>[]) {
   return round2(bids.reduce((sum, b) => sum + (b.finalPrice ?? b.amount), 0) * NET_RATE)
 }
 
+/** How often to look again while an approved bid waits for its payment to be opened (seconds after the
+ * approval): the live stream tells a creator nothing at that step, so this one transient state is asked about. */
+export const PAYMENT_REQUEST_CHECK_MS = 2_000
+
+export function untilPaymentRequested(query: { state: { data?: Pick<Bid, 'status'>[] } }): number | false {
+  return query.state.data?.some((b) => b.status === 'APPROVED') ? PAYMENT_REQUEST_CHECK_MS : false
+}
+
 export default function ApprovalsPage() {
   return (
     <RoleGate role="INFLUENCER">
@@ -45,7 +53,7 @@ export default function ApprovalsPage() {
 }
 
 function ApprovalsPageInner() {
-  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals })
+  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals, refetchInterval: untilPaymentRequested })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
   const pin = usePin(setLoginFor)
 
