@@ -101,7 +101,9 @@ async def test_events_cross_rabbitmq_between_processes(processes, amqp_url):
             await eventually(arrived, within=20)
             envelope, headers = next((e, h) for e, h in received if e.data["email"] == email)
             assert envelope.correlation_id == "dist-req-1" and envelope.source == "identity"
-            assert headers.get("traceparent", "").startswith("00-")
+            # no exporter in these processes, so no trace context: the request id is what follows the event
+            # (tests/distributed/test_one_trace.py follows a trace when tracing is on)
+            assert "traceparent" not in headers
 
             changed = await http.post("/api/auth/change-password", headers={"Authorization": f"Bearer {old}"},
                                       json={"currentPassword": "long enough", "newPassword": "new password!"})
