@@ -3,7 +3,7 @@ import { Toaster as Sonner, type ToasterProps } from 'sonner'
 export function Toaster(props: ToasterProps) {
   return (
     <Sonner
-      position="top-right"
+      position="bottom-right" // the header holds the notifications bell: toasts must not cover it
       richColors
       closeButton
       toastOptions={{ className: 'font-sans' }}
