@@ -228,6 +228,34 @@ async def test_the_stream_is_neither_compressed_nor_cached_nor_buffered(served):
             await response.aclose()
 
 
+async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(served):
+    url, _, gateway = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+    slot, creator = uuid.uuid4(), uuid.uuid4()
+    host, port = url.removeprefix("http://").split(":")
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting: a small window
+    stalled.connect((host, int(port)))
+    reader, writer = await asyncio.open_connection(sock=stalled)
+    writer.write(f"GET /api/events/stream?slots={slot} HTTP/1.1\r\nHost: {host}\r\n"
+                 f"Authorization: Bearer {token}\r\n\r\n".encode())
+    try:
+        assert (await asyncio.wait_for(reader.readline(), timeout=10)).startswith(b"HTTP/1.1 200")
+        writer.transport.pause_reading()  # and then it never reads again
+
+        async def cut_off() -> bool:
+            # fewer than the queue holds at a time, so only a full socket makes the stream fall behind
+            for n in range(QUEUE_SIZE // 2):
+                gateway.hub.publish(slot_updated(slot, creator, n))
+            await asyncio.sleep(0.002)  # the stream writes them out
+            return gateway.hub.connections == 0
+
+        await eventually(cut_off, within=30, every=0.002)
+    finally:
+        writer.close()
+
+
 async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():
     hub = Hub()
     slot, creator = uuid.uuid4(), uuid.uuid4()

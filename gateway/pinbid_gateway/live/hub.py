@@ -33,6 +33,7 @@ class Connection:
     # browser reconnects and refetches)
     ended: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)  # set once, when it ends
 
     def offer(self, message: Message) -> None:
         if self.ended:
@@ -55,6 +56,7 @@ class Connection:
         if not self.ended:
             self.ended = reason
         self.wake.set()
+        self.finished.set()
 
 
 class Hub:

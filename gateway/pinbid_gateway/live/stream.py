@@ -4,6 +4,7 @@ event when the token expires or its sessions are revoked, and when the reader fa
 
 import asyncio
 import json
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -13,9 +14,11 @@ from fastapi.responses import StreamingResponse
 from pinbid_kit.auth import bearer_token, principal_from
 from pinbid_kit.errors import Invalid
 from pinbid_kit.tokens import TokenVerifier
+from starlette.types import Receive, Scope, Send
 
 from .hub import Connection, Hub
 
+log = logging.getLogger("pinbid.gateway.live")
 MAX_SLOTS = 100
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
 
@@ -36,8 +39,43 @@ def open_stream(request: Request, hub: Hub, verifier: TokenVerifier, slots: str 
     watched = watched_slots(slots)
     expires_at = verifier.expiry(bearer_token(request) or "")
     connection = hub.open(principal.user_id, principal.role, principal.token_version, watched)
-    return StreamingResponse(_events(hub, connection, expires_at, heartbeat_seconds),
-                             media_type="text/event-stream", headers=HEADERS)
+    return LiveResponse(connection, heartbeat_seconds, _events(hub, connection, expires_at, heartbeat_seconds),
+                        media_type="text/event-stream", headers=HEADERS)
+
+
+class LiveResponse(StreamingResponse):
+    """A stream that is cut off when it has ended but cannot finish: a reader that stopped reading fills its
+    socket, and uvicorn's `send` then waits for it for ever. Cancelled, the response leaves uvicorn to close the
+    connection (it logs "ASGI callable returned without completing response")."""
+
+    def __init__(self, connection: Connection, grace_seconds: float, content: AsyncIterator[str], **kwargs) -> None:
+        super().__init__(content, **kwargs)
+        self.connection, self.grace_seconds = connection, grace_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        streaming = asyncio.create_task(super().__call__(scope, receive, send))
+        try:
+            if await self._stuck_after_end(streaming):
+                log.info("live: cut off a stream that ended (%s) and whose reader stopped reading",
+                         self.connection.ended)
+                streaming.cancel()
+                await asyncio.wait({streaming})
+            else:
+                await streaming
+        finally:
+            streaming.cancel()  # nothing when done; else this call was cancelled (shutdown)
+            await self.body_iterator.aclose()  # its `finally` takes the connection out of the hub
+
+    async def _stuck_after_end(self, streaming: asyncio.Task) -> bool:
+        ended = asyncio.create_task(self.connection.finished.wait())
+        try:
+            await asyncio.wait({streaming, ended}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ended.cancel()
+        if streaming.done():
+            return False
+        await asyncio.wait({streaming}, timeout=self.grace_seconds)
+        return not streaming.done()
 
 
 async def _events(hub: Hub, connection: Connection, expires_at: float,
