@@ -33,7 +33,8 @@ class Connection:
     # browser reconnects and refetches)
     ended: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    finished: asyncio.Event = field(default_factory=asyncio.Event)  # set once, when it ends
+    # done when it ends (a future, not an event: the response waits on it beside its own task, with no task more)
+    finished: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
     def offer(self, message: Message) -> None:
         if self.ended:
@@ -56,7 +57,8 @@ class Connection:
         if not self.ended:
             self.ended = reason
         self.wake.set()
-        self.finished.set()
+        if not self.finished.done():
+            self.finished.set_result(None)
 
 
 class Hub:

@@ -67,11 +67,7 @@ class LiveResponse(StreamingResponse):
             await self.body_iterator.aclose()  # its `finally` takes the connection out of the hub
 
     async def _stuck_after_end(self, streaming: asyncio.Task) -> bool:
-        ended = asyncio.create_task(self.connection.finished.wait())
-        try:
-            await asyncio.wait({streaming, ended}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            ended.cancel()
+        await asyncio.wait({streaming, self.connection.finished}, return_when=asyncio.FIRST_COMPLETED)
         if streaming.done():
             return False
         await asyncio.wait({streaming}, timeout=self.grace_seconds)
