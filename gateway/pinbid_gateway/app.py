@@ -36,7 +36,8 @@ class Gateway:
         self.upstreams = upstreams
         self.verifier = verifier
         self.revocations = verifier.revocations
-        self.hub = Hub()  # the live streams of this process; the launcher subscribes it to live.PATTERNS
+        # the live streams of this process; the launcher subscribes it to live.PATTERNS
+        self.hub = Hub(self.revocations)
         self.ready_checks = ready_checks or {}
         self.app = self._build()
 

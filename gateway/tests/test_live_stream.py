@@ -20,6 +20,7 @@ from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
+from pinbid_kit.revocations import Revocations
 from pinbid_kit.testing import eventually, running
 from pinbid_kit.tokens import TokenSigner, TokenVerifier
 
@@ -254,6 +255,15 @@ async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(
         await eventually(cut_off, within=30, every=0.002)
     finally:
         writer.close()
+
+
+async def test_a_revocation_the_hub_hears_first_refuses_streams_opened_after_it():
+    revocations = Revocations()
+    hub, user = Hub(revocations), uuid.uuid4()
+    streaming = hub.open(user, "BUYER", 1, frozenset())
+    hub.publish(envelope(i.SessionsRevoked(user_id=user, token_version=2)))
+    assert streaming.ended == "revoked"
+    assert revocations.is_revoked(user, 1)  # so the token check refuses the next stream before it starts
 
 
 async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked
+from pinbid_kit.revocations import Revocations
 
 from .messages import SESSIONS_REVOKED, Message, messages
 
@@ -62,7 +63,10 @@ class Connection:
 
 
 class Hub:
-    def __init__(self) -> None:
+    def __init__(self, revocations: Revocations | None = None) -> None:
+        # fed here too: the gateway's own revocation handler may hear of a revocation after this hub, and a stream
+        # opened in between would be let in and never ended
+        self._revocations = revocations
         self._by_user: dict[uuid.UUID, set[Connection]] = defaultdict(set)
         self._by_slot: dict[uuid.UUID, set[Connection]] = defaultdict(set)
 
@@ -92,6 +96,8 @@ class Hub:
     def publish(self, envelope: Envelope) -> None:
         if envelope.type == SESSIONS_REVOKED:
             revoked = SessionsRevoked.model_validate(envelope.data)
+            if self._revocations is not None:
+                self._revocations.apply(revoked.user_id, revoked.token_version)
             for connection in list(self._by_user.get(revoked.user_id, ())):
                 if connection.token_version < revoked.token_version:
                     connection.end("revoked")
