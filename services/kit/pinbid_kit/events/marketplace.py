@@ -127,3 +127,20 @@ class BidCommentChanged(EventData):
     buyer_id: uuid.UUID
     comment_id: str | None = None
     comment_text: str | None = None
+
+
+@event("marketplace.bid.comment_approved.v1")
+class CommentApproved(EventData):
+    """The creator approved the exact text of a won bid's comment (the audit trail): what social posts or pins is
+    exactly `text`, disclosure included. `commentId` names the brand's own comment when it is one, else social
+    posts `text` from the creator's account. Sent again, with a later `approvedAt`, when a changed comment is
+    approved anew; a consumer keeps the latest."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    comment_id: str | None = None
+    comment_username: str | None = None
+    text: str
+    approved_at: datetime

@@ -105,3 +105,18 @@ class PaymentFailed(EventData):
     buyer_id: uuid.UUID
     creator_id: uuid.UUID
     reason: str
+
+
+@event("payments.payment.partially_refunded.v1")
+class PaymentPartiallyRefunded(EventData):
+    """Part of a paid bid went back to the buyer: the share of a placement not earned because the comment was
+    unpinned, hidden or deleted early (`reason`). `refundCents` of `amountCents` were refunded."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    amount_cents: int
+    refund_cents: int
+    currency: str = "USD"
+    reason: str

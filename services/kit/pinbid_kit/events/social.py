@@ -71,6 +71,7 @@ class CommentPinned(EventData):
     comment_id: str
     comment_text: str
     pinned_at: datetime
+    method: str = "SESSION"  # SESSION: pinned by Pinbid through the creator's login; MANUAL: "I pinned it", checked
 
 
 @event("social.comment.unpinned.v1")
@@ -82,6 +83,7 @@ class CommentUnpinned(EventData):
     creator_id: uuid.UUID
     comment_id: str
     unpinned_at: datetime
+    reason: str = "UNPINNED"  # UNPINNED, HIDDEN or DELETED: what the tracker found
 
 
 @event("social.comment.metrics_updated.v1")
@@ -91,6 +93,7 @@ class CommentMetricsUpdated(EventData):
     bid_id: uuid.UUID
     likes: int
     replies: int
+    clicks: int = 0  # counted visits of the placement's vanity link (bots and repeats within a minute left out)
 
 
 @event("social.comment.completed.v1")
@@ -101,3 +104,18 @@ class PlacementCompleted(EventData):
     slot_id: uuid.UUID
     creator_id: uuid.UUID
     completed_at: datetime
+
+
+@event("social.comment.kept.v1")
+class PlacementKept(EventData):
+    """The tracker found a pinned comment still in place (pinned, visible, the approved text) a whole day more:
+    `daysKept` whole days since `pinnedAt` (at most `durationDays`). Sent once per day reached, in order;
+    payments releases the creator's share in stages on it."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    pinned_at: datetime
+    checked_at: datetime
+    days_kept: int
+    duration_days: int
