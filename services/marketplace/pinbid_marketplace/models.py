@@ -122,6 +122,8 @@ class Slot(Base):
     outcome: Mapped[str | None] = mapped_column(String(10))
     winning_bid_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     bid_count: Mapped[int] = mapped_column(Integer, default=0)
+    # bumped by a trigger on every update of the row (migration 0008): the guard of an unlocked bid write
+    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     creator_name: Mapped[str] = mapped_column(String(100), default="")
     creator_handle: Mapped[str | None] = mapped_column(String(30))
