@@ -1,9 +1,11 @@
 """`make bench-hot`: the hot slot against the database's own ceiling, in one command.
 
 1. The anchor, first (the services' pools would leave PostgreSQL no room for 50 more connections): pgbench runs
-   the accepted bid's transaction on one hot row with the service's own statements (bidding.py's and store.py's
-   text: the unlocked check, the lock with the bids the rules need, the write of slot, two bids and three events
-   with one NOTIFY), the values computed in SQL, one bid per transaction, on a database of its own (no relay).
+   an accepted bid on one hot row with the service's own statements, each in autocommit as the service runs them
+   (bidding.py's and store.py's text: the unlocked check, the read of the bids the rules need with the slot's
+   version, the write of slot, two bids and three events with one NOTIFY guarded by that version), the values
+   computed in SQL, on a database of its own (no relay). A write whose guard finds the version changed writes
+   nothing (the service would read again): the anchor is the bids written per second, not the scripts run.
 2. Starts the distributed run (python -m pinbid_launcher up) on its own ports, databases (PINBID_DB_PREFIX),
    broker names (the bus prefix follows the database prefix) and var folder, so it never touches `make up`'s run.
 3. hot_slot.py: 200 bidders for 30 s through the gateway.
@@ -77,13 +79,19 @@ def _substitute(sql: str, values: dict[str, str]) -> str:
     return re.sub(r"(?<![:\w]):(\w+)", lambda m: values[m.group(1)], sql)
 
 
-def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.UUID) -> str:
-    """One accepted bid, as the service runs it: the same three statements in one transaction."""
+def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.UUID, *, locked: bool) -> str:
+    """One accepted bid with the service's statements. `locked`: in one transaction that locks the slot while it
+    reads (the classic hot-row transaction, whose rate is the row's ceiling when writers queue); else as the service
+    runs them, each statement its own transaction, pgbench's `\\gset` carrying the version the read saw into the
+    guarded write (writers that race mostly find the version changed)."""
     slot = f"'{slot_id}'::uuid"
     check = str(bidding._SLOT_AND_BUYER.compile(dialect=postgresql.dialect()))
     check = check.replace("%(slot_id)s", slot).replace("%(buyer_id)s", f"'{leader_buyer}'::uuid")
-    lock = _substitute(store._LOCK_FOR_PLACEMENT.text,
+    read = _substitute(store._READ_FOR_PLACEMENT.text,
                        {"slot_id": slot, "buyer_ids": "ARRAY[gen_random_uuid()]", "bid_ids": "ARRAY[]::uuid[]"})
+    if locked:
+        read = read.replace("WHERE id = " + slot + ")", "WHERE id = " + slot + " FOR UPDATE)")
+    read = f"SELECT min(s_version) AS seen FROM ({read.strip()}) AS r \\gset"
     price = f"(SELECT current_bid + 1 FROM slots WHERE id = {slot})"
     now = "now()"
     slot_values = {"id": f"ARRAY[{slot}]", "current_bid": f"ARRAY[{price}]",
@@ -104,17 +112,22 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                   "updated_at": f"ARRAY[{now}, {now}]"}
     envelope = "'" + ENVELOPE.replace("'", "''") + "'"
     values = {f"slot_{k}": v for k, v in slot_values.items()} | {f"bid_{k}": v for k, v in bid_values.items()}
+    values |= {"seen_version": "CAST(:seen AS bigint)", "slot_count": "1"}
     values |= {"event_id": "ARRAY[gen_random_uuid(), gen_random_uuid(), gen_random_uuid()]",
                "event_type": "ARRAY['marketplace.bid.placed.v1', 'marketplace.bid.outbid.v1', "
                              "'marketplace.slot.updated.v1']",
                "event_envelope": f"ARRAY[{envelope}, {envelope}, {envelope}]",
                "event_headers": "ARRAY['{}', '{}', '{}']"}
     write = _substitute(store._WRITE.text, values)
-    return "BEGIN;\n" + ";\n".join(s.strip() for s in (check, lock, write)) + ";\nCOMMIT;\n"
+    if locked:
+        return f"{check.strip()};\nBEGIN;\n{read}\n{write.strip()};\nCOMMIT;\n"
+    return f"{check.strip()};\n{read}\n{write.strip()};\n"
 
 
-def run_anchor() -> float:
+def run_anchor(*, locked: bool) -> float:
+    """Bids written per second by pgbench with the service's statements (see anchor_script)."""
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{ANCHOR_DB}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{ANCHOR_DB}"')
     url = f"{PG}/{ANCHOR_DB}"
     upgrade(url, "pinbid_marketplace")
@@ -129,20 +142,23 @@ def run_anchor() -> float:
         conn.execute("INSERT INTO bids (id, slot_id, buyer_id, amount, ceiling, auto_bid_enabled, seq, status, "
                      "likes, replies, clicks, is_demo) VALUES (%s, %s, %s, 1, 1, false, 1, 'ACTIVE', 0, 0, 0, false)",
                      (leader_id, slot_id, leader_buyer))
-    script = Path(tempfile.mkdtemp(prefix="bench-hot-")) / "accepted_bid.sql"
-    script.write_text(anchor_script(slot_id, leader_id, leader_buyer))
-    print(f"pgbench: {PGBENCH_CLIENTS} clients, {PGBENCH_SECONDS}s, the accepted bid's transaction on one slot "
+    kind = "locked" if locked else "unlocked"
+    script = Path(tempfile.mkdtemp(prefix="bench-hot-")) / f"accepted_bid_{kind}.sql"
+    script.write_text(anchor_script(slot_id, leader_id, leader_buyer, locked=locked))
+    print(f"pgbench: {PGBENCH_CLIENTS} clients, {PGBENCH_SECONDS}s, an accepted bid's statements on one slot, {kind} "
           f"({script}); load average {load()}", flush=True)
     out = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(PGBENCH_CLIENTS), "-j", "2", "-T",
                           str(PGBENCH_SECONDS), "-f", str(script), url], capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"pgbench failed:\n{out.stdout}\n{out.stderr}")
-    tps = float(re.search(r"tps = ([0-9.]+)", out.stdout).group(1))
+    scripts = float(re.search(r"tps = ([0-9.]+)", out.stdout).group(1))
     with psycopg.connect(url) as conn:
         bids, events = conn.execute("SELECT (SELECT bid_count FROM slots WHERE id = %s), "
                                     "(SELECT count(*) FROM outbox)", (slot_id,)).fetchone()
-    print(f"pgbench: {tps:.0f} transactions/s (slot's bid count {bids}, {events} outbox rows)", flush=True)
-    return tps
+    written = (bids - 1) / PGBENCH_SECONDS
+    print(f"pgbench: {scripts:.0f} scripts/s, {written:.0f} bids written/s (slot's bid count {bids}, {events} outbox "
+          f"rows)", flush=True)
+    return written
 
 
 # --- the run -----------------------------------------------------------------------------------------------
@@ -160,7 +176,8 @@ def main() -> int:
     drop_databases()
     try:
         # before the services start: their pools and PostgreSQL's max_connections leave no room for 50 more
-        tps = run_anchor()
+        tps = run_anchor(locked=True)
+        racing = run_anchor(locked=False)
         print(f"starting the distributed run (databases {PREFIX}_*, gateway :{GATEWAY_PORT}, var {var})", flush=True)
         launcher("up", env)
         print(f"hot slot: {BIDDERS} bidders, {SECONDS:.0f}s through the gateway; load average {load()}", flush=True)
@@ -175,7 +192,9 @@ def main() -> int:
         if not os.environ.get("KEEP"):
             drop_databases()
     print("\n== bench-hot ==")
-    print(f"pgbench (anchor)         {tps:8.0f} tps")
+    print(f"pgbench (anchor)         {tps:8.0f} tps: the hot row's ceiling, writers queueing on its lock")
+    print(f"pgbench, unlocked        {racing:8.0f} bids written/s with {PGBENCH_CLIENTS} writers racing on the version "
+          f"(the service has one writer per process)")
     print(f"requests/s               {result['requests_per_s']:8.0f}   = {result['requests_per_s'] / tps:.2f} x tps "
           f"(goal 0.8)")
     print(f"accepted bids/s          {result['accepted_per_s']:8.0f}   = {result['accepted_per_s'] / tps:.2f} x tps "
@@ -184,7 +203,9 @@ def main() -> int:
     print(f"latency p50 / p99 ms     {result['p50_ms']:8.1f} / {result['p99_ms']:.1f}")
     print(f"slot lock held p50 / p99 {result['lock_per_bid_p50_ms']:8.3f} / {result['lock_per_bid_p99_ms']:.3f} ms per "
           f"accepted bid; {result['lock_p50_ms']:.2f} / {result['lock_p99_ms']:.2f} ms per transaction "
-          f"({result['bids_per_transaction']:.1f} accepted bids per transaction)")
+          f"({result['bids_per_transaction']:.1f} accepted bids per transaction), as PostgreSQL held it")
+    print(f"guarded write p50 / p99  {result['write_p50_ms']:8.2f} / {result['write_p99_ms']:.2f} ms round trip as the "
+          f"service's event loop saw it")
     print(f"load average at the end  {load_after:>8}")
     for name, ok in result["checks"].items():
         print(f"  {'OK  ' if ok else 'FAIL'} {name}")

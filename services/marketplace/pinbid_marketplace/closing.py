@@ -22,7 +22,7 @@ from .settings import MarketplaceSettings
 log = logging.getLogger("pinbid.marketplace.closing")
 
 
-def close_locked(locked: store.Locked, *, now: datetime, rules: auction.Rules, currency: str
+def close_locked(locked: store.SlotRows, *, now: datetime, rules: auction.Rules, currency: str
                  ) -> tuple[list[Bid], list[EventData]]:
     """Close a slot the caller holds FOR UPDATE: changes the rows in place, returns the changed bids and the
     events to record."""

@@ -1,5 +1,6 @@
-"""The SQL of the hot calls: one statement locks a row and reads everything its rule needs, one statement writes
-every changed slot and bid with all the events (one outbox insert, one NOTIFY), then the commit.
+"""The SQL of the hot calls: one statement reads (or locks) a row with everything its rule needs, one statement
+writes every changed slot and bid with all the events (one outbox insert, one NOTIFY). A placement reads unlocked
+and writes guarded by the slot's version, in autocommit; the other calls lock, write and commit.
 
 Written as SQLAlchemy text with array parameters, so each statement has one shape whatever the number of rows:
 it is compiled once and psycopg prepares it on the server after a few calls. Reads come back as transient model
@@ -33,8 +34,9 @@ USER_COLUMNS = tuple(c.name for c in User.__table__.columns)
 
 
 @dataclass
-class Locked:
-    """A locked slot with the bids the rule needs (by id) and, when asked for, the acting buyer or the bidders."""
+class SlotRows:
+    """A slot (locked, or read with its version) with the bids the rule needs (by id) and, when asked for, the acting
+    buyer or the bidders."""
 
     slot: Slot
     bids: dict[uuid.UUID, Bid]
@@ -73,23 +75,24 @@ def copy_bid(bid: Bid) -> Bid:
     return Bid(**{c: getattr(bid, c) for c in BID_COLUMNS})
 
 
-_LOCK_FOR_PLACEMENT = text(f"""
-    WITH locked AS MATERIALIZED (SELECT * FROM slots WHERE id = :slot_id FOR UPDATE)
+_READ_FOR_PLACEMENT = text(f"""
+    WITH seen AS MATERIALIZED (SELECT * FROM slots WHERE id = :slot_id)
     SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")}
-    FROM locked s
+    FROM seen s
     LEFT JOIN LATERAL marketplace_placement_bids(s.id, CAST(:buyer_ids AS uuid[]), CAST(:bid_ids AS uuid[])) b
         ON true""")
 
 
-async def lock_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_ids: list[uuid.UUID],
-                             bid_ids: list[uuid.UUID]) -> Locked | None:
-    """The slot FOR UPDATE, its two best live bids, the live bids of `buyer_ids` and the bids `bid_ids`."""
-    rows = (await conn.execute(_LOCK_FOR_PLACEMENT, {"slot_id": slot_id, "buyer_ids": buyer_ids,
+async def read_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_ids: list[uuid.UUID],
+                             bid_ids: list[uuid.UUID]) -> SlotRows | None:
+    """The slot (unlocked, with its version), its two best live bids, the live bids of `buyer_ids` and the bids
+    `bid_ids`: what a batch of placements needs, to be written back with `write(..., seen_version=...)`."""
+    rows = (await conn.execute(_READ_FOR_PLACEMENT, {"slot_id": slot_id, "buyer_ids": buyer_ids,
                                                      "bid_ids": bid_ids})).all()
     if not rows:
         return None
     bids = {bid.id: bid for bid in map(bid_of, rows) if bid is not None}
-    return Locked(slot=slot_of(rows[0]), bids=bids)
+    return SlotRows(slot=slot_of(rows[0]), bids=bids)
 
 
 @asynccontextmanager
@@ -102,6 +105,17 @@ async def reading(db: Database) -> AsyncIterator[AsyncConnection]:
         raise Busy() from None
 
 
+# the trigger of migration 0008 bumps the version on every update of the row, this one included
+_TOUCH_SLOT = text("UPDATE slots SET version = version WHERE id = :slot_id")
+
+
+async def touch_slot(conn: AsyncConnection, slot_id: uuid.UUID) -> None:
+    """Lock the slot and mark it changed, for a call that changes its bids but not the slot itself: a batch of
+    placements that read the slot before writes nothing and reads again. Take it before locking the bids (the
+    placements' write locks the slot, then its bids)."""
+    await conn.execute(_TOUCH_SLOT, {"slot_id": slot_id})
+
+
 _LOCK_BID_OF_CREATOR = text(f"""
     SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
            {_select_list("u", USER_COLUMNS, "u_")}
@@ -110,14 +124,14 @@ _LOCK_BID_OF_CREATOR = text(f"""
     FOR UPDATE OF b""")
 
 
-async def lock_bid_of_creator(conn: AsyncConnection, bid_id: uuid.UUID, creator_id: uuid.UUID) -> Locked | None:
+async def lock_bid_of_creator(conn: AsyncConnection, bid_id: uuid.UUID, creator_id: uuid.UUID) -> SlotRows | None:
     """A bid on one of the creator's slots FOR UPDATE, with its slot and its buyer."""
     row = (await conn.execute(_LOCK_BID_OF_CREATOR, {"bid_id": bid_id, "creator_id": creator_id})).first()
     if row is None:
         return None
     bid = bid_of(row)
     assert bid is not None
-    return Locked(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
+    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
 
 
 def _lock_slots_for_closing(where: str, *, skip_locked: bool, every_bid: bool) -> TextClause:
@@ -137,13 +151,13 @@ _LOCK_DUE = _lock_slots_for_closing("status = 'ACTIVE' AND auction_end <= :now",
 _LOCK_ONE = _lock_slots_for_closing("id = :slot_id", skip_locked=False, every_bid=True)
 
 
-def _by_slot(rows: list[Row], *, with_bidders: bool = False) -> list[Locked]:
-    locked: dict[uuid.UUID, Locked] = {}
+def _by_slot(rows: list[Row], *, with_bidders: bool = False) -> list[SlotRows]:
+    locked: dict[uuid.UUID, SlotRows] = {}
     for row in rows:
         slot_id = row._mapping["s_id"]
         entry = locked.get(slot_id)
         if entry is None:
-            entry = locked[slot_id] = Locked(slot=slot_of(row), bids={})
+            entry = locked[slot_id] = SlotRows(slot=slot_of(row), bids={})
         bid = bid_of(row)
         if bid is not None:
             entry.bids[bid.id] = bid
@@ -152,12 +166,12 @@ def _by_slot(rows: list[Row], *, with_bidders: bool = False) -> list[Locked]:
     return list(locked.values())
 
 
-async def lock_due_for_closing(conn: AsyncConnection, now: datetime, limit: int) -> list[Locked]:
+async def lock_due_for_closing(conn: AsyncConnection, now: datetime, limit: int) -> list[SlotRows]:
     """Up to `limit` due ACTIVE slots FOR UPDATE SKIP LOCKED, each with all its live bids."""
     return _by_slot((await conn.execute(_LOCK_DUE, {"now": now, "limit": limit})).all())
 
 
-async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> Locked | None:
+async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRows | None:
     """One slot FOR UPDATE with every bid it ever had and their bidders."""
     found = _by_slot((await conn.execute(_LOCK_ONE, {"slot_id": slot_id, "limit": 1})).all(), with_bidders=True)
     return found[0] if found else None
@@ -184,24 +198,47 @@ def _unnest(prefix: str, columns: tuple[str, ...]) -> str:
     return f"unnest({arrays}) AS v({', '.join(columns)})"
 
 
+# All or nothing in one statement: the slots are updated only where their version is still the one read (when
+# `seen_version` is given; an UPDATE waits for a concurrent writer's commit and then rechecks its condition on the
+# new row), and the bids and events are written only when every slot was. `held` is the time from the slots' row
+# locks to the last row written (the commit that releases them follows at once, in the same round trip).
 _WRITE = text(f"""
     WITH written_slots AS (
         UPDATE slots SET {", ".join(f"{c} = v.{c}" for c in SLOT_WRITTEN[1:])}
-        FROM {_unnest("slot", SLOT_WRITTEN)} WHERE slots.id = v.id),
+        FROM {_unnest("slot", SLOT_WRITTEN)}
+        WHERE slots.id = v.id AND (CAST(:seen_version AS bigint) IS NULL OR slots.version = :seen_version)
+        RETURNING clock_timestamp() AS at),
+    guard AS (SELECT count(*) = :slot_count AS ok FROM written_slots),
     written_bids AS (
         INSERT INTO bids ({", ".join(BID_INSERTED)}, likes, replies, clicks)
         SELECT {", ".join(f"v.{c}" for c in BID_INSERTED)}, 0, 0, 0 FROM {_unnest("bid", BID_INSERTED)}
-        ON CONFLICT (id) DO UPDATE SET {", ".join(f"{c} = excluded.{c}" for c in BID_UPDATED)}),
+        WHERE (SELECT ok FROM guard)
+        ON CONFLICT (id) DO UPDATE SET {", ".join(f"{c} = excluded.{c}" for c in BID_UPDATED)}
+        RETURNING clock_timestamp() AS at),
     events AS (
         INSERT INTO outbox (id, type, envelope, headers)
         SELECT * FROM unnest(CAST(:event_id AS uuid[]), CAST(:event_type AS text[]), CAST(:event_envelope AS jsonb[]),
-                             CAST(:event_headers AS jsonb[])))
-    SELECT pg_notify('{NOTIFY_CHANNEL}', '')""")
+                             CAST(:event_headers AS jsonb[]))
+        WHERE (SELECT ok FROM guard)
+        RETURNING clock_timestamp() AS at)
+    SELECT ok, CASE WHEN ok THEN pg_notify('{NOTIFY_CHANNEL}', '') END AS notified,
+           extract(epoch FROM greatest((SELECT max(at) FROM written_bids), (SELECT max(at) FROM events))
+                              - (SELECT min(at) FROM written_slots)) AS held
+    FROM guard""")
 
 
-async def write(conn: AsyncConnection, *, slots: list[Slot], bids: list[Bid], events: list[EventData]) -> None:
-    """Write the slots and bids as they are now (a bid not yet stored is inserted) and record `events`."""
-    params: dict[str, list] = {}
+@dataclass(frozen=True)
+class Written:
+    ok: bool  # False: a slot's version was no longer the one read, and nothing was written
+    lock_held_seconds: float
+
+
+async def write(conn: AsyncConnection, *, slots: list[Slot], bids: list[Bid], events: list[EventData],
+                seen_version: int | None = None) -> Written:
+    """Write the slots and bids as they are now (a bid not yet stored is inserted) and record `events`. With
+    `seen_version` (one slot), nothing is written unless the slot's version is still that one."""
+    assert seen_version is None or len(slots) == 1
+    params: dict[str, object] = {"seen_version": seen_version, "slot_count": len(slots)}
     for column in SLOT_WRITTEN:
         params[f"slot_{column}"] = [getattr(s, column) for s in slots]
     for column in BID_INSERTED:
@@ -209,4 +246,5 @@ async def write(conn: AsyncConnection, *, slots: list[Slot], bids: list[Bid], ev
     rows = outbox_rows(events, source=NAME)
     for key in ("id", "type", "envelope", "headers"):
         params[f"event_{key}"] = [r[key] for r in rows]
-    await conn.execute(_WRITE, params)
+    row = (await conn.execute(_WRITE, params)).one()
+    return Written(ok=bool(row.ok), lock_held_seconds=float(row.held or 0))

@@ -126,8 +126,8 @@ async def test_bids_racing_the_close_are_accepted_before_it_or_refused(world):
 
 
 async def test_the_locking_read_sees_what_the_previous_holder_of_the_lock_committed(world):
-    """The statement that locks a slot reads its bids after the lock is granted (another replica's bid that
-    committed while we waited is in the read), not as of the statement's start."""
+    """The statement that locks a slot (ending an auction) reads its bids after the lock is granted (another
+    replica's bid that committed while we waited is in the read), not as of the statement's start."""
     creator, posts = await world.creator(posts=1)
     slot = await world.slot(creator, posts[0], minBid=10)
     buyer = await world.buyer()
@@ -139,7 +139,7 @@ async def test_the_locking_read_sees_what_the_previous_holder_of_the_lock_commit
         await holder.execute(text("SELECT 1 FROM slots WHERE id = :id FOR UPDATE"), {"id": slot_id})
         async with db.transaction() as second:
             waiter = await second.connection()
-            waiting = asyncio.create_task(store.lock_for_placement(waiter, slot_id, [other_buyer], []))
+            waiting = asyncio.create_task(store.lock_for_closing(waiter, slot_id))
 
             async def waits_for_the_lock() -> bool:
                 async with db.transaction() as observer:
