@@ -5,7 +5,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 from sqlalchemy import exc, text
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from .errors import ServiceUnavailable
 
@@ -55,6 +55,16 @@ class Database:
         try:
             async with self.sessions() as session, session.begin():
                 yield session
+        except exc.TimeoutError:  # the pool's: no connection came free in time
+            raise Busy() from None
+
+    @asynccontextmanager
+    async def autocommit(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in autocommit: each statement is its own transaction, with no BEGIN or COMMIT round trip.
+        For a single read, or for a write that is one statement all or nothing."""
+        try:
+            async with self.engine.connect() as conn:
+                yield await conn.execution_options(isolation_level="AUTOCOMMIT")
         except exc.TimeoutError:  # the pool's: no connection came free in time
             raise Busy() from None
 

@@ -5,10 +5,12 @@ with the reason. Every test session works in fresh databases of its own, dropped
 
 import asyncio
 import contextlib
+import contextvars
 import os
 import socket
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import httpx
@@ -17,8 +19,10 @@ import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from sqlalchemy import event
 
 from .bus import Bus, InProcessBus
+from .db import Database
 from .migrations import upgrade
 from .runtime import Service
 from .telemetry import configure_tracing
@@ -126,3 +130,39 @@ async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 30
         if asyncio.get_running_loop().time() > deadline:
             pytest.fail(f"condition not met within {within}s")
         await asyncio.sleep(every)
+
+
+_COUNTING: contextvars.ContextVar["Counted | None"] = contextvars.ContextVar("counting", default=None)
+
+
+@dataclass
+class Counted:
+    statements: list[str] = field(default_factory=list)
+    commits: int = 0  # transactions that commit (a statement in autocommit is not one)
+
+
+@contextlib.contextmanager
+def counting_statements(db: Database) -> Iterator[Counted]:
+    """The SQL statements and commits of what runs in this context (SQLAlchemy's cursor events), so that a change
+    adding a round trip to a hot call fails its test. Jobs, relays and consumers running in other contexts are not
+    counted; neither are the pool's pings."""
+    engine = db.engine.sync_engine
+    counted = Counted()
+
+    def on_statement(conn, cursor, statement, parameters, context, executemany) -> None:
+        if _COUNTING.get() is counted:
+            counted.statements.append(statement)
+
+    def on_commit(conn) -> None:
+        if _COUNTING.get() is counted:
+            counted.commits += 1
+
+    event.listen(engine, "before_cursor_execute", on_statement)
+    event.listen(engine, "commit", on_commit)
+    token = _COUNTING.set(counted)
+    try:
+        yield counted
+    finally:
+        _COUNTING.reset(token)
+        event.remove(engine, "before_cursor_execute", on_statement)
+        event.remove(engine, "commit", on_commit)

@@ -140,7 +140,7 @@ class Bidding:
 
     async def place(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
                     comment: Comment | None = None) -> BidView:
-        async with store.reading(self.db) as conn:
+        async with self.db.autocommit() as conn:
             row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(SLOT_NOT_FOUND)
@@ -150,7 +150,7 @@ class Bidding:
 
     async def change(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, offer: Offer) -> BidView:
         """PUT /buyer/bids/{id}: a new amount for a live bid (Bid Again); keeps its auto-bid ceiling."""
-        async with store.reading(self.db) as conn:
+        async with self.db.autocommit() as conn:
             row = (await conn.execute(_BID_SLOT_AND_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(BID_NOT_FOUND)
@@ -185,7 +185,7 @@ class Bidding:
         """Read, apply the batch in arrival order, write guarded by the version read, in autocommit: the answers,
         and what the write did (None: every bid was refused, nothing to write)."""
         answers: list[BidView | Exception] = []
-        async with store.reading(self.db) as conn:
+        async with self.db.autocommit() as conn:
             seen = await store.read_for_placement(
                 conn, slot_id, list({p.item.buyer_id for p in batch}),
                 [p.item.bid_id for p in batch if p.item.bid_id is not None])

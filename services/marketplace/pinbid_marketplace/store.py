@@ -13,15 +13,13 @@ before the lock was granted, and miss what the previous holder committed; the VO
 """
 
 import uuid
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pinbid_kit.db import Busy, Database
 from pinbid_kit.events import EventData
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
-from sqlalchemy import TextClause, exc, text
+from sqlalchemy import TextClause, text
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -93,16 +91,6 @@ async def read_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id
         return None
     bids = {bid.id: bid for bid in map(bid_of, rows) if bid is not None}
     return SlotRows(slot=slot_of(rows[0]), bids=bids)
-
-
-@asynccontextmanager
-async def reading(db: Database) -> AsyncIterator[AsyncConnection]:
-    """A connection in autocommit for a single read: no BEGIN or COMMIT round trip, no lock."""
-    try:
-        async with db.engine.connect() as conn:
-            yield await conn.execution_options(isolation_level="AUTOCOMMIT")
-    except exc.TimeoutError:  # the pool's: no connection came free in time
-        raise Busy() from None
 
 
 # the trigger of migration 0008 bumps the version on every update of the row, this one included

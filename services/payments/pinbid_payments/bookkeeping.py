@@ -1,12 +1,13 @@
 """Writes ledger transactions. The database keeps the balances (trigger) and refuses an unbalanced
-transaction (deferred constraint trigger) or an overdrawn account (CHECK)."""
+transaction (deferred constraint trigger) or an overdrawn account (CHECK). The platform's fee revenue is the sum of
+its 16 accounts (ledger.platform_fees)."""
 
 import uuid
 
-from sqlalchemy import select, text
+from sqlalchemy import func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .domain.ledger import Transaction, normal_side
+from .domain.ledger import PLATFORM_FEES, Transaction, normal_side
 from .models import LedgerAccount
 
 _OPEN = text("INSERT INTO ledger_accounts (account, normal_side, balance_cents) VALUES (:account, :side, 0) "
@@ -30,6 +31,10 @@ async def post(session: AsyncSession, transaction: Transaction, *, payment_id: u
 
 
 async def balance(session: AsyncSession, account: str, *, lock: bool = False) -> int:
+    if account == PLATFORM_FEES:
+        assert not lock, "the fee revenue is a sum of accounts"
+        return int(await session.scalar(select(func.coalesce(func.sum(LedgerAccount.balance_cents), 0)).where(or_(
+            LedgerAccount.account == PLATFORM_FEES, LedgerAccount.account.like(PLATFORM_FEES + ":%")))))
     query = select(LedgerAccount.balance_cents).where(LedgerAccount.account == account)
     if lock:
         query = query.with_for_update()

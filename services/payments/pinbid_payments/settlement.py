@@ -28,8 +28,8 @@ async def record_payment(session: AsyncSession, payment: Payment, *, now: dateti
     payment.provider_session_id = session_id
     payment.payment_intent = payment_intent
     payment.pin_deadline_at = now + pin_deadline
-    await bookkeeping.post(session, ledger.payment_received(payment.buyer_id, payment.creator_id, money_of(payment)),
-                           payment_id=payment.id)
+    received = ledger.payment_received(payment.id, payment.buyer_id, payment.creator_id, money_of(payment))
+    await bookkeeping.post(session, received, payment_id=payment.id)
     session.add(Earning(payment_id=payment.id, bid_id=payment.bid_id, creator_id=payment.creator_id,
                         buyer_id=payment.buyer_id, slot_title=payment.slot_title, gross_cents=payment.price_cents,
                         fee_cents=payment.fee_cents, net_cents=payment.creator_cents, currency=payment.currency,
@@ -68,9 +68,9 @@ async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, rea
     elif earning.status == "AVAILABLE" and earning.payout_id is None:
         from_available = earning.net_cents
     # else: already in a payout; the creator keeps it and the platform books the loss
-    await bookkeeping.post(session, ledger.payment_refunded(payment.buyer_id, payment.creator_id, money_of(payment),
-                                                            from_pending=from_pending, from_available=from_available),
-                           payment_id=payment.id)
+    refunded = ledger.payment_refunded(payment.id, payment.buyer_id, payment.creator_id, money_of(payment),
+                                       from_pending=from_pending, from_available=from_available)
+    await bookkeeping.post(session, refunded, payment_id=payment.id)
     earning.status = "REFUNDED"
     payment.status = "REFUNDED"
     payment.refunded_at = now

@@ -17,6 +17,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import settlement
+from .completion import Completions
 from .domain.webhooks import (
     ChargeRefunded,
     CheckoutExpired,
@@ -53,6 +54,7 @@ class Webhooks:
         self.settings = settings
         self.provider = provider
         self.clock = clock
+        self.completions = Completions(db, pin_deadline=timedelta(days=settings.pin_deadline_days))
 
     def verify(self, payload: bytes, signature: str | None) -> dict:
         """The event, once its signature is Stripe's and dated within the tolerance either way. Wall-clock
@@ -86,6 +88,11 @@ class Webhooks:
         except BadWebhook as refused:
             WEBHOOKS_REFUSED.labels(refused.code).inc()
             raise
+        if isinstance(action, CheckoutPaid):
+            done = await self.completions.complete(event, action, self.clock())
+            if done is not None:
+                log.info("webhook %s %s: %s", event["type"], event["id"], done)
+                return done
         async with self.db.transaction() as session:
             first = await session.scalar(insert(WebhookEvent).values(id=event["id"], type=event["type"], outcome="")
                                          .on_conflict_do_nothing().returning(WebhookEvent.id))

@@ -15,6 +15,7 @@ from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import CommentPinned
 from pinbid_kit.testing import client
 from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_payments import bookkeeping
 from pinbid_payments.app import build
 from pinbid_payments.settings import PaymentsSettings
 from sqlalchemy import text
@@ -97,8 +98,8 @@ class Harness:
         return await self.scalar("SELECT status FROM payments WHERE bid_id = :b", b=approved.bid_id)
 
     async def balance(self, account: str) -> int:
-        return await self.scalar("SELECT coalesce((SELECT balance_cents FROM ledger_accounts WHERE account = :a), 0)",
-                                 a=account)
+        async with self.db.transaction() as session:
+            return await bookkeeping.balance(session, account)
 
 
 def make_settings(database_url: str, public_key, **overrides) -> PaymentsSettings:

@@ -3,45 +3,13 @@ events), so a change that adds a round trip to one of them fails here. COMMIT is
 not counted."""
 
 import asyncio
-import contextlib
-import contextvars
-from dataclasses import dataclass, field
 
-from sqlalchemy import event, text
-
-_COUNTING: contextvars.ContextVar["Counted | None"] = contextvars.ContextVar("counting", default=None)
+from pinbid_kit.testing import counting_statements
+from sqlalchemy import text
 
 
-@dataclass
-class Counted:
-    statements: list[str] = field(default_factory=list)
-    commits: int = 0  # transactions that commit (a single read runs in autocommit)
-
-
-@contextlib.contextmanager
 def counting(world):
-    """Counts what the code running in this context executes; the relay, the closer job and the consumers of the
-    running service run in other contexts and are not counted."""
-    engine = world.service.db.engine.sync_engine
-    counted = Counted()
-
-    def on_statement(conn, cursor, statement, parameters, context, executemany) -> None:
-        if _COUNTING.get() is counted:
-            counted.statements.append(statement)
-
-    def on_commit(conn) -> None:
-        if _COUNTING.get() is counted:
-            counted.commits += 1
-
-    event.listen(engine, "before_cursor_execute", on_statement)
-    event.listen(engine, "commit", on_commit)
-    token = _COUNTING.set(counted)
-    try:
-        yield counted
-    finally:
-        _COUNTING.reset(token)
-        event.remove(engine, "before_cursor_execute", on_statement)
-        event.remove(engine, "commit", on_commit)
+    return counting_statements(world.service.db)
 
 
 async def market(world, bids: int = 2):

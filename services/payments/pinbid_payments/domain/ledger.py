@@ -14,8 +14,20 @@ class Side(StrEnum):
     CREDIT = "CREDIT"
 
 
-PLATFORM_FEES = "platform:fees"  # revenue: the 10% and any buyer fee
+PLATFORM_FEES = "platform:fees"  # revenue: the 10% and any buyer fee, kept in 16 accounts (see platform_fees)
 REFUND_LOSSES = "platform:refund_losses"  # expense: a creator share that could no longer be taken back
+
+
+def platform_fees(payment_id: uuid.UUID) -> str:
+    """The fee account of one payment: the platform's revenue is kept in 16 accounts, chosen by the last hex digit
+    of the payment's id, so that payments completing at once do not queue on one balance row. A payment's refund
+    takes its fee back from the same account. The revenue is their sum (`is_platform_fees`)."""
+    return f"{PLATFORM_FEES}:{payment_id.hex[-1]}"
+
+
+def is_platform_fees(account: str) -> bool:
+    """One of the fee accounts (or the single one kept before they were split, migration 0003)."""
+    return account == PLATFORM_FEES or account.startswith(PLATFORM_FEES + ":")
 
 
 def buyer_charges(buyer_id: uuid.UUID) -> str:
@@ -41,7 +53,7 @@ def creator_payouts(creator_id: uuid.UUID) -> str:
 def normal_side(account: str) -> Side:
     if account.startswith("buyer:") or account == REFUND_LOSSES:
         return Side.DEBIT
-    if account == PLATFORM_FEES or account.startswith("creator:"):
+    if is_platform_fees(account) or account.startswith("creator:"):
         return Side.CREDIT
     raise ValueError(f"unknown account {account}")
 
@@ -81,10 +93,10 @@ def _tx(kind: str, *postings: tuple[str, int]) -> Transaction:
     return Transaction(kind, tuple(Posting(a, c) for a, c in postings if c != 0))
 
 
-def payment_received(buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split) -> Transaction:
+def payment_received(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split) -> Transaction:
     return _tx("payment_received",
                (buyer_charges(buyer_id), money.total_cents),
-               (PLATFORM_FEES, -money.platform_cents),
+               (platform_fees(payment_id), -money.platform_cents),
                (creator_pending(creator_id), -money.creator_cents))
 
 
@@ -92,8 +104,8 @@ def earnings_released(creator_id: uuid.UUID, cents: int) -> Transaction:
     return _tx("earnings_released", (creator_pending(creator_id), cents), (creator_available(creator_id), -cents))
 
 
-def payment_refunded(buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *, from_pending: int,
-                     from_available: int) -> Transaction:
+def payment_refunded(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *,
+                     from_pending: int, from_available: int) -> Transaction:
     """The full amount goes back to the buyer; the creator's share is taken back from where it is,
     and whatever cannot be (already paid out) is the platform's loss."""
     loss = money.creator_cents - from_pending - from_available
@@ -101,7 +113,7 @@ def payment_refunded(buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *
         raise Unbalanced("cannot take back more than the creator's share")
     return _tx("payment_refunded",
                (buyer_charges(buyer_id), -money.total_cents),
-               (PLATFORM_FEES, money.platform_cents),
+               (platform_fees(payment_id), money.platform_cents),
                (creator_pending(creator_id), from_pending),
                (creator_available(creator_id), from_available),
                (REFUND_LOSSES, loss))
