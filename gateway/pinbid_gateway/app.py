@@ -12,16 +12,16 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pinbid_kit.auth import principal_from
-from pinbid_kit.errors import Forbidden, MethodNotAllowed, NotFound
+from pinbid_kit.errors import Forbidden, NotFound
 from pinbid_kit.http import create_app
 from pinbid_kit.tokens import Principal, TokenVerifier
-from starlette.routing import BaseRoute, Match
+from starlette.middleware import Middleware
 
 from . import dashboards
 from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .live import Hub, open_stream
-from .proxy import WRONG_ROLE, forward
+from .proxy import WRONG_ROLE, ApiProxy
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -92,15 +92,12 @@ class Gateway:
                 default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
             return open_stream(request, self.hub, self.verifier, slots, settings.live_heartbeat_seconds)
 
-        own_routes = list(api.routes)
-
-        @api.api_route("/{path:path}", methods=METHODS, include_in_schema=False)
-        async def proxy(path: str, request: Request) -> Response:
-            refuse_other_methods(own_routes, request)
-            return await forward(request, "/" + path, self.upstreams, self.verifier)
-
+        own_paths = {route.path.removeprefix(settings.api_base) for route in api.routes}
         app = create_app("gateway", routers=[api], checks=self.ready_checks,
                          description="The public /api of Pinbid.", operator_routes=settings.operator_port is None)
+        # innermost of the middleware (the last of the list), so that every other one applies to it
+        app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
+                                              upstreams=self.upstreams, verifier=self.verifier))
 
         @app.get("/runtime-config.json", include_in_schema=False)
         async def runtime_config() -> JSONResponse:
@@ -148,14 +145,6 @@ def static_file(path: Path, request: Request, cache: str) -> FileResponse:
         media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return FileResponse(compressed, media_type=media_type, headers={**headers, "Content-Encoding": "gzip"})
     return FileResponse(path, headers=headers)
-
-
-def refuse_other_methods(own_routes: list[BaseRoute], request: Request) -> None:
-    """A path the gateway answers itself (/api/health, the dashboards) asked with another method is a 405,
-    not a request to forward."""
-    for route in own_routes:
-        if route.matches(request.scope)[0] is Match.PARTIAL:
-            raise MethodNotAllowed("This method is not allowed here.")
 
 
 NOT_BUILT = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pinbid</title>

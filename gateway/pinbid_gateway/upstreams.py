@@ -12,6 +12,7 @@ import yarl
 from fastapi import FastAPI
 from opentelemetry.instrumentation.aiohttp_client import create_trace_config
 from opentelemetry.instrumentation.httpx import AsyncOpenTelemetryTransport
+from pinbid_kit.telemetry import exporting
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,11 @@ class UpstreamUnreachable(Exception):
     pass
 
 
-Params = list[tuple[str, str]]
 PATH_SAFE = "/:@!$&'()*+,;=-._~"  # RFC 3986 pchar and "/"
 
 
 class Upstream(Protocol):
-    async def send(self, method: str, path: str, params: Params, body: bytes,
-                   headers: dict[str, str]) -> UpstreamResponse: ...
+    async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse: ...
 
     async def close(self) -> None: ...
 
@@ -54,15 +53,14 @@ class HttpUpstream:
             connector = aiohttp.TCPConnector(limit=self.max_connections, keepalive_timeout=30)
             self._session = aiohttp.ClientSession(connector=connector, timeout=self.timeout,
                                                   auto_decompress=False, skip_auto_headers=("User-Agent",),
-                                                  trace_configs=[create_trace_config()])
+                                                  trace_configs=[create_trace_config()] if exporting() else None)
         return self._session
 
-    async def send(self, method: str, path: str, params: Params, body: bytes,
-                   headers: dict[str, str]) -> UpstreamResponse:
+    async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse:
         try:
-            url = yarl.URL(self.base_url + path, encoded=True)  # as given: yarl would otherwise resolve dot segments
-            async with self._client().request(method, url, params=params, data=body or None,
-                                              headers=headers, allow_redirects=False) as response:
+            url = yarl.URL(self.base_url + target, encoded=True)  # as given: yarl would otherwise resolve dot segments
+            async with self._client().request(method, url, data=body or None, headers=headers,
+                                              allow_redirects=False) as response:
                 content = await response.read()
                 return UpstreamResponse(response.status, list(response.headers.items()), content)
         except TimeoutError as exc:
@@ -79,14 +77,15 @@ class AsgiUpstream:
     def __init__(self, app: FastAPI, *, timeout: float):
         # raise_app_exceptions=False: the service has answered its own 500 (and logged it); Starlette re-raises
         # afterwards, which would otherwise surface here as a second, gateway-side error
-        transport = AsyncOpenTelemetryTransport(httpx.ASGITransport(app=app, raise_app_exceptions=False))
+        transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        if exporting():
+            transport = AsyncOpenTelemetryTransport(transport)
         self.client = httpx.AsyncClient(transport=transport, base_url="http://service",
                                         timeout=timeout, follow_redirects=False)
 
-    async def send(self, method: str, path: str, params: Params, body: bytes,
-                   headers: dict[str, str]) -> UpstreamResponse:
+    async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse:
         try:
-            response = await self.client.request(method, path, params=params, content=body, headers=headers)
+            response = await self.client.request(method, target, content=body, headers=headers)
         except (TimeoutError, httpx.TimeoutException) as exc:
             raise UpstreamTimeout(str(exc)) from exc
         return UpstreamResponse(response.status_code, list(response.headers.multi_items()), response.content)
@@ -110,11 +109,14 @@ class Upstreams:
     def has(self, service: str) -> bool:
         return service in self.upstreams
 
-    async def call(self, service: str, method: str, path: str, *, params: Params | None = None,
-                   body: bytes = b"", headers: dict[str, str] | None = None) -> UpstreamResponse:
+    async def call(self, service: str, method: str, path: str, *, query: str = "", body: bytes = b"",
+                   headers: dict[str, str] | None = None) -> UpstreamResponse:
+        """`query`: the raw query string, already encoded (a request's own, forwarded as it came)."""
         upstream = self.upstreams[service]
-        path = quote(path, safe=PATH_SAFE)  # percent-encoded once here, so neither client re-reads it
-        return await upstream.send(method, path, params or [], body, headers or {})
+        target = quote(path, safe=PATH_SAFE)  # percent-encoded once here, so neither client re-reads it
+        if query:
+            target += "?" + query
+        return await upstream.send(method, target, body, headers or {})
 
     async def close(self) -> None:
         for upstream in self.upstreams.values():

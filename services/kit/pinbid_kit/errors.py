@@ -146,13 +146,17 @@ def _internal_error(request: Request) -> JSONResponse:
     return error_response(500, "Something went wrong on our side. Please try again.", "internal_error")
 
 
+def api_error_response(exc: ApiError) -> JSONResponse:
+    response = JSONResponse(exc.body(), status_code=exc.status)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        response = JSONResponse(exc.body(), status_code=exc.status)
-        if exc.retry_after is not None:
-            response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+        return api_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -20,6 +20,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcess
 
 log = logging.getLogger("pinbid.telemetry")
 _configured = False
+_exporting = False
 
 
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
@@ -35,12 +36,13 @@ def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None
     Without an exporter nobody would read a span, so none is made: no provider is installed, FastAPI's own
     telemetry stays off (it turns on with a configured provider), and the instrumentations are no-ops.
     Requests are then followed across services by their request id alone."""
-    global _configured
+    global _configured, _exporting
     if _configured:
         return
     _configured = True
     if exporter is None and not any(os.environ.get(name) for name in ENDPOINT_VARIABLES):
         return
+    _exporting = True
     resource = Resource.create({} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": service_name})
     provider = TracerProvider(resource=resource)
     if exporter is not None:
@@ -52,6 +54,12 @@ def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(provider)
     instrument_clients()
+
+
+def exporting() -> bool:
+    """Whether spans are made at all (configure_tracing found an exporter): code that would add its own
+    instrumentation hooks skips them otherwise, as they would cost every call for nothing."""
+    return _exporting
 
 
 def inject_headers() -> dict[str, str]:
