@@ -172,6 +172,11 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     async def decide(bid_id: uuid.UUID, body: DecisionIn, principal: Principal = influencer) -> BidOut:
         return BidOut.of(await approvals.decide(principal.user_id, bid_id, BidStatus(body.status)))
 
+    @creator.post("/approvals/{bid_id}/comment", response_model=BidOut)
+    async def approve_comment(bid_id: uuid.UUID, principal: Principal = influencer) -> BidOut:
+        """Approve the brand's comment as it is now: the exact text Pinbid will post or pin."""
+        return BidOut.of(await approvals.approve_comment(principal.user_id, bid_id))
+
     @creator.get("/bids", response_model=list[BidOut])
     async def creator_bids(principal: Principal = influencer) -> list[BidOut]:
         return [BidOut.of(v) for v in await queries.creator_bids(principal.user_id)]

@@ -1,17 +1,28 @@
-"""The creator's decision on a winning bid: APPROVED (the buyer is then asked to pay) or REJECTED.
-Two statements: lock and read the bid with its slot and buyer, write it with its event."""
+"""The creator's decision on a winning bid: APPROVED (the buyer is then asked to pay) or REJECTED, and the approval
+of the exact comment text Pinbid will post or pin (the audit trail: `approved_text`, `approved_at`, and the
+CommentApproved event social acts on). Approving a bid approves its comment as it is; a comment the buyer submits
+or changes afterwards waits for the creator's approval of its own. Two statements: lock and read the bid with its
+slot and buyer, write it with its events."""
 
 import uuid
 
+from pinbid_kit import instagram_rules as ig
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import NotFound
+from pinbid_kit.errors import Conflict, NotFound
+from pinbid_kit.events import EventData
+from pinbid_kit.events.marketplace import CommentApproved
 
 from . import announcements, store
+from .domain import comments
 from .domain.states import BidStatus
+from .models import Bid, Slot, User
 from .queries import BidView
 from .rules import as_api_errors, bid_state, store_bid
 from .settings import MarketplaceSettings
+
+# after the bid is approved and before the comment is pinned: when a comment can be approved on its own
+COMMENT_APPROVABLE = {BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON}
 
 
 class Approvals:
@@ -30,7 +41,42 @@ class Approvals:
                 state.move(decision)
             store_bid(bid, state)
             bid.updated_at = self.clock()
-            event = announcements.bid_approved_event(slot, bid, self.settings.currency) \
-                if decision is BidStatus.APPROVED else announcements.bid_rejected_event(slot, bid)
-            await store.write(conn, slots=[], bids=[bid], events=[event])
+            events: list[EventData] = []
+            if decision is BidStatus.APPROVED:
+                events.append(announcements.bid_approved_event(slot, bid, self.settings.currency))
+                events += self._approve_comment(slot, bid, locked.buyer)
+            else:
+                events.append(announcements.bid_rejected_event(slot, bid))
+            await store.write(conn, slots=[], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
+
+    async def approve_comment(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+        """POST /influencer/approvals/{id}/comment: the creator approves the comment as it is now."""
+        async with self.db.transaction() as session:
+            conn = await session.connection()
+            locked = await store.lock_bid_of_creator(conn, bid_id, creator_id)
+            if locked is None:
+                raise NotFound("Bid not found.")
+            slot, bid = locked.slot, locked.bids[bid_id]
+            if BidStatus(bid.status) not in COMMENT_APPROVABLE:
+                raise Conflict("Only the comment of an approved bid that is not pinned yet can be approved.",
+                               code="bid_state")
+            if not (bid.comment_id or bid.comment_text):
+                raise Conflict("The brand has not chosen a comment yet.", code="no_comment")
+            events = self._approve_comment(slot, bid, locked.buyer)
+            if events:
+                await store.write(conn, slots=[], bids=[bid], events=events)
+        return BidView(bid=bid, slot=slot, buyer=locked.buyer)
+
+    def _approve_comment(self, slot: Slot, bid: Bid, buyer: User | None) -> list[EventData]:
+        brand = ig.brand_label(buyer.instagram_handle if buyer else None, buyer.business_name if buyer else None,
+                               buyer.name if buyer else None)
+        chosen = comments.Comment(comment_id=bid.comment_id, username=bid.comment_username, text=bid.comment_text)
+        text = comments.approved_text(chosen, brand)
+        if text is None or text == bid.approved_text:
+            return []
+        now = self.clock()
+        bid.approved_text, bid.approved_at, bid.updated_at = text, now, now
+        return [CommentApproved(bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+                                comment_id=bid.comment_id, comment_username=bid.comment_username, text=text,
+                                approved_at=now)]

@@ -307,6 +307,7 @@ class Bidding:
                                                                             comment.username):
                 bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
                     comment.text
+                bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
                 await announcements.comment_changed(session, bid)
             return bid.id
 

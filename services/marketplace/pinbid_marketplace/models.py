@@ -176,6 +176,9 @@ class Bid(Base):
     comment_id: Mapped[str | None] = mapped_column(String(64))
     comment_username: Mapped[str | None] = mapped_column(String(30))
     comment_text: Mapped[str | None] = mapped_column(Text)
+    # the exact text the creator approved (disclosure included): what social posts or pins, and when
+    approved_text: Mapped[str | None] = mapped_column(Text)
+    approved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     payment_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     payment_status: Mapped[str | None] = mapped_column(String(20))
     payment_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

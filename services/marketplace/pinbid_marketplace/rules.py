@@ -30,7 +30,7 @@ def as_api_errors() -> Iterator[None]:
     try:
         yield
     except RuleBroken as exc:
-        raise Invalid(exc.message, field=exc.field) from None
+        raise Invalid(exc.message, field=exc.field, code=exc.code) from None
     except StateConflict as exc:
         raise Conflict(exc.message, code=exc.code) from None
 

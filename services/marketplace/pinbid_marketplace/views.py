@@ -124,6 +124,8 @@ class BidOut(ApiModel):
     comment: str | None
     comment_id: str | None
     comment_username: str | None
+    approved_comment: str | None  # the exact text the creator approved (disclosure first): what is posted or pinned
+    comment_approved_at: datetime | None
     duration: int
     user: BidderOut
     pin_slot: SlotOut
@@ -141,7 +143,8 @@ class BidOut(ApiModel):
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
                    status=bid.status, final_price=bid.final_price, created_at=bid.created_at,
                    updated_at=bid.updated_at, comment=bid.comment_text, comment_id=bid.comment_id,
-                   comment_username=bid.comment_username, duration=slot.duration_days, user=bidder(view.buyer, True),
+                   comment_username=bid.comment_username, approved_comment=bid.approved_text,
+                   comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),
                    pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned)
 
 

@@ -69,6 +69,13 @@ def register(consumers: Consumers) -> None:
     async def keep_comment(session: AsyncSession, d: m.BidCommentChanged, e: Envelope) -> None:
         await _keep_comment(session, d.bid_id, d.comment_id, d.comment_text, e)
 
+    @on(m.CommentApproved.event_type)
+    async def keep_approved_text(session: AsyncSession, d: m.CommentApproved, _: Envelope) -> None:
+        values = dict(approved_comment_id=d.comment_id, approved_text=d.text, approved_at=d.approved_at)
+        await session.execute(insert(BidComment).values(bid_id=d.bid_id, **values).on_conflict_do_update(
+            index_elements=[BidComment.bid_id], set_=values,
+            where=or_(BidComment.approved_at.is_(None), BidComment.approved_at <= d.approved_at)))
+
 
 async def _keep_comment(session: AsyncSession, bid_id, comment_id: str | None, comment_text: str | None,
                         e: Envelope) -> None:
@@ -77,4 +84,4 @@ async def _keep_comment(session: AsyncSession, bid_id, comment_id: str | None, c
     values = dict(comment_id=comment_id, comment_text=None if comment_id else comment_text, changed_at=e.occurred_at)
     await session.execute(insert(BidComment).values(bid_id=bid_id, **values).on_conflict_do_update(
         index_elements=[BidComment.bid_id], set_=values,
-        where=or_(BidComment.changed_at <= e.occurred_at)))
+        where=or_(BidComment.changed_at.is_(None), BidComment.changed_at <= e.occurred_at)))

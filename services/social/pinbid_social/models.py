@@ -121,14 +121,20 @@ class PinSession(Base):
 
 
 class BidComment(Base):
-    """The latest comment chosen for a bid (from bid.awarded or bid.comment_changed, newest wins)."""
+    """The latest comment chosen for a bid (from bid.awarded or bid.comment_changed, newest wins), and the latest
+    text the creator approved for it (bid.comment_approved, newest wins): what is posted or pinned, exactly.
+    Marketplace withdraws an approval when the brand changes the comment, so the creator approves the new one
+    before it can be pinned."""
 
     __tablename__ = "bid_comments"
 
     bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
     comment_id: Mapped[str | None] = mapped_column(String(64))
     comment_text: Mapped[str | None] = mapped_column(Text)
-    changed_at: Mapped[datetime] = mapped_column(Stamp)
+    changed_at: Mapped[datetime | None] = mapped_column(Stamp)  # None until the choice itself arrives
+    approved_comment_id: Mapped[str | None] = mapped_column(String(64))
+    approved_text: Mapped[str | None] = mapped_column(Text)
+    approved_at: Mapped[datetime | None] = mapped_column(Stamp)
 
 
 class Placement(Base):

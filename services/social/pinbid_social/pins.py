@@ -1,10 +1,12 @@
 """Pinning a won bid's comment: the pinning login, the buyer's own comments on a slot's post, and
-`PUT /influencer/pin-comment/{bidId}` (post the sponsored text if new, then pin)."""
+`PUT /influencer/pin-comment/{bidId}`: post the text the creator approved if it is new (the disclosure first), or
+check that the brand's own comment still says exactly what was approved and opens with a disclosure; then pin."""
 
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
+from pinbid_kit import instagram_rules as ig
 from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
@@ -16,13 +18,16 @@ from sqlalchemy.dialects.postgresql import insert
 
 from .common import SOURCE, connection_of, handle, log, provider_call
 from .domain.placement import Status, can_pin, ends_at
-from .domain.sponsored import sponsored_text
-from .models import BidComment, PinSession, Placement, Post, Slot, User
+from .models import BidComment, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
 from .providers import Providers
 
 CLAIM_TIMEOUT = timedelta(minutes=2)  # a pin that crashed half-way may be retried after this
 NEEDS_LOGIN = "Log in to Instagram to pin comments."
+NOT_APPROVED = ("Approve the brand's comment first: Pinbid posts or pins exactly the text you approved, and the brand "
+                "changed it since.")
+CHANGED = ("The brand's comment on Instagram no longer says what you approved. Ask the brand to restore it, or to "
+           "choose a new comment for you to approve.")
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ class Pins:
             choice = await session.get(BidComment, bid_id)
             if choice is None or not (choice.comment_id or (choice.comment_text or "").strip()):
                 raise Conflict("The buyer has not chosen a comment yet.", code="no_comment")
+            if choice.approved_text is None:
+                raise Conflict(NOT_APPROVED, code="comment_not_approved")
             now = self.clock()
             claimed = await session.execute(
                 update(Placement).where(Placement.bid_id == bid_id, Placement.status == Status.AWAITING_PIN,
@@ -122,12 +129,10 @@ class Pins:
             if claimed.first() is None:
                 raise Conflict("This comment is being pinned right now.", code="pin_in_progress")
             post = await session.get(Post, placement.post_id)
-            buyer = await session.get(User, placement.buyer_id)
             buyer_connection = await connection_of(session, placement.buyer_id)
-        brand = placement.business_name or (buyer.business_name if buyer else None) or placement.buyer_name or ""
         media = MediaRef(id=placement.post_id or "", permalink=post.permalink if post else "")
         try:
-            comment_id, text = await self._comment_to_pin(placement, choice, connection.access_token, brand,
+            comment_id, text = await self._comment_to_pin(placement, choice, connection.access_token,
                                                           buyer_connection.username if buyer_connection else None)
             await self.providers.pinning.pin(self.box.open(pin_session.session), media, comment_id)
         except SessionExpired:
@@ -142,29 +147,37 @@ class Pins:
             raise
         return await self._mark_pinned(placement, comment_id, text)
 
-    async def _comment_to_pin(self, placement: Placement, choice: BidComment, sealed_token: str, brand: str,
+    async def _comment_to_pin(self, placement: Placement, choice: BidComment, sealed_token: str,
                               buyer_username: str | None) -> tuple[str, str]:
-        if choice.comment_id:
+        approved = choice.approved_text or ""
+        if choice.approved_comment_id:
             if buyer_username is None:
                 raise Conflict("The buyer's Instagram account is not connected, so their comment cannot be checked.",
                                code="buyer_not_connected")
             comments = await self._comments(sealed_token, placement.post_id or "")
-            found = next((c for c in comments if c.id == choice.comment_id), None)
+            found = next((c for c in comments if c.id == choice.approved_comment_id), None)
             if found is None:
                 raise Conflict("The buyer's comment is no longer on this post.", code="comment_missing")
             if handle(found.username) != handle(buyer_username):
                 raise Conflict("The chosen comment was not written by the buyer.", code="comment_not_buyers")
+            if not ig.starts_with_disclosure(found.text):
+                raise Conflict(ig.MISSING_DISCLOSURE, code="disclosure_missing")
+            if " ".join(found.text.split()) != " ".join(approved.split()):
+                raise Conflict(CHANGED, code="comment_changed")
             return found.id, found.text
-        text = sponsored_text(choice.comment_text or "", brand)
-        if placement.posted_comment_id and placement.posted_text == text:
-            return placement.posted_comment_id, text  # posted by an earlier attempt whose pin failed
+        problems = ig.limit_problems(approved)
+        if problems:
+            raise Conflict(f"Instagram would refuse this comment: {problems[0]} Ask the brand for a new one.",
+                           code="instagram_limit")
+        if placement.posted_comment_id and placement.posted_text == approved:
+            return placement.posted_comment_id, approved  # posted by an earlier attempt whose pin failed
         comment_id = await provider_call(
-            self.providers.api.post_comment(self.box.open(sealed_token), placement.post_id or "", text),
+            self.providers.api.post_comment(self.box.open(sealed_token), placement.post_id or "", approved),
             what="post the comment on Instagram")
         async with self.db.transaction() as session:
             await session.execute(update(Placement).where(Placement.bid_id == placement.bid_id)
-                                  .values(posted_comment_id=comment_id, posted_text=text))
-        return comment_id, text
+                                  .values(posted_comment_id=comment_id, posted_text=approved))
+        return comment_id, approved
 
     async def _release(self, bid_id: uuid.UUID, *, forget_session_of: uuid.UUID | None = None) -> None:
         async with self.db.transaction() as session:

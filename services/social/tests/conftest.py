@@ -10,9 +10,11 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from cryptography.fernet import Fernet
+from pinbid_kit import instagram_rules as ig
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.identity import UserRegistered
+from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
 from pinbid_kit.testing import running
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_social.app import build
@@ -69,6 +71,15 @@ class Harness:
                             occurred_at=at or datetime.now(UTC))
         await self.service.consumers.dispatch(envelope, {})
         return envelope
+
+    async def award(self, award: BidAwarded) -> None:
+        """A won, paid bid whose comment the creator approved, as marketplace announces them: a new text is
+        approved with the disclosure first."""
+        await self.deliver(award)
+        await self.deliver(CommentApproved(
+            bid_id=award.bid_id, slot_id=award.slot_id, creator_id=award.creator_id, buyer_id=award.buyer_id,
+            comment_id=award.comment_id, text=ig.disclosed(award.comment_text or "", award.business_name or "Leo"),
+            approved_at=datetime.now(UTC)))
 
     async def user(self, role: str = "INFLUENCER", *, handle: str | None = None, business: str | None = None,
                    name: str = "Test Person") -> uuid.UUID:

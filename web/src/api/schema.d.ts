@@ -362,6 +362,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/influencer/approvals/{bid_id}/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve Comment
+         * @description Approve the brand's comment as it is now: the exact text Pinbid will post or pin.
+         */
+        post: operations["approve_comment_influencer_approvals__bid_id__comment_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/influencer/bids": {
         parameters: {
             query?: never;
@@ -1081,6 +1101,10 @@ export interface components {
             commentId: string | null;
             /** Commentusername */
             commentUsername: string | null;
+            /** Approvedcomment */
+            approvedComment: string | null;
+            /** Commentapprovedat */
+            commentApprovedAt: string | null;
             /** Duration */
             duration: number;
             user: components["schemas"]["BidderOut"];
@@ -2577,6 +2601,37 @@ export interface operations {
                 "application/json": components["schemas"]["DecisionIn"];
             };
         };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approve_comment_influencer_approvals__bid_id__comment_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Successful Response */
             200: {

@@ -1,12 +1,17 @@
-"""The comment a bid will pin: one of the buyer's own comments (by id) or a new text."""
+"""The comment a bid will pin: one of the buyer's own comments (by id), which must open with a clear ad
+disclosure, or a new text, which Pinbid posts with the disclosure first (pinbid_kit.instagram_rules)."""
 
 from dataclasses import dataclass
+
+from pinbid_kit import instagram_rules as ig
 
 from .errors import RuleBroken
 
 MAX_COMMENT_ID = 64
-MAX_COMMENT_TEXT = 2200  # Instagram's limit for a comment
+MAX_COMMENT_TEXT = ig.MAX_COMMENT_LENGTH
 MAX_USERNAME = 30
+# a new text leaves room for the longest disclosure ("Ad · @" and a 30-character handle)
+MAX_NEW_COMMENT_TEXT = ig.MAX_COMMENT_LENGTH - len(ig.disclosure_prefix("@" + "x" * 30))
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,28 @@ def choose(comment_id: str | None, text: str | None, username: str | None = None
         username = (username or "").strip().removeprefix("@") or None
         if username is not None and len(username) > MAX_USERNAME:
             raise RuleBroken(f"The comment's username must be at most {MAX_USERNAME} characters.", "commentUsername")
-        if words is not None and len(words) > MAX_COMMENT_TEXT:
-            raise RuleBroken(f"A comment can have at most {MAX_COMMENT_TEXT} characters.", "commentText")
+        if words is not None:
+            check_limits(words, "commentText")
+            if not ig.starts_with_disclosure(words):
+                raise RuleBroken(ig.MISSING_DISCLOSURE, "commentId", code="disclosure_missing")
         return Comment(comment_id=comment_id, username=username, text=words)
     assert text is not None
-    if len(text) > MAX_COMMENT_TEXT:
-        raise RuleBroken(f"A comment can have at most {MAX_COMMENT_TEXT} characters.", "newCommentText")
+    if len(text) > MAX_NEW_COMMENT_TEXT:
+        raise RuleBroken(f"A new comment can have at most {MAX_NEW_COMMENT_TEXT} characters (Pinbid adds the ad "
+                         "disclosure in front of it).", "newCommentText")
+    check_limits(ig.disclosed(text, "@brand"), "newCommentText")
     return Comment(text=text)
+
+
+def check_limits(text: str, field: str) -> None:
+    problems = ig.limit_problems(text)
+    if problems:
+        raise RuleBroken(problems[0], field, code="instagram_limit")
+
+
+def approved_text(comment: Comment, brand: str) -> str | None:
+    """What the creator approves and Pinbid posts or pins: a brand's own comment as it is (it opens with its
+    disclosure), or a new text with the disclosure naming `brand` first."""
+    if comment.comment_id is not None:
+        return comment.text
+    return ig.disclosed(comment.text, brand) if comment.text else None

@@ -4,10 +4,11 @@
 class RuleBroken(ValueError):
     """Bad input for this rule (422). `field` names the input at fault."""
 
-    def __init__(self, message: str, field: str = ""):
+    def __init__(self, message: str, field: str = "", code: str | None = None):
         super().__init__(message)
         self.message = message
         self.field = field
+        self.code = code
 
 
 class StateConflict(Exception):

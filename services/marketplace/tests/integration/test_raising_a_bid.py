@@ -17,37 +17,37 @@ async def test_a_raise_that_names_a_previous_comment_keeps_it_to_the_approvals_c
     assert first.status_code == 201 and first.json()["comment"] == "Love this reel #ad"
 
     raised = await world.bid(brand, slot["id"], 30, commentId="c-17", commentUsername="@nova.brand",
-                             commentText="  Our summer drop is here  ")
+                             commentText="  #ad Our summer drop is here  ")
     assert raised.status_code == 201, raised.text
     body = raised.json()
     assert body["id"] == first.json()["id"]
     assert (body["comment"], body["commentId"], body["commentUsername"]) == (
-        "Our summer drop is here", "c-17", "nova.brand")
+        "#ad Our summer drop is here", "c-17", "nova.brand")
 
     mine = (await world.http.get("/buyer/bids", headers=brand)).json()
-    assert [(b["comment"], b["commentId"]) for b in mine] == [("Our summer drop is here", "c-17")]
+    assert [(b["comment"], b["commentId"]) for b in mine] == [("#ad Our summer drop is here", "c-17")]
     await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     card = (await world.http.get("/influencer/approvals", headers=creator)).json()[0]
     assert (card["comment"], card["commentId"], card["commentUsername"]) == (
-        "Our summer drop is here", "c-17", "nova.brand")
+        "#ad Our summer drop is here", "c-17", "nova.brand")
     changes = await comment_events(world)
     assert [(c["commentId"], c["commentText"]) for c in changes] == [
-        (None, "Love this reel #ad"), ("c-17", "Our summer drop is here")]
+        (None, "Love this reel #ad"), ("c-17", "#ad Our summer drop is here")]
 
 
 async def test_a_raise_that_names_no_comment_keeps_the_one_the_bid_had(world):
     creator, posts = await world.creator()
     slot = await world.slot(creator, posts[0], minBid=10)
     brand, rival = await world.buyer("Nova"), await world.buyer("Rival")
-    await world.bid(brand, slot["id"], 12, commentId="c-9", commentText="Hi from Nova")
+    await world.bid(brand, slot["id"], 12, commentId="c-9", commentText="Ad · @nova: Hi from Nova")
     assert (await world.bid(rival, slot["id"], 20)).json()["status"] == "ACTIVE"  # Nova is outbid
     back = await world.bid(brand, slot["id"], 25)
     assert back.status_code == 201 and back.json()["status"] == "ACTIVE"
-    assert (back.json()["comment"], back.json()["commentId"]) == ("Hi from Nova", "c-9")
+    assert (back.json()["comment"], back.json()["commentId"]) == ("Ad · @nova: Hi from Nova", "c-9")
     raised = await world.bid(brand, slot["id"], 40)  # leading: only the ceiling moves
-    assert (raised.json()["comment"], raised.json()["commentId"]) == ("Hi from Nova", "c-9")
+    assert (raised.json()["comment"], raised.json()["commentId"]) == ("Ad · @nova: Hi from Nova", "c-9")
     changed = await world.http.put(f"/buyer/bids/{back.json()['id']}", json={"amount": 50}, headers=brand)
-    assert changed.status_code == 200 and changed.json()["comment"] == "Hi from Nova"
+    assert changed.status_code == 200 and changed.json()["comment"] == "Ad · @nova: Hi from Nova"
     assert len(await comment_events(world)) == 1
 
 

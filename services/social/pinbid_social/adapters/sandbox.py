@@ -150,10 +150,10 @@ class SandboxInstagram:
         for m in media:
             authors = list(others.values()) if m.account_id == account.id else [account]
             for author in authors:
-                brand = author.account_type == "BUSINESS" or "brand" in author.username
+                # written as a brand writes one it may choose for a pin: disclosure first
                 rows.append(dict(id=numeric_id(self.seed, "comment", m.id, author.username, "x"), media_id=m.id,
                                  author=author.username,
-                                 text=world.comment_line(self.seed, author.username, m.id, brand=brand),
+                                 text=world.comment_line(self.seed, author.username, m.id, brand=True),
                                  base_likes=3, base_replies=0, created_at=max(m.posted_at, now - timedelta(hours=1))))
         await session.execute(insert(SandboxComment).values(rows).on_conflict_do_nothing())
 

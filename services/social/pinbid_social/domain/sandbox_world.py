@@ -26,7 +26,9 @@ CROWD_LINES = (
     "Adding to my list", "Best post this week",
 )
 BRAND_LINES = (
-    "We'd love to feature this! ☕", "This pairs perfectly with our new roast", "Big fan of your work!",
+    # brands disclose at the start, as Pinbid requires of a brand's own comment (instagram_rules)
+    "#ad We'd love to feature this! ☕", "Sponsored: this pairs perfectly with our new roast",
+    "#ad Big fan of your work!",
 )
 
 

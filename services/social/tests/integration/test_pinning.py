@@ -5,7 +5,8 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pinbid_kit.events.marketplace import BidApproved, BidAwarded, BidCommentChanged, SlotCreated
+from pinbid_kit import instagram_rules as ig
+from pinbid_kit.events.marketplace import BidApproved, BidAwarded, BidCommentChanged, CommentApproved, SlotCreated
 from pinbid_kit.events.social import CommentPinned
 from pinbid_social.ports import ProviderError
 
@@ -14,7 +15,7 @@ class World:
     def __init__(self, social, creator, buyer, post_id, slot_id):
         self.social, self.creator, self.buyer, self.post_id, self.slot_id = social, creator, buyer, post_id, slot_id
 
-    async def bid(self, *, comment_id=None, comment_text=None, paid=True, duration=7) -> uuid.UUID:
+    async def bid(self, *, comment_id=None, comment_text=None, paid=True, duration=7, approved=True) -> uuid.UUID:
         bid_id = uuid.uuid4()
         await self.social.deliver(BidApproved(bid_id=bid_id, slot_id=self.slot_id, slot_title="Pin me",
                                               creator_id=self.creator, buyer_id=self.buyer, final_price_cents=4000))
@@ -23,7 +24,21 @@ class World:
                 bid_id=bid_id, slot_id=self.slot_id, creator_id=self.creator, buyer_id=self.buyer,
                 buyer_name="Leo Brand", business_name="Northwind Coffee", post_id=self.post_id,
                 comment_id=comment_id, comment_text=comment_text, final_price_cents=4000, duration_days=duration))
+        if approved and (comment_id or comment_text):
+            await self.approve(bid_id, comment_id=comment_id, comment_text=comment_text)
         return bid_id
+
+    async def approve(self, bid_id, *, comment_id=None, comment_text=None) -> str:
+        """What marketplace announces when the creator approves: the exact text to post or pin."""
+        if comment_id:
+            found = await self.social.sql("SELECT text FROM sandbox_comments WHERE id = :c", c=comment_id)
+            text = found[0][0] if found else "#ad gone"
+        else:
+            text = ig.disclosed(comment_text, "@northwind.coffee")
+        await self.social.deliver(CommentApproved(bid_id=bid_id, slot_id=self.slot_id, creator_id=self.creator,
+                                                  buyer_id=self.buyer, comment_id=comment_id, text=text,
+                                                  approved_at=datetime.now(UTC)))
+        return text
 
     async def login(self, password="sandbox", username="maya.makes"):
         return await self.social.http.post("/influencer/instagram-login", headers=self.social.auth(self.creator),
@@ -78,7 +93,7 @@ async def test_a_new_text_is_posted_naming_the_brand_with_ad_then_pinned(world):
     response = await world.pin(bid)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["commentText"] == "Best coffee for creative mornings — Partner: Northwind Coffee #ad"
+    assert body["commentText"] == "Ad · @northwind.coffee: Best coffee for creative mornings"  # disclosure first
     assert await pinned_on(world.social, world.post_id) == [("maya.makes", body["commentText"])]
     events = await world.social.events(CommentPinned.event_type)
     assert [e["bidId"] for e in events] == [str(bid)] and events[0]["commentId"] == body["commentId"]
@@ -114,7 +129,8 @@ async def test_the_latest_comment_choice_wins(world):
     await world.social.deliver(BidCommentChanged(bid_id=bid, slot_id=world.slot_id, buyer_id=world.buyer,
                                                  comment_text="stale words"), at=datetime.now(UTC) - timedelta(hours=1))
     await world.login()
-    assert (await world.pin(bid)).json()["commentText"].startswith("second words")
+    not_yet = await world.pin(bid)  # the approval was of the first words
+    assert not_yet.status_code == 200 and not_yet.json()["commentText"].endswith("first words")
 
 
 async def test_an_unpaid_bid_and_another_creators_bid_cannot_be_pinned(world):
@@ -134,7 +150,7 @@ async def test_concurrent_pins_of_one_bid_post_and_pin_once(world):
     await world.login()
     responses = await asyncio.gather(*(world.pin(bid) for _ in range(8)))
     assert sorted(r.status_code for r in responses) == [200] + [409] * 7
-    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE 'Only once please%'")
+    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE '%Only once please'")
     assert posted == [(1,)]
     assert len(await world.social.events(CommentPinned.event_type)) == 1
 
@@ -166,7 +182,7 @@ async def test_a_provider_failure_is_a_502_and_a_retry_does_not_post_twice(world
     assert (await world.social.sql("SELECT status, pin_claimed_at FROM placements"))[0] == ("AWAITING_PIN", None)
     assert await world.social.events(CommentPinned.event_type) == []
     assert (await world.pin(bid)).status_code == 200
-    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE 'Retry safe%'")
+    posted = await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE '%Retry safe%'")
     assert posted == [(1,)]
 
 
@@ -177,3 +193,39 @@ async def test_an_expired_pinning_session_asks_for_a_new_login(world):
     response = await world.pin(bid)
     assert response.status_code == 401 and "log in again" in response.json()["detail"]
     assert await world.social.sql("SELECT * FROM pin_sessions") == []
+
+
+async def test_nothing_is_posted_or_pinned_before_the_creator_approved_the_text(world):
+    bid = await world.bid(comment_text="Not approved yet", approved=False)
+    await world.login()
+    refused = await world.pin(bid)
+    assert refused.status_code == 409 and refused.json()["code"] == "comment_not_approved"
+    assert "exactly the text you approved" in refused.json()["detail"]
+    assert await pinned_on(world.social, world.post_id) == []
+    await world.approve(bid, comment_text="Not approved yet")
+    assert (await world.pin(bid)).json()["commentText"] == "Ad · @northwind.coffee: Not approved yet"
+
+
+async def test_the_brands_comment_edited_on_instagram_after_approval_is_refused_with_the_reason(world):
+    comment_id = await world.buyer_comment()
+    bid = await world.bid(comment_id=comment_id)
+    await world.login()
+    await world.social.sql("UPDATE sandbox_comments SET text = '#ad Now with a different offer' WHERE id = :c "
+                           "RETURNING id", c=comment_id)
+    changed = await world.pin(bid)
+    assert changed.status_code == 409 and changed.json()["code"] == "comment_changed"
+    await world.social.sql("UPDATE sandbox_comments SET text = 'Our offer, no disclosure' WHERE id = :c "
+                           "RETURNING id", c=comment_id)
+    undisclosed = await world.pin(bid)
+    assert undisclosed.status_code == 409 and undisclosed.json()["code"] == "disclosure_missing"
+    assert "must begin with a clear ad disclosure" in undisclosed.json()["detail"]
+    assert await pinned_on(world.social, world.post_id) == []
+
+
+async def test_a_text_instagram_would_refuse_is_not_posted(world):
+    bid = await world.bid(comment_text=" ".join(f"#t{n}" for n in range(31)))
+    await world.login()
+    refused = await world.pin(bid)
+    assert refused.status_code == 409 and refused.json()["code"] == "instagram_limit"
+    assert "at most 30 hashtags" in refused.json()["detail"]
+    assert await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE '%#t30%'") == [(0,)]

@@ -167,8 +167,9 @@ async def test_instagrapi_action_failures_and_timeouts():
 
 async def test_the_service_connects_and_pins_through_the_real_adapters(settings, keys, clock):
     import uuid
+    from datetime import UTC, datetime
 
-    from pinbid_kit.events.marketplace import BidAwarded
+    from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
     from pinbid_kit.testing import running
     from pinbid_social.app import build
     from pinbid_social.providers import Providers
@@ -205,14 +206,16 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
         login = await social.http.post("/influencer/instagram-login", headers=social.auth(creator),
                                        json={"username": "maya.makes", "password": "pw"})
         assert login.status_code == 200, login.text
-        bid_id = uuid.uuid4()
-        await social.deliver(BidAwarded(bid_id=bid_id, slot_id=uuid.uuid4(), creator_id=creator, buyer_id=uuid.uuid4(),
+        bid_id, slot_id, buyer_id = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+        await social.deliver(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer_id,
                                         buyer_name="Leo", business_name="Northwind Coffee", post_id=posts[0]["id"],
                                         comment_text="Great roast", final_price_cents=100, duration_days=7))
+        await social.deliver(CommentApproved(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer_id,
+                                             text="Ad · Northwind Coffee: Great roast", approved_at=datetime.now(UTC)))
         pinned = await social.http.put(f"/influencer/pin-comment/{bid_id}", headers=social.auth(creator))
         assert pinned.status_code == 200, pinned.text
         posted = [q for m, path, q in fake.state.requests if m == "POST" and path.endswith("/comments")]
-        assert posted == [{"message": "Great roast — Partner: Northwind Coffee #ad"}]
+        assert posted == [{"message": "Ad · Northwind Coffee: Great roast"}]  # the approved text, exactly
         pin = private.calls[-1]
         assert pin.path.endswith(f"/pin_comment/{pinned.json()['commentId']}/") and pin.form["_uid"] == 4242
         await social.http.aclose()

@@ -30,7 +30,7 @@ async def test_tokens_and_sessions_stay_secret(social, caplog):
                                      category="food", min_bid_cents=100, auction_end=datetime.now(UTC),
                                      duration_days=7))
     await call("GET", f"/instagram/comments/{slot_id}", buyer, "BUYER")
-    await social.deliver(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer,
+    await social.award(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer,
                                     buyer_name="Leo", post_id=posts[0]["id"], comment_text="Secret-free",
                                     final_price_cents=100, duration_days=7))
     assert (await call("PUT", f"/influencer/pin-comment/{bid_id}", creator)).status_code == 200

@@ -26,7 +26,7 @@ async def pinned(social):
         await social.deliver(SlotCreated(slot_id=slot_id, creator_id=creator, post_id=post["id"], title="t",
                                          category="food", min_bid_cents=100,
                                          auction_end=datetime.now(UTC), duration_days=7))
-        await social.deliver(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer,
+        await social.award(BidAwarded(bid_id=bid_id, slot_id=slot_id, creator_id=creator, buyer_id=buyer,
                                         buyer_name="Leo", post_id=post["id"], comment_text=f"Hello {post['id']}",
                                         final_price_cents=1000, duration_days=7))
         response = await social.http.put(f"/influencer/pin-comment/{bid_id}", headers=social.auth(creator))

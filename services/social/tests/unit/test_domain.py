@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from pinbid_social.domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
 from pinbid_social.domain.placement import Observation, Status, Step, can_pin, next_step
 from pinbid_social.domain.sandbox_world import PlannedPost, account_seed, comment_activity, grown, post_seeds
-from pinbid_social.domain.sponsored import MAX_COMMENT, sponsored_text
 from pinbid_social.domain.stats import PostFigures, profile_stats
 
 KEY = b"k" * 32
@@ -45,19 +44,6 @@ def test_stats_follow_the_documented_rule():
     assert not personal.verified
     empty = profile_stats(0, [], account_type="BUSINESS", min_followers=0, min_engagement=Decimal(0))
     assert (empty.avg_views, empty.avg_engagement) == (0, Decimal("0.00"))
-
-
-@given(st.text(min_size=1, max_size=3000), st.text(max_size=60))
-def test_a_sponsored_comment_names_the_brand_carries_ad_and_fits(text, brand):
-    result = sponsored_text(text, brand)
-    assert len(result) <= MAX_COMMENT
-    assert "#ad" in result.lower()
-    assert "Partner: " in result
-
-
-def test_a_sponsored_comment_does_not_repeat_the_tag():
-    assert sponsored_text("Love it #ad", "Northwind") == "Love it #ad — Partner: Northwind"
-    assert sponsored_text("  Love   it ", "Northwind Coffee") == "Love it — Partner: Northwind Coffee #ad"
 
 
 def test_the_placement_steps():
