@@ -47,7 +47,11 @@ describe('marketplace', () => {
     const api = signedIn(buyer, {
       'GET /marketplace/categories': () => json(200, []),
       'GET /marketplace/slots': () => page([slot()]),
-      'GET /instagram/comments/slot-1': () => json(200, [{ id: 'c1', comment: 'Love it', username: 'northwind', likeCount: 2 }]),
+      'GET /instagram/comments/slot-1': () =>
+        json(200, [
+          { id: 'c1', comment: '#ad Love it', username: 'northwind', likeCount: 2 },
+          { id: 'c2', comment: 'No disclosure here', username: 'northwind', likeCount: 0 },
+        ]),
       'POST /buyer/bids': () => json(201, bid('ACTIVE', { amount: 45 })),
     })
     renderApp('/marketplace')
@@ -63,7 +67,7 @@ describe('marketplace', () => {
 
     await userEvent.clear(amount)
     await userEvent.type(amount, '45')
-    await sheet.findByText('Love it')
+    await sheet.findByText('#ad Love it')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
     await toastWith('No Comment Selected')
     await toastWith('Please select one of your previous comments to pin.')
@@ -74,6 +78,9 @@ describe('marketplace', () => {
     await toastWith('Please write a new comment to pin.')
 
     await userEvent.click(sheet.getByLabelText('Use a previous comment'))
+    // a comment without a disclosure at its start cannot be chosen, and says why
+    expect(sheet.getByLabelText(/No disclosure here/)).toBeDisabled()
+    expect(sheet.getByText(/Needs an ad disclosure at its start/)).toBeInTheDocument()
     await userEvent.click(sheet.getByLabelText(/Love it/))
     await userEvent.click(sheet.getByRole('switch', { name: /Automatic bidding/ }))
     await userEvent.type(sheet.getByLabelText('Maximum auto-bid (USD)'), '80')
@@ -81,7 +88,7 @@ describe('marketplace', () => {
     await toastWith('Bid Placed Successfully!')
     const call = api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')
     // the chosen comment's words travel with its id, so My Bids and the creator's Approvals card can show them
-    expect(call?.body).toEqual({ pinSlotId: 'slot-1', amount: 45, autoBidEnabled: true, maxAutoBid: 80, commentId: 'c1', commentUsername: 'northwind', commentText: 'Love it' })
+    expect(call?.body).toEqual({ pinSlotId: 'slot-1', amount: 45, autoBidEnabled: true, maxAutoBid: 80, commentId: 'c1', commentUsername: 'northwind', commentText: '#ad Love it' })
   })
 
   it('not connected (401): the Connect prompt, and a bid without a comment', async () => {
@@ -165,6 +172,20 @@ describe('my bids', () => {
 })
 
 describe('approvals', () => {
+  it('a comment changed after approval is approved on its own before the pin', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () =>
+        json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null }, comment: 'New words', approvedComment: null, commentApprovedAt: null })]),
+      'POST /influencer/approvals/bid-WON/comment': () => json(200, bid('WON', { approvedComment: 'Ad · @northwind: New words' })),
+    })
+    renderApp('/approvals')
+    expect(await screen.findByText(/approve the new text before pinning/)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Pin Comment' })).toBeDisabled()
+    await userEvent.click(screen.getByRole('button', { name: 'Approve comment' }))
+    await toastWith('Comment approved')
+    expect(api.called('POST', '/influencer/approvals/bid-WON/comment')).toBe(true)
+  })
+
   it('pin: 401 opens the Secure Instagram Login dialog, then the pin is retried', async () => {
     let pins = 0
     const api = signedIn(creator, {

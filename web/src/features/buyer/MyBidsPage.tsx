@@ -14,6 +14,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Textarea } from '@/components/ui/textarea'
 import { bidAgainAmount, bidCounters, bidMaximum, bidTab, buyerControls, groupBids, statusLabel, timeLeft, type BidTab } from '@/lib/bids'
+import { MAX_NEW_COMMENT_LENGTH } from '@/lib/disclosure'
 import { capitalize, cn } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { useFocusReturn } from '../focus'
@@ -304,12 +305,13 @@ function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void 
           </DialogHeader>
           <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground">
             <li>Keep it relevant to the post.</li>
-            <li>Include #ad disclosure if promoting a product.</li>
+            <li>Pinbid puts the ad disclosure first, naming your brand (for example “Ad · @yourbrand: …”): no need to add #ad.</li>
             <li>Be respectful and engaging.</li>
           </ul>
           <div className="grid gap-2">
             <Label htmlFor="pinned-comment">Your comment</Label>
-            <Textarea id="pinned-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={2200} />
+            <Textarea id="pinned-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={MAX_NEW_COMMENT_LENGTH} />
+            <p className="text-xs text-muted-foreground tabular-nums">{MAX_NEW_COMMENT_LENGTH - text.length} characters left. The creator approves the exact text before it is posted.</p>
           </div>
           {error && (
             <p role="alert" className="text-sm text-destructive">

@@ -12,7 +12,9 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, minimumNextBid, money2, timeLeft, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
+import { brandLabel, disclosed, MAX_NEW_COMMENT_LENGTH, startsWithDisclosure } from '@/lib/disclosure'
 import { cn } from '@/lib/utils'
+import { useAuth } from '@/auth/session'
 import { fmtDateTime, fmtMoney } from '../common'
 import { useFocusReturn } from '../focus'
 import { fetchBuyerBids, fetchComments, KEYS, type Slot } from '../queries'
@@ -80,6 +82,8 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
   const effectiveMode: CommentMode = mode ?? (keepable ? 'keep' : hasComments ? 'existing' : 'new')
   const [selected, setSelected] = React.useState<string | null>(null)
   const [text, setText] = React.useState('')
+  const { user } = useAuth()
+  const brand = brandLabel(user?.instagramHandle, user?.businessName, user?.name)
 
   const invalidate = () => {
     void queryClient.invalidateQueries({ queryKey: KEYS.slotsAll })
@@ -309,14 +313,20 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
               {mode2 === 'existing' && !notConnected && (
                 <div className="ml-6 grid gap-2">
                   {hasComments ? (
-                    comments.data?.map((c) => (
-                      <label key={c.id} className={cn('flex cursor-pointer gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/5')}>
-                        <input type="radio" name="comment-id" value={c.id} checked={selected === c.id} onChange={() => setSelected(c.id)} className="mt-1 accent-[var(--primary)]" />
-                        <span>
-                          <span className="font-medium">@{c.username}</span> {c.comment}
-                        </span>
-                      </label>
-                    ))
+                    comments.data?.map((c) => {
+                      const disclosedAtStart = startsWithDisclosure(c.comment ?? '')
+                      return (
+                        <label key={c.id} className={cn('flex gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/5', disclosedAtStart ? 'cursor-pointer' : 'cursor-not-allowed opacity-70')}>
+                          <input type="radio" name="comment-id" value={c.id} checked={selected === c.id} disabled={!disclosedAtStart} onChange={() => setSelected(c.id)} className="mt-1 accent-[var(--primary)]" />
+                          <span>
+                            <span className="font-medium">@{c.username}</span> {c.comment}
+                            {!disclosedAtStart && (
+                              <span className="mt-1 block text-xs text-muted-foreground">Needs an ad disclosure at its start (for example “#ad …”) before it can be pinned: edit it on Instagram, or write a new comment.</span>
+                            )}
+                          </span>
+                        </label>
+                      )
+                    })
                   ) : (
                     <p className="text-sm text-muted-foreground">You have no comments on this post yet.</p>
                   )}
@@ -328,8 +338,11 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
                   <Label htmlFor="new-comment" className="sr-only">
                     New comment
                   </Label>
-                  <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={2200} placeholder="What should the pinned comment say?" />
-                  <p className="text-xs text-muted-foreground">Posted from the creator's account naming your brand, with #ad.</p>
+                  <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={MAX_NEW_COMMENT_LENGTH} placeholder="What should the pinned comment say?" aria-describedby="new-comment-preview" />
+                  <p id="new-comment-preview" className="text-xs text-muted-foreground">
+                    Posted from the creator's account with the disclosure first: <span className="font-medium text-foreground">{disclosed(text || '…', brand)}</span>
+                    <span className="block tabular-nums">{MAX_NEW_COMMENT_LENGTH - text.length} characters left</span>
+                  </p>
                 </div>
               )}
               <ModeOption name="comment-mode" value="later" checked={mode2 === 'later'} onChange={setMode} label="Add my comment later" />

@@ -139,9 +139,19 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
       else toast.error('Failed to reject bid', { description: serverMessage(err, 'Please try again.') })
     },
   })
+  const approveComment = useMutation({
+    mutationFn: async () => unwrap(await api().POST('/influencer/approvals/{bid_id}/comment', { params: { path: { bid_id: bid.id } } })),
+    onSuccess: () => {
+      toast.success('Comment approved', { description: 'Pinbid will post or pin exactly this text.' })
+      void queryClient.invalidateQueries({ queryKey: KEYS.approvals })
+    },
+    onError: (err) => toast.error('Could not approve the comment', { description: serverMessage(err, 'Please try again.') }),
+  })
   const slot = bid.pinSlot
   const price = bid.finalPrice ?? bid.amount
   const hasComment = Boolean(bid.comment || bid.commentId)
+  // after the bid is approved, the exact text must be approved too (a comment changed since waits for it)
+  const needsCommentApproval = hasComment && !bid.approvedComment && action !== 'decide' && action !== 'pinned'
   return (
     <article className="flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
       <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-32" />
@@ -178,6 +188,22 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
           ) : (
             <p className="text-muted-foreground italic">The brand has not chosen a comment yet.</p>
           )}
+          {bid.approvedComment && (
+            <div className="mt-2 border-t pt-2">
+              <p className="text-xs text-muted-foreground">
+                Approved text{bid.commentApprovedAt ? ` · ${fmtDateTime(bid.commentApprovedAt)}` : ''}: exactly what is posted or pinned
+              </p>
+              <p className="break-words font-medium">{bid.approvedComment}</p>
+            </div>
+          )}
+          {needsCommentApproval && (
+            <div className="mt-2 flex flex-wrap items-center gap-2 border-t pt-2">
+              <p className="text-xs text-muted-foreground">The brand changed its comment: approve the new text before pinning.</p>
+              <Button size="sm" variant="outline" onClick={() => approveComment.mutate()} disabled={approveComment.isPending}>
+                {approveComment.isPending ? <Spinner /> : <Check />} Approve comment
+              </Button>
+            </div>
+          )}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {action === 'decide' && (
@@ -208,7 +234,7 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
           )}
           {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
           {action === 'pin' && (
-            <Button size="sm" onClick={onPin} disabled={pinning || !hasComment}>
+            <Button size="sm" onClick={onPin} disabled={pinning || !hasComment || needsCommentApproval}>
               {pinning ? <Spinner /> : <Pin />} Pin Comment
             </Button>
           )}
