@@ -168,6 +168,9 @@ class Placement(Base):
     last_synced_at: Mapped[datetime | None] = mapped_column(Stamp)
     unpinned_at: Mapped[datetime | None] = mapped_column(Stamp)
     completed_at: Mapped[datetime | None] = mapped_column(Stamp)
+    misses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # bad readings in a row
+    days_kept: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # PlacementKept sent up to here
+    unpin_reason: Mapped[str | None] = mapped_column(String(20))  # UNPINNED, HIDDEN or DELETED
     created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
 
 
@@ -209,6 +212,7 @@ class SandboxComment(Base):
     base_replies: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(Stamp)
     pinned_at: Mapped[datetime | None] = mapped_column(Stamp)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
 
 
 class SandboxCode(Base):

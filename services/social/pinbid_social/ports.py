@@ -85,6 +85,7 @@ class CommentFigures:
     exists: bool
     likes: int = 0
     replies: int = 0
+    hidden: bool = False  # hidden by the account (the Graph API's `hidden`): on the post, seen by nobody else
 
 
 class InstagramApi(Protocol):

@@ -1,5 +1,6 @@
-"""The pinned-comment worker: syncs likes and replies, detects an unpin, and completes a placement
-after `duration` days.
+"""The pinned-comment worker: syncs likes and replies, counts the whole days a comment stays in place
+(PlacementKept, once per day), detects an unpin, a hidden or a deleted comment (judged on the second bad reading
+in a row, the first only brings the next check closer), and completes a placement after `duration` days.
 
 Each run claims due placements by moving their `next_sync_at` forward in one statement over rows
 locked with SKIP LOCKED, so with several replicas every pinned comment is checked exactly once per
@@ -14,12 +15,12 @@ from datetime import datetime, timedelta
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
-from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
+from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted, PlacementKept
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
 
 from .common import log, publish_all
-from .domain.placement import Observation, Status, Step, next_step
+from .domain.placement import Observation, Status, Step, days_kept, next_step
 from .models import Connection, PinSession, Post
 from .ports import MediaRef, ProviderError
 from .providers import Providers
@@ -29,8 +30,11 @@ _CLAIM = text("""
     WHERE bid_id IN (
         SELECT bid_id FROM placements WHERE status = 'PINNED' AND next_sync_at <= :now
         ORDER BY next_sync_at LIMIT :n FOR UPDATE SKIP LOCKED)
-    RETURNING bid_id, slot_id, creator_id, post_id, pinned_comment_id, pinned_at, duration_days, likes, replies
+    RETURNING bid_id, slot_id, creator_id, post_id, pinned_comment_id, pinned_at, duration_days, likes, replies,
+              misses, days_kept
 """)
+# a first bad reading is checked again this soon (or at the usual interval, if that is sooner)
+RECHECK = timedelta(minutes=10)
 
 
 # The batch's results as parallel arrays (one parameter per column, whatever the batch size). Rows
@@ -39,8 +43,9 @@ _CLAIM = text("""
 _APPLY = text("""
     WITH v AS (
         SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:exists AS boolean[]), CAST(:likes AS integer[]),
-                             CAST(:replies AS integer[]), CAST(:statuses AS varchar[]))
-            AS v(bid_id, seen, likes, replies, status)),
+                             CAST(:replies AS integer[]), CAST(:statuses AS varchar[]), CAST(:misses AS integer[]),
+                             CAST(:days AS integer[]), CAST(:reasons AS varchar[]), CAST(:next AS timestamptz[]))
+            AS v(bid_id, seen, likes, replies, status, misses, days_kept, reason, next_sync_at)),
     locked AS (
         SELECT p.bid_id FROM placements p JOIN v USING (bid_id)
         WHERE p.status = 'PINNED' ORDER BY p.bid_id FOR UPDATE OF p)
@@ -48,14 +53,18 @@ _APPLY = text("""
         likes = CASE WHEN v.seen THEN v.likes ELSE p.likes END,
         replies = CASE WHEN v.seen THEN v.replies ELSE p.replies END,
         status = v.status,
+        misses = v.misses,
+        days_kept = greatest(p.days_kept, v.days_kept),
+        unpin_reason = coalesce(v.reason, p.unpin_reason),
+        next_sync_at = coalesce(v.next_sync_at, p.next_sync_at),
         completed_at = CASE WHEN v.status = 'COMPLETED' THEN :now ELSE p.completed_at END,
         unpinned_at = CASE WHEN v.status = 'UNPINNED' THEN :now ELSE p.unpinned_at END
     FROM v JOIN locked USING (bid_id)
     WHERE p.bid_id = v.bid_id AND p.status = 'PINNED'
     RETURNING p.bid_id
 """)
-_STATUS = {Step.METRICS: Status.PINNED.value, Step.COMPLETED: Status.COMPLETED.value,
-           Step.UNPINNED: Status.UNPINNED.value}
+_STATUS = {Step.METRICS: Status.PINNED.value, Step.SUSPECT: Status.PINNED.value,
+           Step.COMPLETED: Status.COMPLETED.value, Step.UNPINNED: Status.UNPINNED.value}
 
 
 @dataclass(frozen=True)
@@ -69,12 +78,16 @@ class Due:
     duration_days: int
     likes: int
     replies: int
+    misses: int
+    days_kept: int
 
 
 @dataclass
 class RunReport:
     checked: int = 0
     metrics: int = 0
+    kept_days: int = 0
+    suspect: int = 0
     unpinned: int = 0
     completed: int = 0
     failed: int = 0
@@ -105,7 +118,7 @@ class PinTracker:
         async with self.db.transaction() as session:
             rows = (await session.execute(_CLAIM, {"now": now, "next": now + self.interval, "n": self.batch})).all()
         return [Due(r.bid_id, r.slot_id, r.creator_id, r.post_id or "", r.pinned_comment_id or "", r.pinned_at,
-                    r.duration_days or 0, r.likes, r.replies) for r in rows]
+                    r.duration_days or 0, r.likes, r.replies, r.misses, r.days_kept) for r in rows]
 
     async def _check(self, due: list[Due], report: RunReport) -> None:
         creators = {d.creator_id for d in due}
@@ -145,7 +158,7 @@ class PinTracker:
                 pinned = await pinned_ids(d) if figures.exists else set()
                 return d, Observation(exists=figures.exists,
                                       pinned=True if pinned is None else d.comment_id in pinned,
-                                      likes=figures.likes, replies=figures.replies)
+                                      likes=figures.likes, replies=figures.replies, hidden=figures.hidden)
 
         results = await asyncio.gather(*(observe(d) for d in due))
         report.checked += len(due)
@@ -157,30 +170,45 @@ class PinTracker:
         `status = 'PINNED'`, so a row another run already moved on is skipped), then one batched
         insert of the outbox events of the rows it changed."""
         now = self.clock()
-        steps: dict[uuid.UUID, tuple[Due, Observation, Step]] = {}
+        steps: dict[uuid.UUID, tuple[Due, Observation, Step, int]] = {}
         for d, o in seen:
-            step = next_step(pinned_at=d.pinned_at, duration_days=d.duration_days, now=now, seen=o)
-            if o.exists or step != Step.METRICS:
-                steps[d.bid_id] = (d, o, step)
-        if not steps:
-            return
-        rows = [(bid, o.exists, o.likes, o.replies, _STATUS[step]) for bid, (_, o, step) in sorted(steps.items())]
+            step = next_step(pinned_at=d.pinned_at, duration_days=d.duration_days, now=now, seen=o, misses=d.misses)
+            kept = d.duration_days if step == Step.COMPLETED else days_kept(
+                pinned_at=d.pinned_at, duration_days=d.duration_days, now=now) if step == Step.METRICS else d.days_kept
+            steps[d.bid_id] = (d, o, step, kept)
+        rows = sorted(steps.items())
+        recheck = now + min(RECHECK, self.interval)
         async with self.db.transaction() as session:
             applied = (await session.execute(_APPLY, {
-                "ids": [r[0] for r in rows], "exists": [r[1] for r in rows], "likes": [r[2] for r in rows],
-                "replies": [r[3] for r in rows], "statuses": [r[4] for r in rows], "now": now})).scalars().all()
+                "ids": [bid for bid, _ in rows], "exists": [o.exists for _, (_, o, _, _) in rows],
+                "likes": [o.likes for _, (_, o, _, _) in rows], "replies": [o.replies for _, (_, o, _, _) in rows],
+                "statuses": [_STATUS[step] for _, (_, _, step, _) in rows],
+                "misses": [d.misses + 1 if step == Step.SUSPECT else 0 for _, (d, _, step, _) in rows],
+                "days": [kept for _, (_, _, _, kept) in rows],
+                "reasons": [o.broken.value if step == Step.UNPINNED and o.broken else None
+                            for _, (_, o, step, _) in rows],
+                "next": [recheck if step == Step.SUSPECT else None for _, (_, _, step, _) in rows],
+                "now": now})).scalars().all()
             events: list[EventData] = []
             for bid in sorted(applied):
-                d, o, step = steps[bid]
+                d, o, step, kept = steps[bid]
                 if o.exists and (o.likes, o.replies) != (d.likes, d.replies):
                     report.metrics += 1
                     events.append(CommentMetricsUpdated(bid_id=d.bid_id, likes=o.likes, replies=o.replies))
-                if step == Step.COMPLETED:
+                for day in range(d.days_kept + 1, kept + 1):
+                    report.kept_days += 1
+                    events.append(PlacementKept(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
+                                                pinned_at=d.pinned_at, checked_at=now, days_kept=day,
+                                                duration_days=d.duration_days))
+                if step == Step.SUSPECT:
+                    report.suspect += 1
+                elif step == Step.COMPLETED:
                     report.completed += 1
                     events.append(PlacementCompleted(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
                                                      completed_at=now))
                 elif step == Step.UNPINNED:
                     report.unpinned += 1
                     events.append(CommentUnpinned(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
-                                                  comment_id=d.comment_id, unpinned_at=now))
+                                                  comment_id=d.comment_id, unpinned_at=now,
+                                                  reason=(o.broken or "UNPINNED")))
             await publish_all(session, events)

@@ -179,10 +179,11 @@ class InstagramGraph:
     async def comment_figures(self, access_token: str, comment_id: str) -> CommentFigures:
         try:
             body = await self._call("GET", self._graph(comment_id), token=access_token,
-                                    params={"fields": "id,like_count,replies{id}"})
+                                    params={"fields": "id,hidden,like_count,replies{id}"})
         except ProviderRejected as rejected:
             if rejected.missing:  # Instagram answers 400, code 100 "does not exist" for a deleted comment
                 return CommentFigures(exists=False)
             raise
         return CommentFigures(exists=True, likes=int(body.get("like_count", 0)),
-                              replies=len((body.get("replies") or {}).get("data", [])))
+                              replies=len((body.get("replies") or {}).get("data", [])),
+                              hidden=bool(body.get("hidden", False)))

@@ -260,7 +260,7 @@ class SandboxInstagram:
         if c is None:
             return CommentFigures(exists=False)
         figures = self._comment(c)
-        return CommentFigures(exists=True, likes=figures.like_count, replies=figures.replies)
+        return CommentFigures(exists=True, likes=figures.like_count, replies=figures.replies, hidden=c.hidden)
 
     # --- pinning (the instagrapi side) ---------------------------------------------------------
     async def login(self, username: str, password: str, verification_code: str | None) -> str:

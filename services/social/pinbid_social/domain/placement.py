@@ -1,5 +1,10 @@
 """The life of a pinned comment (ARCHITECTURE.md section 6): awaiting payment, awaiting the pin,
-pinned, then completed after `duration` days, or unpinned early (recorded against the creator)."""
+pinned, then completed after `duration` days, or unpinned early (recorded against the creator).
+
+A placement is judged broken only by a second check in a row that finds the comment gone, hidden or unpinned:
+one bad reading (a provider's hiccup, a comment re-pinned a minute later) only asks for a check again soon.
+A check that cannot reach the provider judges nothing. While the comment is in place, each whole day reached
+is counted once (payments releases the creator's share in stages on it)."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,8 +21,17 @@ class Status(StrEnum):
 
 class Step(StrEnum):
     METRICS = "METRICS"
+    SUSPECT = "SUSPECT"  # the first bad reading: check again soon before judging
     UNPINNED = "UNPINNED"
     COMPLETED = "COMPLETED"
+
+
+class Broken(StrEnum):
+    """What the tracker found, as CommentUnpinned's `reason`."""
+
+    UNPINNED = "UNPINNED"
+    HIDDEN = "HIDDEN"
+    DELETED = "DELETED"
 
 
 @dataclass(frozen=True)
@@ -28,19 +42,37 @@ class Observation:
     pinned: bool
     likes: int
     replies: int
+    hidden: bool = False
+
+    @property
+    def broken(self) -> Broken | None:
+        if not self.exists:
+            return Broken.DELETED
+        if self.hidden:
+            return Broken.HIDDEN
+        if not self.pinned:
+            return Broken.UNPINNED
+        return None
 
 
 def ends_at(pinned_at: datetime, duration_days: int) -> datetime:
     return pinned_at + timedelta(days=duration_days)
 
 
-def next_step(*, pinned_at: datetime, duration_days: int, now: datetime, seen: Observation) -> Step:
-    """Completion wins once the duration is over, even if the creator unpinned afterwards."""
+def next_step(*, pinned_at: datetime, duration_days: int, now: datetime, seen: Observation,
+              misses: int = 0) -> Step:
+    """Completion wins once the duration is over, even if the creator unpinned afterwards. `misses`: the bad
+    readings in a row before this one."""
     if now >= ends_at(pinned_at, duration_days):
         return Step.COMPLETED
-    if not seen.exists or not seen.pinned:
-        return Step.UNPINNED
+    if seen.broken is not None:
+        return Step.UNPINNED if misses >= 1 else Step.SUSPECT
     return Step.METRICS
+
+
+def days_kept(*, pinned_at: datetime, duration_days: int, now: datetime) -> int:
+    """Whole days since the pin, at most the placement's duration."""
+    return max(0, min(duration_days, (now - pinned_at) // timedelta(days=1)))
 
 
 def can_pin(status: Status) -> str | None:

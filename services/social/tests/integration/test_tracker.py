@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 from pinbid_kit.events.marketplace import BidAwarded, SlotCreated
-from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted
-from pinbid_social.ports import MediaRef
+from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted, PlacementKept
+from pinbid_social.ports import MediaRef, ProviderError
 from pinbid_social.tracker import RunReport
 
 
@@ -49,28 +49,89 @@ async def test_metrics_move_and_are_published_only_when_they_change(social, pinn
     assert len(await social.events(CommentMetricsUpdated.event_type)) >= 3
 
 
-async def test_an_unpin_is_detected_once(social, pinned):
-    creator, bids = pinned
-    bid_id, post, comment_id = bids[0]
+async def unpin(social, post, comment_id) -> None:
     sandbox = social.service.state["providers"].sandbox
     session = (await social.sql("SELECT session FROM pin_sessions"))[0][0]
     await sandbox.unpin(social.service.state["pins"].box.open(session), MediaRef(post["id"], ""), comment_id)
+
+
+async def test_an_unpin_is_judged_on_the_second_reading_in_a_row_and_once(social, pinned):
+    creator, bids = pinned
+    bid_id, post, comment_id = bids[0]
+    await unpin(social, post, comment_id)
     social.clock.advance(hours=1)
-    report = await social.service.state["tracker"].run_once()
-    assert report.unpinned == 1
+    tracker = social.service.state["tracker"]
+    first = await tracker.run_once()
+    assert (first.suspect, first.unpinned) == (1, 0)  # one bad reading judges nothing: checked again soon
+    assert await social.events(CommentUnpinned.event_type) == []
+    assert (await social.sql("SELECT status, misses FROM placements WHERE bid_id = :b", b=bid_id)) == [("PINNED", 1)]
+    social.clock.advance(minutes=11)
+    assert (await tracker.run_once()).unpinned == 1
     events = await social.events(CommentUnpinned.event_type)
-    assert [e["bidId"] for e in events] == [str(bid_id)]
-    assert (await social.sql("SELECT status FROM placements WHERE bid_id = :b", b=bid_id)) == [("UNPINNED",)]
+    assert [(e["bidId"], e["reason"]) for e in events] == [(str(bid_id), "UNPINNED")]
+    assert (await social.sql("SELECT status, unpin_reason FROM placements WHERE bid_id = :b", b=bid_id)) == [
+        ("UNPINNED", "UNPINNED")]
     social.clock.advance(hours=1)
-    await social.service.state["tracker"].run_once()
+    await tracker.run_once()
     assert len(await social.events(CommentUnpinned.event_type)) == 1
 
 
-async def test_a_deleted_comment_counts_as_unpinned(social, pinned):
+async def test_a_comment_back_in_place_at_the_second_reading_is_not_judged(social, pinned):
+    _, bids = pinned
+    bid_id, post, comment_id = bids[0]
+    await unpin(social, post, comment_id)
+    social.clock.advance(hours=1)
+    tracker = social.service.state["tracker"]
+    assert (await tracker.run_once()).suspect == 1
+    await social.sql("UPDATE sandbox_comments SET pinned_at = now() WHERE id = :c RETURNING 1", c=comment_id)
+    social.clock.advance(minutes=11)
+    assert (await tracker.run_once()).unpinned == 0
+    assert (await social.sql("SELECT status, misses FROM placements WHERE bid_id = :b", b=bid_id)) == [("PINNED", 0)]
+
+
+async def test_a_deleted_or_hidden_comment_is_judged_with_its_reason(social, pinned):
     _, bids = pinned
     await social.sql("DELETE FROM sandbox_comments WHERE id = :c RETURNING 1", c=bids[1][2])
+    await social.sql("UPDATE sandbox_comments SET hidden = true WHERE id = :c RETURNING 1", c=bids[2][2])
+    tracker = social.service.state["tracker"]
     social.clock.advance(hours=1)
-    assert (await social.service.state["tracker"].run_once()).unpinned == 1
+    assert (await tracker.run_once()).suspect == 2
+    social.clock.advance(minutes=11)
+    assert (await tracker.run_once()).unpinned == 2
+    reasons = {e["bidId"]: e["reason"] for e in await social.events(CommentUnpinned.event_type)}
+    assert reasons == {str(bids[1][0]): "DELETED", str(bids[2][0]): "HIDDEN"}
+
+
+async def test_a_provider_that_cannot_be_reached_judges_nothing(social, pinned):
+    tracker = social.service.state["tracker"]
+    sandbox = social.service.state["providers"].sandbox
+
+    async def unreachable(*args, **kwargs):
+        raise ProviderError("Instagram is down")
+
+    original = sandbox.comment_figures
+    sandbox.comment_figures = unreachable
+    try:
+        for _ in range(3):
+            social.clock.advance(hours=1)
+            report = await tracker.run_once()
+            assert (report.failed, report.suspect, report.unpinned) == (3, 0, 0)
+    finally:
+        sandbox.comment_figures = original
+    assert await social.sql("SELECT DISTINCT status, misses FROM placements") == [("PINNED", 0)]
+
+
+async def test_each_whole_day_kept_is_announced_once_in_order(social, pinned):
+    tracker = social.service.state["tracker"]
+    social.clock.advance(hours=30)
+    assert (await tracker.run_once()).kept_days == 3  # day 1 of each of the three placements
+    social.clock.advance(days=2)
+    assert (await tracker.run_once()).kept_days == 6  # days 2 and 3, once each
+    social.clock.advance(hours=1)
+    assert (await tracker.run_once()).kept_days == 0
+    kept = [(e["bidId"], e["daysKept"]) for e in await social.events(PlacementKept.event_type)]
+    for bid_id, _, _ in pinned[1]:
+        assert [d for b, d in kept if b == str(bid_id)] == [1, 2, 3]
 
 
 async def test_the_placement_completes_after_its_duration(social, pinned):

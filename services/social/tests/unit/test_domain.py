@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pinbid_social.domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
-from pinbid_social.domain.placement import Observation, Status, Step, can_pin, next_step
+from pinbid_social.domain.placement import Observation, Status, Step, can_pin, days_kept, next_step
 from pinbid_social.domain.sandbox_world import PlannedPost, account_seed, comment_activity, grown, post_seeds
 from pinbid_social.domain.stats import PostFigures, profile_stats
 
@@ -53,8 +53,8 @@ def test_the_placement_steps():
     gone = Observation(exists=False, pinned=False, likes=0, replies=0)
     before, after = pinned_at + timedelta(days=6), pinned_at + timedelta(days=7)
     assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=on) == Step.METRICS
-    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=off) == Step.UNPINNED
-    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=gone) == Step.UNPINNED
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=off, misses=1) == Step.UNPINNED
+    assert next_step(pinned_at=pinned_at, duration_days=7, now=before, seen=gone, misses=1) == Step.UNPINNED
     assert next_step(pinned_at=pinned_at, duration_days=7, now=after, seen=off) == Step.COMPLETED
     assert can_pin(Status.AWAITING_PIN) is None
     assert "not paid" in can_pin(Status.AWAITING_PAYMENT)
@@ -88,3 +88,17 @@ def test_planned_posts_keep_their_captions_and_ages():
     posts = post_seeds(7, "kenji.wanders", 128_000, 9, like_rate_percent=2.5, planned=planned)
     assert [(p.caption, p.age) for p in posts] == [(p.caption, p.age) for p in planned]
     assert all(0.015 < p.base_likes / p.base_views < 0.035 for p in posts)
+
+
+def test_a_bad_reading_is_judged_on_the_second_in_a_row_and_says_what_was_found():
+    pinned_at = datetime(2026, 11, 1, tzinfo=UTC)
+    now = pinned_at + timedelta(days=2)
+    gone = Observation(exists=False, pinned=False, likes=0, replies=0)
+    hidden = Observation(exists=True, pinned=True, likes=0, replies=0, hidden=True)
+    unpinned = Observation(exists=True, pinned=False, likes=0, replies=0)
+    for seen, reason in ((gone, "DELETED"), (hidden, "HIDDEN"), (unpinned, "UNPINNED")):
+        assert next_step(pinned_at=pinned_at, duration_days=7, now=now, seen=seen, misses=0) == Step.SUSPECT
+        assert next_step(pinned_at=pinned_at, duration_days=7, now=now, seen=seen, misses=1) == Step.UNPINNED
+        assert seen.broken == reason
+    assert days_kept(pinned_at=pinned_at, duration_days=7, now=now - timedelta(seconds=1)) == 1
+    assert days_kept(pinned_at=pinned_at, duration_days=7, now=pinned_at + timedelta(days=30)) == 7
