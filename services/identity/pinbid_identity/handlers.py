@@ -99,6 +99,13 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
         await deliver(session, notices.payment_refunded(d.creator_id, d.payment_id, d.amount_cents, d.currency,
                                                           d.reason), e.id)
 
+    @on(p.PaymentPartiallyRefunded.event_type)
+    async def notify_early_end(session: AsyncSession, d: p.PaymentPartiallyRefunded, e: Envelope) -> None:
+        await deliver(session, notices.placement_ended_early_buyer(d.buyer_id, d.payment_id, d.amount_cents,
+                                                                   d.refund_cents, d.currency, d.reason), e.id)
+        await deliver(session, notices.placement_ended_early_creator(d.creator_id, d.payment_id, d.refund_cents,
+                                                                     d.currency, d.reason), e.id)
+
     @on(p.PayoutPaid.event_type)
     async def notify_payout(session: AsyncSession, d: p.PayoutPaid, e: Envelope) -> None:
         await deliver(session, notices.payout_sent(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period),

@@ -41,8 +41,10 @@ class EarningsOut(ApiModel):
     total_earnings: Money
     this_month_earnings: Money
     pending_payouts: Money
-    pending_balance: Money
-    available_balance: Money
+    pending_balance: Money  # not released yet: the stages to come while comments stay pinned
+    available_balance: Money  # released and not paid out
+    released_earnings: Money
+    refunded_earnings: Money  # the creator's share that went back to brands (placements that ended early)
 
 
 class PayoutOut(ApiModel):

@@ -23,7 +23,7 @@ from .providers.ports import CheckoutProvider, PayoutProvider
 from .providers.sandbox import SandboxProvider
 from .providers.stripe_checkout import StripeCheckout, stripe_client
 from .providers.stripe_connect import StripeConnect
-from .refunds import PinDeadlineRefunds
+from .refunds import Refunds
 from .sandbox_pages import sandbox_routes
 from .settings import PaymentsSettings
 from .webhooks import Webhooks
@@ -60,7 +60,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
     earnings = Earnings(db, clock)
     payout_settings = PayoutSettingsService(db, settings.secret_box())
     onboarding = Onboarding(db, settings, connect)
-    refunds = PinDeadlineRefunds(db, checkout_provider, clock)
+    refunds = Refunds(db, checkout_provider, clock)
     payouts = PayoutWorker(db, payout_settings, payout_providers, stripe_connect_live=connect is not None,
                            clock=clock, batch_size=settings.payout_batch_size)
 
@@ -76,7 +76,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
                                          "payout settings.")
     service.jobs = [
         Job("expire-payment-requests", requests.expire_due, every_seconds=5),
-        Job("refund-unpinned", refunds.run_once, every_seconds=60),
+        Job("refunds", refunds.run_once, every_seconds=60),
         Job("payouts", payouts.run_once, every_seconds=60),
         Job("sandbox-webhooks", sandbox.deliver_due, every_seconds=2),
         Job("sandbox-expire", sandbox.expire_sessions, every_seconds=30),

@@ -23,11 +23,11 @@ from sqlalchemy import select
 
 from .checkout import Checkout
 from .domain.payout_settings import PayoutSettings
-from .models import Payment, User
+from .models import Earning, Payment, User
 from .payout_settings import PayoutSettingsService
 from .payouts import PayoutWorker
 from .providers.sandbox import SandboxProvider
-from .refunds import PinDeadlineRefunds
+from .refunds import Refunds
 from .settings import PaymentsSettings
 from .webhooks import Webhooks
 
@@ -118,10 +118,17 @@ async def finish(service: Service) -> int:
         return 0
     now = utcnow()
     pinned = {s.title for s in demo.SLOTS if s.stage in demo.PINNED}
+    completed = {s.title for s in demo.SLOTS if s.stage == demo.Stage.COMPLETED}
 
     async def released() -> bool:
+        """Every pin reached payments, and every completed placement is released in full."""
         found = await _payments(service, pinned)
-        return len(found) == len(pinned) and all(p.pinned_at is not None for p in found.values())
+        if len(found) != len(pinned) or any(p.pinned_at is None for p in found.values()):
+            return False
+        async with service.db.transaction() as session:
+            statuses = dict((await session.execute(select(Earning.slot_title, Earning.status).where(
+                Earning.payment_id.in_([p.id for p in found.values()])))).all())
+        return all(statuses.get(title) == "AVAILABLE" for title in completed)
 
     if not await demo.wait_for(released, seconds=WAIT_SECONDS):
         log.warning("not every demo pin reached payments; paying out what is released")
@@ -132,6 +139,6 @@ async def finish(service: Service) -> int:
         worker = PayoutWorker(service.db, current.settings_service, current.providers, clock=demo.at(day))
         made += await worker.plan(only=creators)
         await worker.deliver(only=creators)
-    refunds: PinDeadlineRefunds = service.state["refunds"]
+    refunds: Refunds = service.state["refunds"]
     await refunds.run_once()
     return made

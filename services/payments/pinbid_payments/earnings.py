@@ -8,13 +8,13 @@ from decimal import Decimal
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import case, func, select
 
 from . import bookkeeping
 from .domain import ledger
 from .domain.money import to_money
 from .domain.months import last_months, month_label, series
-from .models import Earning, Payment, Payout, User
+from .models import Earning, EarningRelease, Payment, Payout, User
 
 CHART_MONTHS = 6
 
@@ -25,25 +25,32 @@ class Earnings:
         self.clock = clock
 
     async def summary(self, creator_id: uuid.UUID) -> dict[str, Decimal]:
-        """totalEarnings: net earned on every paid bid not refunded; thisMonthEarnings: the same, paid this
-        calendar month (UTC); pendingPayouts: earned and not yet paid out (pending, available, in flight)."""
+        """totalEarnings: the creator's share of every paid bid, less what went back to brands (a placement ended
+        early keeps what was released); thisMonthEarnings: the same, paid this calendar month (UTC);
+        pendingPayouts: of that, what no paid payout has paid yet; releasedEarnings: released so far (the stages
+        while comments stay pinned); refundedEarnings: the creator's share that went back to brands."""
         now = self.clock().astimezone(UTC)
         month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
         kept = Earning.status != "REFUNDED"
-        unpaid = and_(kept, or_(Earning.payout_id.is_(None), Payout.status != "PAID"))
+        kept_net = case((kept, Earning.net_cents - Earning.refunded_cents), else_=0)
         async with self.db.transaction() as session:
             row = (await session.execute(
-                select(func.coalesce(func.sum(case((kept, Earning.net_cents), else_=0)), 0),
-                       func.coalesce(func.sum(case((and_(kept, Earning.earned_at >= month_start), Earning.net_cents),
-                                                   else_=0)), 0),
-                       func.coalesce(func.sum(case((unpaid, Earning.net_cents), else_=0)), 0))
-                .select_from(Earning).outerjoin(Payout, Payout.id == Earning.payout_id)
+                select(func.coalesce(func.sum(kept_net), 0),
+                       func.coalesce(func.sum(case((Earning.earned_at >= month_start, kept_net), else_=0)), 0),
+                       func.coalesce(func.sum(case((kept, Earning.released_cents), else_=0)), 0),
+                       func.coalesce(func.sum(Earning.refunded_cents), 0))
                 .where(Earning.creator_id == creator_id))).one()
+            paid_out = await session.scalar(
+                select(func.coalesce(func.sum(EarningRelease.cents), 0))
+                .join(Payout, Payout.id == EarningRelease.payout_id)
+                .join(Earning, Earning.payment_id == EarningRelease.payment_id)
+                .where(EarningRelease.creator_id == creator_id, Payout.status == "PAID", kept))
             pending = await bookkeeping.balance(session, ledger.creator_pending(creator_id))
             available = await bookkeeping.balance(session, ledger.creator_available(creator_id))
         return {"total_earnings": to_money(row[0]), "this_month_earnings": to_money(row[1]),
-                "pending_payouts": to_money(row[2]), "pending_balance": to_money(pending),
-                "available_balance": to_money(available)}
+                "pending_payouts": to_money(row[0] - paid_out), "pending_balance": to_money(pending),
+                "available_balance": to_money(available), "released_earnings": to_money(row[2]),
+                "refunded_earnings": to_money(row[3])}
 
     async def monthly(self, creator_id: uuid.UUID, months: int = CHART_MONTHS) -> list[dict[str, object]]:
         """Per month: the net earned on paid bids not refunded (by the day paid), and the payouts paid
@@ -51,7 +58,7 @@ class Earnings:
         labels = last_months(self.clock().astimezone(UTC), months)
         since = _month_start(labels[0])
         async with self.db.transaction() as session:
-            earned = (await session.execute(select(Earning.earned_at, Earning.net_cents).where(
+            earned = (await session.execute(select(Earning.earned_at, Earning.net_cents - Earning.refunded_cents).where(
                 Earning.creator_id == creator_id, Earning.status != "REFUNDED", Earning.earned_at >= since))).all()
             paid = (await session.execute(select(Payout.settled_at, Payout.net_cents).where(
                 Payout.creator_id == creator_id, Payout.status == "PAID", Payout.settled_at >= since))).all()

@@ -25,12 +25,34 @@ def register(consumers: Consumers, requests: PaymentRequests) -> None:
     async def request_payment(session: AsyncSession, data: m.BidApproved, _: Envelope) -> None:
         await requests.open(session, data)
 
+    async def payment_of(session: AsyncSession, bid_id) -> Payment | None:
+        return await session.scalar(select(Payment).where(Payment.bid_id == bid_id).with_for_update())
+
     @on(s.CommentPinned.event_type)
-    async def release_earnings(session: AsyncSession, data: s.CommentPinned, _: Envelope) -> None:
-        payment = await session.scalar(select(Payment).where(Payment.bid_id == data.bid_id).with_for_update())
-        if payment is None or not await settlement.release(session, payment, data.pinned_at):
+    async def first_stage(session: AsyncSession, data: s.CommentPinned, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is None or not await settlement.pinned(session, payment, data.pinned_at):
             log.warning("pin of bid %s releases nothing (payment %s)", data.bid_id,
                         payment.status if payment else "missing")
+
+    @on(s.PlacementKept.event_type)
+    async def day_kept(session: AsyncSession, data: s.PlacementKept, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is not None:
+            await settlement.kept(session, payment, days_kept=data.days_kept, duration_days=data.duration_days,
+                                  at=data.checked_at)
+
+    @on(s.PlacementCompleted.event_type)
+    async def last_stage(session: AsyncSession, data: s.PlacementCompleted, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is not None:
+            await settlement.completed(session, payment, data.completed_at)
+
+    @on(s.CommentUnpinned.event_type)
+    async def ended_early(session: AsyncSession, data: s.CommentUnpinned, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is not None:
+            await settlement.end_early(session, payment, at=data.unpinned_at, reason=data.reason)
 
     @on(i.UserRegistered.event_type)
     @on(i.UserUpdated.event_type)

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -54,6 +55,8 @@ class Payment(Base):
     __tablename__ = "payments"
     __table_args__ = (
         CheckConstraint("status IN ('REQUESTED', 'COMPLETED', 'EXPIRED', 'REFUNDED')", name="payment_status"),
+        Index("payments_early_refund_due", "early_refund_next_at",
+              postgresql_where=text("early_refund_next_at IS NOT NULL AND early_refunded_at IS NULL")),
         CheckConstraint("amount_cents = price_cents + buyer_fee_cents", name="payment_amount"),
         CheckConstraint("price_cents = fee_cents + creator_cents AND price_cents > 0", name="payment_split"),
         Index("payments_open_by_expiry", "expires_at", postgresql_where="status = 'REQUESTED'"),
@@ -85,6 +88,13 @@ class Payment(Base):
     refunded_at: Mapped[datetime | None] = mapped_column(When)
     refund_reason: Mapped[str | None] = mapped_column(String(100))
     last_failure: Mapped[str | None] = mapped_column(Text)
+    # ended early (unpinned, hidden or deleted): the unearned share goes back to the buyer through the provider
+    ended_early_at: Mapped[datetime | None] = mapped_column(When)
+    early_end_reason: Mapped[str | None] = mapped_column(String(20))
+    early_refund_cents: Mapped[int | None] = mapped_column(BigInteger)
+    early_refund_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    early_refund_next_at: Mapped[datetime | None] = mapped_column(When)  # when the refund job tries (again)
+    early_refunded_at: Mapped[datetime | None] = mapped_column(When)
 
 
 class CheckoutSession(Base):
@@ -113,11 +123,17 @@ class WebhookEvent(Base):
 
 
 class Earning(Base):
-    """A creator's share of one paid bid: PENDING until pinned, then AVAILABLE, paid out in a payout."""
+    """A creator's share of one paid bid: PENDING until pinned, RELEASING in stages while the comment stays
+    pinned (`released_cents`), AVAILABLE once all of it is released; ENDED_EARLY when the placement ended before
+    its duration (the released part kept, `refunded_cents` back to the brand), REFUNDED when all went back. The
+    money is paid out by releases (EarningRelease)."""
 
     __tablename__ = "earnings"
     __table_args__ = (
-        CheckConstraint("status IN ('PENDING', 'AVAILABLE', 'REFUNDED')", name="earning_status"),
+        CheckConstraint("status IN ('PENDING', 'RELEASING', 'AVAILABLE', 'ENDED_EARLY', 'REFUNDED')",
+                        name="earning_status"),
+        CheckConstraint("released_cents >= 0 AND refunded_cents >= 0 AND released_cents + refunded_cents "
+                        "<= net_cents", name="earning_shares"),
         Index("earnings_creator", "creator_id", "earned_at"),
     )
 
@@ -133,7 +149,28 @@ class Earning(Base):
     status: Mapped[str] = mapped_column(String(20))
     earned_at: Mapped[datetime] = mapped_column(When)
     available_at: Mapped[datetime | None] = mapped_column(When)
-    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))  # the last payout that paid some
+    released_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    refunded_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class EarningRelease(Base):
+    """One stage of an earning made available to the creator (stage 0 at pin, n after day n, the duration at
+    completion); a payout pays the releases it claims."""
+
+    __tablename__ = "earning_releases"
+    __table_args__ = (
+        CheckConstraint("cents > 0", name="release_moves_money"),
+        Index("earning_releases_unpaid", "creator_id", "released_at", postgresql_where=text("payout_id IS NULL")),
+    )
+
+    payment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("payments.id"), primary_key=True)
+    stage: Mapped[int] = mapped_column(Integer, primary_key=True)
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id)
+    cents: Mapped[int] = mapped_column(BigInteger)
+    fee_cents: Mapped[int] = mapped_column(BigInteger)  # the platform's fee on this share (the payout shows it)
+    released_at: Mapped[datetime] = mapped_column(When)
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"), index=True)
 
 
 class PayoutSettingsRow(Base):
@@ -242,8 +279,20 @@ class SandboxCheckout(Base):
     cancel_url: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(20), default="open")  # open, complete, expired
     payment_intent: Mapped[str | None] = mapped_column(String(64))
-    refunded: Mapped[bool] = mapped_column(Boolean, default=False)
+    refunded: Mapped[bool] = mapped_column(Boolean, default=False)  # in full
+    amount_refunded_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     expires_at: Mapped[datetime] = mapped_column(When)
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class SandboxRefund(Base):
+    """A refund the sandbox took, by the id its idempotency key gives (asked again, the same refund)."""
+
+    __tablename__ = "sandbox_refunds"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    payment_intent: Mapped[str] = mapped_column(String(64))
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
 
 

@@ -1,6 +1,6 @@
-"""The payout worker. Planning: on each creator's schedule day, claim (creator, period) once, and pay
-the available balance when it reaches the creator's minimum (else it rolls over). Delivery: send each
-created payout through its provider under the payout's idempotency key, then mark it paid or failed."""
+"""The payout worker. Planning: on each creator's schedule day, claim (creator, period) once, and pay the released
+stages not paid yet (EarningRelease) when they reach the creator's minimum (else they roll over). Delivery: send
+each created payout through its provider under the payout's idempotency key, then mark it paid or failed."""
 
 import logging
 import uuid
@@ -10,7 +10,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.events.payments import PayoutCreated, PayoutFailed, PayoutPaid
-from sqlalchemy import func, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,7 +20,7 @@ from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings
 from .domain.schedule import Schedule, due_period
 from .metrics import PAYOUTS_FAILED
-from .models import Earning, Payout, PayoutRun, PayoutSettingsRow
+from .models import Earning, EarningRelease, Payout, PayoutRun, PayoutSettingsRow
 from .payout_settings import PayoutSettingsService
 from .providers.ports import PayoutOrder, PayoutProvider, PayoutResult, ProviderError
 
@@ -69,11 +69,11 @@ class PayoutWorker:
             ).on_conflict_do_nothing().returning(PayoutRun.period))
             if claimed is None:
                 return 0  # another worker, or an earlier run, already decided this period
-            earnings = list(await session.scalars(
-                select(Earning).where(Earning.creator_id == creator_id, Earning.status == "AVAILABLE",
-                                      Earning.available_at <= now, Earning.payout_id.is_(None))
-                .order_by(Earning.earned_at).with_for_update()))
-            net = sum(e.net_cents for e in earnings)
+            releases = list(await session.scalars(
+                select(EarningRelease).where(EarningRelease.creator_id == creator_id,
+                                             EarningRelease.payout_id.is_(None), EarningRelease.released_at <= now)
+                .order_by(EarningRelease.released_at).with_for_update()))
+            net = sum(r.cents for r in releases)
             run = await session.get(PayoutRun, (creator_id, period))
             run.available_cents = net
             destination = self._destination(settings)
@@ -83,14 +83,18 @@ class PayoutWorker:
             if destination is None:
                 run.outcome = "ROLLED_OVER_NO_DETAILS"
                 return 0
+            earnings = {e.payment_id: e for e in await session.scalars(select(Earning).where(
+                Earning.payment_id.in_({r.payment_id for r in releases})))}
+            fee = sum(r.fee_cents for r in releases)
             payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
-                            gross_cents=sum(e.gross_cents for e in earnings),
-                            fee_cents=sum(e.fee_cents for e in earnings), net_cents=net,
-                            currency=earnings[0].currency, status="CREATED", created_at=now,
+                            gross_cents=net + fee, fee_cents=fee, net_cents=net,
+                            currency=next(iter(earnings.values())).currency, status="CREATED", created_at=now,
                             idempotency_key=f"payout-{creator_id}-{period}")
             session.add(payout)
             await session.flush()
-            for earning in earnings:
+            for release in releases:
+                release.payout_id = payout.id
+            for earning in earnings.values():
                 earning.payout_id = payout.id
             run.outcome = "PAYOUT_CREATED"
             run.payout_id = payout.id
@@ -175,13 +179,19 @@ class PayoutWorker:
         payout.status = "FAILED"
         payout.failure_reason = (result.reason or "The payout was refused.")[:1000]
         # the money goes back to the creator's available balance and is paid with a later period
-        await session.execute(update(Earning).where(Earning.payout_id == payout.id, Earning.status == "AVAILABLE")
-                              .values(payout_id=None))
+        await session.execute(update(Earning).where(Earning.payout_id == payout.id).values(payout_id=None))
         await bookkeeping.post(session, ledger.payout_reversed(payout.creator_id, payout.net_cents),
                                payout_id=payout.id)
-        # a bid refunded while its payout was in flight was booked as a loss; that money came back too
-        refunded = await session.scalar(select(func.coalesce(func.sum(Earning.net_cents), 0)).where(
-            Earning.payout_id == payout.id, Earning.status == "REFUNDED"))
+        # a bid refunded while its payout was in flight was booked as a loss; that money came back too, and its
+        # releases are not to be paid again
+        refunded = await session.scalar(select(func.coalesce(func.sum(EarningRelease.cents), 0)).join(
+            Earning, Earning.payment_id == EarningRelease.payment_id).where(
+            EarningRelease.payout_id == payout.id, Earning.status == "REFUNDED"))
+        await session.execute(delete(EarningRelease).where(
+            EarningRelease.payout_id == payout.id,
+            EarningRelease.payment_id.in_(select(Earning.payment_id).where(Earning.status == "REFUNDED"))))
+        await session.execute(update(EarningRelease).where(EarningRelease.payout_id == payout.id)
+                              .values(payout_id=None))
         if refunded:
             await bookkeeping.post(session, ledger.loss_recovered(payout.creator_id, refunded), payout_id=payout.id)
         await outbox.publish(session, PayoutFailed(

@@ -1,4 +1,7 @@
-"""A paid bid whose comment is not pinned by the pin deadline is refunded in full (a job)."""
+"""The refund job: a paid bid whose comment is not pinned by the pin deadline is refunded in full; a placement
+that ended early gets its unearned share refunded. The provider is asked first, under an idempotency key; the
+ledger books the refund once the provider took it. A refusal is tried again later with a growing delay, counted
+(`pinbid_refunds_failed_total`, alerted on) and kept on the payment: never lost."""
 
 import logging
 from datetime import timedelta
@@ -8,14 +11,20 @@ from pinbid_kit.db import Database
 from sqlalchemy import select
 
 from . import settlement
+from .metrics import REFUNDS_FAILED
 from .models import Payment
 from .providers.ports import CheckoutProvider, ProviderError
 
 log = logging.getLogger("pinbid.payments.refunds")
-_RETRY = timedelta(minutes=5)  # a refund the provider refused is tried again after this
+_RETRY = timedelta(minutes=5)  # a refund the provider refused is tried again after this, doubling up to a day
+_RETRY_MAX = timedelta(days=1)
 
 
-class PinDeadlineRefunds:
+def retry_delay(attempts: int) -> timedelta:
+    return min(_RETRY * 2 ** max(attempts - 1, 0), _RETRY_MAX)
+
+
+class Refunds:
     def __init__(self, db: Database, provider: CheckoutProvider, clock: Clock = utcnow):
         self.db = db
         self.provider = provider
@@ -23,14 +32,15 @@ class PinDeadlineRefunds:
 
     async def run_once(self, limit: int = 50) -> int:
         refunded = 0
-        for _ in range(limit):
-            outcome = await self._refund_next()
-            if outcome is None:
-                break
-            refunded += outcome
+        for step in (self._refund_unpinned, self._refund_ended_early):
+            for _ in range(limit):
+                outcome = await step()
+                if outcome is None:
+                    break
+                refunded += outcome
         return refunded
 
-    async def _refund_next(self) -> int | None:
+    async def _refund_unpinned(self) -> int | None:
         """One payment per transaction: the row stays locked (SKIP LOCKED for other replicas, and the
         pinned event waits) while the provider refunds it under an idempotency key."""
         async with self.db.transaction() as session:
@@ -44,10 +54,34 @@ class PinDeadlineRefunds:
                 if payment.payment_intent:
                     await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
             except ProviderError as exc:
-                log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)
-                payment.last_failure = f"refund failed: {exc}"[:1000]
+                self._refused(payment, exc)
                 payment.pin_deadline_at = self.clock() + _RETRY
                 return 0
             await settlement.reverse(session, payment, now=self.clock(), reason="not_pinned_in_time")
             return 1
 
+    async def _refund_ended_early(self) -> int | None:
+        async with self.db.transaction() as session:
+            now = self.clock()
+            payment = await session.scalar(
+                select(Payment).where(Payment.early_refund_next_at <= now, Payment.early_refunded_at.is_(None),
+                                      Payment.status == "COMPLETED")
+                .order_by(Payment.early_refund_next_at).limit(1).with_for_update(skip_locked=True))
+            if payment is None:
+                return None
+            try:
+                if payment.payment_intent:
+                    await self.provider.refund(payment.payment_intent, f"early-refund-{payment.id}",
+                                               amount_cents=payment.early_refund_cents)
+            except ProviderError as exc:
+                payment.early_refund_attempts += 1
+                payment.early_refund_next_at = now + retry_delay(payment.early_refund_attempts)
+                self._refused(payment, exc)
+                return 0
+            await settlement.early_refund_done(session, payment, now=now)
+            return 1
+
+    def _refused(self, payment: Payment, exc: ProviderError) -> None:
+        log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)
+        payment.last_failure = f"refund failed: {exc}"[:1000]
+        REFUNDS_FAILED.inc()

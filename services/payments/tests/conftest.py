@@ -12,7 +12,7 @@ from cryptography.fernet import Fernet
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.marketplace import BidApproved
-from pinbid_kit.events.social import CommentPinned
+from pinbid_kit.events.social import CommentPinned, PlacementCompleted
 from pinbid_kit.testing import client
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_payments import bookkeeping
@@ -77,9 +77,16 @@ class Harness:
         return await self.http.post(path, data={"action": "pay"})
 
     async def pin(self, approved: BidApproved) -> None:
+        """The comment is pinned: the first stage (a quarter of the creator's share) is released."""
         await self.deliver(CommentPinned(bid_id=approved.bid_id, slot_id=approved.slot_id,
                                          creator_id=approved.creator_id, buyer_id=approved.buyer_id,
-                                         comment_id="c1", comment_text="Love it #ad", pinned_at=self.clock()),
+                                         comment_id="c1", comment_text="Ad · @brand: Love it", pinned_at=self.clock()),
+                           source="social")
+
+    async def complete(self, approved: BidApproved) -> None:
+        """The placement ran its whole duration: the rest of the creator's share is released."""
+        await self.deliver(PlacementCompleted(bid_id=approved.bid_id, slot_id=approved.slot_id,
+                                              creator_id=approved.creator_id, completed_at=self.clock()),
                            source="social")
 
     async def scalar(self, sql: str, **params):

@@ -3,7 +3,8 @@
 seed: every demo creator and brand gets a sandbox account with the plan's figures and posts, connects
 through the real OAuth flow (which publishes their profiles and media), and creators log in for pinning.
 finish (after payments took the money): the comments of paid slots that the plan has pinned are pinned
-"as of" their pin date, so the tracker completes those whose duration is over and syncs the live ones.
+"as of" their pin date, then the tracker runs as of the end of each placement whose duration is over, so the days
+kept and the completions (and payments' staged releases on them) are dated as the plan has them.
 Either step skips what is already done, so seeding again changes nothing."""
 
 import logging
@@ -25,6 +26,7 @@ from .models import Connection, PinSession, Placement, Slot, User
 from .pins import Pins
 from .providers import Providers
 from .settings import SocialSettings
+from .tracker import PinTracker
 
 log = logging.getLogger("pinbid.social.demo")
 WAIT_SECONDS = 8.0
@@ -139,4 +141,14 @@ async def finish(service: Service) -> int:
             log.info("demo pin of %r refused: %s", title, refused.detail)
             return 0
 
-    return await demo.each(found, pin)
+    made = await demo.each(found, pin)
+    # the tracker as of each past end: the placements due by then are checked then (days kept, completed)
+    ends = sorted(planned[title].pinned_at(now) + timedelta(days=planned[title].duration_days, minutes=1)
+                  for _, title in found if planned[title].stage == demo.Stage.COMPLETED)
+    for end in (e for e in ends if e < now):
+        tracker = PinTracker(service.db, providers, settings.secret_box(),
+                             interval=timedelta(seconds=settings.pin_sync_interval_seconds),
+                             batch=settings.pin_sync_batch, concurrency=settings.pin_sync_concurrency,
+                             clock=demo.at(end))
+        await tracker.run_once()
+    return made

@@ -1262,6 +1262,10 @@ export interface components {
             pendingBalance: number;
             /** Availablebalance */
             availableBalance: number;
+            /** Releasedearnings */
+            releasedEarnings: number;
+            /** Refundedearnings */
+            refundedEarnings: number;
         };
         /** Error */
         Error: {

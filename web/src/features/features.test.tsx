@@ -242,7 +242,7 @@ describe('approvals', () => {
 describe('earnings: payout settings', () => {
   it('save is disabled while errors exist; errors are listed in a toast', async () => {
     const api = signedIn(creator, {
-      'GET /influencer/earnings': () => json(200, { totalEarnings: 22.5, thisMonthEarnings: 22.5, pendingPayouts: 0, pendingBalance: 22.5, availableBalance: 0 }),
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 22.5, thisMonthEarnings: 22.5, pendingPayouts: 0, pendingBalance: 22.5, availableBalance: 0, releasedEarnings: 7.5, refundedEarnings: 2.25 }),
       'GET /influencer/payouts': () => json(200, []),
       'GET /influencer/bids': () => json(200, []),
       'GET /influencer/payout-settings': () => json(404, { detail: 'none' }),
@@ -250,6 +250,10 @@ describe('earnings: payout settings', () => {
     })
     renderApp('/earnings')
     const form = within(await screen.findByRole('form', { name: 'Payout settings' }))
+    // the staged release: pending, released and refunded shares
+    expect(screen.getByText('Released as comments stay pinned')).toBeInTheDocument()
+    expect(screen.getByText('$7.50')).toBeInTheDocument()
+    expect(screen.getByText('$2.25')).toBeInTheDocument()
     const save = form.getByRole('button', { name: 'Save Payout Settings' })
     expect(save).toBeDisabled()
     await userEvent.type(form.getByLabelText('Account holder name'), 'Maya Rivers')

@@ -152,7 +152,8 @@ def comment_pinned(buyer_id: UUID, slot_id: UUID, comment_text: str) -> Notice:
 
 def earnings_released(creator_id: UUID, slot_id: UUID) -> Notice:
     return Notice(creator_id, Category.PAYOUTS, "comment.pinned", "Comment pinned",
-                  "The winning comment is pinned. Its earnings are now available for your next payout.",
+                  "The winning comment is pinned. A quarter of its earnings is available for your next payout now; "
+                  "the rest is released day by day while the comment stays pinned.",
                   EARNINGS, "See your earnings", slot_id)
 
 
@@ -170,6 +171,25 @@ def payment_refunded(creator_id: UUID, payment_id: UUID, amount_cents: int, curr
     return Notice(creator_id, Category.PAYOUTS, "payment.refunded", "A payment was refunded",
                   f"The brand was refunded {money(amount_cents, currency)}{_because(reason)}",
                   EARNINGS, "See your earnings", payment_id)
+
+
+_FOUND = {"HIDDEN": "hidden", "DELETED": "deleted", "UNPINNED": "unpinned"}
+
+
+def placement_ended_early_buyer(buyer_id: UUID, payment_id: UUID, amount_cents: int, refund_cents: int,
+                                currency: str, reason: str) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "payment.partially_refunded", "Part of your payment was refunded",
+                  f"Your pinned comment was {_FOUND.get(reason, 'unpinned')} before its time was up, so we refunded "
+                  f"{money(refund_cents, currency)} of the {money(amount_cents, currency)} you paid: the share of "
+                  "the days it was not in place.", MY_BIDS, "View your bids", payment_id)
+
+
+def placement_ended_early_creator(creator_id: UUID, payment_id: UUID, refund_cents: int, currency: str,
+                                  reason: str) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "payment.partially_refunded", "A placement ended early",
+                  f"The brand's pinned comment was {_FOUND.get(reason, 'unpinned')} before its time was up, so the "
+                  f"brand got back {money(refund_cents, currency)}, the share not yet earned. You keep what was "
+                  "released; early ends show on your reliability record.", EARNINGS, "See your earnings", payment_id)
 
 
 def payout_sent(creator_id: UUID, payout_id: UUID, net_cents: int, currency: str, period: str) -> Notice:

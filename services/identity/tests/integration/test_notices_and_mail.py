@@ -100,6 +100,8 @@ def every_event(creator, buyer, clock) -> list:
                         comment_text="Loving this!", pinned_at=clock.now),
         p.PaymentRefunded(payment_id=payment, bid_id=bid, buyer_id=buyer, creator_id=creator, amount_cents=4300,
                           reason="not_pinned_in_time"),
+        p.PaymentPartiallyRefunded(payment_id=uuid.uuid4(), bid_id=bid, buyer_id=buyer, creator_id=creator,
+                                   amount_cents=4300, refund_cents=2150, reason="HIDDEN"),
         p.PayoutPaid(payout_id=payout, creator_id=creator, period="2026-11", gross_cents=10000, fee_cents=0,
                      net_cents=10000, idempotency_key="k1"),
         p.PayoutFailed(payout_id=uuid.uuid4(), creator_id=creator, period="2026-12", net_cents=5000,
@@ -120,12 +122,16 @@ async def test_each_event_becomes_the_right_notices_for_the_right_people(web, qu
     assert kinds_and_links(await notes(web, buyer_token)) == sorted([
         ("bid.outbid", "/my-bids"), ("auction.won", "/my-bids"), ("bid.rejected", "/my-bids"),
         ("payment.requested", "/my-bids"), ("payment.expired", "/my-bids"), ("comment.pinned", "/my-bids"),
-        ("payment.refunded", "/my-bids")])
+        ("payment.refunded", "/my-bids"), ("payment.partially_refunded", "/my-bids")])
     assert kinds_and_links(await notes(web, creator_token)) == sorted([
         ("bid.placed", "/dashboard"), ("auction.approve", "/approvals"), ("auction.unsold", "/post-manager"),
         ("payment.expired", "/post-manager"), ("payment.completed", "/approvals"), ("comment.pinned", "/earnings"),
-        ("payment.refunded", "/earnings"), ("payout.paid", "/earnings"), ("payout.failed", "/earnings")])
+        ("payment.refunded", "/earnings"), ("payment.partially_refunded", "/earnings"), ("payout.paid", "/earnings"),
+        ("payout.failed", "/earnings")])
     creator_messages = {n["kind"]: n["message"] for n in await notes(web, creator_token)}
+    assert "was hidden before its time was up" in creator_messages["payment.partially_refunded"]
+    buyer_messages = {n["kind"]: n["message"] for n in await notes(web, buyer_token)}
+    assert "refunded $21.50 of the $43.00 you paid" in buyer_messages["payment.partially_refunded"]
     assert "$100.00 for 2026-11" in creator_messages["payout.paid"]
     assert "UTC to release your earnings" in creator_messages["payment.completed"]  # names the pin deadline
 
@@ -309,10 +315,11 @@ async def test_demo_accounts_get_notices_but_no_mail(web, quiet, settings):
 MAIL_BY_CATEGORY = {
     "newBids": {"buyer": {"You were outbid"}, "creator": {"New bid on your pin slot", "Auction ended without a sale"}},
     "approvals": {"buyer": {"You won the auction", "Your bid was declined", "Your bid was approved",
-                            "Your pay window expired", "Your comment is pinned", "You were refunded"},
+                            "Your pay window expired", "Your comment is pinned", "You were refunded",
+                            "Part of your payment was refunded"},
                   "creator": {"Approve the winning bid", "The brand did not pay in time"}},
     "payouts": {"buyer": set(), "creator": {"Payment received", "Comment pinned", "A payment was refunded",
-                                            "Payout sent", "Payout failed"}},
+                                            "A placement ended early", "Payout sent", "Payout failed"}},
 }
 
 

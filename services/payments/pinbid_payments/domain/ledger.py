@@ -104,19 +104,30 @@ def earnings_released(creator_id: uuid.UUID, cents: int) -> Transaction:
     return _tx("earnings_released", (creator_pending(creator_id), cents), (creator_available(creator_id), -cents))
 
 
-def payment_refunded(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *,
-                     from_pending: int, from_available: int) -> Transaction:
-    """The full amount goes back to the buyer; the creator's share is taken back from where it is,
-    and whatever cannot be (already paid out) is the platform's loss."""
-    loss = money.creator_cents - from_pending - from_available
-    if from_pending < 0 or from_available < 0 or loss < 0:
-        raise Unbalanced("cannot take back more than the creator's share")
+def payment_refunded(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, to_buyer: int,
+                     from_fees: int, from_pending: int, from_available: int) -> Transaction:
+    """`to_buyer` goes back to the buyer: the platform's part from its fee account, the creator's from where it
+    is (not yet released, or released and not paid out); whatever cannot be taken back (already paid out) is the
+    platform's loss."""
+    loss = to_buyer - from_fees - from_pending - from_available
+    if min(to_buyer, from_fees, from_pending, from_available, loss) < 0:
+        raise Unbalanced("cannot take back more than was paid")
     return _tx("payment_refunded",
-               (buyer_charges(buyer_id), -money.total_cents),
-               (platform_fees(payment_id), money.platform_cents),
+               (buyer_charges(buyer_id), -to_buyer),
+               (platform_fees(payment_id), from_fees),
                (creator_pending(creator_id), from_pending),
                (creator_available(creator_id), from_available),
                (REFUND_LOSSES, loss))
+
+
+def placement_ended_early(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, creator_cents: int,
+                          fee_cents: int) -> Transaction:
+    """The share of a placement not earned goes back to the buyer: the creator's part not yet released (from
+    pending) and the platform's fee on it."""
+    return _tx("placement_ended_early",
+               (buyer_charges(buyer_id), -(creator_cents + fee_cents)),
+               (platform_fees(payment_id), fee_cents),
+               (creator_pending(creator_id), creator_cents))
 
 
 def payout_sent(creator_id: uuid.UUID, net_cents: int) -> Transaction:

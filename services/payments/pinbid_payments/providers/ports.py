@@ -35,8 +35,9 @@ class OpenedCheckout:
 class CheckoutProvider(Protocol):
     async def open_checkout(self, order: CheckoutOrder) -> OpenedCheckout: ...
 
-    async def refund(self, payment_intent: str, idempotency_key: str) -> str:
-        """Refund a payment in full; returns the provider's refund id."""
+    async def refund(self, payment_intent: str, idempotency_key: str, *, amount_cents: int | None = None) -> str:
+        """Refund `amount_cents` of a payment (all that is left of it when None); returns the provider's refund
+        id. The same idempotency key is the same refund, however often it is asked."""
         ...
 
 

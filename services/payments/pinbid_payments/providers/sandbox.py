@@ -16,7 +16,7 @@ from pinbid_kit.db import Database
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 
-from ..models import SandboxCheckout, SandboxWebhook
+from ..models import SandboxCheckout, SandboxRefund, SandboxWebhook
 from .ports import CheckoutOrder, OpenedCheckout, PayoutOrder, PayoutResult, ProviderError
 from .signing import stripe_signature
 
@@ -87,18 +87,25 @@ class SandboxProvider:
             raise SandboxError("This checkout does not exist.")
         return row.cancel_url
 
-    async def refund(self, payment_intent: str, idempotency_key: str) -> str:
+    async def refund(self, payment_intent: str, idempotency_key: str, *, amount_cents: int | None = None) -> str:
+        """As Stripe: a refund of part or all of what is left; more than is left, or nothing, is refused."""
         refund_id = _digest_id("re", idempotency_key)
         async with self.db.transaction() as session:
             row = await session.scalar(select(SandboxCheckout).where(SandboxCheckout.payment_intent == payment_intent)
                                        .with_for_update())
             if row is None:
                 raise ProviderError(f"No such payment_intent: '{payment_intent}'")
-            if row.refunded:
+            if await session.get(SandboxRefund, refund_id) is not None:
                 return refund_id
-            row.refunded = True
+            left = row.amount_cents - row.amount_refunded_cents
+            amount = left if amount_cents is None else amount_cents
+            if amount <= 0 or amount > left:
+                raise ProviderError(f"Refund amount ({amount}) is greater than unrefunded amount on charge ({left})")
+            session.add(SandboxRefund(id=refund_id, payment_intent=payment_intent, amount_cents=amount))
+            row.amount_refunded_cents += amount
+            row.refunded = row.amount_refunded_cents == row.amount_cents
             # sent by the delivery job, never from inside the caller's transaction (it may hold the payment)
-            await self._enqueue(session, "charge.refunded", _charge_object(row, refund_id))
+            await self._enqueue(session, "charge.refunded", _charge_object(row, refund_id, amount))
         return refund_id
 
     # --- webhooks -------------------------------------------------------------------------
@@ -176,12 +183,12 @@ def _session_object(row: SandboxCheckout) -> dict:
     }
 
 
-def _charge_object(row: SandboxCheckout, refund_id: str) -> dict:
+def _charge_object(row: SandboxCheckout, refund_id: str, amount_cents: int) -> dict:
     return {
         "id": _digest_id("ch", row.payment_intent), "object": "charge", "amount": row.amount_cents,
-        "amount_captured": row.amount_cents, "amount_refunded": row.amount_cents, "captured": True,
+        "amount_captured": row.amount_cents, "amount_refunded": row.amount_refunded_cents, "captured": True,
         "currency": row.currency.lower(), "metadata": row.metadata_, "paid": True,
-        "payment_intent": row.payment_intent, "refunded": True, "status": "succeeded",
-        "refunds": {"object": "list", "data": [{"id": refund_id, "object": "refund", "amount": row.amount_cents,
+        "payment_intent": row.payment_intent, "refunded": row.refunded, "status": "succeeded",
+        "refunds": {"object": "list", "data": [{"id": refund_id, "object": "refund", "amount": amount_cents,
                                                 "status": "succeeded"}]},
     }

@@ -50,11 +50,13 @@ class StripeCheckout:
             raise ProviderError(f"Stripe refused the checkout session: {exc.user_message or exc}") from exc
         return OpenedCheckout(session.id, session.url, datetime.fromtimestamp(session.expires_at, UTC))
 
-    async def refund(self, payment_intent: str, idempotency_key: str) -> str:
+    async def refund(self, payment_intent: str, idempotency_key: str, *, amount_cents: int | None = None) -> str:
+        params: dict = {"payment_intent": payment_intent, "reason": "requested_by_customer"}
+        if amount_cents is not None:
+            params["amount"] = amount_cents  # part of the charge, in the smallest currency unit
         try:
-            refund = await self.client.v1.refunds.create_async(
-                params={"payment_intent": payment_intent, "reason": "requested_by_customer"},
-                options={"idempotency_key": idempotency_key})
+            refund = await self.client.v1.refunds.create_async(params=params,
+                                                               options={"idempotency_key": idempotency_key})
         except stripe.StripeError as exc:
             raise ProviderError(f"Stripe refused the refund: {exc.user_message or exc}") from exc
         return refund.id

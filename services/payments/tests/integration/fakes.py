@@ -74,7 +74,8 @@ def stripe_fake() -> tuple[FastAPI, list[dict]]:
             return answer(key, 400, {"error": {"type": "invalid_request_error", "code": "resource_missing",
                                                "param": "payment_intent",
                                                "message": "No such payment_intent: 'pi_unknown'"}})
-        return answer(key, 200, {"id": f"re_{uuid.uuid4().hex[:24]}", "object": "refund", "amount": 10_000,
+        amount = int(form.get("amount", 10_000))
+        return answer(key, 200, {"id": f"re_{uuid.uuid4().hex[:24]}", "object": "refund", "amount": amount,
                                  "charge": "ch_3MmlLrLkdIwHu7ix0snN0B15", "currency": "usd",
                                  "payment_intent": form["payment_intent"], "reason": form.get("reason"),
                                  "status": "succeeded", "created": int(time.time()), "metadata": {}})

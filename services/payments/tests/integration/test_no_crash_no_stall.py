@@ -49,8 +49,8 @@ class LockProbe:
                 self.free_during_call.append(False)
         return await self.inner.open_checkout(order)
 
-    async def refund(self, payment_intent, idempotency_key):
-        return await self.inner.refund(payment_intent, idempotency_key)
+    async def refund(self, payment_intent, idempotency_key, *, amount_cents=None):
+        return await self.inner.refund(payment_intent, idempotency_key, amount_cents=amount_cents)
 
 
 async def test_no_row_lock_is_held_while_the_provider_opens_the_checkout(pay):

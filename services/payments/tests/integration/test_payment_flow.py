@@ -47,6 +47,10 @@ async def test_checkout_pay_and_pin(pay):
 
     await pay.pin(approved)
     await pay.pin(approved)  # a second pinned event releases nothing more
+    assert await pay.balance(ledger.creator_pending(creator)) == 6_750  # a quarter is released at pin
+    assert await pay.balance(ledger.creator_available(creator)) == 2_250
+    await pay.complete(approved)
+    await pay.complete(approved)
     assert await pay.balance(ledger.creator_pending(creator)) == 0
     assert await pay.balance(ledger.creator_available(creator)) == 9_000
 

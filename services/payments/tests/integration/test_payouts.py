@@ -16,6 +16,7 @@ async def earn(pay, creator, *prices):
         approved = await pay.approve(price, creator=creator)
         await pay.pay(approved)
         await pay.pin(approved)
+        await pay.complete(approved)
 
 
 async def settings(pay, creator, **changes):

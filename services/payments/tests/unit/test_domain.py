@@ -45,8 +45,11 @@ def test_every_ledger_transaction_balances(price, buyer_fee, data):
     from_available = data.draw(st.integers(min_value=0, max_value=money.creator_cents - from_pending))
     for tx in (ledger.payment_received(uuid.uuid4(), buyer, creator, money),
                ledger.earnings_released(creator, money.creator_cents),
-               ledger.payment_refunded(uuid.uuid4(), buyer, creator, money, from_pending=from_pending,
+               ledger.payment_refunded(uuid.uuid4(), buyer, creator, to_buyer=money.total_cents,
+                                       from_fees=money.platform_cents, from_pending=from_pending,
                                        from_available=from_available),
+               ledger.placement_ended_early(uuid.uuid4(), buyer, creator, creator_cents=max(from_pending, 1),
+                                            fee_cents=money.fee_cents),
                ledger.payout_sent(creator, money.creator_cents)):
         assert sum(p.amount_cents for p in tx.postings) == 0
 
@@ -55,8 +58,8 @@ def test_an_unbalanced_transaction_cannot_be_made():
     with pytest.raises(ledger.Unbalanced):
         ledger.Transaction("x", (ledger.Posting(ledger.PLATFORM_FEES, 5), ledger.Posting(ledger.REFUND_LOSSES, 4)))
     with pytest.raises(ledger.Unbalanced):
-        ledger.payment_refunded(uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), split(100), from_pending=90,
-                                from_available=90)
+        ledger.payment_refunded(uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), to_buyer=100, from_fees=10,
+                                from_pending=90, from_available=90)
 
 
 def test_normal_sides():
@@ -132,8 +135,8 @@ def test_a_payments_fee_goes_to_one_of_16_accounts_and_its_refund_takes_it_back_
     for _ in range(300):
         payment, buyer, creator = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
         received = ledger.payment_received(payment, buyer, creator, split(10_000))
-        refunded = ledger.payment_refunded(payment, buyer, creator, split(10_000), from_pending=9_000,
-                                           from_available=0)
+        refunded = ledger.payment_refunded(payment, buyer, creator, to_buyer=10_000, from_fees=1_000,
+                                           from_pending=9_000, from_available=0)
         fee_in = [p.account for p in received.postings if ledger.is_platform_fees(p.account)]
         fee_out = [p.account for p in refunded.postings if ledger.is_platform_fees(p.account)]
         assert fee_in == fee_out == [ledger.platform_fees(payment)]

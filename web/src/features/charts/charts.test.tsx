@@ -12,7 +12,7 @@ const months = ['2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11'
 describe('charts', () => {
   it('Earnings shows monthly net earnings and payouts, with a table for screen readers', async () => {
     signedIn(makeUser({ role: 'INFLUENCER', instagramConnected: true }), {
-      'GET /influencer/earnings': () => json(200, { totalEarnings: 108, thisMonthEarnings: 45, pendingPayouts: 45, pendingBalance: 0, availableBalance: 45 }),
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 108, thisMonthEarnings: 45, pendingPayouts: 45, pendingBalance: 0, availableBalance: 45, releasedEarnings: 108, refundedEarnings: 0 }),
       'GET /influencer/payouts': () => json(200, []),
       'GET /influencer/bids': () => json(200, []),
       'GET /influencer/payout-settings': () => json(404, { detail: 'Not found.', code: 'not_found' }),

@@ -79,9 +79,33 @@ function EarningsPageInner() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard icon={DollarSign} label="Total Earned" value={fmtMoney(e.totalEarnings)} />
         <StatCard icon={CalendarDays} label="This Month" value={fmtMoney(e.thisMonthEarnings)} />
-        <StatCard icon={Hourglass} label="Pending Payout" value={fmtMoney(e.pendingPayouts)} hint={`${fmtMoney(e.pendingBalance)} until pinned`} />
+        <StatCard icon={Hourglass} label="Pending Payout" value={fmtMoney(e.pendingPayouts)} hint={`${fmtMoney(e.pendingBalance)} not released yet`} />
         <StatCard icon={TrendingUp} label="Growth Rate" value="N/A" />
       </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Released as comments stay pinned</CardTitle>
+          <p className="text-sm text-muted-foreground">
+            A quarter of each placement's earnings is released when you pin the comment, the rest day by day while it stays pinned. If it is unpinned, hidden or deleted early, the share not yet released goes back to the brand.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid grid-cols-3 gap-3 text-sm">
+            <div>
+              <dt className="text-muted-foreground">Pending</dt>
+              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.pendingBalance)}</dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">Released</dt>
+              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.releasedEarnings)}</dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground">Refunded to brands</dt>
+              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.refundedEarnings)}</dd>
+            </div>
+          </dl>
+        </CardContent>
+      </Card>
       <EarningsChartCard />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
