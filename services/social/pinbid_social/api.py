@@ -4,7 +4,7 @@ pinning login and pinning. Tokens and sessions never appear in a response."""
 import uuid
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import RedirectResponse
@@ -16,7 +16,7 @@ from pydantic import Field
 from .common import connection_of
 from .connections import Connections
 from .models import PinSession, Slot
-from .pins import Pins
+from .pins import AWAITING_MANUAL_PIN, Pins
 from .posts import Posts, PostView
 
 STATE_COOKIE = "pinbid_ig_state"
@@ -88,6 +88,7 @@ class InstagramConnectionOut(ApiModel):
     verified: bool | None = None
     pinning_logged_in: bool = False
     last_synced_at: datetime | None = None
+    pin_method: str = "SESSION"  # SESSION: Pinbid pins with the Instagram login; MANUAL: pinned in the app
 
 
 class InstagramLoginIn(ApiModel):
@@ -99,6 +100,14 @@ class InstagramLoginIn(ApiModel):
 class InstagramLoginOut(ApiModel):
     detail: str
     username: str
+
+
+class PinMethodIn(ApiModel):
+    pin_method: Literal["SESSION", "MANUAL"]
+
+
+class PinMethodOut(ApiModel):
+    pin_method: str
 
 
 class PinCommentOut(ApiModel):
@@ -146,7 +155,7 @@ def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVe
             connected=True, instagram_id=found.instagram_id, username=found.username,
             account_type=found.account_type, followers=found.followers, avg_views=found.avg_views,
             avg_engagement=found.avg_engagement, verified=found.verified, pinning_logged_in=logged_in,
-            last_synced_at=found.last_synced_at)
+            last_synced_at=found.last_synced_at, pin_method=found.pin_method)
 
     @instagram.delete("/connection", status_code=204, response_class=Response)
     async def disconnect(principal: Principal = signed_in) -> Response:
@@ -172,8 +181,23 @@ def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVe
 
     @creator.put("/pin-comment/{bid_id}", response_model=PinCommentOut)
     async def pin_comment(bid_id: uuid.UUID, principal: Principal = influencer) -> PinCommentOut:
+        """Pins the comment (SESSION), or posts it for the creator to pin in the Instagram app (MANUAL:
+        `status` AWAITING_MANUAL_PIN, then POST .../confirm)."""
         pinned = await pins.pin(principal.user_id, bid_id)
+        detail = "Comment Pinned." if pinned.status != AWAITING_MANUAL_PIN else (
+            "The comment is on your post: pin it in the Instagram app, then press I pinned it.")
+        return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
+                             status=pinned.status, detail=detail)
+
+    @creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut)
+    async def confirm_pin(bid_id: uuid.UUID, principal: Principal = influencer) -> PinCommentOut:
+        """"I pinned it": checked through the official API, then the placement starts."""
+        pinned = await pins.confirm(principal.user_id, bid_id)
         return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
                              status=pinned.status, detail="Comment Pinned.")
+
+    @instagram.put("/pin-method", response_model=PinMethodOut)
+    async def set_pin_method(body: PinMethodIn, principal: Principal = influencer) -> PinMethodOut:
+        return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
 
     return [instagram, creator]

@@ -76,6 +76,8 @@ class Connection(Base):
     connected_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
     last_synced_at: Mapped[datetime | None] = mapped_column(Stamp)
     refresh_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # SESSION: Pinbid pins through the instagrapi login; MANUAL: the creator pins in the app, Pinbid checks
+    pin_method: Mapped[str] = mapped_column(String(10), default="SESSION", server_default="SESSION")
 
 
 class OAuthNonce(Base):

@@ -24,6 +24,8 @@ from .providers import Providers
 
 CLAIM_TIMEOUT = timedelta(minutes=2)  # a pin that crashed half-way may be retried after this
 NEEDS_LOGIN = "Log in to Instagram to pin comments."
+SESSION, MANUAL = "SESSION", "MANUAL"  # how a creator pins (Settings -> Instagram Integration)
+AWAITING_MANUAL_PIN = "AWAITING_MANUAL_PIN"
 NOT_APPROVED = ("Approve the brand's comment first: Pinbid posts or pins exactly the text you approved, and the brand "
                 "changed it since.")
 CHANGED = ("The brand's comment on Instagram no longer says what you approved. Ask the brand to restore it, or to "
@@ -112,8 +114,9 @@ class Pins:
             if connection is None:
                 raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
                                             code="instagram_not_connected")
-            pin_session = await session.get(PinSession, creator_id)
-            if pin_session is None:
+            manual = connection.pin_method == MANUAL
+            pin_session = None if manual else await session.get(PinSession, creator_id)
+            if not manual and pin_session is None:
                 raise InstagramUnauthorized(NEEDS_LOGIN, code="instagram_login_required")
             choice = await session.get(BidComment, bid_id)
             if choice is None or not (choice.comment_id or (choice.comment_text or "").strip()):
@@ -134,6 +137,9 @@ class Pins:
         try:
             comment_id, text = await self._comment_to_pin(placement, choice, connection.access_token,
                                                           buyer_connection.username if buyer_connection else None)
+            if pin_session is None:  # MANUAL: the comment is on the post; the creator pins it in the app
+                await self._release(bid_id)
+                return Pinned(bid_id=bid_id, comment_id=comment_id, comment_text=text, status=AWAITING_MANUAL_PIN)
             await self.providers.pinning.pin(self.box.open(pin_session.session), media, comment_id)
         except SessionExpired:
             await self._release(bid_id, forget_session_of=creator_id)
@@ -179,13 +185,56 @@ class Pins:
                                   .values(posted_comment_id=comment_id, posted_text=approved))
         return comment_id, approved
 
+    async def set_method(self, creator_id: uuid.UUID, method: str) -> str:
+        async with self.db.transaction() as session:
+            connection = await connection_of(session, creator_id)
+            if connection is None:
+                raise Conflict("Connect your Instagram account first.", code="instagram_not_connected")
+            connection.pin_method = method
+        return method
+
+    async def confirm(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> Pinned:
+        """POST /influencer/pin-comment/{id}/confirm, "I pinned it": the creator's word, checked through the
+        official API (which cannot see pins): the approved comment is on the post, not hidden, and says exactly
+        what was approved. The placement starts then, on the creator's record."""
+        async with self.db.transaction() as session:
+            placement = await session.get(Placement, bid_id)
+            if placement is None or placement.creator_id != creator_id:
+                raise NotFound("This bid does not exist.")
+            why_not = can_pin(Status(placement.status))
+            if why_not:
+                raise Conflict(why_not, code="not_pinnable")
+            connection = await connection_of(session, creator_id)
+            if connection is None:
+                raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
+                                            code="instagram_not_connected")
+            choice = await session.get(BidComment, bid_id)
+        if choice is None or choice.approved_text is None:
+            raise Conflict(NOT_APPROVED, code="comment_not_approved")
+        target = choice.approved_comment_id or placement.posted_comment_id
+        if target is None:
+            raise Conflict("Post the comment first (Post comment on Approvals), then pin it in the Instagram app.",
+                           code="not_posted")
+        found = next((c for c in await self._comments(connection.access_token, placement.post_id or "")
+                      if c.id == target), None)
+        if found is None:
+            raise Conflict("The comment is not on your post any more. Post it again from Approvals, then pin it "
+                           "in the Instagram app.", code="comment_missing")
+        if found.hidden:
+            raise Conflict("The comment is hidden on your post. Unhide it in the Instagram app, pin it, then press "
+                           "I pinned it again.", code="comment_hidden")
+        if " ".join(found.text.split()) != " ".join(choice.approved_text.split()):
+            raise Conflict(CHANGED, code="comment_changed")
+        return await self._mark_pinned(placement, found.id, found.text, method=MANUAL)
+
     async def _release(self, bid_id: uuid.UUID, *, forget_session_of: uuid.UUID | None = None) -> None:
         async with self.db.transaction() as session:
             await session.execute(update(Placement).where(Placement.bid_id == bid_id).values(pin_claimed_at=None))
             if forget_session_of is not None:
                 await session.execute(delete(PinSession).where(PinSession.user_id == forget_session_of))
 
-    async def _mark_pinned(self, placement: Placement, comment_id: str, text: str) -> Pinned:
+    async def _mark_pinned(self, placement: Placement, comment_id: str, text: str, *,
+                           method: str = SESSION) -> Pinned:
         now = self.clock()
         async with self.db.transaction() as session:
             done = await session.execute(
@@ -199,6 +248,7 @@ class Pins:
                 raise Conflict("This comment is already pinned.", code="not_pinnable")
             await outbox.publish(session, CommentPinned(
                 bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
-                buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=now), source=SOURCE)
+                buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=now, method=method),
+                source=SOURCE)
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)

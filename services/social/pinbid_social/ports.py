@@ -78,6 +78,7 @@ class Comment:
     username: str
     like_count: int = 0
     replies: int = 0
+    hidden: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,18 @@
-"""The sandbox Instagram's own pages: the authorize page, generated images and a post page."""
+"""The sandbox Instagram's own pages: the authorize page, generated images and a post page, where the post's owner
+pins, unpins, hides or deletes comments as in the Instagram app."""
 
 import asyncio
 import html
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pinbid_kit.api import PlainText
 from pinbid_kit.text import unsafe_character
 
 from .adapters.sandbox import CLIENT_ID, SandboxInstagram
 from .adapters.sandbox_images import post_image
+from .ports import LoginProblem, ProviderRejected
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -25,6 +27,20 @@ small{{color:#737373}}</style></head><body><main>{body}</main></body></html>"""
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(PAGE.format(title=html.escape(title), body=body), status_code=status,
                         headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
+
+
+ACTIONS = {"pin": "pinned", "unpin": "unpinned", "hide": "hidden", "unhide": "shown again", "delete": "deleted"}
+
+
+def _comment_item(c, action_url: str) -> str:
+    state = ("📌 " if c.pinned_at else "") + ("(hidden) " if c.hidden else "")
+    buttons = "".join(
+        f"<button name='action' value='{a}'>{a.capitalize()}</button> "
+        for a in (("unpin" if c.pinned_at else "pin"), ("unhide" if c.hidden else "hide"), "delete"))
+    return (f"<li class='{'pinned' if c.pinned_at else ''}'>{state}<b>@{html.escape(c.author)}</b> "
+            f"{html.escape(c.text)}<form method='post' action='{action_url}'>"
+            f"<input type='hidden' name='comment' value='{html.escape(c.id)}'>"
+            f"<label>Password <input type='password' name='password' autocomplete='off'></label> {buttons}</form></li>")
 
 
 def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
@@ -84,16 +100,33 @@ def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
         return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400, immutable"})
 
     @router.get("/p/{media_id}", response_class=HTMLResponse)
-    async def post_page(media_id: PlainText) -> HTMLResponse:
+    async def post_page(media_id: PlainText, note: PlainText | None = Query(None, max_length=200)) -> HTMLResponse:
         found = await sandbox.media(media_id)
         if found is None:
             return _page("Not found", "<h1>Post not found</h1>", 404)
         media, owner, comments = found
-        items = "".join(
-            f"<li class='{'pinned' if c.pinned_at else ''}'>{'📌 ' if c.pinned_at else ''}<b>@{html.escape(c.author)}"
-            f"</b> {html.escape(c.text)}</li>" for c in sorted(comments, key=lambda c: c.pinned_at is None))
-        body = (f"<h1>@{html.escape(owner.username)}</h1><img src='{html.escape(sandbox.media_url(media.id))}' "
-                f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p><ul>{items}</ul>")
+        action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
+        items = "".join(_comment_item(c, action_url) for c in sorted(comments, key=lambda c: c.pinned_at is None))
+        notice = f"<p role='status'><b>{html.escape(note)}</b></p>" if note else ""
+        body = (f"<h1>@{html.escape(owner.username)}</h1>{notice}<img src='{html.escape(sandbox.media_url(media.id))}' "
+                f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p>"
+                "<p><small>As the post's owner in the Instagram app: pin, unpin, hide or delete a comment (the "
+                "sandbox password is <code>sandbox</code>).</small></p>"
+                f"<ul>{items}</ul>")
         return _page(f"@{owner.username} on Instagram (sandbox)", body)
+
+    @router.post("/p/{media_id}")
+    async def act_on_comment(media_id: PlainText, request: Request) -> Response:
+        form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
+        comment_id, action, password = (form.get(k, "")[:64] for k in ("comment", "action", "password"))
+        if action not in ACTIONS:
+            return _page("Not allowed", "<h1>Unknown action</h1>", 422)
+        try:
+            await sandbox.act_as_owner(media_id, comment_id, action, password)
+            note = f"Comment {ACTIONS[action]}."
+        except (ProviderRejected, LoginProblem) as refused:
+            note = str(refused)
+        page = f"{sandbox.public_url}/api/instagram/sandbox/p/{quote(media_id)}?{urlencode({'note': note})}"
+        return RedirectResponse(page, status_code=303)
 
     return router

@@ -547,9 +547,33 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Pin Comment */
+        /**
+         * Pin Comment
+         * @description Pins the comment (SESSION), or posts it for the creator to pin in the Instagram app (MANUAL:
+         *     `status` AWAITING_MANUAL_PIN, then POST .../confirm).
+         */
         put: operations["pin_comment_influencer_pin_comment__bid_id__put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/pin-comment/{bid_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Pin
+         * @description "I pinned it": checked through the official API, then the placement starts.
+         */
+        post: operations["confirm_pin_influencer_pin_comment__bid_id__confirm_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -671,6 +695,23 @@ export interface paths {
         post?: never;
         /** Disconnect */
         delete: operations["disconnect_instagram_connection_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instagram/pin-method": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set Pin Method */
+        put: operations["set_pin_method_instagram_pin_method_put"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1364,6 +1405,11 @@ export interface components {
             pinningLoggedIn: boolean;
             /** Lastsyncedat */
             lastSyncedAt?: string | null;
+            /**
+             * Pinmethod
+             * @default SESSION
+             */
+            pinMethod: string;
         };
         /** InstagramLoginIn */
         InstagramLoginIn: {
@@ -1623,6 +1669,19 @@ export interface components {
             status: string;
             /** Detail */
             detail: string;
+        };
+        /** PinMethodIn */
+        PinMethodIn: {
+            /**
+             * Pinmethod
+             * @enum {string}
+             */
+            pinMethod: "SESSION" | "MANUAL";
+        };
+        /** PinMethodOut */
+        PinMethodOut: {
+            /** Pinmethod */
+            pinMethod: string;
         };
         /** PinnedCommentOut */
         PinnedCommentOut: {
@@ -2986,6 +3045,37 @@ export interface operations {
             };
         };
     };
+    confirm_pin_influencer_pin_comment__bid_id__confirm_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinCommentOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     create_slot_influencer_pin_slots_post: {
         parameters: {
             query?: never;
@@ -3214,6 +3304,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_pin_method_instagram_pin_method_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinMethodIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinMethodOut"];
+                };
             };
             /** @description An error */
             "4XX": {

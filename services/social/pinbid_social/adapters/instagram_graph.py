@@ -163,10 +163,11 @@ class InstagramGraph:
 
     async def comments(self, access_token: str, media_id: str) -> list[Comment]:
         body = await self._call("GET", self._graph(f"{media_id}/comments"), token=access_token,
-                                params={"fields": "id,text,username,like_count,timestamp,replies{id}", "limit": 50})
+                                params={"fields": "id,text,username,hidden,like_count,timestamp,replies{id}",
+                                        "limit": 50})
         return [Comment(id=str(c["id"]), text=str(c.get("text", "")), username=str(c.get("username", "")),
                         like_count=int(c.get("like_count", 0)),
-                        replies=len((c.get("replies") or {}).get("data", [])))
+                        replies=len((c.get("replies") or {}).get("data", [])), hidden=bool(c.get("hidden", False)))
                 for c in body.get("data", [])]
 
     async def post_comment(self, access_token: str, media_id: str, text: str) -> str:

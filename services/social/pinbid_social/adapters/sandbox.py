@@ -230,7 +230,7 @@ class SandboxInstagram:
     def _comment(self, c: SandboxComment) -> Comment:
         now = self.clock()
         likes, replies = world.comment_activity(c.id, c.base_likes, c.base_replies, c.created_at, now)
-        return Comment(id=c.id, text=c.text, username=c.author, like_count=likes, replies=replies)
+        return Comment(id=c.id, text=c.text, username=c.author, like_count=likes, replies=replies, hidden=c.hidden)
 
     async def comments(self, access_token: str, media_id: str) -> list[Comment]:
         async with self.db.transaction() as session:
@@ -313,6 +313,30 @@ class SandboxInstagram:
         async with self.db.transaction() as session:
             comment = await self._own_comment(session, session_blob, media.id, comment_id)
             comment.pinned_at = None
+
+    async def act_as_owner(self, media_id: str, comment_id: str, action: str, password: str) -> None:
+        """What the post's owner does in the Instagram app: pin, unpin, hide, unhide or delete a comment (the
+        sandbox asks for the owner's password, as the app is signed in)."""
+        async with self.db.transaction() as session:
+            media = await session.get(SandboxMedia, media_id, with_for_update=True)
+            comment = await session.get(SandboxComment, comment_id, with_for_update=True)
+            if media is None or comment is None or comment.media_id != media_id:
+                raise ProviderRejected("The comment does not exist on this post.")
+            if password != PASSWORD:
+                raise LoginProblem("bad_password", "The Instagram password is wrong. (In the sandbox it is "
+                                                   "'sandbox'.)")
+            if action == "pin" and comment.pinned_at is None:
+                pinned = await session.scalar(select(func.count()).where(
+                    SandboxComment.media_id == media_id, SandboxComment.pinned_at.is_not(None)))
+                if pinned >= MAX_PINNED:
+                    raise ProviderRejected("A post can have at most 3 pinned comments: unpin one first.")
+                comment.pinned_at = self.clock()
+            elif action == "unpin":
+                comment.pinned_at = None
+            elif action in ("hide", "unhide"):
+                comment.hidden = action == "hide"
+            elif action == "delete":
+                await session.delete(comment)
 
     async def pinned_comment_ids(self, session_blob: str, media: MediaRef) -> set[str]:
         async with self.db.transaction() as session:

@@ -229,3 +229,79 @@ async def test_a_text_instagram_would_refuse_is_not_posted(world):
     assert refused.status_code == 409 and refused.json()["code"] == "instagram_limit"
     assert "at most 30 hashtags" in refused.json()["detail"]
     assert await world.social.sql("SELECT count(*) FROM sandbox_comments WHERE text LIKE '%#t30%'") == [(0,)]
+
+
+async def manual(world) -> None:
+    response = await world.social.http.put("/instagram/pin-method", json={"pinMethod": "MANUAL"},
+                                           headers=world.social.auth(world.creator))
+    assert response.status_code == 200 and response.json() == {"pinMethod": "MANUAL"}
+
+
+async def confirm(world, bid):
+    return await world.social.http.post(f"/influencer/pin-comment/{bid}/confirm",
+                                        headers=world.social.auth(world.creator))
+
+
+async def owner_does(world, comment_id: str, action: str, password: str = "sandbox"):
+    return await world.social.http.post(f"/instagram/sandbox/p/{world.post_id}",
+                                        data={"comment": comment_id, "action": action, "password": password})
+
+
+async def test_the_manual_path_posts_without_a_password_and_starts_on_the_creators_word_checked(world):
+    await manual(world)
+    connection = (await world.social.http.get("/instagram/connection", headers=world.social.auth(world.creator)))
+    assert connection.json()["pinMethod"] == "MANUAL"
+    bid = await world.bid(comment_text="Pinned by hand")
+    early = await confirm(world, bid)
+    assert early.status_code == 409 and early.json()["code"] == "not_posted"
+    posted = await world.pin(bid)  # no Instagram login needed
+    assert posted.status_code == 200, posted.text
+    assert posted.json()["status"] == "AWAITING_MANUAL_PIN" and "Instagram app" in posted.json()["detail"]
+    comment_id = posted.json()["commentId"]
+    assert await pinned_on(world.social, world.post_id) == []  # posted, not pinned: that is the creator's part
+    assert await world.social.events(CommentPinned.event_type) == []
+
+    await owner_does(world, comment_id, "pin")  # in the (sandbox) Instagram app
+    answers = await asyncio.gather(*(confirm(world, bid) for _ in range(4)))
+    assert sorted(a.status_code for a in answers) == [200, 409, 409, 409]
+    [event] = await world.social.events(CommentPinned.event_type)
+    assert (event["method"], event["commentId"]) == ("MANUAL", comment_id)
+    assert (await world.social.sql("SELECT status FROM placements WHERE bid_id = :b", b=bid)) == [("PINNED",)]
+
+
+async def test_i_pinned_it_is_refused_when_the_comment_is_hidden_deleted_or_changed(world):
+    await manual(world)
+    bid = await world.bid(comment_text="Check me")
+    comment_id = (await world.pin(bid)).json()["commentId"]
+    await owner_does(world, comment_id, "hide")
+    hidden = await confirm(world, bid)
+    assert hidden.status_code == 409 and hidden.json()["code"] == "comment_hidden"
+    await owner_does(world, comment_id, "unhide")
+    await world.social.sql("UPDATE sandbox_comments SET text = 'Ad · edited' WHERE id = :c RETURNING 1", c=comment_id)
+    changed = await confirm(world, bid)
+    assert changed.status_code == 409 and changed.json()["code"] == "comment_changed"
+    await owner_does(world, comment_id, "delete")
+    missing = await confirm(world, bid)
+    assert missing.status_code == 409 and missing.json()["code"] == "comment_missing"
+    assert await world.social.events(CommentPinned.event_type) == []
+    other = await world.social.user(handle="other.creator")
+    assert (await world.social.http.post(f"/influencer/pin-comment/{bid}/confirm",
+                                         headers=world.social.auth(other))).status_code == 404
+
+
+async def test_the_sandbox_post_page_lets_its_owner_pin_unpin_hide_and_delete(world):
+    crowd = await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m LIMIT 4", m=world.post_id)
+    wrong = await owner_does(world, crowd[0][0], "pin", password="nope")
+    assert wrong.status_code == 303 and "password" in wrong.headers["location"]
+    assert await pinned_on(world.social, world.post_id) == []
+    for row in crowd[:3]:
+        await owner_does(world, row[0], "pin")
+    fourth = await owner_does(world, crowd[3][0], "pin")
+    assert "at most 3 pinned" in fourth.headers["location"].replace("+", " ")
+    await owner_does(world, crowd[0][0], "unpin")
+    assert len(await pinned_on(world.social, world.post_id)) == 2
+    page = await world.social.http.get(f"/instagram/sandbox/p/{world.post_id}")
+    assert page.status_code == 200 and "Unpin" in page.text and "name='password'" in page.text
+    bad = await world.social.http.post(f"/instagram/sandbox/p/{world.post_id}",
+                                       data={"comment": crowd[0][0], "action": "drop table", "password": "sandbox"})
+    assert bad.status_code == 422
