@@ -172,6 +172,24 @@ describe('my bids', () => {
 })
 
 describe('approvals', () => {
+  it('pinning in the Instagram app: post the comment, then "I pinned it"', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } })]),
+      'GET /instagram/connection': () => json(200, { connected: true, pinMethod: 'MANUAL' }),
+      'PUT /influencer/pin-comment/bid-WON': () =>
+        json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'AWAITING_MANUAL_PIN', detail: 'ok' }),
+      'POST /influencer/pin-comment/bid-WON/confirm': () =>
+        json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'PINNED', detail: 'ok' }),
+    })
+    renderApp('/approvals')
+    await userEvent.click(await screen.findByRole('button', { name: 'Post comment' }))
+    await toastWith('Comment posted')
+    await userEvent.click(screen.getByRole('button', { name: 'I pinned it' }))
+    await toastWith('Comment Pinned')
+    expect(api.called('POST', '/influencer/pin-comment/bid-WON/confirm')).toBe(true)
+    expect(api.called('POST', '/influencer/instagram-login')).toBe(false)
+  })
+
   it('a comment changed after approval is approved on its own before the pin', async () => {
     const api = signedIn(creator, {
       'GET /influencer/approvals': () =>

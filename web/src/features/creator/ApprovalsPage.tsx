@@ -17,7 +17,7 @@ import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCar
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
-import { fetchApprovals, KEYS, type Bid } from '../queries'
+import { fetchApprovals, fetchInstagramConnection, KEYS, type Bid } from '../queries'
 
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
@@ -56,6 +56,9 @@ function ApprovalsPageInner() {
   const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals, refetchInterval: untilPaymentRequested })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
   const pin = usePin(setLoginFor)
+  const confirm = useConfirmPin()
+  const connection = useQuery({ queryKey: KEYS.instagramConnection, queryFn: fetchInstagramConnection })
+  const manual = connection.data?.pinMethod === 'MANUAL'
 
   if (approvals.isPending) {
     return (
@@ -86,7 +89,14 @@ function ApprovalsPageInner() {
         <ul className="space-y-4">
           {bids.map((b) => (
             <li key={b.id}>
-              <ApprovalCard bid={b} onPin={() => pin.mutate(b.id)} pinning={pin.isPending && pin.variables === b.id} />
+              <ApprovalCard
+                bid={b}
+                onPin={() => pin.mutate(b.id)}
+                pinning={pin.isPending && pin.variables === b.id}
+                manual={manual}
+                onConfirm={() => confirm.mutate(b.id)}
+                confirming={confirm.isPending && confirm.variables === b.id}
+              />
             </li>
           ))}
         </ul>
@@ -109,6 +119,10 @@ function usePin(onNeedLogin: (bidId: string) => void) {
   return useMutation({
     mutationFn: async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } })),
     onSuccess: (out, bidId) => {
+      if (out.status === 'AWAITING_MANUAL_PIN') {
+        toast.success('Comment posted', { description: 'Now pin it in the Instagram app, then press “I pinned it”.', duration: 10_000 })
+        return
+      }
       // the marketplace learns of the pin by an event: show it pinned at once
       queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
       toast.success('Comment Pinned', { description: out.commentText ? `“${out.commentText}” is now pinned on your post.` : undefined })
@@ -124,7 +138,24 @@ function usePin(onNeedLogin: (bidId: string) => void) {
   })
 }
 
-function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pinning: boolean }) {
+/** "I pinned it" (the creator pinned in the Instagram app): checked by the server through the official API. */
+function useConfirmPin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (bidId: string) =>
+      unwrap(await api().POST('/influencer/pin-comment/{bid_id}/confirm', { params: { path: { bid_id: bidId } } })),
+    onSuccess: (_, bidId) => {
+      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
+      toast.success('Comment Pinned', { description: 'Checked on your post: the placement has started.' })
+      for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings]) void queryClient.invalidateQueries({ queryKey: key })
+    },
+    onError: (err) => toast.error('Could not confirm the pin', { description: serverMessage(err, 'Please try again.') }),
+  })
+}
+
+type CardProps = { bid: Bid; onPin: () => void; pinning: boolean; manual?: boolean; onConfirm?: () => void; confirming?: boolean }
+
+function ApprovalCard({ bid, onPin, pinning, manual = false, onConfirm, confirming = false }: CardProps) {
   const queryClient = useQueryClient()
   const action = approvalAction(bid.status)
   const decide = useMutation({
@@ -235,7 +266,12 @@ function ApprovalCard({ bid, onPin, pinning }: { bid: Bid; onPin: () => void; pi
           {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
           {action === 'pin' && (
             <Button size="sm" onClick={onPin} disabled={pinning || !hasComment || needsCommentApproval}>
-              {pinning ? <Spinner /> : <Pin />} Pin Comment
+              {pinning ? <Spinner /> : <Pin />} {manual ? 'Post comment' : 'Pin Comment'}
+            </Button>
+          )}
+          {action === 'pin' && manual && (
+            <Button size="sm" variant="outline" onClick={onConfirm} disabled={confirming || !hasComment || needsCommentApproval}>
+              {confirming ? <Spinner /> : <Check />} I pinned it
             </Button>
           )}
           {action === 'pin' && !hasComment && <p className="text-sm text-muted-foreground">Paid. Waiting for the brand to submit its comment.</p>}

@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Separator } from '@/components/ui/separator'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
+import { fetchInstagramConnection, KEYS } from '@/features/queries'
 import { emailError, hasErrors, MESSAGES, newPasswordErrors, requiredError, toastPasswordRule, type FieldErrors } from '@/lib/validation'
 
 export const SETTINGS_LOAD_ERROR = 'Failed to load settings. Please try again later.'
@@ -206,8 +207,51 @@ function InstagramCard() {
             {connected ? 'Reconnect' : 'Connect'}
           </Button>
         </div>
+        {connected && user?.role === 'INFLUENCER' && <PinMethod />}
       </CardContent>
     </Card>
+  )
+}
+
+const PIN_METHODS = [
+  {
+    value: 'SESSION',
+    label: 'Pinbid pins for me',
+    text: 'Log in to Instagram once (Secure Instagram Login) and Pin Comment on Approvals pins it. Your password is used once and never stored.',
+  },
+  {
+    value: 'MANUAL',
+    label: 'I pin in the Instagram app',
+    text: 'No password: Pinbid posts the approved comment on your post, you pin it in the Instagram app and press “I pinned it”. Pinbid checks the comment is there, visible and unchanged; the placement then starts on your word and counts on your reliability record.',
+  },
+] as const
+
+function PinMethod() {
+  const queryClient = useQueryClient()
+  const connection = useQuery({ queryKey: KEYS.instagramConnection, queryFn: fetchInstagramConnection })
+  const choose = useMutation({
+    mutationFn: async (pinMethod: 'SESSION' | 'MANUAL') => unwrap(await api().PUT('/instagram/pin-method', { body: { pinMethod } })),
+    onSuccess: (out) => {
+      queryClient.setQueryData(KEYS.instagramConnection, (old: object | undefined) => ({ ...old, pinMethod: out.pinMethod }))
+      toast.success('Pin method saved', { description: out.pinMethod === 'MANUAL' ? 'You pin in the Instagram app.' : 'Pinbid pins with your Instagram login.' })
+    },
+    onError: (err) => toast.error('Could not save the pin method', { description: serverMessage(err, 'Please try again.') }),
+  })
+  if (connection.isPending) return <Spinner className="mt-4" />
+  const current = choose.isPending ? choose.variables : (connection.data?.pinMethod ?? 'SESSION')
+  return (
+    <fieldset className="mt-4 grid gap-2" disabled={choose.isPending}>
+      <legend className="mb-1 text-sm font-medium">How you pin winning comments</legend>
+      {PIN_METHODS.map((m) => (
+        <label key={m.value} className="flex cursor-pointer gap-3 rounded-lg border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/5">
+          <input type="radio" name="pin-method" value={m.value} checked={current === m.value} onChange={() => choose.mutate(m.value)} className="mt-1 accent-[var(--primary)]" />
+          <span>
+            <span className="font-medium">{m.label}</span>
+            <span className="block text-muted-foreground">{m.text}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
   )
 }
 

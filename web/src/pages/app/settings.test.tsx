@@ -220,4 +220,21 @@ describe('settings: the rest', () => {
     expect(await screen.findByText('Profile Information')).toBeInTheDocument()
     expect(screen.queryByText('Instagram Integration')).not.toBeInTheDocument()
   })
+
+  it('Instagram: a creator chooses how comments are pinned', async () => {
+    const api = signedIn(
+      {
+        'GET /instagram/connection': () => json(200, { connected: true, pinMethod: 'SESSION' }),
+        'PUT /instagram/pin-method': (body) => json(200, body),
+      },
+      makeUser({ instagramConnected: true, instagramId: '1789' }),
+    )
+    renderApp('/settings')
+    const session = await screen.findByRole('radio', { name: /Pinbid pins for me/ })
+    expect(session).toBeChecked()
+    await userEvent.click(screen.getByRole('radio', { name: /I pin in the Instagram app/ }))
+    expect(await screen.findByText('Pin method saved')).toBeInTheDocument()
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ pinMethod: 'MANUAL' })
+    expect(screen.getByRole('radio', { name: /I pin in the Instagram app/ })).toBeChecked()
+  })
 })
