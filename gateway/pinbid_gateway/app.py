@@ -21,7 +21,7 @@ from . import dashboards
 from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .live import Hub, open_stream
-from .proxy import WRONG_ROLE, ApiProxy
+from .proxy import WRONG_ROLE, ApiProxy, call
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -102,6 +102,14 @@ class Gateway:
         @app.get("/runtime-config.json", include_in_schema=False)
         async def runtime_config() -> JSONResponse:
             return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
+
+        @app.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+        async def vanity_link(code: str, request: Request) -> Response:
+            """A placement's short link (social counts the click and says where to go)."""
+            upstream = await call(self.upstreams, "social", request, request.method, f"/go/{code}")
+            headers = {k: v for k, v in upstream.headers if k.lower() in ("location", "cache-control",
+                                                                         "content-type", "referrer-policy")}
+            return Response(upstream.body, status_code=upstream.status, headers=headers)
 
         self._mount_web(app, settings.web_dist)
         app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

@@ -9,7 +9,7 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.inbox import Consumers
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -126,7 +126,9 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
 
     @on(s.CommentMetricsUpdated.event_type)
     async def comment_metrics(session: AsyncSession, d: s.CommentMetricsUpdated, _: Envelope) -> None:
-        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(likes=d.likes, replies=d.replies))
+        # clicks only grow: a late, older event does not take any back
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(
+            likes=d.likes, replies=d.replies, clicks=func.greatest(Bid.clicks, d.clicks)))
 
     @on(s.CommentUnpinned.event_type)
     async def comment_unpinned(session: AsyncSession, d: s.CommentUnpinned, _: Envelope) -> None:

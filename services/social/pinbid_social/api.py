@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from fastapi.responses import RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_kit.api import ApiModel, Money, PlainText
 from pinbid_kit.auth import require
 from pinbid_kit.tokens import Principal, TokenVerifier
@@ -15,6 +15,7 @@ from pydantic import Field
 
 from .common import connection_of
 from .connections import Connections
+from .links import Link, Links
 from .models import PinSession, Slot
 from .pins import AWAITING_MANUAL_PIN, Pins
 from .posts import Posts, PostView
@@ -102,6 +103,39 @@ class InstagramLoginOut(ApiModel):
     username: str
 
 
+class LinkIn(ApiModel):
+    url: Annotated[str, Field(max_length=2000, description="The brand's page (https://…)")]
+    promo_code: Annotated[str | None, Field(default=None, max_length=32)] = None
+
+
+class LinkOut(ApiModel):
+    code: str
+    short_url: str  # what the comment can say: people type it, as links in comments are not clickable
+    destination: str
+    promo_code: str | None
+
+
+class ClicksAt(ApiModel):
+    hour: datetime
+    clicks: int
+
+
+class FiguresAt(ApiModel):
+    at: datetime
+    likes: int
+    replies: int
+
+
+class ResultsOut(ApiModel):
+    link: LinkOut | None
+    clicks: int
+    likes: int
+    replies: int
+    status: str
+    clicks_by_hour: list[ClicksAt]
+    figures: list[FiguresAt]
+
+
 class PinMethodIn(ApiModel):
     pin_method: Literal["SESSION", "MANUAL"]
 
@@ -118,10 +152,23 @@ class PinCommentOut(ApiModel):
     detail: str
 
 
-def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVerifier, *,
-           state_ttl: int, secure_cookie: bool) -> list[APIRouter]:
+NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not found · Pinbid</title>
+<body style="font-family:system-ui;margin:4rem auto;max-width:36rem;padding:0 1rem">
+<h1>This link does not exist</h1><p>The short link may be mistyped, or the brand removed it. Check the comment
+you saw it in, or go to <a href="/">Pinbid</a>.</p></body></html>"""
+
+
+def routes(connections: Connections, posts: Posts, pins: Pins, links: Links, verifier: TokenVerifier, *,
+           state_ttl: int, secure_cookie: bool, public_url: str) -> list[APIRouter]:
     signed_in = Depends(require(verifier))
     influencer = Depends(require(verifier, "INFLUENCER"))
+    brand = Depends(require(verifier, "BUYER"))
+
+    def link_out(link: Link | None) -> LinkOut | None:
+        if link is None:
+            return None
+        return LinkOut(code=link.code, short_url=f"{public_url.rstrip('/')}/go/{link.code}",
+                       destination=link.destination, promo_code=link.promo_code)
     instagram = APIRouter(prefix="/instagram", tags=["instagram"])
 
     @instagram.get("/connect", response_model=InstagramConnectOut)
@@ -196,8 +243,36 @@ def routes(connections: Connections, posts: Posts, pins: Pins, verifier: TokenVe
         return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
                              status=pinned.status, detail="Comment Pinned.")
 
+    @instagram.put("/placements/{bid_id}/link", response_model=LinkOut)
+    async def set_link(bid_id: uuid.UUID, body: LinkIn, principal: Principal = brand) -> LinkOut:
+        """The brand's page for a won bid's placement: a short link to put in the comment, counted per click."""
+        out = link_out(await links.set(principal.user_id, bid_id, body.url, body.promo_code))
+        assert out is not None
+        return out
+
+    @instagram.get("/placements/{bid_id}/results", response_model=ResultsOut)
+    async def results(bid_id: uuid.UUID, principal: Principal = brand) -> ResultsOut:
+        found = await links.results(principal.user_id, bid_id)
+        return ResultsOut(link=link_out(found.link), clicks=found.clicks, likes=found.likes, replies=found.replies,
+                          status=found.status,
+                          clicks_by_hour=[ClicksAt(hour=h, clicks=c) for h, c in found.clicks_by_hour],
+                          figures=[FiguresAt(at=a, likes=lk, replies=r) for a, lk, r in found.figures])
+
     @instagram.put("/pin-method", response_model=PinMethodOut)
     async def set_pin_method(body: PinMethodIn, principal: Principal = influencer) -> PinMethodOut:
         return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
 
-    return [instagram, creator]
+    go = APIRouter(tags=["links"])
+
+    @go.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def follow(code: str, request: Request) -> Response:
+        forwarded = request.headers.get("x-forwarded-for", "")
+        address = forwarded.split(",")[-1].strip() if forwarded else (request.client.host if request.client else "")
+        target = await links.follow(code[:32], method=request.method, user_agent=request.headers.get("user-agent", ""),
+                                    address=address[:64])
+        if target is None:
+            return HTMLResponse(NO_SUCH_LINK, status_code=404, headers={"Cache-Control": "no-store"})
+        return RedirectResponse(target, status_code=302, headers={"Cache-Control": "no-store",
+                                                                  "Referrer-Policy": "no-referrer"})
+
+    return [instagram, creator, go]

@@ -14,12 +14,13 @@ from sqlalchemy import text
 from . import handlers
 from .api import routes
 from .connections import Connections
+from .links import Links
 from .models import token_revocations
 from .pins import Pins
 from .posts import Posts
 from .providers import Providers, build_providers
 from .sandbox_api import sandbox_routes
-from .secrecy import state_key
+from .secrecy import state_key, visitor_key
 from .settings import SocialSettings
 from .tracker import PinTracker
 
@@ -44,8 +45,9 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     handlers.register(consumers)
     service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
-    routers = routes(connections, posts, pins, verifier, state_ttl=settings.state_ttl_seconds,
-                     secure_cookie=settings.public_url.startswith("https://"))
+    links = Links(db, visitor_key(settings), clock)
+    routers = routes(connections, posts, pins, links, verifier, state_ttl=settings.state_ttl_seconds,
+                     secure_cookie=settings.public_url.startswith("https://"), public_url=settings.public_url)
     if providers.sandbox is not None:
         routers.append(sandbox_routes(providers.sandbox))
     service.app = create_app(NAME, routers=routers, checks=service.readiness_checks(),
@@ -56,7 +58,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
         Job("token-refresh", connections.refresh_tokens, every_seconds=3600),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]
-    service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker,
+    service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
                      "providers": providers, "settings": settings}
     return service
 

@@ -173,6 +173,7 @@ class Placement(Base):
     misses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # bad readings in a row
     days_kept: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # PlacementKept sent up to here
     unpin_reason: Mapped[str | None] = mapped_column(String(20))  # UNPINNED, HIDDEN or DELETED
+    clicks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as last announced
     created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
 
 
@@ -241,3 +242,46 @@ class SandboxSession(Base):
     session_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+
+
+class VanityLink(Base):
+    """A placement's short link, `/go/<code>`: redirects to the brand's page with UTM parameters."""
+
+    __tablename__ = "vanity_links"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), unique=True)
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    destination: Mapped[str] = mapped_column(Text)
+    promo_code: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(Stamp)
+    updated_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class LinkVisitor(Base):
+    """When a visitor (a hash of address and browser, never the address) was last counted on a link."""
+
+    __tablename__ = "link_visitors"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    visitor: Mapped[str] = mapped_column(String(64), primary_key=True)
+    counted_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class LinkClicks(Base):
+    __tablename__ = "link_clicks"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    hour: Mapped[datetime] = mapped_column(Stamp, primary_key=True)
+    clicks: Mapped[int] = mapped_column(Integer)
+
+
+class PlacementFigures(Base):
+    """A pinned comment's likes and replies as the tracker saw them, each time they changed."""
+
+    __tablename__ = "placement_figures"
+
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    at: Mapped[datetime] = mapped_column(Stamp, primary_key=True)
+    likes: Mapped[int] = mapped_column(Integer)
+    replies: Mapped[int] = mapped_column(Integer)

@@ -18,10 +18,12 @@ from pinbid_kit.events import EventData
 from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted, PlacementKept
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
+from sqlalchemy.dialects.postgresql import insert
 
 from .common import log, publish_all
 from .domain.placement import Observation, Status, Step, days_kept, next_step
-from .models import Connection, PinSession, Post
+from .links import clicks_of
+from .models import Connection, PinSession, PlacementFigures, Post
 from .ports import MediaRef, ProviderError
 from .providers import Providers
 
@@ -31,7 +33,7 @@ _CLAIM = text("""
         SELECT bid_id FROM placements WHERE status = 'PINNED' AND next_sync_at <= :now
         ORDER BY next_sync_at LIMIT :n FOR UPDATE SKIP LOCKED)
     RETURNING bid_id, slot_id, creator_id, post_id, pinned_comment_id, pinned_at, duration_days, likes, replies,
-              misses, days_kept
+              misses, days_kept, clicks
 """)
 # a first bad reading is checked again this soon (or at the usual interval, if that is sooner)
 RECHECK = timedelta(minutes=10)
@@ -44,8 +46,9 @@ _APPLY = text("""
     WITH v AS (
         SELECT * FROM unnest(CAST(:ids AS uuid[]), CAST(:exists AS boolean[]), CAST(:likes AS integer[]),
                              CAST(:replies AS integer[]), CAST(:statuses AS varchar[]), CAST(:misses AS integer[]),
-                             CAST(:days AS integer[]), CAST(:reasons AS varchar[]), CAST(:next AS timestamptz[]))
-            AS v(bid_id, seen, likes, replies, status, misses, days_kept, reason, next_sync_at)),
+                             CAST(:days AS integer[]), CAST(:reasons AS varchar[]), CAST(:next AS timestamptz[]),
+                             CAST(:clicks AS integer[]))
+            AS v(bid_id, seen, likes, replies, status, misses, days_kept, reason, next_sync_at, clicks)),
     locked AS (
         SELECT p.bid_id FROM placements p JOIN v USING (bid_id)
         WHERE p.status = 'PINNED' ORDER BY p.bid_id FOR UPDATE OF p)
@@ -54,6 +57,7 @@ _APPLY = text("""
         replies = CASE WHEN v.seen THEN v.replies ELSE p.replies END,
         status = v.status,
         misses = v.misses,
+        clicks = greatest(p.clicks, v.clicks),
         days_kept = greatest(p.days_kept, v.days_kept),
         unpin_reason = coalesce(v.reason, p.unpin_reason),
         next_sync_at = coalesce(v.next_sync_at, p.next_sync_at),
@@ -80,6 +84,7 @@ class Due:
     replies: int
     misses: int
     days_kept: int
+    clicks: int
 
 
 @dataclass
@@ -118,7 +123,7 @@ class PinTracker:
         async with self.db.transaction() as session:
             rows = (await session.execute(_CLAIM, {"now": now, "next": now + self.interval, "n": self.batch})).all()
         return [Due(r.bid_id, r.slot_id, r.creator_id, r.post_id or "", r.pinned_comment_id or "", r.pinned_at,
-                    r.duration_days or 0, r.likes, r.replies, r.misses, r.days_kept) for r in rows]
+                    r.duration_days or 0, r.likes, r.replies, r.misses, r.days_kept, r.clicks) for r in rows]
 
     async def _check(self, due: list[Due], report: RunReport) -> None:
         creators = {d.creator_id for d in due}
@@ -179,6 +184,7 @@ class PinTracker:
         rows = sorted(steps.items())
         recheck = now + min(RECHECK, self.interval)
         async with self.db.transaction() as session:
+            clicks = await clicks_of(session, [bid for bid, _ in rows])
             applied = (await session.execute(_APPLY, {
                 "ids": [bid for bid, _ in rows], "exists": [o.exists for _, (_, o, _, _) in rows],
                 "likes": [o.likes for _, (_, o, _, _) in rows], "replies": [o.replies for _, (_, o, _, _) in rows],
@@ -188,13 +194,20 @@ class PinTracker:
                 "reasons": [o.broken.value if step == Step.UNPINNED and o.broken else None
                             for _, (_, o, step, _) in rows],
                 "next": [recheck if step == Step.SUSPECT else None for _, (_, _, step, _) in rows],
+                "clicks": [clicks.get(bid, 0) for bid, _ in rows],
                 "now": now})).scalars().all()
             events: list[EventData] = []
+            figures: list[dict] = []
             for bid in sorted(applied):
                 d, o, step, kept = steps[bid]
-                if o.exists and (o.likes, o.replies) != (d.likes, d.replies):
+                moved = o.exists and (o.likes, o.replies) != (d.likes, d.replies)
+                if moved:
+                    figures.append({"bid_id": bid, "at": now, "likes": o.likes, "replies": o.replies})
+                if moved or clicks.get(bid, 0) > d.clicks:
                     report.metrics += 1
-                    events.append(CommentMetricsUpdated(bid_id=d.bid_id, likes=o.likes, replies=o.replies))
+                    likes, replies = (o.likes, o.replies) if o.exists else (d.likes, d.replies)
+                    events.append(CommentMetricsUpdated(bid_id=d.bid_id, likes=likes, replies=replies,
+                                                        clicks=max(clicks.get(bid, 0), d.clicks)))
                 for day in range(d.days_kept + 1, kept + 1):
                     report.kept_days += 1
                     events.append(PlacementKept(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
@@ -211,4 +224,6 @@ class PinTracker:
                     events.append(CommentUnpinned(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
                                                   comment_id=d.comment_id, unpinned_at=now,
                                                   reason=(o.broken or "UNPINNED")))
+            if figures:
+                await session.execute(insert(PlacementFigures).values(figures).on_conflict_do_nothing())
             await publish_all(session, events)

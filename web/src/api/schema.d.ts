@@ -717,6 +717,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instagram/placements/{bid_id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Link
+         * @description The brand's page for a won bid's placement: a short link to put in the comment, counted per click.
+         */
+        put: operations["set_link_instagram_placements__bid_id__link_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instagram/placements/{bid_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Results */
+        get: operations["results_instagram_placements__bid_id__results_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instagram/posts": {
         parameters: {
             query?: never;
@@ -1226,6 +1263,16 @@ export interface components {
              */
             bidId: string;
         };
+        /** ClicksAt */
+        ClicksAt: {
+            /**
+             * Hour
+             * Format: date-time
+             */
+            hour: string;
+            /** Clicks */
+            clicks: number;
+        };
         /** CommentSubmissionIn */
         CommentSubmissionIn: {
             /**
@@ -1327,6 +1374,18 @@ export interface components {
             question: string;
             /** Answer */
             answer: string;
+        };
+        /** FiguresAt */
+        FiguresAt: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Likes */
+            likes: number;
+            /** Replies */
+            replies: number;
         };
         /** ForgotPasswordIn */
         ForgotPasswordIn: {
@@ -1479,6 +1538,27 @@ export interface components {
             timestamp: string | null;
             /** Pinslots */
             pinSlots: components["schemas"]["InstagramPinSlotOut"][];
+        };
+        /** LinkIn */
+        LinkIn: {
+            /**
+             * Url
+             * @description The brand's page (https://…)
+             */
+            url: string;
+            /** Promocode */
+            promoCode?: string | null;
+        };
+        /** LinkOut */
+        LinkOut: {
+            /** Code */
+            code: string;
+            /** Shorturl */
+            shortUrl: string;
+            /** Destination */
+            destination: string;
+            /** Promocode */
+            promoCode: string | null;
         };
         /** LoginIn */
         LoginIn: {
@@ -1830,6 +1910,22 @@ export interface components {
             token: string;
             /** Newpassword */
             newPassword: string;
+        };
+        /** ResultsOut */
+        ResultsOut: {
+            link: components["schemas"]["LinkOut"] | null;
+            /** Clicks */
+            clicks: number;
+            /** Likes */
+            likes: number;
+            /** Replies */
+            replies: number;
+            /** Status */
+            status: string;
+            /** Clicksbyhour */
+            clicksByHour: components["schemas"]["ClicksAt"][];
+            /** Figures */
+            figures: components["schemas"]["FiguresAt"][];
         };
         /**
          * Role
@@ -3336,6 +3432,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PinMethodOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_link_instagram_placements__bid_id__link_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    results_instagram_placements__bid_id__results_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsOut"];
                 };
             };
             /** @description An error */
