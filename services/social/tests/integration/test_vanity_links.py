@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pinbid_kit.events.social import CommentMetricsUpdated
 
-from .test_pinning import World, world  # noqa: F401 (the fixture)
+from .conftest import World
 
 BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Instagram 350.0"
 
