@@ -24,6 +24,7 @@ const MarketplacePage = React.lazy(() => import('@/features/buyer/MarketplacePag
 const PostManagerPage = React.lazy(() => import('@/features/creator/PostManagerPage'))
 const ApprovalsPage = React.lazy(() => import('@/features/creator/ApprovalsPage'))
 const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
+const PlacementPage = React.lazy(() => import('@/features/buyer/PlacementPage'))
 const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
 const NotificationsPage = React.lazy(() => import('@/features/notifications/NotificationsPage'))
 
@@ -58,6 +59,7 @@ export function AppRoutes() {
           <Route path="post-manager" element={<PostManagerPage />} />
           <Route path="approvals" element={<ApprovalsPage />} />
           <Route path="my-bids" element={<MyBidsPage />} />
+          <Route path="my-bids/:bidId" element={<PlacementPage />} />
           <Route path="earnings" element={<EarningsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="notifications" element={<NotificationsPage />} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { monthLabel, priceHistory } from './charts'
+import { monthLabel, placementSeries, priceHistory } from './charts'
 
 describe('monthLabel', () => {
   it('names the month', () => {
@@ -31,5 +31,16 @@ describe('priceHistory', () => {
 
   it('is only the minimum bid without bids', () => {
     expect(priceHistory({ ...slot, currentBid: null, bids: [] })).toEqual([{ at: Date.parse(slot.createdAt), price: 80, label: 'Minimum bid' }])
+  })
+})
+
+describe('placementSeries', () => {
+  it('merges the figures and the hourly clicks into one running series', () => {
+    const series = placementSeries(
+      [{ at: '2026-11-20T10:30:00Z', likes: 5, replies: 1 }, { at: '2026-11-20T12:30:00Z', likes: 9, replies: 2 }],
+      [{ hour: '2026-11-20T11:00:00Z', clicks: 3 }, { hour: '2026-11-20T13:00:00Z', clicks: 2 }],
+    )
+    expect(series.map(({ likes, replies, clicks }) => [likes, replies, clicks])).toEqual([[5, 1, 0], [5, 1, 3], [9, 2, 3], [9, 2, 5]])
+    expect(placementSeries([], [])).toEqual([])
   })
 })

@@ -36,3 +36,30 @@ export function priceHistory(slot: { minBid: number; currentBid: number | null; 
   }
   return points
 }
+
+export type PlacementPoint = { at: number; likes: number; replies: number; clicks: number }
+
+/** One series of a placement's figures over time: likes and replies as the tracker saw them change, clicks as a
+ * running total of the hours' counts; each point carries the latest of all three. */
+export function placementSeries(
+  figures: readonly { at: string; likes: number; replies: number }[],
+  clicksByHour: readonly { hour: string; clicks: number }[],
+): PlacementPoint[] {
+  const events = [
+    ...figures.map((f) => ({ at: Date.parse(f.at), likes: f.likes, replies: f.replies, clicks: 0 })),
+    ...clicksByHour.map((c) => ({ at: Date.parse(c.hour), likes: -1, replies: -1, clicks: c.clicks })),
+  ].sort((a, b) => a.at - b.at)
+  const points: PlacementPoint[] = []
+  let likes = 0
+  let replies = 0
+  let clicks = 0
+  for (const e of events) {
+    if (e.likes >= 0) {
+      likes = e.likes
+      replies = e.replies
+    }
+    clicks += e.clicks
+    points.push({ at: e.at, likes, replies, clicks })
+  }
+  return points
+}

@@ -1,9 +1,9 @@
 import * as React from 'react'
 import { RoleGate } from '../RoleGate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useSearchParams } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
-import { CheckCircle2, Clock, CreditCard, ExternalLink, Gavel, MessageSquarePlus, Pin, Radio, Trophy } from 'lucide-react'
+import { BarChart3, CheckCircle2, Clock, CreditCard, ExternalLink, Gavel, MessageSquarePlus, Pin, Radio, Trophy } from 'lucide-react'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
@@ -255,6 +255,13 @@ function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: 
             </Button>
           )}
           {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for Influencer to Pin comment</span>}
+          {bid.finalPrice != null && ['APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'].includes(bid.status) && (
+            <Button size="sm" variant="outline" asChild>
+              <Link to={`/my-bids/${bid.id}`}>
+                <BarChart3 /> Link &amp; results
+              </Link>
+            </Button>
+          )}
           {c.submitComment && (
             <Button size="sm" variant="outline" onClick={() => onSubmitComment(bid)}>
               <MessageSquarePlus /> {bid.comment || bid.commentId ? 'Change Comment' : 'Submit Comment'}

@@ -8,13 +8,14 @@ import { unwrap } from '@/api/errors'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import type { ChartConfig } from '@/components/ui/chart'
-import { monthLabel, priceHistory } from '@/lib/charts'
+import { monthLabel, priceHistory, type PlacementPoint } from '@/lib/charts'
 import { fmtDateTime, fmtMoney } from '../common'
 import type { Slot } from '../queries'
 import type { MonthRow } from './MonthlyBars'
 
 const MonthlyBars = React.lazy(() => import('./MonthlyBars'))
 const PriceLine = React.lazy(() => import('./PriceLine'))
+const PlacementLines = React.lazy(() => import('./PlacementLines'))
 
 export const CHART_KEYS = {
   monthlyEarnings: ['influencer', 'earnings', 'monthly'] as const,
@@ -134,6 +135,40 @@ export function PriceHistory({ slot }: { slot: Slot }) {
                   {p.label}, {fmtDateTime(new Date(p.at).toISOString())}
                 </th>
                 <td>{fmtMoney(p.price)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  )
+}
+
+export function PlacementChart({ points, title }: { points: PlacementPoint[]; title: string }) {
+  return (
+    <figure className="min-w-0">
+      <figcaption className="mb-1 text-sm font-medium">Likes, replies and clicks over time</figcaption>
+      <Drawing height="h-56">
+        <PlacementLines points={points} />
+      </Drawing>
+      <div className="sr-only">
+        <table>
+          <caption>Likes, replies and clicks over time for {title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Likes</th>
+              <th scope="col">Replies</th>
+              <th scope="col">Clicks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p, i) => (
+              <tr key={i}>
+                <th scope="row">{fmtDateTime(new Date(p.at).toISOString())}</th>
+                <td>{p.likes}</td>
+                <td>{p.replies}</td>
+                <td>{p.clicks}</td>
               </tr>
             ))}
           </tbody>

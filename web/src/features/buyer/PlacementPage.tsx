@@ -1,0 +1,149 @@
+/* A brand's placement: the short link and promo code to put in the comment (links in Instagram comments are not
+   clickable, so people type the short one), and the results: likes, replies and counted clicks over time. */
+import * as React from 'react'
+import { Link, useParams } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
+import { api } from '@/api/client'
+import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { Spinner } from '@/components/ui/spinner'
+import { placementSeries } from '@/lib/charts'
+import { PlacementChart } from '../charts'
+import { EmptyState, LoadError, StatCard } from '../common'
+import { RoleGate } from '../RoleGate'
+
+export const placementKey = (bidId: string) => ['instagram', 'placement', bidId] as const
+
+export default function PlacementPage() {
+  return (
+    <RoleGate role="BUYER">
+      <PlacementInner />
+    </RoleGate>
+  )
+}
+
+function PlacementInner() {
+  const { bidId = '' } = useParams()
+  const results = useQuery({
+    queryKey: placementKey(bidId),
+    queryFn: async () => unwrap(await api().GET('/instagram/placements/{bid_id}/results', { params: { path: { bid_id: bidId } } })),
+    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
+  })
+  const back = (
+    <Link to="/my-bids" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <ArrowLeft className="size-4" aria-hidden="true" /> My Bids
+    </Link>
+  )
+  if (results.isPending) {
+    return (
+      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
+        <Spinner className="size-5 text-primary" /> Loading the placement...
+      </div>
+    )
+  }
+  if (results.isError) {
+    const missing = results.error instanceof ApiError && results.error.status === 404
+    return (
+      <div className="mx-auto w-full max-w-3xl space-y-4">
+        {back}
+        {missing ? <EmptyState icon={Link2} text="This placement does not exist, or it is not yours." /> : <LoadError message="Failed to load the placement. Please try again later." onRetry={() => void results.refetch()} />}
+      </div>
+    )
+  }
+  const r = results.data
+  const points = placementSeries(r.figures, r.clicksByHour)
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-6">
+      {back}
+      <div>
+        <h2 className="text-2xl font-bold">Placement results</h2>
+        <p className="text-muted-foreground">Your pinned comment's likes and replies, and the people who followed your short link.</p>
+      </div>
+      <div className="grid grid-cols-3 gap-3">
+        <StatCard icon={Heart} label="Likes" value={r.likes} />
+        <StatCard icon={MessageCircle} label="Replies" value={r.replies} />
+        <StatCard icon={MousePointerClick} label="Clicks" value={r.clicks} hint="People, not bots or repeats" />
+      </div>
+      <Card>
+        <CardContent className="pt-6">
+          {points.length > 1 ? <PlacementChart points={points} title="this placement" /> : <EmptyState icon={MousePointerClick} text="No figures yet: they appear once the comment is pinned and people see it." />}
+        </CardContent>
+      </Card>
+      <LinkForm bidId={bidId} link={r.link} />
+    </div>
+  )
+}
+
+type LinkOut = { code: string; shortUrl: string; destination: string; promoCode?: string | null }
+
+function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undefined }) {
+  const queryClient = useQueryClient()
+  const [url, setUrl] = React.useState(link?.destination ?? 'https://')
+  const [promo, setPromo] = React.useState(link?.promoCode ?? '')
+  const [error, setError] = React.useState<string | null>(null)
+  const save = useMutation({
+    mutationFn: async () => unwrap(await api().PUT('/instagram/placements/{bid_id}/link', { params: { path: { bid_id: bidId } }, body: { url: url.trim(), promoCode: promo.trim() || null } })),
+    onSuccess: () => {
+      setError(null)
+      toast.success('Short link saved', { description: 'Put it in your comment: people can type it.' })
+      void queryClient.invalidateQueries({ queryKey: placementKey(bidId) })
+    },
+    onError: (err) => setError(serverMessage(err, 'Could not save the link. Please try again.')),
+  })
+  const copy = async () => {
+    if (!link) return
+    await navigator.clipboard?.writeText(link.shortUrl)
+    toast.success('Copied', { description: link.shortUrl })
+  }
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Short link and promo code</CardTitle>
+        <CardDescription>Links in Instagram comments are not clickable: Pinbid gives you a short one people can type, sends them to your page with UTM parameters, and counts them.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {link && (
+          <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-muted/40 p-3">
+            <code className="break-all text-sm font-medium">{link.shortUrl}</code>
+            <Button size="sm" variant="outline" onClick={() => void copy()} aria-label="Copy the short link">
+              <Copy /> Copy
+            </Button>
+            {link.promoCode && <span className="text-sm text-muted-foreground">Promo code: <b className="text-foreground">{link.promoCode}</b></span>}
+          </div>
+        )}
+        <form
+          className="grid gap-3"
+          aria-label="Short link"
+          onSubmit={(e) => {
+            e.preventDefault()
+            save.mutate()
+          }}
+        >
+          <div className="grid gap-1">
+            <Label htmlFor="link-url">Your page</Label>
+            <Input id="link-url" type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} maxLength={2000} required aria-invalid={error ? true : undefined} />
+          </div>
+          <div className="grid gap-1">
+            <Label htmlFor="link-promo">Promo code (optional)</Label>
+            <Input id="link-promo" value={promo} onChange={(e) => setPromo(e.target.value)} maxLength={32} placeholder="SUMMER-25" />
+          </div>
+          {error && (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          )}
+          <div>
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending && <Spinner />} {link ? 'Update link' : 'Make my short link'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  )
+}
