@@ -43,11 +43,12 @@ def wait_for(url: str, timeout: float = 120) -> float:
 
 
 @contextlib.contextmanager
-def embedded(var: Path | None = None, *, seed: bool = False) -> Iterator[str]:
+def embedded(var: Path | None = None, *, seed: bool = False, demo_bidding: bool = True) -> Iterator[str]:
     """The embedded product on a free port with its own var/ folder; yields the base URL."""
     folder = var or Path(tempfile.mkdtemp(prefix="pinbid-bench-"))
     port = free_port()
     args = [sys.executable, "-m", "pinbid_launcher", "embedded", "--port", str(port)] + ([] if seed else ["--no-seed"])
+    args += [] if demo_bidding else ["--no-demo-bidding"]
     log = open(folder / "bench.log", "ab") if folder.exists() else subprocess.DEVNULL
     process = subprocess.Popen(args, env={**os.environ, "PINBID_VAR": str(folder)}, stdout=log,
                                stderr=subprocess.STDOUT)
