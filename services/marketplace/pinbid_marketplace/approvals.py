@@ -25,6 +25,13 @@ from .settings import MarketplaceSettings
 COMMENT_APPROVABLE = {BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON}
 
 
+async def _locked(conn, bid_id: uuid.UUID, creator_id: uuid.UUID) -> store.SlotRows:
+    locked = await store.lock_bid_of_creator(conn, bid_id, creator_id)
+    if locked is None:
+        raise NotFound("Bid not found.")
+    return locked
+
+
 class Approvals:
     def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock):
         self.db, self.settings, self.clock = db, settings, clock
@@ -32,9 +39,7 @@ class Approvals:
     async def decide(self, creator_id: uuid.UUID, bid_id: uuid.UUID, decision: BidStatus) -> BidView:
         async with self.db.transaction() as session:
             conn = await session.connection()
-            locked = await store.lock_bid_of_creator(conn, bid_id, creator_id)
-            if locked is None:
-                raise NotFound("Bid not found.")
+            locked = await _locked(conn, bid_id, creator_id)
             slot, bid = locked.slot, locked.bids[bid_id]
             state = bid_state(bid)
             with as_api_errors():
@@ -54,9 +59,7 @@ class Approvals:
         """POST /influencer/approvals/{id}/comment: the creator approves the comment as it is now."""
         async with self.db.transaction() as session:
             conn = await session.connection()
-            locked = await store.lock_bid_of_creator(conn, bid_id, creator_id)
-            if locked is None:
-                raise NotFound("Bid not found.")
+            locked = await _locked(conn, bid_id, creator_id)
             slot, bid = locked.slot, locked.bids[bid_id]
             if BidStatus(bid.status) not in COMMENT_APPROVABLE:
                 raise Conflict("Only the comment of an approved bid that is not pinned yet can be approved.",

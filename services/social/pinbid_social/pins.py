@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from .common import SOURCE, connection_of, handle, log, provider_call
 from .domain.placement import Status, can_pin, ends_at
-from .models import BidComment, PinSession, Placement, Post, Slot
+from .models import BidComment, Connection, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
 from .providers import Providers
 
@@ -102,18 +102,23 @@ class Pins:
                              code="instagram_error") from None
 
     # --- pinning ----------------------------------------------------------------------------
+    async def _pinnable(self, session, creator_id: uuid.UUID, bid_id: uuid.UUID) -> tuple[Placement, Connection]:
+        """The creator's placement waiting for its pin, and the creator's connection."""
+        placement = await session.get(Placement, bid_id)
+        if placement is None or placement.creator_id != creator_id:
+            raise NotFound("This bid does not exist.")
+        why_not = can_pin(Status(placement.status))
+        if why_not:
+            raise Conflict(why_not, code="not_pinnable")
+        connection = await connection_of(session, creator_id)
+        if connection is None:
+            raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
+                                        code="instagram_not_connected")
+        return placement, connection
+
     async def pin(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> Pinned:
         async with self.db.transaction() as session:
-            placement = await session.get(Placement, bid_id)
-            if placement is None or placement.creator_id != creator_id:
-                raise NotFound("This bid does not exist.")
-            why_not = can_pin(Status(placement.status))
-            if why_not:
-                raise Conflict(why_not, code="not_pinnable")
-            connection = await connection_of(session, creator_id)
-            if connection is None:
-                raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
-                                            code="instagram_not_connected")
+            placement, connection = await self._pinnable(session, creator_id, bid_id)
             manual = connection.pin_method == MANUAL
             pin_session = None if manual else await session.get(PinSession, creator_id)
             if not manual and pin_session is None:
@@ -198,16 +203,7 @@ class Pins:
         official API (which cannot see pins): the approved comment is on the post, not hidden, and says exactly
         what was approved. The placement starts then, on the creator's record."""
         async with self.db.transaction() as session:
-            placement = await session.get(Placement, bid_id)
-            if placement is None or placement.creator_id != creator_id:
-                raise NotFound("This bid does not exist.")
-            why_not = can_pin(Status(placement.status))
-            if why_not:
-                raise Conflict(why_not, code="not_pinnable")
-            connection = await connection_of(session, creator_id)
-            if connection is None:
-                raise InstagramUnauthorized("Connect your Instagram account to pin comments.",
-                                            code="instagram_not_connected")
+            placement, connection = await self._pinnable(session, creator_id, bid_id)
             choice = await session.get(BidComment, bid_id)
         if choice is None or choice.approved_text is None:
             raise Conflict(NOT_APPROVED, code="comment_not_approved")
