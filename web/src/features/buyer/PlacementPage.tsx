@@ -71,7 +71,14 @@ function PlacementInner() {
       </div>
       <Card>
         <CardContent className="pt-6">
-          {points.length > 1 ? <PlacementChart points={points} title="this placement" /> : <EmptyState icon={MousePointerClick} text="No figures yet: they appear once the comment is pinned and people see it." />}
+          {points.length > 1 ? (
+            <PlacementChart points={points} title="this placement" />
+          ) : (
+            <EmptyState
+              icon={MousePointerClick}
+              text={points.length === 1 ? 'One reading so far: the chart fills in as the figures change.' : 'No figures yet: they appear once the comment is pinned and people see it.'}
+            />
+          )}
         </CardContent>
       </Card>
       <LinkForm bidId={bidId} link={r.link} />
