@@ -104,8 +104,8 @@ class InstagramLoginOut(ApiModel):
 
 
 class LinkIn(ApiModel):
-    url: Annotated[str, Field(max_length=2000, description="The brand's page (https://…)")]
-    promo_code: Annotated[str | None, Field(default=None, max_length=32)] = None
+    url: Annotated[PlainText, Field(max_length=2000, description="The brand's page (https://…)")]
+    promo_code: Annotated[PlainText | None, Field(max_length=32)] = None
 
 
 class LinkOut(ApiModel):
@@ -265,7 +265,7 @@ def routes(connections: Connections, posts: Posts, pins: Pins, links: Links, ver
     go = APIRouter(tags=["links"])
 
     @go.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def follow(code: str, request: Request) -> Response:
+    async def follow(code: PlainText, request: Request) -> Response:
         forwarded = request.headers.get("x-forwarded-for", "")
         address = forwarded.split(",")[-1].strip() if forwarded else (request.client.host if request.client else "")
         target = await links.follow(code[:32], method=request.method, user_agent=request.headers.get("user-agent", ""),
