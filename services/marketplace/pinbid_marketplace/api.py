@@ -26,6 +26,7 @@ from .views import (
     BidOut,
     BuyerFiguresOut,
     InfluencerFiguresOut,
+    RecordOut,
     SlotOut,
     SlotPageOut,
     history,
@@ -121,6 +122,7 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
         min_views: Annotated[int | None, Query(alias="minViews", ge=0, le=10**12)] = None,
         time_left: Annotated[Literal["all", "1h", "24h", "7d"] | None, Query(alias="timeLeft")] = None,
         verified: bool | None = None,
+        min_kept_percent: Annotated[int | None, Query(alias="minKeptPercent", ge=0, le=100)] = None,
         sort_by: Annotated[PlainText, Query(alias="sortBy")] = "newest",
         page: Annotated[int, Query(ge=1, le=100_000)] = 1,
         limit: Annotated[int, Query(ge=1)] = 10,
@@ -130,8 +132,8 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
         if limit > page_limit_max:
             raise Invalid(f"limit must be at most {page_limit_max}.", field="limit")
         search = Search(q=q or None, category=category, min_price=min_price, max_price=max_price,
-                        min_views=min_views, time_left=time_left, verified=verified, sort_by=sort_by, page=page,
-                        limit=limit)
+                        min_views=min_views, time_left=time_left, verified=verified,
+                        min_kept_percent=min_kept_percent, sort_by=sort_by, page=page, limit=limit)
         return SlotPageOut.of(await queries.marketplace(search))
 
     @market.get("/categories", response_model=list[str])
@@ -176,6 +178,11 @@ def routes(*, verifier: TokenVerifier, slots: Slots, bidding: Bidding, closer: C
     async def approve_comment(bid_id: uuid.UUID, principal: Principal = influencer) -> BidOut:
         """Approve the brand's comment as it is now: the exact text Pinbid will post or pin."""
         return BidOut.of(await approvals.approve_comment(principal.user_id, bid_id))
+
+    @creator.get("/record", response_model=RecordOut)
+    async def own_record(principal: Principal = influencer) -> RecordOut:
+        """The creator's reliability record, as brands see it (and the Approvals' average response time)."""
+        return RecordOut.of(await queries.record(principal.user_id))
 
     @creator.get("/bids", response_model=list[BidOut])
     async def creator_bids(principal: Principal = influencer) -> list[BidOut]:

@@ -45,7 +45,7 @@ class Approvals:
             with as_api_errors():
                 state.move(decision)
             store_bid(bid, state)
-            bid.updated_at = self.clock()
+            bid.updated_at = bid.decided_at = self.clock()
             events: list[EventData] = []
             if decision is BidStatus.APPROVED:
                 events.append(announcements.bid_approved_event(slot, bid, self.settings.currency))

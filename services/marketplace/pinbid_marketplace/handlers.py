@@ -13,7 +13,7 @@ from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import announcements
+from . import announcements, reliability
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
 from .settings import MarketplaceSettings
@@ -95,7 +95,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
         bid = await locked_bid(session, d.bid_id)
         if bid is None or not await advance(bid, BidStatus.WON, e):
             return
-        bid.payment_id, bid.payment_status = d.payment_id, "COMPLETED"
+        bid.payment_id, bid.payment_status, bid.pin_deadline_at = d.payment_id, "COMPLETED", d.pin_deadline_at
         slot = await session.get(Slot, bid.slot_id)
         assert slot is not None
         await announcements.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),
@@ -123,6 +123,8 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
             return
         bid.pinned_comment_id, bid.pinned_text, bid.pinned_at = d.comment_id, d.comment_text, d.pinned_at
         bid.pinned_status = "ACTIVE"
+        await session.flush()
+        await reliability.refresh(session, d.creator_id)
 
     @on(s.CommentMetricsUpdated.event_type)
     async def comment_metrics(session: AsyncSession, d: s.CommentMetricsUpdated, _: Envelope) -> None:
@@ -134,8 +136,10 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
     async def comment_unpinned(session: AsyncSession, d: s.CommentUnpinned, _: Envelope) -> None:
         await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
                               .values(pinned_status="UNPINNED"))
+        await reliability.refresh(session, d.creator_id)
 
     @on(s.PlacementCompleted.event_type)
     async def placement_completed(session: AsyncSession, d: s.PlacementCompleted, _: Envelope) -> None:
         await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
                               .values(pinned_status="COMPLETED"))
+        await reliability.refresh(session, d.creator_id)

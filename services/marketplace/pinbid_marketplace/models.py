@@ -17,6 +17,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     Numeric,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -104,6 +105,9 @@ class Slot(Base):
               postgresql_where=text(OPEN_SQL)),
         Index("slots_one_open_per_post", "post_id", unique=True, postgresql_where=text(OPEN_SQL)),
         Index("slots_creator", "creator_id", "status"),
+        Index("slots_open_reliable", text("creator_kept_pct DESC NULLS LAST"), text("creator_placements DESC"), "id",
+              postgresql_where=text(OPEN_SQL), postgresql_include=["auction_end", "category", "price", "avg_views",
+                                                                   "verified"]),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
@@ -130,6 +134,10 @@ class Slot(Base):
     followers: Mapped[int] = mapped_column(BigInteger, default=0)
     avg_views: Mapped[int] = mapped_column(BigInteger, default=0)
     avg_engagement: Mapped[Decimal] = mapped_column(Numeric(6, 2), default=Decimal(0))
+    # the creator's reliability record as of their last finished placement (reliability.py)
+    creator_placements: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    creator_kept_pct: Mapped[int | None] = mapped_column(SmallInteger)
+    creator_response_minutes: Mapped[int | None] = mapped_column(Integer)
     verified: Mapped[bool] = mapped_column(Boolean, default=False)
     media_type: Mapped[str] = mapped_column(String(20), default="IMAGE")
     media_url: Mapped[str] = mapped_column(Text, default="")
@@ -179,6 +187,8 @@ class Bid(Base):
     # the exact text the creator approved (disclosure included): what social posts or pins, and when
     approved_text: Mapped[str | None] = mapped_column(Text)
     approved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # the creator's approve or reject
+    pin_deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # from the payment
     payment_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     payment_status: Mapped[str | None] = mapped_column(String(20))
     payment_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

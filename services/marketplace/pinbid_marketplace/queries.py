@@ -11,8 +11,9 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
 from sqlalchemy import ColumnElement, Select, bindparam, func, select
 
-from . import store
+from . import reliability, store
 from .domain.listing import CATEGORIES, TIME_LEFT
+from .domain.reliability import Record
 from .domain.states import LIVE, WON_STATUSES, BidStatus
 from .models import Bid, Slot, User, open_slot_counts
 
@@ -26,6 +27,8 @@ ORDER = {
     "price-high": (Slot.price.desc(), Slot.id.desc()),  # the price index read backwards, no re-sort
     "ending-soon": (Slot.auction_end.asc(), Slot.id),
     "most-views": (Slot.avg_views.desc(), Slot.id),
+    # the highest share of placements kept to the end, the longest record first; new creators last
+    "most-reliable": (Slot.creator_kept_pct.desc().nulls_last(), Slot.creator_placements.desc(), Slot.id),
 }
 
 
@@ -38,6 +41,7 @@ class Search:
     min_views: int | None = None
     time_left: str | None = None
     verified: bool | None = None
+    min_kept_percent: int | None = None  # creators who kept at least this share of their finished placements
     sort_by: str = "newest"
     page: int = 1
     limit: int = 10
@@ -82,12 +86,14 @@ def filtered(search: Search, now: datetime) -> Select:
         query = query.where(Slot.auction_end <= now + TIME_LEFT[search.time_left])
     if search.verified:
         query = query.where(Slot.verified.is_(True))
+    if search.min_kept_percent:
+        query = query.where(Slot.creator_kept_pct >= search.min_kept_percent)
     return query
 
 
 def only_by_category(search: Search) -> bool:
     return not (search.q or search.min_price is not None or search.max_price is not None or search.min_views
-                or search.time_left in TIME_LEFT or search.verified)
+                or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent)
 
 
 def count_query(search: Search, now: datetime) -> Select:
@@ -158,6 +164,10 @@ class Queries:
             query = query.where(Bid.status.in_(statuses))
         async with self.db.transaction() as session:
             return await self._bids(session, query)
+
+    async def record(self, creator_id: uuid.UUID) -> Record:
+        async with self.db.autocommit() as conn:
+            return await reliability.record_of(conn, creator_id)
 
     async def creator_figures(self, creator_id: uuid.UUID) -> dict[str, int]:
         async with self.db.transaction() as session:

@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import announcements
+from . import announcements, reliability
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -57,6 +57,9 @@ class Slots:
             if profile is not None:
                 row.followers, row.avg_views = profile.followers, profile.avg_views
                 row.avg_engagement, row.verified = profile.avg_engagement, profile.verified
+            record = await reliability.record_of(session, creator_id)
+            row.creator_placements, row.creator_kept_pct = record.finished, record.kept_percent
+            row.creator_response_minutes = record.response_minutes
             session.add(row)
             try:
                 await session.flush()

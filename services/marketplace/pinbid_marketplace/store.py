@@ -170,16 +170,16 @@ SLOT_WRITTEN = ("id", "current_bid", "bid_count", "auction_end", "status", "outc
                 "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
                 "final_price", "comment_id", "comment_username", "comment_text", "approved_text", "approved_at",
-                "is_demo", "created_at", "updated_at")
+                "decided_at", "is_demo", "created_at", "updated_at")
 BID_UPDATED = ("amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status", "final_price", "comment_id",
-               "comment_username", "comment_text", "approved_text", "approved_at", "updated_at")
+               "comment_username", "comment_text", "approved_text", "approved_at", "decided_at", "updated_at")
 _SQL_TYPE = {"id": "uuid", "slot_id": "uuid", "buyer_id": "uuid", "winning_bid_id": "uuid", "current_bid": "numeric",
              "amount": "numeric", "ceiling": "numeric", "max_auto_bid": "numeric", "final_price": "numeric",
              "bid_count": "integer", "seq": "integer", "auction_end": "timestamptz", "closed_at": "timestamptz",
              "created_at": "timestamptz", "updated_at": "timestamptz", "auto_bid_enabled": "boolean",
              "is_demo": "boolean", "status": "text", "outcome": "text", "comment_id": "text",
              "comment_username": "text", "comment_text": "text", "approved_text": "text",
-             "approved_at": "timestamptz"}
+             "approved_at": "timestamptz", "decided_at": "timestamptz"}
 
 
 def _unnest(prefix: str, columns: tuple[str, ...]) -> str:

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pinbid_kit.api import ApiModel, Money
 
+from .domain.reliability import Record
 from .models import Bid, Slot, User
 from .queries import BidView, Page
 
@@ -16,11 +17,38 @@ class InfluencerProfileOut(ApiModel):
     verified: bool
 
 
+class CreatorRecordOut(ApiModel):
+    """The creator's reliability, as of their last finished placement: `keptPercent` of `placements` kept pinned
+    for their whole duration (null: a new creator), and how long they take to decide on a winning bid."""
+
+    placements: int
+    kept_percent: int | None
+    response_minutes: int | None
+
+
 class CreatorOut(ApiModel):
     id: uuid.UUID
     name: str
     instagram_handle: str | None
     influencer_profile: InfluencerProfileOut
+    record: CreatorRecordOut
+
+
+class RecordOut(ApiModel):
+    pinned: int
+    pinned_on_time_percent: int | None
+    placements: int  # finished: kept to the end or ended early
+    kept: int
+    ended_early: int
+    kept_percent: int | None
+    decisions: int
+    response_minutes: int | None  # average, from an auction's end to the creator's decision
+
+    @classmethod
+    def of(cls, r: Record) -> "RecordOut":
+        return cls(pinned=r.pinned, pinned_on_time_percent=r.on_time_percent, placements=r.finished, kept=r.kept,
+                   ended_early=r.ended_early, kept_percent=r.kept_percent, decisions=r.decisions,
+                   response_minutes=r.response_minutes)
 
 
 class PostOut(ApiModel):
@@ -82,7 +110,10 @@ class SlotOut(ApiModel):
             user=CreatorOut(id=slot.creator_id, name=slot.creator_name, instagram_handle=slot.creator_handle,
                             influencer_profile=InfluencerProfileOut(
                                 avg_views=slot.avg_views, followers=slot.followers,
-                                avg_engagement=float(slot.avg_engagement), verified=slot.verified)),
+                                avg_engagement=float(slot.avg_engagement), verified=slot.verified),
+                            record=CreatorRecordOut(placements=slot.creator_placements,
+                                                    kept_percent=slot.creator_kept_pct,
+                                                    response_minutes=slot.creator_response_minutes)),
             bids=bids or [])
 
 

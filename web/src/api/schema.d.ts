@@ -1324,6 +1324,20 @@ export interface components {
             /** Instagramhandle */
             instagramHandle: string | null;
             influencerProfile: components["schemas"]["InfluencerProfileOut"];
+            record: components["schemas"]["CreatorRecordOut"];
+        };
+        /**
+         * CreatorRecordOut
+         * @description The creator's reliability, as of their last finished placement: `keptPercent` of `placements` kept pinned
+         *     for their whole duration (null: a new creator), and how long they take to decide on a winning bid.
+         */
+        CreatorRecordOut: {
+            /** Placements */
+            placements: number;
+            /** Keptpercent */
+            keptPercent: number | null;
+            /** Responseminutes */
+            responseMinutes: number | null;
         };
         /** DecisionIn */
         DecisionIn: {
@@ -1889,6 +1903,25 @@ export interface components {
             createdAt: string;
             /** Token */
             token?: string | null;
+        };
+        /** RecordOut */
+        RecordOut: {
+            /** Pinned */
+            pinned: number;
+            /** Pinnedontimepercent */
+            pinnedOnTimePercent: number | null;
+            /** Placements */
+            placements: number;
+            /** Kept */
+            kept: number;
+            /** Endedearly */
+            endedEarly: number;
+            /** Keptpercent */
+            keptPercent: number | null;
+            /** Decisions */
+            decisions: number;
+            /** Responseminutes */
+            responseMinutes: number | null;
         };
         /** RegisterIn */
         RegisterIn: {
@@ -3581,6 +3614,7 @@ export interface operations {
                 minViews?: number | null;
                 timeLeft?: ("all" | "1h" | "24h" | "7d") | null;
                 verified?: boolean | null;
+                minKeptPercent?: number | null;
                 sortBy?: string;
                 page?: number;
                 limit?: number;

@@ -11,7 +11,7 @@ MAX_TITLE = 200
 MAX_PINNED_PER_POST = 3  # Instagram pins at most three comments on a post
 MAX_DESCRIPTION = 2000
 TIME_LEFT = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}
-SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-views")
+SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-views", "most-reliable")
 
 
 @dataclass(frozen=True)
