@@ -27,10 +27,12 @@ export const KEYS = {
   notifications: ['notifications', 'list'] as const,
   notificationsUnread: ['notifications', 'unread'] as const,
   instagramConnection: ['instagram', 'connection'] as const,
+  creatorRecord: ['influencer', 'record'] as const,
 }
 
 export const fetchSlots = async (query: SlotQuery) => unwrap(await api().GET('/marketplace/slots', { params: { query } }))
 export const fetchSlot = async (slotId: string) => unwrap(await api().GET('/marketplace/slots/{slot_id}', { params: { path: { slot_id: slotId } } }))
+export const fetchCreatorRecord = async () => unwrap(await api().GET('/influencer/record'))
 export const fetchInstagramConnection = async () => unwrap(await api().GET('/instagram/connection'))
 export const fetchCategories = async () => unwrap(await api().GET('/marketplace/categories'))
 export const fetchBuyerDashboard = async () => unwrap(await api().GET('/buyer/dashboard'))

@@ -34,3 +34,11 @@ describe('marketplace filters', () => {
     })
   })
 })
+
+describe('reliability filter', () => {
+  it('sends the least share of placements kept, only when chosen', () => {
+    expect(slotQuery('', { ...DEFAULT_FILTERS, minKept: '95' }, 'most-reliable', 1).minKeptPercent).toBe(95)
+    expect(slotQuery('', DEFAULT_FILTERS, 'newest', 1).minKeptPercent).toBeUndefined()
+    expect(filtersActive({ ...DEFAULT_FILTERS, minKept: '80' })).toBe(true)
+  })
+})

@@ -29,6 +29,13 @@ export const SORT_OPTIONS = [
   { value: 'price-high', label: 'Price: high to low' },
   { value: 'ending-soon', label: 'Ending soon' },
   { value: 'most-views', label: 'Most views' },
+  { value: 'most-reliable', label: 'Most reliable' },
+] as const
+
+export const KEPT_OPTIONS = [
+  { value: 'any', label: 'Any creator', percent: 0 },
+  { value: '80', label: '80%+ placements kept', percent: 80 },
+  { value: '95', label: '95%+ placements kept', percent: 95 },
 ] as const
 
 export type TimeLeft = (typeof TIME_LEFT_OPTIONS)[number]['value']
@@ -40,9 +47,10 @@ export interface Filters {
   timeLeft: TimeLeft
   verified: boolean
   category: string
+  minKept: string
 }
 
-export const DEFAULT_FILTERS: Filters = { price: [PRICE_MIN, PRICE_MAX], minViews: 'any', timeLeft: 'all', verified: false, category: 'all' }
+export const DEFAULT_FILTERS: Filters = { price: [PRICE_MIN, PRICE_MAX], minViews: 'any', timeLeft: 'all', verified: false, category: 'all', minKept: 'any' }
 
 /** The 'Active' badge: any filter differs from its default. */
 export function filtersActive(f: Filters): boolean {
@@ -52,7 +60,8 @@ export function filtersActive(f: Filters): boolean {
     f.minViews !== DEFAULT_FILTERS.minViews ||
     f.timeLeft !== DEFAULT_FILTERS.timeLeft ||
     f.verified !== DEFAULT_FILTERS.verified ||
-    f.category !== DEFAULT_FILTERS.category
+    f.category !== DEFAULT_FILTERS.category ||
+    f.minKept !== DEFAULT_FILTERS.minKept
   )
 }
 
@@ -69,6 +78,7 @@ export interface SlotQuery {
   minViews?: number
   timeLeft?: TimeLeft
   verified?: boolean
+  minKeptPercent?: number
   sortBy: string
   page: number
   limit: number
@@ -86,5 +96,7 @@ export function slotQuery(search: string, f: Filters, sortBy: string, page: numb
   if (views) q.minViews = views
   if (f.timeLeft !== 'all') q.timeLeft = f.timeLeft
   if (f.verified) q.verified = true
+  const kept = KEPT_OPTIONS.find((o) => o.value === f.minKept)?.percent
+  if (kept) q.minKeptPercent = kept
   return q
 }

@@ -24,7 +24,13 @@ export function makeSlot(over: Partial<Slot> = {}): Slot {
     createdAt: '2026-01-01T00:00:00Z',
     post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
     instagramPost: { permalink: 'https://instagram.example/p/1' },
-    user: { id: 'u1', name: 'Maya Creator', instagramHandle: 'maya', influencerProfile: { avgViews: 120000, followers: 98000, avgEngagement: 4.2, verified: true } },
+    user: {
+      id: 'u1',
+      name: 'Maya Creator',
+      instagramHandle: 'maya',
+      influencerProfile: { avgViews: 120000, followers: 98000, avgEngagement: 4.2, verified: true },
+      record: { placements: 12, keptPercent: 92, responseMinutes: 45 },
+    },
     bids: [],
     ...over,
   }

@@ -20,6 +20,7 @@ import {
   PRICE_MIN,
   PRICE_STEP,
   slotQuery,
+  KEPT_OPTIONS,
   SORT_OPTIONS,
   TIME_LEFT_OPTIONS,
   type Filters,
@@ -177,6 +178,16 @@ function MarketplacePageInner() {
               <Label htmlFor="time-left">Time Left</Label>
               <NativeSelect id="time-left" value={filters.timeLeft} onChange={(e) => set('timeLeft', e.target.value as TimeLeft)}>
                 {TIME_LEFT_OPTIONS.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="min-kept">Reliability</Label>
+              <NativeSelect id="min-kept" value={filters.minKept} onChange={(e) => set('minKept', e.target.value)}>
+                {KEPT_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>

@@ -19,6 +19,7 @@ import { fmtDateTime, fmtMoney } from '../common'
 import { useFocusReturn } from '../focus'
 import { fetchBuyerBids, fetchComments, KEYS, type Slot } from '../queries'
 import { connectReturn } from './returnNotes'
+import { CreatorRecord } from './SlotCard'
 import { useFlash, useNow } from '../live/motion'
 import { learnCurrentBid, useLiveSlot } from '../live/slots'
 
@@ -190,6 +191,8 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
         <SheetTitle className="text-lg">Place a Bid</SheetTitle>
         <SheetDescription className="sr-only">Bid on {slot.title}</SheetDescription>
         <p className="font-medium">{slot.title}</p>
+        <p className="text-sm text-muted-foreground">{slot.user.name}</p>
+        <CreatorRecord record={slot.user.record} />
         <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
           <div className="rounded-md bg-muted/60 p-2">
             <dt className="text-xs text-muted-foreground">Current bid</dt>

@@ -1,4 +1,4 @@
-import { BadgeCheck, Clock, Eye, Heart, Users, type LucideIcon } from 'lucide-react'
+import { BadgeCheck, Clock, Eye, Heart, ShieldCheck, Users, type LucideIcon } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { compactNumber, timeLeft } from '@/lib/bids'
@@ -52,6 +52,7 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
             {slot.user.instagramHandle && <> · @{slot.user.instagramHandle}</>}
           </p>
           <p className="mt-1 line-clamp-2 text-sm">{slot.description || slot.title}</p>
+          <CreatorRecord record={slot.user.record} />
         </div>
         <dl className="grid grid-cols-3 gap-1.5 text-center text-xs">
           <Stat icon={Eye} label="Avg. views" value={compactNumber(profile.avgViews)} />
@@ -87,5 +88,26 @@ function Stat({ icon: Icon, label, value }: { icon: LucideIcon; label: string; v
       </dt>
       <dd className="mt-0.5 font-semibold">{value}</dd>
     </div>
+  )
+}
+
+/** The creator's reliability in one line: placements kept to the end, and how fast they decide; "New creator"
+ * before any placement finished. The title tells what each figure means. */
+export function CreatorRecord({ record }: { record: Slot['user']['record'] }) {
+  if (record.keptPercent == null) {
+    return <p className="mt-1 text-xs text-muted-foreground" title="No placement of this creator has finished yet.">New creator</p>
+  }
+  const decides = record.responseMinutes == null ? null : record.responseMinutes < 90 ? `${record.responseMinutes} min` : `${Math.round(record.responseMinutes / 60)} h`
+  return (
+    <p
+      className="mt-1 flex items-center gap-1 text-xs text-muted-foreground"
+      title="Of this creator's finished placements, the share kept pinned for the whole duration; and how long they usually take to approve a winning bid."
+    >
+      <ShieldCheck className="size-3.5 text-success" aria-hidden="true" />
+      <span>
+        <b className="text-foreground">{record.keptPercent}% kept</b> · {record.placements} {record.placements === 1 ? 'placement' : 'placements'}
+        {decides && <> · decides in {decides}</>}
+      </span>
+    </p>
   )
 }

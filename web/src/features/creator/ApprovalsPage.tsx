@@ -17,7 +17,7 @@ import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCar
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
 import { SlotMedia } from '../SlotMedia'
-import { fetchApprovals, fetchInstagramConnection, KEYS, type Bid } from '../queries'
+import { fetchApprovals, fetchCreatorRecord, fetchInstagramConnection, KEYS, type Bid } from '../queries'
 
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
@@ -44,6 +44,14 @@ export function untilPaymentRequested(query: { state: { data?: Pick<Bid, 'status
   return query.state.data?.some((b) => b.status === 'APPROVED') ? PAYMENT_REQUEST_CHECK_MS : false
 }
 
+/** From an auction's end to the creator's decision, on average: "N/A" until a first decision. */
+export function responseTime(minutes: number | null | undefined): string {
+  if (minutes == null) return 'N/A'
+  if (minutes < 90) return `${minutes} min`
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`
+  return `${Math.round(minutes / (24 * 60))} days`
+}
+
 export default function ApprovalsPage() {
   return (
     <RoleGate role="INFLUENCER">
@@ -59,6 +67,7 @@ function ApprovalsPageInner() {
   const confirm = useConfirmPin()
   const connection = useQuery({ queryKey: KEYS.instagramConnection, queryFn: fetchInstagramConnection })
   const manual = connection.data?.pinMethod === 'MANUAL'
+  const record = useQuery({ queryKey: KEYS.creatorRecord, queryFn: fetchCreatorRecord })
 
   if (approvals.isPending) {
     return (
@@ -81,7 +90,7 @@ function ApprovalsPageInner() {
         <StatCard icon={Hourglass} label="Pending" value={pending.length} />
         <StatCard icon={CheckCircle2} label="In progress" value={bids.length - pending.length} />
         <StatCard icon={DollarSign} label="Potential net revenue" value={fmtMoney(potentialNet(bids))} hint="After the 10% fee" />
-        <StatCard icon={Clock} label="Avg. response time" value="N/A" />
+        <StatCard icon={Clock} label="Avg. response time" value={responseTime(record.data?.responseMinutes)} hint={record.data?.keptPercent != null ? `${record.data.keptPercent}% of placements kept` : undefined} />
       </div>
       {bids.length === 0 ? (
         <EmptyState icon={CheckCircle2} text="All caught up!" />
