@@ -23,7 +23,8 @@ RUNS = int(os.environ.get("RUNS", "200"))
 SEED = f"""
 INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
                    duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
-                   avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo)
+                   avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
+                   creator_placements, creator_kept_pct, creator_response_minutes)
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n,
        (ARRAY['Latte art','Morning run','Street style','Gaming setup','Beach sunset','Pasta night'])[1 + n % 6]
          || ' #' || n,
@@ -33,7 +34,8 @@ SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n,
        now() + ((n % 20000) || ' minutes')::interval, 7 + n % 24, 'ACTIVE', n % 40,
        'Creator ' || (n % 5000), 'creator' || (n % 5000), 1000 * (n % 5000), (n * 37) % 2000000,
        (n % 900) / 100.0, n % 4 = 0, 'IMAGE', 'https://img.test/' || n, 'https://ig.test/' || n,
-       now() - (n || ' seconds')::interval, now(), false
+       now() - (n || ' seconds')::interval, now(), false,
+       n % 5000 % 30, CASE WHEN n % 5000 % 30 = 0 THEN NULL ELSE 60 + (n % 5000) % 41 END, 10 + (n % 5000) % 600
 FROM generate_series(1, {ROWS}) AS n
 """
 
@@ -47,6 +49,9 @@ SHAPES = {
     "search 'latte', newest": Search(q="latte", sort_by="newest"),
     "search 'creator 42', page 3": Search(q="creator 42", page=3),
     "page 200 newest": Search(page=200),
+    "most-reliable": Search(sort_by="most-reliable"),
+    "most-reliable, kept >= 95%, category": Search(sort_by="most-reliable", min_kept_percent=95, category="food"),
+    "newest, kept >= 80%": Search(sort_by="newest", min_kept_percent=80),
 }
 
 
