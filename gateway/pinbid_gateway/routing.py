@@ -30,6 +30,7 @@ ROUTES = [
     Route("/influencer/pin-slots", "marketplace", Access.INFLUENCER),
     Route("/influencer/approvals", "marketplace", Access.INFLUENCER),
     Route("/influencer/bids", "marketplace", Access.INFLUENCER),
+    Route("/influencer/record", "marketplace", Access.INFLUENCER),
     Route("/buyer/bids", "marketplace", Access.BUYER),
     Route("/buyer/comment-submission", "marketplace", Access.BUYER),
     Route("/buyer/buy-now", "marketplace", Access.BUYER),

@@ -20,7 +20,7 @@ describe('marketplace filters', () => {
 
   it('sends search, filters, sort and page to the server, defaults left out', () => {
     expect(slotQuery('', DEFAULT_FILTERS, 'newest', 1)).toEqual({ sortBy: 'newest', page: 1, limit: 10 })
-    expect(slotQuery(' yoga ', { price: [20, 500], minViews: '1m', timeLeft: '7d', verified: true, category: 'fitness' }, 'price-low', 2)).toEqual({
+    expect(slotQuery(' yoga ', { price: [20, 500], minViews: '1m', timeLeft: '7d', verified: true, category: 'fitness', minKept: 'any' }, 'price-low', 2)).toEqual({
       q: 'yoga',
       category: 'fitness',
       minPrice: 20,
