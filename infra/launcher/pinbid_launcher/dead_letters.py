@@ -16,7 +16,8 @@ def dead_letters(action: str, name: str) -> None:
     settings = module.settings()
     with one_line_on_failure(f"Dead letters of {name}"):
         if action == "list":
-            letters = asyncio.run(list_dead_letters(settings.amqp_url, name, prefix=settings.bus_prefix))
+            letters = asyncio.run(list_dead_letters(settings.amqp_url, name, prefix=settings.bus_prefix,
+                                                    max_deliveries=settings.bus_max_deliveries))
             for letter in letters:
                 print(f"{letter.occurred_at.isoformat()}  {letter.event_type}  {letter.event_id}  {letter.reason}")
             print(f"{name}: {len(letters)} dead letter(s)")

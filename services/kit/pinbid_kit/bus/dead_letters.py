@@ -25,13 +25,21 @@ class DeadLetter:
     reason: str
 
 
-def _reason(message: aio_pika.abc.AbstractIncomingMessage) -> str:
+def _reason(message: aio_pika.abc.AbstractIncomingMessage, max_deliveries: int | None) -> str:
+    """Why, and after how many deliveries. x-death's count is how often the message was dead-lettered (1), not
+    how often it was delivered; a quorum queue dead-letters at its delivery limit, which is the bus's setting."""
     deaths = (message.headers or {}).get("x-death") or []
     first = deaths[0] if deaths else {}
-    return f"{first.get('reason', 'unknown')} after {first.get('count', '?')} deliveries" if first else "unknown"
+    if not first:
+        return "unknown"
+    reason = str(first.get("reason", "unknown"))
+    if reason == "delivery_limit" and max_deliveries is not None:
+        return f"{reason} after {max_deliveries} deliveries"
+    return reason
 
 
-async def list_dead_letters(url: str, queue: str, *, prefix: str = "", limit: int = 1000) -> list[DeadLetter]:
+async def list_dead_letters(url: str, queue: str, *, prefix: str = "", limit: int = 1000,
+                            max_deliveries: int | None = None) -> list[DeadLetter]:
     """Reads up to `limit` dead letters without taking them: they go back when the channel closes."""
     found: list[DeadLetter] = []
     connection = await aio_pika.connect(url)
@@ -43,7 +51,8 @@ async def list_dead_letters(url: str, queue: str, *, prefix: str = "", limit: in
             if message is None:
                 break
             envelope = Envelope.from_json(message.body)
-            found.append(DeadLetter(str(envelope.id), envelope.type, envelope.occurred_at, _reason(message)))
+            found.append(DeadLetter(str(envelope.id), envelope.type, envelope.occurred_at,
+                                     _reason(message, max_deliveries)))
     return found
 
 

@@ -243,6 +243,8 @@ async def test_dead_letters_are_counted_listed_and_replayed_into_the_service_onc
             await asyncio.sleep(0.05)
         assert {letter.event_id for letter in letters} == {str(first.id), str(second.id)}
         assert all(letter.event_type == "identity.user.updated.v1" for letter in letters)
+        said = await list_dead_letters(amqp_url, queue_name, max_deliveries=bus.max_deliveries)
+        assert {letter.reason for letter in said} == {"delivery_limit after 2 deliveries"}
         assert len(await list_dead_letters(amqp_url, queue_name)) == 2  # listing takes nothing away
         assert await bus.dead_letter_depths() == {queue_name: 2}
         watch = asyncio.create_task(watch_broker("dlq-test", bus, every_seconds=0.05))
