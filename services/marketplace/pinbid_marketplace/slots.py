@@ -30,6 +30,17 @@ async def placements_on_post(session: AsyncSession, post_id: str) -> int:
                                 .where(Slot.post_id == post_id, HOLDING_A_PIN))
 
 
+class PostNotSynced(Conflict):
+    """A post the marketplace has not heard of yet: right after connecting Instagram, social's PostsSynced can
+    take a moment to arrive (longer while the broker is away). The creator's own post is worth asking again."""
+
+    code = "post_not_synced"
+    retry_after = 1
+
+    def __init__(self) -> None:
+        super().__init__("This post is still arriving from Instagram. Please try again in a moment.")
+
+
 class Slots:
     def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock):
         self.db, self.settings, self.clock = db, settings, clock
@@ -40,7 +51,9 @@ class Slots:
             new = check_new_slot(new, now=self.clock(), limits=listing_limits(self.settings))
         async with self.db.transaction() as session:
             post = await session.get(Post, new.post_id)
-            if post is None or post.user_id != creator_id:
+            if post is None:
+                raise PostNotSynced()
+            if post.user_id != creator_id:
                 raise Invalid("Choose one of your own Instagram posts.", field="postId", code="unknown_post")
             with as_api_errors():
                 check_room_on_post(await placements_on_post(session, post.id))

@@ -34,12 +34,31 @@ export const authMiddleware: Middleware = {
   },
 }
 
+const RETRY_BUDGET_MS = 30_000
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** A 409 with Retry-After is the server saying "not yet, ask again" (a post still arriving from Instagram, a
+ *  payment being prepared): asked again quietly, at the pace asked, for about 30 s before the answer is shown. */
+export async function retryWhenAsked(
+  request: Request,
+  { send = (r: Request) => globalThis.fetch(r), wait = sleep, budgetMs = RETRY_BUDGET_MS } = {},
+): Promise<Response> {
+  let waited = 0
+  for (;;) {
+    const response = await send(request.clone())
+    const seconds = Number(response.headers.get('Retry-After'))
+    if (response.status !== 409 || !(seconds > 0) || waited + seconds * 1000 > budgetMs) return response
+    await wait(seconds * 1000)
+    waited += seconds * 1000
+  }
+}
+
 /** Build an openapi-fetch client for the runtime API base; `P` is the typed path map. */
 export function createApiClient<P extends object>(): Client<P> {
   const client = createClient<P>({
     baseUrl: getConfig().apiBase,
-    // resolve fetch at call time so tests (and polyfills) can replace it
-    fetch: (input: Request) => globalThis.fetch(input),
+    // fetch is resolved at call time (in retryWhenAsked) so tests and polyfills can replace it
+    fetch: (input: Request) => retryWhenAsked(input),
     headers: { Accept: 'application/json' },
   })
   client.use(authMiddleware)

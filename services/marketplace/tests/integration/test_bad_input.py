@@ -82,8 +82,10 @@ async def test_state_and_access_errors(market):
 async def test_slot_creation_rules(market):
     world, creator, posts, slot, _ = market
     now = world.clock.now
+    other_creator_posts = await world.creator(posts=1)
     bad = [
-        ({"postId": "not-mine"}, 422),
+        ({"postId": other_creator_posts[1][0]}, 422),  # someone else's post
+        ({"postId": "not-synced-yet"}, 409),  # not heard of yet: retryable
         ({"postId": posts[0]}, 409),  # already has an active slot
         ({"minBid": 0}, 422),
         ({"buyNowPrice": 5}, 422),
@@ -101,3 +103,13 @@ async def test_slot_creation_rules(market):
         response = await world.http.post("/influencer/pin-slots", json=body, headers=creator)
         assert response.status_code == status, (fields, response.text)
     assert await snapshot(world) == before
+
+
+async def test_a_post_not_synced_yet_is_a_retryable_409(market):
+    world, creator, _, _, _ = market
+    body = {"postId": "17890000000000001", "title": "T", "category": "tech", "minBid": 10,
+            "auctionEnd": (world.clock.now + timedelta(days=2)).isoformat()}
+    response = await world.http.post("/influencer/pin-slots", json=body, headers=creator)
+    assert response.status_code == 409 and response.headers["Retry-After"] == "1"
+    assert response.json() == {"detail": "This post is still arriving from Instagram. Please try again in a moment.",
+                               "code": "post_not_synced"}
