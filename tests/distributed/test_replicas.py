@@ -11,81 +11,27 @@ two replicas' code, built on the same database) run for next Monday at the same 
 import asyncio
 import itertools
 import os
-import socket
-import subprocess
-import sys
 import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
-import aio_pika
 import httpx
 import psycopg
 import pytest
-from pinbid_kit.bus.rabbit import prefixed
 from pinbid_kit.secrets import load_or_create_key
 from pinbid_kit.testing import eventually
-from pinbid_launcher import services
+
+from .conftest import dead_letters
 
 ROUNDS = int(os.environ.get("PINBID_REPLICA_ROUNDS", "6"))
 BIDS = (70, 85, 100, 120)  # one per brand: the last brand wins and pays the second price
-SERVICES = [module.name for module in services.installed()]
-
-
-def free_block(size: int) -> int:
-    """The first port of `size` consecutive free ports."""
-    for start in range(21000, 30000, 100):
-        try:
-            for port in range(start, start + size):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", port))
-            return start
-        except OSError:
-            continue
-    raise RuntimeError("no free block of ports")
-
-
-def launcher(command: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pinbid_launcher", command], env=env, capture_output=True,
-                          text=True, timeout=300)
 
 
 @pytest.fixture
-def run(postgres_url, amqp_url, tmp_path):
-    base = free_block(30)
-    prefix = f"pinbid_rep_{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "PINBID_VAR": str(tmp_path), "PINBID_DB_PREFIX": prefix, "PINBID_BASE_PORT": str(base),
-           "PINBID_GATEWAY_PORT": str(base + 25), "PINBID_REPLICAS": "2", "PINBID_PG_URL": postgres_url,
-           "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1",
-           # ten service processes on one PostgreSQL (max_connections 100, shared with the rest of the suite)
-           **{f"{name.upper()}_DB_POOL_SIZE": "2" for name in SERVICES},
-           **{f"{name.upper()}_DB_MAX_OVERFLOW": "3" for name in SERVICES}}
-    started = launcher("up", env)
-    try:
-        if started.returncode != 0:
-            logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in (tmp_path / "log").glob("*.log"))
-            pytest.fail(f"make up REPLICAS=2 failed: {started.stdout}{started.stderr}\n{logs}")
-        yield {"gateways": [f"http://127.0.0.1:{base + 25}", f"http://127.0.0.1:{base + 26}"],
-               "databases": {name: f"{postgres_url}/{prefix}_{name}" for name in SERVICES},
-               "prefix": prefix, "amqp_url": amqp_url, "var": tmp_path}
-    finally:
-        launcher("down", env)
-        asyncio.run(_forget_broker_names(amqp_url, prefix))
-        with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-            for name in SERVICES:
-                conn.execute(f'DROP DATABASE IF EXISTS "{prefix}_{name}" WITH (FORCE)')
-
-
-async def _forget_broker_names(amqp_url: str, prefix: str) -> None:
-    connection = await aio_pika.connect(amqp_url)
-    async with connection:
-        channel = await connection.channel()
-        for name in SERVICES:
-            for queue in (prefixed(prefix, name), prefixed(prefix, f"{name}.dlq")):
-                await channel.queue_delete(queue)
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(prefix, exchange))
+def run(launch):
+    with launch(2) as started:
+        yield started
 
 
 class Gateways:
@@ -298,18 +244,3 @@ async def complete_rounds_once(run: dict) -> None:
     print(f"replicas: {ROUNDS} rounds, {sum(accepted.values())} bids, {events} events published, {handled} "
           f"handled (event, handler) pairs, {sum(closed.values())} closes, {len(payouts)} payout, "
           f"0 duplicates, 0 left in outboxes and dead-letter queues")
-
-
-async def dead_letters(amqp_url: str, prefix: str) -> dict[str, int]:
-    """Depth of each service's dead-letter queue (a service that consumes nothing has none)."""
-    connection = await aio_pika.connect(amqp_url)
-    async with connection:
-        depths = {}
-        for name in SERVICES:
-            channel = await connection.channel()  # a passive declare of a missing queue closes its channel
-            try:
-                queue = await channel.declare_queue(f"{prefixed(prefix, name)}.dlq", passive=True)
-            except aio_pika.exceptions.ChannelNotFoundEntity:
-                continue
-            depths[name] = queue.declaration_result.message_count
-        return depths

@@ -1,0 +1,96 @@
+"""The distributed run (`make up`: every service in its own process, on real PostgreSQL and RabbitMQ) started on
+free ports, with its own databases and broker names, and removed afterwards."""
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+
+import aio_pika
+import psycopg
+import pytest
+from pinbid_kit.bus.rabbit import prefixed
+from pinbid_launcher import services
+
+SERVICES = [module.name for module in services.installed()]
+
+
+def free_block(size: int) -> int:
+    """The first port of `size` consecutive free ports."""
+    for start in range(21000, 30000, 100):
+        try:
+            for port in range(start, start + size):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+            return start
+        except OSError:
+            continue
+    raise RuntimeError("no free block of ports")
+
+
+def launcher(command: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pinbid_launcher", command], env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture
+def launch(postgres_url, amqp_url, tmp_path):
+    """`launch(replicas)` starts a run and yields its gateways, databases, broker prefix and folder."""
+
+    @contextlib.contextmanager
+    def started(replicas: int) -> Iterator[dict]:
+        base = free_block(30)
+        prefix = f"pinbid_run_{uuid.uuid4().hex[:8]}"
+        env = {**os.environ, "PINBID_VAR": str(tmp_path), "PINBID_DB_PREFIX": prefix, "PINBID_BASE_PORT": str(base),
+               "PINBID_GATEWAY_PORT": str(base + 25), "PINBID_REPLICAS": str(replicas), "PINBID_PG_URL": postgres_url,
+               "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1",
+               # up to ten service processes on one PostgreSQL (max_connections 100, shared with the suite)
+               **{f"{name.upper()}_DB_POOL_SIZE": "2" for name in SERVICES},
+               **{f"{name.upper()}_DB_MAX_OVERFLOW": "3" for name in SERVICES}}
+        up = launcher("up", env)
+        try:
+            if up.returncode != 0:
+                logs = "\n".join(f"--- {p.name}\n{p.read_text()[-2000:]}" for p in (tmp_path / "log").glob("*.log"))
+                pytest.fail(f"make up REPLICAS={replicas} failed: {up.stdout}{up.stderr}\n{logs}")
+            yield {"gateways": [f"http://127.0.0.1:{base + 25 + n}" for n in range(replicas)],
+                   "services": {name: f"http://127.0.0.1:{base + n}" for n, name in enumerate(SERVICES)},
+                   "databases": {name: f"{postgres_url}/{prefix}_{name}" for name in SERVICES},
+                   "prefix": prefix, "amqp_url": amqp_url, "var": tmp_path}
+        finally:
+            launcher("down", env)
+            asyncio.run(_forget_broker_names(amqp_url, prefix))
+            with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
+                for name in SERVICES:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{prefix}_{name}" WITH (FORCE)')
+
+    return started
+
+
+async def _forget_broker_names(amqp_url: str, prefix: str) -> None:
+    connection = await aio_pika.connect(amqp_url)
+    async with connection:
+        channel = await connection.channel()
+        for name in SERVICES:
+            for queue in (prefixed(prefix, name), prefixed(prefix, f"{name}.dlq")):
+                await channel.queue_delete(queue)
+        for exchange in ("pinbid.events", "pinbid.dead-letter"):
+            await channel.exchange_delete(prefixed(prefix, exchange))
+
+
+async def dead_letters(amqp_url: str, prefix: str) -> dict[str, int]:
+    """Depth of each service's dead-letter queue (a service that consumes nothing has none)."""
+    connection = await aio_pika.connect(amqp_url)
+    async with connection:
+        depths = {}
+        for name in SERVICES:
+            channel = await connection.channel()  # a passive declare of a missing queue closes its channel
+            try:
+                queue = await channel.declare_queue(f"{prefixed(prefix, name)}.dlq", passive=True)
+            except aio_pika.exceptions.ChannelNotFoundEntity:
+                continue
+            depths[name] = queue.declaration_result.message_count
+        return depths
