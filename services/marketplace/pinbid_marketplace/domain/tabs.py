@@ -1,0 +1,36 @@
+"""Where a bid stands for the brand who placed it: the four tabs of My Bids (active, won, live, past), and whether
+its placement ran to the end. One definition, read by the bid list (each bid's `tab`), by the buyer's dashboard
+figures and by the creator's completed jobs, so every screen counts the same bids."""
+
+from enum import StrEnum
+
+from .states import BidStatus as S
+
+
+class Tab(StrEnum):
+    ACTIVE = "active"  # the auction runs: leading or outbid
+    WON = "won"  # won, not yet pinned: the creator's decision, the payment, the pin
+    LIVE = "live"  # the comment is pinned and the placement runs
+    PAST = "past"  # nothing more will happen: cancelled, expired, rejected, or a placement that ended
+
+
+TAB_OF_STATUS: dict[S, Tab] = {
+    S.ACTIVE: Tab.ACTIVE, S.OUTBID: Tab.ACTIVE,
+    S.PENDING_INFLUENCER_APPROVAL: Tab.WON, S.APPROVED: Tab.WON, S.AWAITING_PAYMENT: Tab.WON, S.WON: Tab.WON,
+    S.CANCELLED: Tab.PAST, S.EXPIRED: Tab.PAST, S.REJECTED: Tab.PAST,
+}
+# A pinned bid keeps its status for good; its placement says whether it still runs.
+RUNNING_PLACEMENT = "ACTIVE"
+COMPLETED_PLACEMENT = "COMPLETED"
+
+
+def tab_of(status: str, placement: str | None) -> Tab:
+    """`placement`: the pinned comment's status (ACTIVE, COMPLETED, UNPINNED), None before the pin."""
+    if status == S.PINNED:
+        return Tab.LIVE if placement in (None, RUNNING_PLACEMENT) else Tab.PAST
+    return TAB_OF_STATUS[S(status)]
+
+
+def completed(placement: str | None) -> bool:
+    """A placement that ran its whole duration (a completed job, for the creator)."""
+    return placement == COMPLETED_PLACEMENT
