@@ -1,0 +1,71 @@
+"""Every service's routes are declared at module level and take what they need through `Annotated`
+dependencies (`pinbid_kit.deps.from_state`, `pinbid_kit.auth`), so a test can replace one with
+`app.dependency_overrides`: here each service answers a route from a stand-in, with no database behind it."""
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from pinbid_kit.deps import from_state
+from pinbid_kit.tokens import Principal
+from pinbid_launcher import services
+
+
+class Answers:
+    """A stand-in for a service object: each awaited method answers what it was given."""
+
+    def __init__(self, **answers: Any):
+        self._answers = answers
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        async def method(*args: Any, **kwargs: Any) -> Any:
+            return self._answers[name]
+
+        return method
+
+
+@dataclass(frozen=True)
+class Case:
+    service: str
+    path: str
+    overrides: dict[Callable[..., Any], Any]
+    expected: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+CASES = [
+    Case("content", "/blog/categories", {from_state("blog"): Answers(categories=["Guides"])},
+         {"categories": ["Guides"]}),
+]
+
+
+@pytest.fixture(scope="module")
+def apps(tmp_path_factory) -> dict[str, Any]:
+    var = tmp_path_factory.mktemp("var")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PINBID_VAR", str(var))
+        return {module.name: module.build(module.settings()).app for module in services.installed()}
+
+
+def principal(role: str) -> Principal:
+    return Principal(user_id=uuid.UUID(int=1), role=role, token_version=0, issued_at=0, token="stand-in")
+
+
+def answering(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.service for case in CASES])
+async def test_a_route_answers_from_an_overridden_dependency(apps: dict[str, Any], case: Case) -> None:
+    app = apps[case.service]
+    app.dependency_overrides.update({dependency: answering(value) for dependency, value in case.overrides.items()})
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+            answer = await client.get(case.path, headers=case.headers)
+    finally:
+        app.dependency_overrides.clear()
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == case.expected
