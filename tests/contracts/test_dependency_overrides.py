@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pinbid_kit import auth
 from pinbid_kit.deps import from_state
 from pinbid_kit.tokens import Principal
 from pinbid_launcher import services
@@ -27,6 +28,10 @@ class Answers:
         return method
 
 
+def principal(role: str) -> Principal:
+    return Principal(user_id=uuid.UUID(int=1), role=role, token_version=0, issued_at=0, token="stand-in")
+
+
 @dataclass(frozen=True)
 class Case:
     service: str
@@ -39,6 +44,9 @@ class Case:
 CASES = [
     Case("content", "/blog/categories", {from_state("blog"): Answers(categories=["Guides"])},
          {"categories": ["Guides"]}),
+    Case("identity", "/notifications/unread-count",
+         {auth.signed_in: principal("BUYER"), from_state("notifications"): Answers(unread_count=3)},
+         {"unreadCount": 3}),
 ]
 
 
@@ -48,10 +56,6 @@ def apps(tmp_path_factory) -> dict[str, Any]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PINBID_VAR", str(var))
         return {module.name: module.build(module.settings()).app for module in services.installed()}
-
-
-def principal(role: str) -> Principal:
-    return Principal(user_id=uuid.UUID(int=1), role=role, token_version=0, issued_at=0, token="stand-in")
 
 
 def answering(value: Any) -> Callable[[], Any]:
