@@ -13,7 +13,7 @@ from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events import EventData
 from pinbid_kit.events.marketplace import CommentApproved
 
-from . import announcements, store
+from . import events_out, store
 from .domain import comments
 from .domain.states import BidStatus
 from .models import Bid, Slot, User
@@ -48,10 +48,10 @@ class Approvals:
             bid.updated_at = bid.decided_at = self.clock()
             events: list[EventData] = []
             if decision is BidStatus.APPROVED:
-                events.append(announcements.bid_approved_event(slot, bid, self.settings.currency))
+                events.append(events_out.bid_approved_event(slot, bid, self.settings.currency))
                 events += self._approve_comment(slot, bid, locked.buyer)
             else:
-                events.append(announcements.bid_rejected_event(slot, bid))
+                events.append(events_out.bid_rejected_event(slot, bid))
             await store.write(conn, slots=[], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
 
