@@ -8,6 +8,7 @@ run. Provider calls happen outside any transaction; results are applied with con
 (`WHERE status = 'PINNED'`), so a late or repeated result changes nothing twice."""
 
 import asyncio
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,12 +21,14 @@ from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
 from sqlalchemy.dialects.postgresql import insert
 
-from .common import log, publish_all
+from .adapters import Providers
 from .domain.placement import Observation, Status, Step, days_kept, next_step
+from .events_out import publish_all
 from .links import clicks_of
 from .models import Connection, PinSession, PlacementFigures, Post
 from .ports import MediaRef, ProviderError
-from .providers import Providers
+
+log = logging.getLogger("pinbid.social.tracker")
 
 _CLAIM = text("""
     UPDATE placements SET next_sync_at = :next, last_synced_at = :now
