@@ -11,7 +11,6 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events import EventData
-from pinbid_kit.events.marketplace import CommentApproved
 
 from . import events_out, store
 from .domain import comments
@@ -80,6 +79,4 @@ class Approvals:
             return []
         now = self.clock()
         bid.approved_text, bid.approved_at, bid.updated_at = text, now, now
-        return [CommentApproved(bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-                                comment_id=bid.comment_id, comment_username=bid.comment_username, text=text,
-                                approved_at=now)]
+        return [events_out.comment_approved_event(slot, bid)]

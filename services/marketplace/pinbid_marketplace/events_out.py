@@ -78,6 +78,13 @@ async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User |
         currency=currency, duration_days=slot.duration_days), source=SERVICE)
 
 
+def comment_approved_event(slot: Slot, bid: Bid) -> m.CommentApproved:
+    assert bid.approved_text is not None and bid.approved_at is not None
+    return m.CommentApproved(bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+                             comment_id=bid.comment_id, comment_username=bid.comment_username,
+                             text=bid.approved_text, approved_at=bid.approved_at)
+
+
 def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
     return m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id, comment_id=bid.comment_id,
                                comment_text=bid.comment_text)
