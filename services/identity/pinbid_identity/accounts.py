@@ -31,7 +31,6 @@ from .passwords import Passwords
 from .settings import IdentitySettings
 from .throttle import FailedLogins, forget_email
 
-SOURCE = "identity"
 LOGIN_FAILED = "Invalid email or password."
 RESET_SENT = "If an account with that email exists, you will receive a password reset link."
 RESET_DONE = "Your password has been reset. You can now log in with your new password."

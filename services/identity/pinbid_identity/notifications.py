@@ -11,7 +11,6 @@ from .domain.notices import DEFAULT_PREFERENCES, ROLE_CATEGORIES, Category, Noti
 from .models import Notification, NotificationPreferences, User
 from .notice_mail import NoticeMailQueue
 
-SOURCE = "identity"
 RECENT = 50
 _COLUMNS = {Category.NEW_BIDS: "new_bids", Category.APPROVALS: "approvals", Category.PAYOUTS: "payouts",
             Category.MARKETING: "marketing"}

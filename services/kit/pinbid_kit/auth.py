@@ -4,7 +4,6 @@ a missing, invalid, expired or revoked token, or the wrong role, is a 403.
 The routes take `SignedIn`, `Influencer` or `Buyer`; the token verifier is the app's `state.verifier`
 (see `create_app(state=...)`), so a test can replace any of the three with `app.dependency_overrides`."""
 
-from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -57,13 +56,3 @@ async def buyer(request: Request) -> Principal:
 SignedIn = Annotated[Principal, Depends(signed_in)]
 Influencer = Annotated[Principal, Depends(influencer)]
 Buyer = Annotated[Principal, Depends(buyer)]
-
-
-def require(verifier: TokenVerifier, role: str | None = None) -> Callable[[Request], Awaitable[Principal]]:
-    """A dependency: the signed-in principal, optionally of one role."""
-
-    async def dependency(request: Request) -> Principal:
-        principal = principal_from(request, verifier)
-        return principal if role is None else _of_role(principal, role)
-
-    return dependency
