@@ -17,6 +17,7 @@ from pinbid_kit.tokens import TokenVerifier
 from . import dashboards
 from .live import Hub, open_stream
 from .proxy import call
+from .schemas import BuyerDashboard, InfluencerDashboard
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -34,12 +35,12 @@ async def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@base.get("/influencer/dashboard", tags=["dashboards"], response_model=dashboards.InfluencerDashboard)
+@base.get("/influencer/dashboard", tags=["dashboards"], response_model=InfluencerDashboard)
 async def influencer_dashboard(request: Request, _: Influencer, upstreams: UpstreamsDep):
     return await dashboards.influencer(upstreams, request)
 
 
-@base.get("/buyer/dashboard", tags=["dashboards"], response_model=dashboards.BuyerDashboard)
+@base.get("/buyer/dashboard", tags=["dashboards"], response_model=BuyerDashboard)
 async def buyer_dashboard(request: Request, _: Buyer, upstreams: UpstreamsDep):
     return await dashboards.buyer(upstreams, request)
 
