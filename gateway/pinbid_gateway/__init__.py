@@ -1,0 +1,3 @@
+"""Pinbid's gateway: the public /api (routing, tokens, limits), the dashboards and the live stream."""
+
+SERVICE = "gateway"

@@ -3,25 +3,20 @@
 import asyncio
 import json
 import logging
-import mimetypes
 import uuid
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from pinbid_kit.auth import principal_from
-from pinbid_kit.errors import Forbidden, NotFound
 from pinbid_kit.http import create_app
-from pinbid_kit.tokens import Principal, TokenVerifier
+from pinbid_kit.tokens import TokenVerifier
 from starlette.middleware import Middleware
 
-from . import dashboards
+from . import SERVICE, api
 from .clients import trust_proxies
 from .limits import BodySizeLimit
-from .live import Hub, open_stream
-from .proxy import WRONG_ROLE, ApiProxy, call
+from .live import Hub
+from .proxy import ApiProxy
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -59,59 +54,19 @@ class Gateway:
                 log.warning("could not load revocations from identity yet: %r", exc)
                 await asyncio.sleep(delay)
 
-    def _role(self, role: str) -> Callable[[Request], Principal]:
-        async def dependency(request: Request) -> Principal:
-            principal = principal_from(request, self.verifier)
-            if principal.role != role:
-                raise Forbidden(WRONG_ROLE, code="wrong_role")
-            return principal
-
-        return dependency
-
     def _build(self) -> FastAPI:
         settings = self.settings
-        api = APIRouter(prefix=settings.api_base)
-
-        @api.get("/health", tags=["health"], openapi_extra={"security": []})  # public
-        async def health() -> dict[str, str]:
-            return {"status": "ok"}
-
-        @api.get("/influencer/dashboard", tags=["dashboards"], response_model=dashboards.InfluencerDashboard)
-        async def influencer_dashboard(request: Request, _: Principal = Depends(self._role("INFLUENCER"))):
-            return await dashboards.influencer(self.upstreams, request)
-
-        @api.get("/buyer/dashboard", tags=["dashboards"], response_model=dashboards.BuyerDashboard)
-        async def buyer_dashboard(request: Request, _: Principal = Depends(self._role("BUYER"))):
-            return await dashboards.buyer(self.upstreams, request)
-
-        @api.get("/events/stream", tags=["live"], response_class=Response, responses={200: {
-            "description": "Server-Sent Events: `ready`, then `slot`, `bid` and `notification` as they happen, a "
-                           "`: ping` comment every 15 s, and `end` when the token expires or is revoked.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
-        async def events_stream(request: Request, slots: str | None = Query(
-                default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
-            return open_stream(request, self.hub, self.verifier, slots, settings.live_heartbeat_seconds)
-
-        own_paths = {route.path.removeprefix(settings.api_base) for route in api.routes}
-        app = create_app("gateway", routers=[api], checks=self.ready_checks,
+        under_base = APIRouter(prefix=settings.api_base)
+        under_base.include_router(api.base)
+        own_paths = {route.path for route in api.base.routes}  # the paths under the base the proxy leaves alone
+        state = {"settings": settings, "upstreams": self.upstreams, "hub": self.hub, "verifier": self.verifier,
+                 "web_root": settings.web_dist.resolve()}
+        app = create_app(SERVICE, routers=[under_base, api.side], checks=self.ready_checks, state=state,
                          description="The public /api of Pinbid.", operator_routes=settings.operator_port is None)
         # innermost of the middleware (the last of the list), so that every other one applies to it
         app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
                                               upstreams=self.upstreams, verifier=self.verifier))
-
-        @app.get("/runtime-config.json", include_in_schema=False)
-        async def runtime_config() -> JSONResponse:
-            return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
-
-        @app.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
-        async def vanity_link(code: str, request: Request) -> Response:
-            """A placement's short link (social counts the click and says where to go)."""
-            upstream = await call(self.upstreams, "social", request, request.method, f"/go/{code}")
-            headers = {k: v for k, v in upstream.headers if k.lower() in ("location", "cache-control",
-                                                                         "content-type", "referrer-policy")}
-            return Response(upstream.body, status_code=upstream.status, headers=headers)
-
-        self._mount_web(app, settings.web_dist)
+        app.include_router(api.web)  # last: its catch-all answers every path no other route took
         app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
         if settings.cors_origins:
             app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
@@ -125,37 +80,3 @@ class Gateway:
         app = create_app("gateway-operator", checks=self.ready_checks, description="The public /api of Pinbid.")
         app.openapi = self.app.openapi  # type: ignore[method-assign]
         return app
-
-    def _mount_web(self, app: FastAPI, dist: Path) -> None:
-        """The built React app with an SPA fallback: any non-/api path without a file gets index.html."""
-        root = dist.resolve()
-
-        @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
-        async def web(path: str, request: Request) -> Response:
-            if path.startswith(self.settings.api_base.strip("/") + "/"):
-                raise NotFound("Not found.")
-            index = root / "index.html"
-            if not index.exists():
-                return HTMLResponse(NOT_BUILT, status_code=503)
-            candidate = (root / path).resolve()
-            if path and candidate.is_file() and candidate.is_relative_to(root):
-                cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
-                return static_file(candidate, request, cache)
-            return static_file(index, request, "no-cache")
-
-
-def static_file(path: Path, request: Request, cache: str) -> FileResponse:
-    """The file, or the gzip copy the web build made beside it when the browser accepts gzip: compressed
-    once at build time, never per request."""
-    headers = {"Cache-Control": cache, "Vary": "Accept-Encoding"}
-    compressed = path.with_name(path.name + ".gz")
-    if "gzip" in request.headers.get("accept-encoding", "") and compressed.is_file():
-        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return FileResponse(compressed, media_type=media_type, headers={**headers, "Content-Encoding": "gzip"})
-    return FileResponse(path, headers=headers)
-
-
-NOT_BUILT = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pinbid</title>
-<body style="font-family:system-ui;margin:4rem auto;max-width:40rem">
-<h1>Pinbid</h1><p>The web app is not built yet. Run <code>make web</code> (or <code>make run</code>, which builds it)
-and reload this page. The API is served under <a href="/api/health">/api</a>.</p></body></html>"""

@@ -11,24 +11,11 @@ import json
 from typing import Any
 
 from fastapi import Request
-from pinbid_kit.api import ApiModel
 from pinbid_kit.errors import ApiError, BadGateway
 
 from .proxy import call
+from .schemas import BuyerDashboard, InfluencerDashboard
 from .upstreams import Upstreams
-
-
-class InfluencerDashboard(ApiModel):
-    active_slots: int
-    pending_approvals: int
-    total_earnings: float
-    completed_jobs: int
-
-
-class BuyerDashboard(ApiModel):
-    active_bids: int
-    won_auctions: int
-    total_spent: float
 
 
 async def _get(upstreams: Upstreams, service: str, path: str, request: Request) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""The services this installation has. Each service package `pinbid_<name>` has an `app` module with
-NAME, SETTINGS (its settings class) and build(settings) -> Service, and may have a `demo` module with
-`seed(service)`, optionally `finish(service)` and `background_jobs(service)`."""
+"""The services this installation has. Each service package `pinbid_<name>` names itself in `SERVICE` (its
+`__init__.py`) and has an `app` module with SETTINGS (its settings class) and build(settings) -> Service, and may
+have a `demo` module with `seed(service)`, optionally `finish(service)` and `background_jobs(service)`."""
 
 import importlib
 import importlib.util

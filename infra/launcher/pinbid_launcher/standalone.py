@@ -6,6 +6,7 @@ import logging
 
 import uvicorn
 from fastapi import FastAPI
+from pinbid_gateway import SERVICE as GATEWAY
 from pinbid_gateway import live
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
@@ -70,7 +71,7 @@ def serve_gateway() -> None:
     settings = GatewaySettings()
     settings.refuse_to_run_standalone_without_secrets()
     configure_logging(level=settings.log_level, json_format=settings.log_json)
-    configure_tracing("pinbid-gateway")
+    configure_tracing(f"pinbid-{GATEWAY}")
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
@@ -85,7 +86,7 @@ def serve_gateway() -> None:
     async def lifespan(_: FastAPI):
         await _start_bus(bus)
         loader = asyncio.create_task(gateway.load_revocations())
-        broker_watch = asyncio.create_task(watch_broker("gateway", bus))
+        broker_watch = asyncio.create_task(watch_broker(GATEWAY, bus))
         yield
         broker_watch.cancel()
         loader.cancel()

@@ -1,0 +1,3 @@
+"""Pinbid's content service: the blog and the newsletter."""
+
+SERVICE = "content"

@@ -8,13 +8,13 @@ from pinbid_kit.inbox import Consumers
 from pinbid_kit.mail import MailSender, MailWorker, sender_for
 from pinbid_kit.runtime import Job, Service
 
-from .api import routes
+from . import SERVICE
+from .api import ROUTERS
 from .blog import Blog, SyncResult
 from .library import read_folder
 from .newsletter import Newsletter, housekeeping
 from .settings import ContentSettings
 
-NAME = "content"
 SETTINGS = ContentSettings
 
 
@@ -23,13 +23,15 @@ def build(settings: ContentSettings | None = None, *, mailer: MailSender | None 
     db = Database.from_settings(settings)
     blog = Blog(db)
     newsletter = Newsletter(db, settings, settings.unsubscribe_key())
-    consumers = Consumers(NAME, db)  # content consumes no events today
-    service = Service(name=NAME, db=db, consumers=consumers)
-    service.app = create_app(NAME, routers=routes(blog, newsletter), checks=service.readiness_checks(),
-                             description="The blog (articles kept as files) and the newsletter.")
+    consumers = Consumers(SERVICE, db)  # content consumes no events today
+    service = Service(name=SERVICE, db=db, consumers=consumers)
 
     async def sync_articles() -> SyncResult:
         return await blog.sync(await asyncio.to_thread(read_folder, settings.articles_dir))
+
+    service.state = {"blog": blog, "newsletter": newsletter, "sync_articles": sync_articles}
+    service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(), state=service.state,
+                             description="The blog (articles kept as files) and the newsletter.")
 
     mail_worker = MailWorker(db, mailer or sender_for(settings), settings.mail_from)
     # The first run of "articles" is the start-up load; later runs pick up edited, added and removed files.
@@ -38,5 +40,4 @@ def build(settings: ContentSettings | None = None, *, mailer: MailSender | None 
         Job("mail", mail_worker.run_once, every_seconds=1.0),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]
-    service.state = {"blog": blog, "newsletter": newsletter, "sync_articles": sync_articles}
     return service

@@ -1,0 +1,3 @@
+"""Pinbid's identity service: users, sessions, password reset and notifications."""
+
+SERVICE = "identity"

@@ -6,16 +6,16 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from pinbid_kit import mail, outbox
+from pinbid_kit import mail
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Forbidden, Invalid
-from pinbid_kit.events.identity import SessionsRevoked, UserRegistered, UserUpdated
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.tokens import Principal, TokenSigner
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import events_out
 from .domain.accounts import (
     Role,
     RuleBroken,
@@ -31,7 +31,6 @@ from .passwords import Passwords
 from .settings import IdentitySettings
 from .throttle import FailedLogins, forget_email
 
-SOURCE = "identity"
 LOGIN_FAILED = "Invalid email or password."
 RESET_SENT = "If an account with that email exists, you will receive a password reset link."
 RESET_DONE = "Your password has been reset. You can now log in with your new password."
@@ -84,9 +83,7 @@ class Accounts:
                 session.add(user)
                 await session.flush()
                 session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
-                await outbox.publish(session, UserRegistered(
-                    user_id=user.id, email=email, name=name, role=user.role,
-                    instagram_handle=handle, business_name=business), source=SOURCE)
+                await events_out.user_registered(session, user)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, self._token(user)
@@ -141,8 +138,7 @@ class Accounts:
                     await self._check_current_password(user, current_password, client, missing=PASSWORD_FOR_EMAIL)
                 user.name, user.email = name, email
                 await session.flush()
-                await outbox.publish(session, UserUpdated(user_id=user.id, email=email, name=name,
-                                                          role=user.role), source=SOURCE)
+                await events_out.user_updated(session, user)
                 if email != old_email:
                     await mail.enqueue(session, old_email, "Your Pinbid email address was changed",
                                        email_changed_notice(name, email))
@@ -176,8 +172,7 @@ class Accounts:
         user.token_version += 1
         user.tokens_revoked_at = datetime.now(UTC)
         await session.flush()
-        await outbox.publish(session, SessionsRevoked(user_id=user.id, token_version=user.token_version),
-                             source=SOURCE)
+        await events_out.sessions_revoked(session, user)
 
     # --- password reset -------------------------------------------------------------------
     async def forgot_password(self, email_raw: str) -> str:

@@ -11,16 +11,15 @@ from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
 from sqlalchemy import text
 
-from . import handlers
+from . import SERVICE, handlers
 from .accounts import Accounts
-from .api import routes
+from .api import ROUTERS
 from .notice_mail import NoticeMailQueue, NoticeMailWorker
 from .notifications import Notifications, Notifier
 from .passwords import Passwords
 from .reminders import Reminders
 from .settings import IdentitySettings
 
-NAME = "identity"
 SETTINGS = IdentitySettings
 
 
@@ -37,12 +36,12 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     notifications = Notifications(db)
     notifier = Notifier(NoticeMailQueue(settings.public_url, timedelta(seconds=settings.notice_mail_coalesce_seconds),
                                         clock))
-    consumers = Consumers(NAME, db)
+    consumers = Consumers(SERVICE, db)
     handlers.register(consumers, notifier, clock)
-    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+    service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
-    service.app = create_app(NAME, routers=routes(accounts, notifications, verifier),
-                             checks=service.readiness_checks(),
+    service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),
+                             state={"accounts": accounts, "notifications": notifications, "verifier": verifier},
                              description="Users, sessions, password reset and notifications.")
     sender = mailer or sender_for(settings)
     mail_worker = MailWorker(db, sender, settings.mail_from)

@@ -2,17 +2,15 @@
 
 import uuid
 
-from pinbid_kit import outbox
 from pinbid_kit.db import Database
-from pinbid_kit.events.identity import NotificationCreated
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import events_out
 from .domain.notices import DEFAULT_PREFERENCES, ROLE_CATEGORIES, Category, Notice, wanted
 from .models import Notification, NotificationPreferences, User
 from .notice_mail import NoticeMailQueue
 
-SOURCE = "identity"
 RECENT = 50
 _COLUMNS = {Category.NEW_BIDS: "new_bids", Category.APPROVALS: "approvals", Category.PAYOUTS: "payouts",
             Category.MARKETING: "marketing"}
@@ -98,9 +96,7 @@ class Notifier:
                             message=notice.message, link=notice.link, source_event_id=source_event_id)
         session.add(note)
         await session.flush()  # the insert returns created_at (the database's time, as for every notice)
-        await outbox.publish(session, NotificationCreated(
-            notification_id=note.id, user_id=user.id, kind=note.kind, title=note.title, message=note.message,
-            link=note.link, created_at=note.created_at, unread_count=await unread(session, user.id)), source=SOURCE)
+        await events_out.notification_created(session, note, await unread(session, user.id))
         # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
         if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
             await self.mails.add(session, notice, user, notice.topic or note.id)

@@ -1,9 +1,12 @@
 """FastAPI dependencies that turn the Bearer token into a Principal, per the status contract:
-a missing, invalid, expired or revoked token, or the wrong role, is a 403."""
+a missing, invalid, expired or revoked token, or the wrong role, is a 403.
 
-from collections.abc import Callable
+The routes take `SignedIn`, `Influencer` or `Buyer`; the token verifier is the app's `state.verifier`
+(see `create_app(state=...)`), so a test can replace any of the three with `app.dependency_overrides`."""
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Depends, Request
 
 from .errors import Forbidden
 from .tokens import InvalidToken, Principal, RevokedToken, TokenVerifier
@@ -31,13 +34,25 @@ def principal_from(request: Request, verifier: TokenVerifier) -> Principal:
         raise Forbidden(SIGN_IN_AGAIN, code="invalid_token") from None
 
 
-def require(verifier: TokenVerifier, role: str | None = None) -> Callable[[Request], Principal]:
-    """A dependency: the signed-in principal, optionally of one role."""
+def _of_role(principal: Principal, role: str) -> Principal:
+    if principal.role != role:
+        raise Forbidden("This page is not available for your account type.", code="wrong_role")
+    return principal
 
-    async def dependency(request: Request) -> Principal:  # async: no thread hop per request
-        principal = principal_from(request, verifier)
-        if role is not None and principal.role != role:
-            raise Forbidden("This page is not available for your account type.", code="wrong_role")
-        return principal
 
-    return dependency
+# async: no thread hop per request
+async def signed_in(request: Request) -> Principal:
+    return principal_from(request, request.app.state.verifier)
+
+
+async def influencer(request: Request) -> Principal:
+    return _of_role(principal_from(request, request.app.state.verifier), "INFLUENCER")
+
+
+async def buyer(request: Request) -> Principal:
+    return _of_role(principal_from(request, request.app.state.verifier), "BUYER")
+
+
+SignedIn = Annotated[Principal, Depends(signed_in)]
+Influencer = Annotated[Principal, Depends(influencer)]
+Buyer = Annotated[Principal, Depends(buyer)]

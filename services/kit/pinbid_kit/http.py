@@ -1,6 +1,6 @@
 """The FastAPI application every service (and the gateway) starts from."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -28,12 +28,15 @@ def create_app(
     lifespan: Callable[[FastAPI], AbstractAsyncContextManager[Any]] | None = None,
     description: str = "",
     operator_routes: bool = True,
+    state: Mapping[str, Any] | None = None,
 ) -> FastAPI:
     """`operator_routes`: whether /metrics, /docs and /openapi.json are served by this app (the gateway serves
-    them on a separate port in production)."""
+    them on a separate port in production). `state`: what the routes' dependencies read (`pinbid_kit.deps`)."""
     app = FastAPI(title=f"Pinbid {service}", description=description, version="1.0.0", lifespan=lifespan,
                   redirect_slashes=False, docs_url="/docs" if operator_routes else None, redoc_url=None,
                   openapi_url="/openapi.json" if operator_routes else None, telemetry=TELEMETRY)
+    for name, value in (state or {}).items():
+        setattr(app.state, name, value)
     install_error_handlers(app)
     for router in routers:
         app.include_router(router)

@@ -1,0 +1,3 @@
+"""Pinbid's marketplace service: pin slots, bids, second-price proxy auctions and the creator's approvals."""
+
+SERVICE = "marketplace"

@@ -9,8 +9,8 @@ from pinbid_kit.revocations import keep_revocations
 from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 
-from . import handlers, open_counts
-from .api import routes
+from . import SERVICE, handlers, open_counts
+from .api import ROUTERS
 from .approvals import Approvals
 from .bidding import Bidding
 from .closing import Closer
@@ -20,7 +20,6 @@ from .rules import auction_rules
 from .settings import MarketplaceSettings
 from .slots import Slots
 
-NAME = "marketplace"
 SETTINGS = MarketplaceSettings
 
 
@@ -33,20 +32,17 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     closer = Closer(db, settings, rules, clock)
     approvals = Approvals(db, settings, clock)
     queries = Queries(db, clock)
-    consumers = Consumers(NAME, db)
+    consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     handlers.register(consumers, settings)
-    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+    service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
+    service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
+                     "queries": queries, "settings": settings}
     service.app = create_app(
-        NAME, checks=service.readiness_checks(),
-        routers=routes(verifier=verifier, slots=slots, bidding=bidding, closer=closer, approvals=approvals,
-                       queries=queries, default_duration=settings.default_duration_days,
-                       page_limit_max=settings.page_limit_max),
+        SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
     service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds),
                     Job("open-slot-counts", lambda: open_counts.fold(db),
                         every_seconds=settings.open_counts_fold_seconds)]
-    service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
-                     "queries": queries, "settings": settings}
     return service

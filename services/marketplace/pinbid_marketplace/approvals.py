@@ -11,9 +11,8 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events import EventData
-from pinbid_kit.events.marketplace import CommentApproved
 
-from . import announcements, store
+from . import events_out, store
 from .domain import comments
 from .domain.states import BidStatus
 from .models import Bid, Slot, User
@@ -48,10 +47,10 @@ class Approvals:
             bid.updated_at = bid.decided_at = self.clock()
             events: list[EventData] = []
             if decision is BidStatus.APPROVED:
-                events.append(announcements.bid_approved_event(slot, bid, self.settings.currency))
+                events.append(events_out.bid_approved_event(slot, bid, self.settings.currency))
                 events += self._approve_comment(slot, bid, locked.buyer)
             else:
-                events.append(announcements.bid_rejected_event(slot, bid))
+                events.append(events_out.bid_rejected_event(slot, bid))
             await store.write(conn, slots=[], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
 
@@ -80,6 +79,4 @@ class Approvals:
             return []
         now = self.clock()
         bid.approved_text, bid.approved_at, bid.updated_at = text, now, now
-        return [CommentApproved(bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-                                comment_id=bid.comment_id, comment_username=bid.comment_username, text=text,
-                                approved_at=now)]
+        return [events_out.comment_approved_event(slot, bid)]

@@ -11,16 +11,16 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Busy, Database
 from pinbid_kit.errors import ApiError, Conflict, Invalid, NotFound
 from pinbid_kit.events import EventData
-from prometheus_client import Counter, Histogram
 from pydantic import TypeAdapter
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 
-from . import announcements, store
+from . import events_out, store
 from .batches import Batches, Pending
 from .domain import auction
 from .domain.comments import Comment
 from .domain.states import LIVE, BidStatus, check_move
+from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
 from .models import Bid, Slot, User
 from .queries import BidView
 from .rules import as_api_errors, bid_state, slot_state, store_bid, store_slot
@@ -31,22 +31,6 @@ BID_NOT_FOUND = "Bid not found."
 # A comment may change until it is pinned, as long as the bid can still end up pinned.
 COMMENT_CHANGEABLE = {BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFLUENCER_APPROVAL,
                       BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON}
-# A batch's bids are written by one statement in autocommit, guarded by the slot's version: the slot's row lock is
-# taken and released inside it. The database reports how long it held the lock (from the slot's update to the last
-# row written; the commit follows in the same round trip): per batch, and divided among the bids it accepted. The
-# round trip, as this process sees it, adds the network and the wait for the event loop (make bench-hot reads all).
-_LOCK_BUCKETS = (0.00005, 0.0001, 0.0002, 0.0003, 0.0004, 0.0005, 0.0006, 0.0008, 0.001, 0.0013, 0.0016, 0.002,
-                 0.0025, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1.0)
-SLOT_LOCK_HELD = Histogram("pinbid_marketplace_slot_lock_held_seconds",
-                           "Time the slot's row lock is held by a batch's guarded write, as the database measures it",
-                           buckets=_LOCK_BUCKETS)
-SLOT_LOCK_PER_BID = Histogram("pinbid_marketplace_slot_lock_per_accepted_bid_seconds",
-                              "Time the slot's row lock is held, per accepted bid", buckets=_LOCK_BUCKETS)
-BID_WRITE_ROUND_TRIP = Histogram("pinbid_marketplace_bid_write_round_trip_seconds",
-                                 "Round trip of a batch's guarded write, as this process sees it",
-                                 buckets=_LOCK_BUCKETS)
-BID_WRITE_CONFLICTS = Counter("pinbid_marketplace_bid_write_conflicts_total",
-                              "Batches of bids read again because another writer changed the slot first")
 # another replica or call changing the slot this many times in a row between our read and write: answer 503
 MAX_WRITE_ATTEMPTS = 10
 _MONEY = TypeAdapter(Money)
@@ -245,11 +229,11 @@ class Bidding:
         if comment is not None and (own.comment_id, own.comment_username, own.comment_text) != (
                 comment.comment_id, comment.username, comment.text):
             own.comment_id, own.comment_username, own.comment_text = comment.comment_id, comment.username, comment.text
-            events.append(announcements.comment_changed_event(own))
+            events.append(events_out.comment_changed_event(own))
         if not placement.raised_only:
-            events.append(announcements.bid_placed_event(slot_row, own, placing.buyer, currency))
-        events += [announcements.bid_outbid_event(slot_row, by_id[lost.id], currency) for lost in placement.outbid]
-        events.append(announcements.slot_updated_event(slot_row, currency))
+            events.append(events_out.bid_placed_event(slot_row, own, placing.buyer, currency))
+        events += [events_out.bid_outbid_event(slot_row, by_id[lost.id], currency) for lost in placement.outbid]
+        events.append(events_out.slot_updated_event(slot_row, currency))
         # later bids of the batch change these rows: the answer keeps them as of this bid
         return BidView(bid=store.copy_bid(own), slot=store.copy_slot(slot_row), buyer=placing.buyer)
 
@@ -288,9 +272,9 @@ class Bidding:
             await session.flush()
             currency = self.settings.currency
             if comment is not None:
-                await announcements.comment_changed(session, bid)
-            await announcements.auction_closed(session, slot_row, bid, currency)
-            await announcements.slot_updated(session, slot_row, currency)
+                await events_out.comment_changed(session, bid)
+            await events_out.auction_closed(session, slot_row, bid, currency)
+            await events_out.slot_updated(session, slot_row, currency)
             return bid.id
 
     async def submit_comment(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, comment: Comment) -> uuid.UUID:
@@ -308,6 +292,6 @@ class Bidding:
                 bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
                     comment.text
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
-                await announcements.comment_changed(session, bid)
+                await events_out.comment_changed(session, bid)
             return bid.id
 

@@ -11,7 +11,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
 from pinbid_kit.events import EventData
 
-from . import announcements, store
+from . import events_out, store
 from .domain import auction
 from .domain.states import LIVE, BidStatus
 from .models import Bid, Slot
@@ -38,8 +38,8 @@ def close_locked(locked: store.SlotRows, *, now: datetime, rules: auction.Rules,
         store_bid(bid_row, states[bid_row.id])
         bid_row.updated_at = now
     winner = locked.bids[closing.winner.id] if closing.winner else None
-    return live_rows, [announcements.auction_closed_event(row, winner, currency),
-                       announcements.slot_updated_event(row, currency)]
+    return live_rows, [events_out.auction_closed_event(row, winner, currency),
+                       events_out.slot_updated_event(row, currency)]
 
 
 class Closer:

@@ -13,7 +13,7 @@ from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import announcements, reliability
+from . import events_out, reliability
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
 from .settings import MarketplaceSettings
@@ -98,7 +98,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
         bid.payment_id, bid.payment_status, bid.pin_deadline_at = d.payment_id, "COMPLETED", d.pin_deadline_at
         slot = await session.get(Slot, bid.slot_id)
         assert slot is not None
-        await announcements.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),
+        await events_out.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),
                                         settings.currency)
 
     @on(p.PaymentExpired.event_type)
@@ -110,7 +110,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
         slot = await session.get(Slot, bid.slot_id, with_for_update=True)
         assert slot is not None
         slot.outcome = "UNSOLD"
-        await announcements.slot_updated(session, slot, settings.currency)
+        await events_out.slot_updated(session, slot, settings.currency)
 
     @on(p.PaymentRefunded.event_type)
     async def payment_refunded(session: AsyncSession, d: p.PaymentRefunded, _: Envelope) -> None:

@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import announcements, reliability
+from . import events_out, reliability
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -78,5 +78,5 @@ class Slots:
                 await session.flush()
             except IntegrityError:
                 raise Conflict(POST_ALREADY_LISTED, code="post_listed") from None
-            await announcements.slot_created(session, row, self.settings.currency)
+            await events_out.slot_created(session, row, self.settings.currency)
             return row.id

@@ -23,7 +23,7 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from .announcements import NAME
+from . import SERVICE
 from .models import Bid, Slot, User
 
 SLOT_COLUMNS = tuple(c.name for c in Slot.__table__.columns)
@@ -232,7 +232,7 @@ async def write(conn: AsyncConnection, *, slots: list[Slot], bids: list[Bid], ev
         params[f"slot_{column}"] = [getattr(s, column) for s in slots]
     for column in BID_INSERTED:
         params[f"bid_{column}"] = [getattr(b, column) for b in bids]
-    rows = outbox_rows(events, source=NAME)
+    rows = outbox_rows(events, source=SERVICE)
     for key in ("id", "type", "envelope", "headers"):
         params[f"event_{key}"] = [r[key] for r in rows]
     row = (await conn.execute(_WRITE, params)).one()

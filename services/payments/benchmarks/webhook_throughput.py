@@ -23,8 +23,8 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.tokens import generate_keypair
+from pinbid_payments.adapters.signing import stripe_signature
 from pinbid_payments.app import build
-from pinbid_payments.providers.signing import stripe_signature
 from pinbid_payments.settings import PaymentsSettings
 from sqlalchemy import text
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from .models import CheckoutSession, Payment, User
-from .providers.ports import CheckoutOrder, CheckoutProvider, OpenedCheckout, ProviderError
+from .ports import CheckoutOrder, CheckoutProvider, OpenedCheckout, ProviderError
 from .settings import PaymentsSettings
 
 NOT_AWAITING = "This bid is not awaiting payment."

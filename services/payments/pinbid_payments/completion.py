@@ -13,14 +13,14 @@ import uuid
 from datetime import datetime, timedelta
 
 from pinbid_kit.db import Database
-from pinbid_kit.events.payments import PaymentCompleted
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
 from sqlalchemy import text
 
+from . import SERVICE, events_out
 from .domain import ledger
 from .domain.webhooks import CheckoutPaid
 from .models import Payment
-from .settlement import SOURCE, money_of
+from .settlement import money_of
 
 PAYMENT_COLUMNS = tuple(c.name for c in Payment.__table__.columns)
 
@@ -90,10 +90,8 @@ class Completions:
         received = ledger.payment_received(payment.id, payment.buyer_id, payment.creator_id, money_of(payment))
         postings = sorted(received.postings, key=lambda p: p.account)  # balance rows locked in name order
         pin_deadline_at = now + self.pin_deadline
-        completed = PaymentCompleted(
-            payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-            amount_cents=payment.amount_cents, currency=payment.currency, pin_deadline_at=pin_deadline_at)
-        rows = outbox_rows([completed], source=SOURCE)
+        completed = events_out.payment_completed_event(payment, pin_deadline_at)
+        rows = outbox_rows([completed], source=SERVICE)
         return {
             "payment_id": payment.id, "now": now, "session_id": paid.session_id,
             "payment_intent": paid.payment_intent, "pin_deadline_at": pin_deadline_at,

@@ -21,12 +21,12 @@ from pinbid_kit.runtime import Service
 from pinbid_kit.tokens import Principal
 from sqlalchemy import select
 
+from .adapters.sandbox import SandboxProvider
 from .checkout import Checkout
 from .domain.payout_settings import PayoutSettings
 from .models import Earning, Payment, User
 from .payout_settings import PayoutSettingsService
 from .payouts import PayoutWorker
-from .providers.sandbox import SandboxProvider
 from .refunds import Refunds
 from .settings import PaymentsSettings
 from .webhooks import Webhooks

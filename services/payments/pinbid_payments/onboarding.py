@@ -7,10 +7,10 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway
 from sqlalchemy import select, update
 
+from .adapters.stripe_connect import StripeConnect
 from .models import PayoutSettingsRow, User
 from .payout_settings import lock_row
-from .providers.ports import ProviderError
-from .providers.stripe_connect import StripeConnect
+from .ports import ProviderError
 from .settings import PaymentsSettings
 
 

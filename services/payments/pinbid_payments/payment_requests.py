@@ -3,21 +3,19 @@
 import logging
 from datetime import timedelta
 
-from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.events.marketplace import BidApproved
-from pinbid_kit.events.payments import PaymentExpired, PaymentRequested
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import events_out
 from .domain.money import split
 from .metrics import PAY_WINDOWS_EXPIRED
 from .models import Payment
 from .settings import PaymentsSettings
 
-SOURCE = "payments"
 log = logging.getLogger("pinbid.payments.requests")
 
 
@@ -43,10 +41,7 @@ class PaymentRequests:
             log.info("bid %s already has a payment request", approved.bid_id)
             return None
         payment = await session.get(Payment, inserted)
-        await outbox.publish(session, PaymentRequested(
-            payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-            amount_cents=payment.amount_cents, currency=payment.currency, expires_at=payment.expires_at),
-            source=SOURCE)
+        await events_out.payment_requested(session, payment)
         return payment
 
     async def expire_due(self, limit: int = 100) -> int:
@@ -65,6 +60,4 @@ class PaymentRequests:
 
 
 async def publish_expired(session: AsyncSession, payment: Payment) -> None:
-    await outbox.publish(session, PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id,
-                                                 buyer_id=payment.buyer_id, creator_id=payment.creator_id),
-                         source=SOURCE)
+    await events_out.payment_expired(session, payment)

@@ -6,15 +6,13 @@ import logging
 import uuid
 from decimal import Decimal
 
-from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from pinbid_kit.events.payments import PayoutCreated, PayoutFailed, PayoutPaid
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import bookkeeping
+from . import bookkeeping, events_out
 from .domain import ledger
 from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings
@@ -22,9 +20,8 @@ from .domain.schedule import Schedule, due_period
 from .metrics import PAYOUTS_FAILED
 from .models import Earning, EarningRelease, Payout, PayoutRun, PayoutSettingsRow
 from .payout_settings import PayoutSettingsService
-from .providers.ports import PayoutOrder, PayoutProvider, PayoutResult, ProviderError
+from .ports import PayoutOrder, PayoutProvider, PayoutResult, ProviderError
 
-SOURCE = "payments"
 log = logging.getLogger("pinbid.payments.payouts")
 
 _CREATORS_WITH_MONEY = text(
@@ -99,10 +96,7 @@ class PayoutWorker:
             run.outcome = "PAYOUT_CREATED"
             run.payout_id = payout.id
             await bookkeeping.post(session, ledger.payout_sent(creator_id, net), payout_id=payout.id)
-            await outbox.publish(session, PayoutCreated(
-                payout_id=payout.id, creator_id=creator_id, period=period, gross_cents=payout.gross_cents,
-                fee_cents=payout.fee_cents, net_cents=net, currency=payout.currency, method=payout.method,
-                idempotency_key=payout.idempotency_key), source=SOURCE)
+            await events_out.payout_created(session, payout)
             return 1
 
     def _destination(self, settings: PayoutSettings) -> dict[str, str] | None:
@@ -171,10 +165,7 @@ class PayoutWorker:
         if result.status == "PAID":
             payout.status = "PAID"
             payout.failure_reason = None
-            await outbox.publish(session, PayoutPaid(
-                payout_id=payout.id, creator_id=payout.creator_id, period=payout.period,
-                gross_cents=payout.gross_cents, fee_cents=payout.fee_cents, net_cents=payout.net_cents,
-                currency=payout.currency, idempotency_key=payout.idempotency_key), source=SOURCE)
+            await events_out.payout_paid(session, payout)
             return 1
         payout.status = "FAILED"
         payout.failure_reason = (result.reason or "The payout was refused.")[:1000]
@@ -194,9 +185,6 @@ class PayoutWorker:
                               .values(payout_id=None))
         if refunded:
             await bookkeeping.post(session, ledger.loss_recovered(payout.creator_id, refunded), payout_id=payout.id)
-        await outbox.publish(session, PayoutFailed(
-            payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, net_cents=payout.net_cents,
-            currency=payout.currency, reason=payout.failure_reason, idempotency_key=payout.idempotency_key),
-            source=SOURCE)
+        await events_out.payout_failed(session, payout)
         PAYOUTS_FAILED.inc()
         return 1

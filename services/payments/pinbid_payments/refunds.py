@@ -13,7 +13,7 @@ from sqlalchemy import select
 from . import settlement
 from .metrics import REFUNDS_FAILED
 from .models import Payment
-from .providers.ports import CheckoutProvider, ProviderError
+from .ports import CheckoutProvider, ProviderError
 
 log = logging.getLogger("pinbid.payments.refunds")
 _RETRY = timedelta(minutes=5)  # a refund the provider refused is tried again after this, doubling up to a day

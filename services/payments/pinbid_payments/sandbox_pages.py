@@ -4,12 +4,13 @@ from html import escape
 from typing import Annotated
 from urllib.parse import parse_qs
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pinbid_kit.api import PlainText
+from pinbid_kit.deps import from_state
 
+from .adapters.sandbox import SandboxError, SandboxProvider
 from .domain.money import to_money
-from .providers.sandbox import SandboxError, SandboxProvider
 
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -25,38 +26,38 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
 
 
 SessionId = Annotated[PlainText, Path(max_length=255)]
+SandboxDep = Annotated[SandboxProvider, Depends(from_state("sandbox"))]
 
 
-def sandbox_routes(sandbox: SandboxProvider) -> APIRouter:
-    router = APIRouter(prefix="/payments/sandbox", tags=["sandbox"])
+router = APIRouter(prefix="/payments/sandbox", tags=["sandbox"])
 
-    @router.get("/checkout/{session_id}", response_class=HTMLResponse)
-    async def show(session_id: SessionId) -> Response:
-        row = await sandbox.checkout(session_id)
-        if row is None:
-            return _page("Checkout not found", "<h1>Checkout not found</h1>", 404)
-        if row.status == "complete":
-            return _page("Paid", f'<h1>Already paid</h1><p><a href="{escape(row.success_url)}">Back to Pinbid</a></p>')
-        if row.status != "open":
-            return _page("Expired", f'<h1>This checkout has expired</h1><p><a href="{escape(row.cancel_url)}">'
-                                    "Back to Pinbid</a></p>", 410)
-        amount = f"{to_money(row.amount_cents)} {escape(row.currency)}"
-        return _page(f"Pay {amount}", (
-            f"<h1>Pinned comment</h1><p>{escape(row.title)}</p><p class=\"amount\">{amount}</p>"
-            f"<p class=\"note\">{escape(row.customer_email or '')}</p>"
-            '<form method="post"><button class="pay" name="action" value="pay">Pay</button>'
-            '<button name="action" value="cancel">Cancel</button></form>'))
 
-    @router.post("/checkout/{session_id}", response_class=HTMLResponse)
-    async def act(session_id: SessionId, request: Request) -> Response:
-        form = parse_qs((await request.body()).decode("utf-8", "replace"))
-        action = (form.get("action") or [""])[0]
-        if action not in ("pay", "cancel"):
-            return _page("Bad request", "<h1>Choose Pay or Cancel.</h1>", 400)
-        try:
-            url = await (sandbox.pay(session_id) if action == "pay" else sandbox.cancel(session_id))
-        except SandboxError as exc:
-            return _page("Checkout", f"<h1>{escape(str(exc))}</h1>", 409)
-        return RedirectResponse(url, status_code=303)
+@router.get("/checkout/{session_id}", response_class=HTMLResponse)
+async def show(session_id: SessionId, sandbox: SandboxDep) -> Response:
+    row = await sandbox.checkout(session_id)
+    if row is None:
+        return _page("Checkout not found", "<h1>Checkout not found</h1>", 404)
+    if row.status == "complete":
+        return _page("Paid", f'<h1>Already paid</h1><p><a href="{escape(row.success_url)}">Back to Pinbid</a></p>')
+    if row.status != "open":
+        return _page("Expired", f'<h1>This checkout has expired</h1><p><a href="{escape(row.cancel_url)}">'
+                                "Back to Pinbid</a></p>", 410)
+    amount = f"{to_money(row.amount_cents)} {escape(row.currency)}"
+    return _page(f"Pay {amount}", (
+        f"<h1>Pinned comment</h1><p>{escape(row.title)}</p><p class=\"amount\">{amount}</p>"
+        f"<p class=\"note\">{escape(row.customer_email or '')}</p>"
+        '<form method="post"><button class="pay" name="action" value="pay">Pay</button>'
+        '<button name="action" value="cancel">Cancel</button></form>'))
 
-    return router
+
+@router.post("/checkout/{session_id}", response_class=HTMLResponse)
+async def act(session_id: SessionId, request: Request, sandbox: SandboxDep) -> Response:
+    form = parse_qs((await request.body()).decode("utf-8", "replace"))
+    action = (form.get("action") or [""])[0]
+    if action not in ("pay", "cancel"):
+        return _page("Bad request", "<h1>Choose Pay or Cancel.</h1>", 400)
+    try:
+        url = await (sandbox.pay(session_id) if action == "pay" else sandbox.cancel(session_id))
+    except SandboxError as exc:
+        return _page("Checkout", f"<h1>{escape(str(exc))}</h1>", 409)
+    return RedirectResponse(url, status_code=303)

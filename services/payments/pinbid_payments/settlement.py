@@ -5,18 +5,15 @@ Each function runs inside the caller's transaction with the payment row locked."
 import logging
 from datetime import datetime, timedelta
 
-from pinbid_kit import outbox
-from pinbid_kit.events.payments import PaymentCompleted, PaymentPartiallyRefunded, PaymentRefunded
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import bookkeeping
+from . import bookkeeping, events_out
 from .domain import ledger, stages
 from .domain.money import Split
 from .models import Earning, EarningRelease, Payment
 
-SOURCE = "payments"
 log = logging.getLogger("pinbid.payments.settlement")
 
 
@@ -43,10 +40,7 @@ async def record_payment(session: AsyncSession, payment: Payment, *, now: dateti
 async def complete(session: AsyncSession, payment: Payment, **kwargs) -> None:
     payment.status = "COMPLETED"
     await record_payment(session, payment, **kwargs)
-    await outbox.publish(session, PaymentCompleted(
-        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-        amount_cents=payment.amount_cents, currency=payment.currency, pin_deadline_at=payment.pin_deadline_at),
-        source=SOURCE)
+    await events_out.payment_completed(session, payment)
 
 
 COMPLETION_STAGE = 100_000  # the stage number of the remainder released at completion (after any day's)
@@ -122,10 +116,7 @@ async def early_refund_done(session: AsyncSession, payment: Payment, *, now: dat
         fee_cents=back.fee_cents), payment_id=payment.id)
     earning.refunded_cents = back.creator_cents
     payment.early_refunded_at, payment.early_refund_next_at = now, None
-    await outbox.publish(session, PaymentPartiallyRefunded(
-        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-        amount_cents=payment.amount_cents, refund_cents=back.refund_cents, currency=payment.currency,
-        reason=payment.early_end_reason or "UNPINNED"), source=SOURCE)
+    await events_out.payment_partially_refunded(session, payment, back.refund_cents)
 
 
 async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, reason: str) -> None:
@@ -152,6 +143,4 @@ async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, rea
     payment.refunded_at = now
     payment.refund_reason = reason
     payment.early_refund_next_at = None  # nothing is left for the early-end refund to give back
-    await outbox.publish(session, PaymentRefunded(
-        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-        amount_cents=payment.amount_cents, currency=payment.currency, reason=reason), source=SOURCE)
+    await events_out.payment_refunded(session, payment, reason)

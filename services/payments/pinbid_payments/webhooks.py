@@ -6,17 +6,16 @@ import time
 from datetime import timedelta
 
 import stripe
-from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError, Conflict
-from pinbid_kit.events.payments import PaymentFailed
 from pinbid_kit.text import unsafe_character
 from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import settlement
+from . import events_out, settlement
+from .adapters.signing import signed_at
 from .completion import Completions
 from .domain.webhooks import (
     ChargeRefunded,
@@ -30,11 +29,9 @@ from .domain.webhooks import (
 from .metrics import WEBHOOKS_REFUSED
 from .models import Payment, WebhookEvent
 from .payment_requests import publish_expired
-from .providers.ports import CheckoutProvider
-from .providers.signing import signed_at
+from .ports import CheckoutProvider
 from .settings import PaymentsSettings
 
-SOURCE = "payments"
 log = logging.getLogger("pinbid.payments.webhooks")
 
 
@@ -151,9 +148,7 @@ class Webhooks:
             if payment is None or payment.status != "REQUESTED":
                 return "ignored: no open payment"
             payment.last_failure = action.message[:1000]
-            await outbox.publish(session, PaymentFailed(payment_id=payment.id, bid_id=payment.bid_id,
-                                                        buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-                                                        reason=action.message[:500]), source=SOURCE)
+            await events_out.payment_failed(session, payment, action.message[:500])
             return "attempt failed"
         if isinstance(action, ChargeRefunded):
             payment = await self._payment(session, action.payment_id, action.payment_intent)

@@ -11,20 +11,19 @@ from pinbid_kit.runtime import Job, Service
 from pinbid_kit.tokens import TokenVerifier
 from sqlalchemy import text
 
-from . import handlers
-from .api import routes
+from . import SERVICE, handlers
+from .adapters import Providers, build_providers
+from .api import ROUTERS
 from .connections import Connections
 from .links import Links
 from .models import token_revocations
 from .pins import Pins
 from .posts import Posts
-from .providers import Providers, build_providers
-from .sandbox_api import sandbox_routes
+from .sandbox_api import router as sandbox_router
 from .secrecy import state_key, visitor_key
 from .settings import SocialSettings
 from .tracker import PinTracker
 
-NAME = "social"
 SETTINGS = SocialSettings
 
 
@@ -41,16 +40,16 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     pins = Pins(db, providers, box, sync_interval=interval, clock=clock)
     tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
                          concurrency=settings.pin_sync_concurrency, clock=clock)
-    consumers = Consumers(NAME, db)
+    consumers = Consumers(SERVICE, db)
     handlers.register(consumers)
-    service = Service(name=NAME, db=db, consumers=consumers, revocations=verifier.revocations,
+    service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock)
-    routers = routes(connections, posts, pins, links, verifier, state_ttl=settings.state_ttl_seconds,
-                     secure_cookie=settings.public_url.startswith("https://"), public_url=settings.public_url)
-    if providers.sandbox is not None:
-        routers.append(sandbox_routes(providers.sandbox))
-    service.app = create_app(NAME, routers=routers, checks=service.readiness_checks(),
+    service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
+                     "providers": providers, "settings": settings}
+    routers = ROUTERS if providers.sandbox is None else [*ROUTERS, sandbox_router]
+    service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
+                             state={**service.state, "sandbox": providers.sandbox, "verifier": verifier},
                              description="Instagram connection, posts and stats, comments, pinning and "
                                          "pinned-comment tracking.")
     service.jobs = [
@@ -58,8 +57,6 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
         Job("token-refresh", connections.refresh_tokens, every_seconds=3600),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]
-    service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
-                     "providers": providers, "settings": settings}
     return service
 
 

@@ -2,38 +2,35 @@
 media and profile statistics fresh, refreshing long-lived tokens, and disconnecting."""
 
 import asyncio
+import logging
 import re
 import secrets
 import uuid
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import TypeVar
 from urllib.parse import urlencode
 
-from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import InstagramUnauthorized
-from pinbid_kit.events.social import (
-    AccountConnected,
-    AccountDisconnected,
-    AccountUpdated,
-    CreatorProfile,
-    MediaSynced,
-    SyncedPost,
-)
+from pinbid_kit.errors import BadGateway, InstagramUnauthorized
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .common import SOURCE, connection_of, log, provider_call
+from . import events_out
+from .adapters import Providers
 from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
 from .domain.stats import PostFigures, ProfileStats, profile_stats
 from .models import Connection, OAuthNonce, PinSession, Post, User
 from .ports import Grant, Media, Profile, ProviderError, ProviderRejected
-from .providers import Providers
 from .settings import SocialSettings
+
+log = logging.getLogger("pinbid.social.connections")
+T = TypeVar("T")
 
 ERROR_TEXT = {
     "access_denied": "You did not allow Pinbid to access your Instagram account.",
@@ -158,10 +155,8 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await outbox.publish(session, AccountConnected(
-                user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-                source=SOURCE)
-            await outbox.publish(session, _media_synced(user_id, profile.id, media), source=SOURCE)
+            await events_out.account_connected(session, user_id, profile, stats)
+            await events_out.media_synced(session, user_id, profile.id, media)
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()
@@ -200,11 +195,9 @@ class Connections:
             current.avg_engagement, current.verified = stats.avg_engagement, stats.verified
             current.last_synced_at = self.clock()
             await self._replace_posts(session, user_id, media)
-            await outbox.publish(session, _media_synced(user_id, profile.id, media), source=SOURCE)
+            await events_out.media_synced(session, user_id, profile.id, media)
             if changed:
-                await outbox.publish(session, AccountUpdated(
-                    user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-                    source=SOURCE)
+                await events_out.account_updated(session, user_id, profile, stats)
 
     async def disconnect(self, user_id: uuid.UUID) -> bool:
         async with self.db.transaction() as session:
@@ -214,7 +207,7 @@ class Connections:
                 return False
             await session.execute(delete(Post).where(Post.user_id == user_id))
             await session.execute(delete(PinSession).where(PinSession.user_id == user_id))
-            await outbox.publish(session, AccountDisconnected(user_id=user_id), source=SOURCE)
+            await events_out.account_disconnected(session, user_id)
             return True
 
     async def refresh_tokens(self, *, limit: int = 50) -> int:
@@ -238,7 +231,7 @@ class Connections:
                         log.warning("instagram token of %s expired and could not be refreshed", connection.user_id)
                         await session.delete(connection)
                         await session.execute(delete(Post).where(Post.user_id == connection.user_id))
-                        await outbox.publish(session, AccountDisconnected(user_id=connection.user_id), source=SOURCE)
+                        await events_out.account_disconnected(session, connection.user_id)
                     else:
                         log.info("instagram token refresh failed for %s: %s", connection.user_id,
                                  getattr(failed, "detail", "timeout"))
@@ -257,13 +250,20 @@ def _handle_hint(user: User) -> str:
     return re.sub(r"[^a-z0-9]+", ".", (user.business_name or user.name).casefold()).strip(".")[:30]
 
 
-def _profile(stats: ProfileStats) -> CreatorProfile:
-    return CreatorProfile(followers=stats.followers, avg_views=stats.avg_views, avg_engagement=stats.avg_engagement,
-                          verified=stats.verified)
+async def connection_of(session: AsyncSession, user_id: uuid.UUID, *, lock: bool = False) -> Connection | None:
+    query = select(Connection).where(Connection.user_id == user_id)
+    return await session.scalar(query.with_for_update() if lock else query)
 
 
-def _media_synced(user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> MediaSynced:
-    return MediaSynced(user_id=user_id, instagram_id=instagram_id, posts=[
-        SyncedPost(id=m.id, media_type=m.media_type, media_url=m.media_url, permalink=m.permalink, caption=m.caption,
-                   views=m.views, like_count=m.like_count, comments_count=m.comments_count, posted_at=m.posted_at)
-        for m in media])
+async def provider_call(call: Awaitable[T], *, what: str) -> T:
+    """A provider call whose failure is a 502 with a detail a person can read (a rejected token is a 401:
+    the Instagram side needs a new connection)."""
+    try:
+        return await call
+    except ProviderRejected as rejected:
+        if rejected.status == 401:
+            raise InstagramUnauthorized("Instagram no longer accepts this connection. Please connect your "
+                                        "Instagram account again.", code="instagram_reconnect") from None
+        raise BadGateway(f"Could not {what}: {rejected.detail}", code="instagram_error") from None
+    except ProviderError as failed:
+        raise BadGateway(f"Could not {what}: {failed.detail}", code="instagram_error") from None

@@ -19,12 +19,12 @@ from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 
+from .adapters import Providers
 from .adapters.sandbox import SandboxInstagram
 from .connections import Connections
 from .domain import sandbox_world as world
 from .models import Connection, PinSession, Placement, Slot, User
 from .pins import Pins
-from .providers import Providers
 from .settings import SocialSettings
 from .tracker import PinTracker
 

@@ -2,25 +2,27 @@
 `PUT /influencer/pin-comment/{bidId}`: post the text the creator approved if it is new (the disclosure first), or
 check that the brand's own comment still says exactly what was approved and opens with a disclosure; then pin."""
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
 from pinbid_kit import instagram_rules as ig
-from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, TooManyRequests
-from pinbid_kit.events.social import CommentPinned
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
 from sqlalchemy.dialects.postgresql import insert
 
-from .common import SOURCE, connection_of, handle, log, provider_call
+from . import events_out
+from .adapters import Providers
+from .connections import connection_of, provider_call
 from .domain.placement import Status, can_pin, ends_at
 from .models import BidComment, Connection, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
-from .providers import Providers
+
+log = logging.getLogger("pinbid.social.pins")
 
 CLAIM_TIMEOUT = timedelta(minutes=2)  # a pin that crashed half-way may be retried after this
 NEEDS_LOGIN = "Log in to Instagram to pin comments."
@@ -242,9 +244,10 @@ class Pins:
                 .returning(Placement.bid_id))
             if done.first() is None:
                 raise Conflict("This comment is already pinned.", code="not_pinnable")
-            await outbox.publish(session, CommentPinned(
-                bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
-                buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=now, method=method),
-                source=SOURCE)
+            await events_out.comment_pinned(session, placement, comment_id, text, now, method)
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
+
+
+def handle(username: str) -> str:
+    return username.strip().lstrip("@").casefold()

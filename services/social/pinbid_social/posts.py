@@ -1,5 +1,6 @@
 """The creator's posts with their pin slots: from the read model, synced with the provider when stale."""
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -9,9 +10,10 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, InstagramUnauthorized
 from sqlalchemy import select
 
-from .common import connection_of, log
-from .connections import Connections
+from .connections import Connections, connection_of
 from .models import Post, Slot
+
+log = logging.getLogger("pinbid.social.posts")
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,13 @@ pins, unpins, hides or deletes comments as in the Instagram app."""
 
 import asyncio
 import html
+from typing import Annotated
 from urllib.parse import parse_qs, quote, urlencode
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pinbid_kit.api import PlainText
+from pinbid_kit.deps import from_state
 from pinbid_kit.text import unsafe_character
 
 from .adapters.sandbox import CLIENT_ID, SandboxInstagram
@@ -43,90 +45,96 @@ def _comment_item(c, action_url: str) -> str:
             f"<label>Password <input type='password' name='password' autocomplete='off'></label> {buttons}</form></li>")
 
 
-def sandbox_routes(sandbox: SandboxInstagram) -> APIRouter:
-    router = APIRouter(prefix="/instagram/sandbox", include_in_schema=False)
+SandboxDep = Annotated[SandboxInstagram, Depends(from_state("sandbox"))]
 
-    def check(request: Request) -> tuple[dict[str, str], HTMLResponse | None]:
-        query = {k: v for k, v in request.query_params.items()}
-        if query.get("client_id") != CLIENT_ID or query.get("response_type") != "code":
-            return query, _page("Invalid request", "<h1>Invalid request</h1><p>Unknown app or response type.</p>", 400)
-        if query.get("redirect_uri") != sandbox.redirect_uri:
-            return query, _page("Invalid request", "<h1>Invalid request</h1><p>The redirect URI is not registered "
-                                "for this app.</p>", 400)
-        return query, None
+router = APIRouter(prefix="/instagram/sandbox", include_in_schema=False)
 
-    @router.get("/authorize", response_class=HTMLResponse)
-    async def authorize_page(request: Request) -> HTMLResponse:
-        query, problem = check(request)
-        if problem:
-            return problem
-        hint = html.escape(query.get("login_hint", ""))
-        # The form posts back to the public URL of this page (the gateway serves it under /api).
-        action = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/authorize?{request.url.query}")
-        body = f"""<h1>Instagram <small>sandbox</small></h1>
+
+def check(request: Request, sandbox: SandboxInstagram) -> tuple[dict[str, str], HTMLResponse | None]:
+    query = {k: v for k, v in request.query_params.items()}
+    if query.get("client_id") != CLIENT_ID or query.get("response_type") != "code":
+        return query, _page("Invalid request", "<h1>Invalid request</h1><p>Unknown app or response type.</p>", 400)
+    if query.get("redirect_uri") != sandbox.redirect_uri:
+        return query, _page("Invalid request", "<h1>Invalid request</h1><p>The redirect URI is not registered "
+                            "for this app.</p>", 400)
+    return query, None
+
+
+@router.get("/authorize", response_class=HTMLResponse)
+async def authorize_page(request: Request, sandbox: SandboxDep) -> HTMLResponse:
+    query, problem = check(request, sandbox)
+    if problem:
+        return problem
+    hint = html.escape(query.get("login_hint", ""))
+    # The form posts back to the public URL of this page (the gateway serves it under /api).
+    action = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/authorize?{request.url.query}")
+    body = f"""<h1>Instagram <small>sandbox</small></h1>
 <p><b>Pinbid</b> would like to access your profile, media, insights and comments.</p>
 <form method="post" action="{action}">
 <label>Username<input name="username" value="{hint}" required autocomplete="username"></label>
 <button class="approve" name="action" value="approve">Allow</button>
 <button class="deny" name="action" value="deny" formnovalidate>Cancel</button></form>
 <p><small>This is the sandbox Instagram: no real account is used.</small></p>"""
-        return _page("Log in with Instagram (sandbox)", body)
+    return _page("Log in with Instagram (sandbox)", body)
 
-    @router.post("/authorize")
-    async def authorize(request: Request) -> Response:
-        query, problem = check(request)
-        if problem:
-            return problem
-        form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
-        state = query.get("state", "")
-        if unsafe_character(form.get("username", "")):
-            return _page("Invalid request", "<h1>Invalid request</h1><p>That is not an Instagram username.</p>", 400)
-        if form.get("action") == "approve" and form.get("username", "").strip():
-            code = await sandbox.approve(form["username"], query["redirect_uri"])
-            target = {"code": code, "state": state}
-        elif form.get("action") in ("approve", "deny"):
-            target = {"error": "access_denied", "error_reason": "user_denied",
-                      "error_description": "The user denied your request.", "state": state}
-        else:
-            return _page("Invalid request", "<h1>Invalid request</h1><p>Choose Allow or Cancel.</p>", 400)
-        return RedirectResponse(f"{query['redirect_uri']}?{urlencode(target)}", status_code=303)
 
-    @router.get("/media/{media_id}.png")
-    async def image(media_id: PlainText) -> Response:
-        found = await sandbox.media(media_id)
-        if found is None:
-            return Response(status_code=404)
-        png = await asyncio.to_thread(post_image, media_id, found[0].caption)
-        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400, immutable"})
+@router.post("/authorize")
+async def authorize(request: Request, sandbox: SandboxDep) -> Response:
+    query, problem = check(request, sandbox)
+    if problem:
+        return problem
+    form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
+    state = query.get("state", "")
+    if unsafe_character(form.get("username", "")):
+        return _page("Invalid request", "<h1>Invalid request</h1><p>That is not an Instagram username.</p>", 400)
+    if form.get("action") == "approve" and form.get("username", "").strip():
+        code = await sandbox.approve(form["username"], query["redirect_uri"])
+        target = {"code": code, "state": state}
+    elif form.get("action") in ("approve", "deny"):
+        target = {"error": "access_denied", "error_reason": "user_denied",
+                  "error_description": "The user denied your request.", "state": state}
+    else:
+        return _page("Invalid request", "<h1>Invalid request</h1><p>Choose Allow or Cancel.</p>", 400)
+    return RedirectResponse(f"{query['redirect_uri']}?{urlencode(target)}", status_code=303)
 
-    @router.get("/p/{media_id}", response_class=HTMLResponse)
-    async def post_page(media_id: PlainText, note: PlainText | None = Query(None, max_length=200)) -> HTMLResponse:
-        found = await sandbox.media(media_id)
-        if found is None:
-            return _page("Not found", "<h1>Post not found</h1>", 404)
-        media, owner, comments = found
-        action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
-        items = "".join(_comment_item(c, action_url) for c in sorted(comments, key=lambda c: c.pinned_at is None))
-        notice = f"<p role='status'><b>{html.escape(note)}</b></p>" if note else ""
-        body = (f"<h1>@{html.escape(owner.username)}</h1>{notice}<img src='{html.escape(sandbox.media_url(media.id))}' "
-                f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p>"
-                "<p><small>As the post's owner in the Instagram app: pin, unpin, hide or delete a comment (the "
-                "sandbox password is <code>sandbox</code>).</small></p>"
-                f"<ul>{items}</ul>")
-        return _page(f"@{owner.username} on Instagram (sandbox)", body)
 
-    @router.post("/p/{media_id}")
-    async def act_on_comment(media_id: PlainText, request: Request) -> Response:
-        form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
-        comment_id, action, password = (form.get(k, "")[:64] for k in ("comment", "action", "password"))
-        if action not in ACTIONS:
-            return _page("Not allowed", "<h1>Unknown action</h1>", 422)
-        try:
-            await sandbox.act_as_owner(media_id, comment_id, action, password)
-            note = f"Comment {ACTIONS[action]}."
-        except (ProviderRejected, LoginProblem) as refused:
-            note = str(refused)
-        page = f"{sandbox.public_url}/api/instagram/sandbox/p/{quote(media_id)}?{urlencode({'note': note})}"
-        return RedirectResponse(page, status_code=303)
+@router.get("/media/{media_id}.png")
+async def image(media_id: PlainText, sandbox: SandboxDep) -> Response:
+    found = await sandbox.media(media_id)
+    if found is None:
+        return Response(status_code=404)
+    png = await asyncio.to_thread(post_image, media_id, found[0].caption)
+    return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=86400, immutable"})
 
-    return router
+
+@router.get("/p/{media_id}", response_class=HTMLResponse)
+async def post_page(media_id: PlainText, sandbox: SandboxDep,
+                    note: PlainText | None = Query(None, max_length=200)) -> HTMLResponse:
+    found = await sandbox.media(media_id)
+    if found is None:
+        return _page("Not found", "<h1>Post not found</h1>", 404)
+    media, owner, comments = found
+    action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
+    items = "".join(_comment_item(c, action_url) for c in sorted(comments, key=lambda c: c.pinned_at is None))
+    notice = f"<p role='status'><b>{html.escape(note)}</b></p>" if note else ""
+    body = (f"<h1>@{html.escape(owner.username)}</h1>{notice}<img src='{html.escape(sandbox.media_url(media.id))}' "
+            f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p>"
+            "<p><small>As the post's owner in the Instagram app: pin, unpin, hide or delete a comment (the "
+            "sandbox password is <code>sandbox</code>).</small></p>"
+            f"<ul>{items}</ul>")
+    return _page(f"@{owner.username} on Instagram (sandbox)", body)
+
+
+@router.post("/p/{media_id}")
+async def act_on_comment(media_id: PlainText, request: Request, sandbox: SandboxDep) -> Response:
+    form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
+    comment_id, action, password = (form.get(k, "")[:64] for k in ("comment", "action", "password"))
+    if action not in ACTIONS:
+        return _page("Not allowed", "<h1>Unknown action</h1>", 422)
+    try:
+        await sandbox.act_as_owner(media_id, comment_id, action, password)
+        note = f"Comment {ACTIONS[action]}."
+    except (ProviderRejected, LoginProblem) as refused:
+        note = str(refused)
+    page = f"{sandbox.public_url}/api/instagram/sandbox/p/{quote(media_id)}?{urlencode({'note': note})}"
+    return RedirectResponse(page, status_code=303)

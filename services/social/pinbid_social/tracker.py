@@ -8,6 +8,7 @@ run. Provider calls happen outside any transaction; results are applied with con
 (`WHERE status = 'PINNED'`), so a late or repeated result changes nothing twice."""
 
 import asyncio
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,17 +16,18 @@ from datetime import datetime, timedelta
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
-from pinbid_kit.events.social import CommentMetricsUpdated, CommentUnpinned, PlacementCompleted, PlacementKept
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
 from sqlalchemy.dialects.postgresql import insert
 
-from .common import log, publish_all
+from . import events_out
+from .adapters import Providers
 from .domain.placement import Observation, Status, Step, days_kept, next_step
 from .links import clicks_of
 from .models import Connection, PinSession, PlacementFigures, Post
 from .ports import MediaRef, ProviderError
-from .providers import Providers
+
+log = logging.getLogger("pinbid.social.tracker")
 
 _CLAIM = text("""
     UPDATE placements SET next_sync_at = :next, last_synced_at = :now
@@ -206,24 +208,19 @@ class PinTracker:
                 if moved or clicks.get(bid, 0) > d.clicks:
                     report.metrics += 1
                     likes, replies = (o.likes, o.replies) if o.exists else (d.likes, d.replies)
-                    events.append(CommentMetricsUpdated(bid_id=d.bid_id, likes=likes, replies=replies,
-                                                        clicks=max(clicks.get(bid, 0), d.clicks)))
+                    events.append(events_out.comment_metrics_updated(d, likes, replies,
+                                                                     max(clicks.get(bid, 0), d.clicks)))
                 for day in range(d.days_kept + 1, kept + 1):
                     report.kept_days += 1
-                    events.append(PlacementKept(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
-                                                pinned_at=d.pinned_at, checked_at=now, days_kept=day,
-                                                duration_days=d.duration_days))
+                    events.append(events_out.placement_kept(d, day, now))
                 if step == Step.SUSPECT:
                     report.suspect += 1
                 elif step == Step.COMPLETED:
                     report.completed += 1
-                    events.append(PlacementCompleted(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
-                                                     completed_at=now))
+                    events.append(events_out.placement_completed(d, now))
                 elif step == Step.UNPINNED:
                     report.unpinned += 1
-                    events.append(CommentUnpinned(bid_id=d.bid_id, slot_id=d.slot_id, creator_id=d.creator_id,
-                                                  comment_id=d.comment_id, unpinned_at=now,
-                                                  reason=(o.broken or "UNPINNED")))
+                    events.append(events_out.comment_unpinned(d, o.broken or "UNPINNED", now))
             if figures:
                 await session.execute(insert(PlacementFigures).values(figures).on_conflict_do_nothing())
-            await publish_all(session, events)
+            await events_out.publish_all(session, events)

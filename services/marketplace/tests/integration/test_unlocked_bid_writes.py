@@ -8,7 +8,7 @@ import uuid
 from decimal import Decimal
 
 from pinbid_marketplace import bidding as bidding_module
-from pinbid_marketplace import store
+from pinbid_marketplace import metrics, store
 from pinbid_marketplace.bidding import Bidding, Offer
 from pinbid_marketplace.domain.comments import Comment
 from pinbid_marketplace.rules import auction_rules
@@ -27,7 +27,7 @@ def buyer_id(headers: dict[str, str]) -> uuid.UUID:
 
 
 def conflicts() -> float:
-    return bidding_module.BID_WRITE_CONFLICTS._value.get()
+    return metrics.BID_WRITE_CONFLICTS._value.get()
 
 
 async def test_a_bid_another_replica_writes_between_our_read_and_our_write_is_kept(world, monkeypatch):

@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from pinbid_payments.providers.paypal import PayPalPayouts
-from pinbid_payments.providers.ports import CheckoutOrder, PayoutOrder, ProviderError
-from pinbid_payments.providers.stripe_checkout import StripeCheckout, stripe_client
-from pinbid_payments.providers.stripe_connect import StripeConnect
+from pinbid_payments.adapters.paypal import PayPalPayouts
+from pinbid_payments.adapters.stripe_checkout import StripeCheckout, stripe_client
+from pinbid_payments.adapters.stripe_connect import StripeConnect
+from pinbid_payments.ports import CheckoutOrder, PayoutOrder, ProviderError
 
 from .fakes import paypal_fake, serving, stripe_fake
 

@@ -7,7 +7,7 @@ import uuid
 from pinbid_kit.events.social import CommentUnpinned, PlacementKept
 from pinbid_payments.domain import ledger
 from pinbid_payments.metrics import REFUNDS_FAILED
-from pinbid_payments.providers.ports import ProviderError
+from pinbid_payments.ports import ProviderError
 
 DURATION = 10
 

@@ -6,9 +6,9 @@ import time
 import uuid
 
 import pytest
+from pinbid_payments.adapters.signing import stripe_signature
 from pinbid_payments.domain import ledger
 from pinbid_payments.metrics import WEBHOOKS_REFUSED
-from pinbid_payments.providers.signing import stripe_signature
 
 
 def stripe_event(kind: str, obj: dict, event_id: str | None = None) -> str:

@@ -171,8 +171,8 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
 
     from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
     from pinbid_kit.testing import running
+    from pinbid_social.adapters import Providers
     from pinbid_social.app import build
-    from pinbid_social.providers import Providers
 
     from ..conftest import Harness
 

@@ -7,10 +7,9 @@ from pinbid_kit.events import marketplace as m
 from pinbid_kit.outbox import publish
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import SERVICE
 from .domain.money import to_cents
 from .models import Bid, Slot, User
-
-NAME = "marketplace"
 
 
 async def slot_created(session: AsyncSession, slot: Slot, currency: str) -> None:
@@ -18,7 +17,7 @@ async def slot_created(session: AsyncSession, slot: Slot, currency: str) -> None
         slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, title=slot.title, category=slot.category,
         min_bid_cents=to_cents(slot.min_bid),
         buy_now_price_cents=to_cents(slot.buy_now_price) if slot.buy_now_price is not None else None,
-        currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days), source=NAME)
+        currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days), source=SERVICE)
 
 
 def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
@@ -29,7 +28,7 @@ def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
 
 
 async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:
-    await publish(session, slot_updated_event(slot, currency), source=NAME)
+    await publish(session, slot_updated_event(slot, currency), source=SERVICE)
 
 
 def bid_placed_event(slot: Slot, bid: Bid, buyer: User | None, currency: str) -> m.BidPlaced:
@@ -55,7 +54,7 @@ def auction_closed_event(slot: Slot, winner: Bid | None, currency: str) -> m.Auc
 
 
 async def auction_closed(session: AsyncSession, slot: Slot, winner: Bid | None, currency: str) -> None:
-    await publish(session, auction_closed_event(slot, winner, currency), source=NAME)
+    await publish(session, auction_closed_event(slot, winner, currency), source=SERVICE)
 
 
 def bid_approved_event(slot: Slot, bid: Bid, currency: str) -> m.BidApproved:
@@ -76,7 +75,14 @@ async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User |
         bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
         buyer_name=display_name(buyer), business_name=buyer.business_name if buyer else None, post_id=slot.post_id,
         comment_id=bid.comment_id, comment_text=bid.comment_text, final_price_cents=to_cents(bid.final_price),
-        currency=currency, duration_days=slot.duration_days), source=NAME)
+        currency=currency, duration_days=slot.duration_days), source=SERVICE)
+
+
+def comment_approved_event(slot: Slot, bid: Bid) -> m.CommentApproved:
+    assert bid.approved_text is not None and bid.approved_at is not None
+    return m.CommentApproved(bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
+                             comment_id=bid.comment_id, comment_username=bid.comment_username,
+                             text=bid.approved_text, approved_at=bid.approved_at)
 
 
 def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
@@ -85,7 +91,7 @@ def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
 
 
 async def comment_changed(session: AsyncSession, bid: Bid) -> None:
-    await publish(session, comment_changed_event(bid), source=NAME)
+    await publish(session, comment_changed_event(bid), source=SERVICE)
 
 
 def display_name(user: User | None) -> str:

@@ -5,7 +5,7 @@ import time
 
 import httpx
 
-from .ports import PayoutOrder, PayoutResult, ProviderError
+from ..ports import PayoutOrder, PayoutResult, ProviderError
 
 _DONE = {"SUCCESS": "PAID", "DENIED": "FAILED", "CANCELED": "FAILED"}
 _ITEM_FAILED = {"FAILED", "RETURNED", "BLOCKED", "REFUNDED", "REVERSED", "DENIED"}

@@ -1,10 +1,16 @@
-"""Response bodies, in the shapes of the spec's section 3 (camelCase on the wire, money as JSON numbers)."""
+"""Request and response bodies, in the shapes of the spec's section 3 (camelCase on the wire, money as JSON
+numbers)."""
 
 import uuid
 from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Literal
 
-from pinbid_kit.api import ApiModel, Money
+from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pydantic import AfterValidator, Field
 
+from .domain import comments
+from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
 from .models import Bid, Slot, User
 from .queries import BidView, Page
@@ -204,3 +210,69 @@ class BuyerFiguresOut(ApiModel):
 
 
 __all__ = ["Bid"]
+
+
+# --- requests ---------------------------------------------------------------------------------------
+def _money(value: Decimal) -> Decimal:
+    if not value.is_finite():
+        raise ValueError("Enter an amount in dollars and cents.")
+    if value <= 0:
+        raise ValueError("The amount must be more than zero.")
+    if value > MAX_AMOUNT:
+        raise ValueError("The amount must be at most $1,000,000.00.")
+    if value != value.quantize(CENT):
+        raise ValueError("Use at most two decimals (cents).")
+    return value.quantize(CENT)
+
+
+MoneyIn = Annotated[Money, AfterValidator(_money)]
+CommentId = Annotated[PlainText, Field(max_length=comments.MAX_COMMENT_ID)]
+CommentText = Annotated[MultilineText, Field(max_length=comments.MAX_COMMENT_TEXT)]
+Username = Annotated[PlainText, Field(max_length=comments.MAX_USERNAME)]
+
+
+class CreateSlotIn(ApiModel):
+    post_id: Annotated[PlainText, Field(min_length=1, max_length=64)]
+    title: Annotated[PlainText, Field(max_length=200)]
+    description: Annotated[MultilineText, Field(max_length=2000)] = ""
+    category: Annotated[PlainText, Field(max_length=20)]
+    min_bid: MoneyIn
+    buy_now_price: MoneyIn | None = None
+    auction_end: datetime
+    duration: int | None = None
+
+
+class PlaceBidIn(ApiModel):
+    pin_slot_id: uuid.UUID
+    amount: MoneyIn
+    auto_bid_enabled: bool = False
+    max_auto_bid: MoneyIn | None = None
+    comment_id: CommentId | None = None
+    comment_username: Username | None = None
+    comment_text: CommentText | None = None  # what the comment named by commentId says, shown on the bid
+    new_comment_text: CommentText | None = None
+
+
+class ChangeBidIn(ApiModel):
+    amount: MoneyIn
+    auto_bid_enabled: bool | None = None
+    max_auto_bid: MoneyIn | None = None
+
+
+class BuyNowIn(ApiModel):
+    pin_slot_id: uuid.UUID
+    comment_id: CommentId | None = None
+    comment_username: Username | None = None
+    comment_text: CommentText | None = None
+    new_comment_text: CommentText | None = None
+
+
+class CommentSubmissionIn(ApiModel):
+    bid_id: uuid.UUID
+    comment_text: CommentText | None = None
+    comment_id: CommentId | None = None
+    comment_username: Username | None = None
+
+
+class DecisionIn(ApiModel):
+    status: Literal["APPROVED", "REJECTED"]

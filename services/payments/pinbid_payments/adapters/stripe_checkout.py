@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import stripe
 
-from .ports import CheckoutOrder, OpenedCheckout, ProviderError
+from ..ports import CheckoutOrder, OpenedCheckout, ProviderError
 
 # Stripe accepts a Checkout Session expiry between 30 minutes and 24 hours from now.
 SHORTEST = timedelta(minutes=30, seconds=30)

@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from ..models import SandboxCheckout, SandboxRefund, SandboxWebhook
-from .ports import CheckoutOrder, OpenedCheckout, PayoutOrder, PayoutResult, ProviderError
+from ..ports import CheckoutOrder, OpenedCheckout, PayoutOrder, PayoutResult, ProviderError
 from .signing import stripe_signature
 
 log = logging.getLogger("pinbid.payments.sandbox")

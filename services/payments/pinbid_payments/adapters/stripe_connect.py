@@ -2,7 +2,7 @@
 
 import stripe
 
-from .ports import PayoutOrder, PayoutResult, ProviderError
+from ..ports import PayoutOrder, PayoutResult, ProviderError
 
 
 class StripeConnect:

@@ -1,0 +1,107 @@
+"""The gateway's own routes. Under the API base (`base`, included with `settings.api_base` as its prefix): health,
+the two dashboards and the live stream; every other path under the base is proxied to a service (proxy.py).
+Outside it: the runtime config and the placements' short links (`side`), and the built web app (`web`, included
+last: its catch-all answers any other path)."""
+
+import mimetypes
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from pinbid_kit.auth import Buyer, Influencer
+from pinbid_kit.deps import from_state
+from pinbid_kit.errors import NotFound
+from pinbid_kit.tokens import TokenVerifier
+
+from . import dashboards
+from .live import Hub, open_stream
+from .proxy import call
+from .schemas import BuyerDashboard, InfluencerDashboard
+from .settings import GatewaySettings
+from .upstreams import Upstreams
+
+SettingsDep = Annotated[GatewaySettings, Depends(from_state("settings"))]
+UpstreamsDep = Annotated[Upstreams, Depends(from_state("upstreams"))]
+HubDep = Annotated[Hub, Depends(from_state("hub"))]
+VerifierDep = Annotated[TokenVerifier, Depends(from_state("verifier"))]
+WebRootDep = Annotated[Path, Depends(from_state("web_root"))]
+
+base = APIRouter()
+
+
+@base.get("/health", tags=["health"], openapi_extra={"security": []})  # public
+async def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@base.get("/influencer/dashboard", tags=["dashboards"], response_model=InfluencerDashboard)
+async def influencer_dashboard(request: Request, _: Influencer, upstreams: UpstreamsDep):
+    return await dashboards.influencer(upstreams, request)
+
+
+@base.get("/buyer/dashboard", tags=["dashboards"], response_model=BuyerDashboard)
+async def buyer_dashboard(request: Request, _: Buyer, upstreams: UpstreamsDep):
+    return await dashboards.buyer(upstreams, request)
+
+
+@base.get("/events/stream", tags=["live"], response_class=Response, responses={200: {
+    "description": "Server-Sent Events: `ready`, then `slot`, `bid` and `notification` as they happen, a "
+                   "`: ping` comment every 15 s, and `end` when the token expires or is revoked.",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+async def events_stream(request: Request, hub: HubDep, verifier: VerifierDep, settings: SettingsDep,
+                        slots: str | None = Query(
+        default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
+    return open_stream(request, hub, verifier, slots, settings.live_heartbeat_seconds)
+
+
+side = APIRouter(include_in_schema=False)
+
+
+@side.get("/runtime-config.json", include_in_schema=False)
+async def runtime_config(settings: SettingsDep) -> JSONResponse:
+    return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
+
+
+@side.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+async def vanity_link(code: str, request: Request, upstreams: UpstreamsDep) -> Response:
+    """A placement's short link (social counts the click and says where to go)."""
+    upstream = await call(upstreams, "social", request, request.method, f"/go/{code}")
+    headers = {k: v for k, v in upstream.headers if k.lower() in ("location", "cache-control",
+                                                                 "content-type", "referrer-policy")}
+    return Response(upstream.body, status_code=upstream.status, headers=headers)
+
+
+web = APIRouter(include_in_schema=False)
+
+
+@web.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
+async def web_app(path: str, request: Request, settings: SettingsDep, root: WebRootDep) -> Response:
+    """The built React app with an SPA fallback: any non-/api path without a file gets index.html."""
+    if path.startswith(settings.api_base.strip("/") + "/"):
+        raise NotFound("Not found.")
+    index = root / "index.html"
+    if not index.exists():
+        return HTMLResponse(NOT_BUILT, status_code=503)
+    candidate = (root / path).resolve()
+    if path and candidate.is_file() and candidate.is_relative_to(root):
+        cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
+        return static_file(candidate, request, cache)
+    return static_file(index, request, "no-cache")
+
+
+def static_file(path: Path, request: Request, cache: str) -> FileResponse:
+    """The file, or the gzip copy the web build made beside it when the browser accepts gzip: compressed
+    once at build time, never per request."""
+    headers = {"Cache-Control": cache, "Vary": "Accept-Encoding"}
+    compressed = path.with_name(path.name + ".gz")
+    if "gzip" in request.headers.get("accept-encoding", "") and compressed.is_file():
+        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return FileResponse(compressed, media_type=media_type, headers={**headers, "Content-Encoding": "gzip"})
+    return FileResponse(path, headers=headers)
+
+
+NOT_BUILT = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pinbid</title>
+<body style="font-family:system-ui;margin:4rem auto;max-width:40rem">
+<h1>Pinbid</h1><p>The web app is not built yet. Run <code>make web</code> (or <code>make run</code>, which builds it)
+and reload this page. The API is served under <a href="/api/health">/api</a>.</p></body></html>"""

@@ -1,0 +1,164 @@
+"""Identity's HTTP request and response models: the spec's /auth/* and /notifications calls."""
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Literal
+
+from pinbid_kit.api import ApiModel, PlainText
+from pydantic import Field, model_validator
+
+from .domain.accounts import MAX_PASSWORD, Role
+from .domain.notices import Category
+from .models import Notification, User
+
+Text = Annotated[PlainText, Field(max_length=300)]
+Password = Annotated[str, Field(max_length=MAX_PASSWORD * 4)]
+
+
+class InfluencerProfileOut(ApiModel):
+    avg_views: int
+    followers: int
+    avg_engagement: float
+    verified: bool
+
+
+class UserOut(ApiModel):
+    id: uuid.UUID
+    name: str
+    email: str
+    role: Literal["INFLUENCER", "BUYER"]
+    business_name: str | None
+    instagram_handle: str | None
+    instagram_id: str | None
+    instagram_connected: bool
+    influencer_profile: InfluencerProfileOut | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, user: User) -> "UserOut":
+        profile = None
+        if user.role == Role.INFLUENCER:
+            profile = InfluencerProfileOut(avg_views=user.avg_views or 0, followers=user.followers or 0,
+                                           avg_engagement=float(user.avg_engagement or Decimal(0)),
+                                           verified=user.verified)
+        return cls(id=user.id, name=user.name, email=user.email, role=user.role, business_name=user.business_name,
+                   instagram_handle=user.instagram_handle, instagram_id=user.instagram_id,
+                   instagram_connected=user.instagram_connected, influencer_profile=profile,
+                   created_at=user.created_at)
+
+
+class ProfileOut(UserOut):
+    """The user after the change. A new email revokes every earlier token, the caller's too: `token`
+    is then the one to use from now on; it is null when nothing was revoked."""
+
+    token: str | None = None
+
+
+class SessionOut(ApiModel):
+    token: str
+    user: UserOut
+
+
+class TokenOut(ApiModel):
+    token: str
+
+
+class DetailOut(ApiModel):
+    detail: str
+
+
+class LoginIn(ApiModel):
+    email: Text
+    password: Password
+
+
+class RegisterIn(ApiModel):
+    name: Text
+    email: Text
+    password: Password
+    role: Role
+    instagram_handle: Text | None = None
+    business_name: Text | None = None
+
+
+class ProfileIn(ApiModel):
+    name: Text
+    email: Text
+    current_password: Password | None = Field(default=None, description="required when the email changes")
+
+
+class ChangePasswordIn(ApiModel):
+    current_password: Password
+    new_password: Password
+
+
+class ForgotPasswordIn(ApiModel):
+    email: Text
+
+
+class ResetPasswordIn(ApiModel):
+    token: Annotated[PlainText, Field(min_length=1, max_length=200)]
+    new_password: Password
+
+
+class NotificationOut(ApiModel):
+    id: uuid.UUID
+    title: str
+    message: str
+    kind: str = Field(description="what happened, e.g. bid.outbid, payment.reminder, pin.reminder, payout.failed")
+    link: str | None = Field(description="the web screen the notice points to, e.g. /my-bids")
+    created_at: datetime
+    read: bool
+
+    @classmethod
+    def of(cls, row: Notification) -> "NotificationOut":
+        return cls(id=row.id, title=row.title, message=row.message, kind=row.kind, link=row.link,
+                   created_at=row.created_at, read=row.read_at is not None)
+
+
+class MarkReadIn(ApiModel):
+    """Either `ids` (the caller's notices to mark read; others' ids change nothing) or `all: true`."""
+
+    ids: Annotated[list[uuid.UUID], Field(min_length=1, max_length=200)] | None = None
+    all: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "MarkReadIn":
+        if (self.ids is None) == (self.all is None):
+            raise ValueError("send either ids or all: true")
+        return self
+
+
+class UnreadCountOut(ApiModel):
+    unread_count: int
+
+
+class PreferencesIO(ApiModel):
+    new_bids: bool
+    approvals: bool
+    payouts: bool
+    marketing: bool
+
+    @classmethod
+    def of(cls, values: dict[Category, bool]) -> "PreferencesIO":
+        return cls(new_bids=values[Category.NEW_BIDS], approvals=values[Category.APPROVALS],
+                   payouts=values[Category.PAYOUTS], marketing=values[Category.MARKETING])
+
+    def as_dict(self) -> dict[Category, bool]:
+        return {Category.NEW_BIDS: self.new_bids, Category.APPROVALS: self.approvals,
+                Category.PAYOUTS: self.payouts, Category.MARKETING: self.marketing}
+
+
+class PreferencesOut(PreferencesIO):
+    applies: list[Category] = Field(description="the preferences that apply to the caller's role, to show in "
+                                    "settings: brands get no payout notices, so theirs leave out payouts")
+
+    @classmethod
+    def of(cls, values: dict[Category, bool], applies: tuple[Category, ...]) -> "PreferencesOut":
+        return cls(**PreferencesIO.of(values).model_dump(), applies=list(applies))
+
+
+class TokenVersionOut(ApiModel):
+    user_id: uuid.UUID
+    token_version: int

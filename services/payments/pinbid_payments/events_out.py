@@ -1,0 +1,86 @@
+"""The integration events payments announces, built from its rows (money as integer cents).
+
+`payment_completed_event` only builds its event (completion.py writes it with its own statement); the others
+record one in the session's transaction."""
+
+from datetime import datetime
+
+from pinbid_kit import outbox
+from pinbid_kit.events.payments import (
+    PaymentCompleted,
+    PaymentExpired,
+    PaymentFailed,
+    PaymentPartiallyRefunded,
+    PaymentRefunded,
+    PaymentRequested,
+    PayoutCreated,
+    PayoutFailed,
+    PayoutPaid,
+)
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import SERVICE
+from .models import Payment, Payout
+
+
+async def payment_requested(session: AsyncSession, payment: Payment) -> None:
+    await outbox.publish(session, PaymentRequested(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        amount_cents=payment.amount_cents, currency=payment.currency, expires_at=payment.expires_at),
+        source=SERVICE)
+
+
+async def payment_expired(session: AsyncSession, payment: Payment) -> None:
+    await outbox.publish(session, PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id,
+                                                 buyer_id=payment.buyer_id, creator_id=payment.creator_id),
+                         source=SERVICE)
+
+
+async def payment_failed(session: AsyncSession, payment: Payment, reason: str) -> None:
+    await outbox.publish(session, PaymentFailed(payment_id=payment.id, bid_id=payment.bid_id,
+                                                buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+                                                reason=reason), source=SERVICE)
+
+
+def payment_completed_event(payment: Payment, pin_deadline_at: datetime | None) -> PaymentCompleted:
+    return PaymentCompleted(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        amount_cents=payment.amount_cents, currency=payment.currency, pin_deadline_at=pin_deadline_at)
+
+
+async def payment_completed(session: AsyncSession, payment: Payment) -> None:
+    await outbox.publish(session, payment_completed_event(payment, payment.pin_deadline_at), source=SERVICE)
+
+
+async def payment_partially_refunded(session: AsyncSession, payment: Payment, refund_cents: int) -> None:
+    await outbox.publish(session, PaymentPartiallyRefunded(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        amount_cents=payment.amount_cents, refund_cents=refund_cents, currency=payment.currency,
+        reason=payment.early_end_reason or "UNPINNED"), source=SERVICE)
+
+
+async def payment_refunded(session: AsyncSession, payment: Payment, reason: str) -> None:
+    await outbox.publish(session, PaymentRefunded(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        amount_cents=payment.amount_cents, currency=payment.currency, reason=reason), source=SERVICE)
+
+
+async def payout_created(session: AsyncSession, payout: Payout) -> None:
+    await outbox.publish(session, PayoutCreated(
+        payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, gross_cents=payout.gross_cents,
+        fee_cents=payout.fee_cents, net_cents=payout.net_cents, currency=payout.currency, method=payout.method,
+        idempotency_key=payout.idempotency_key), source=SERVICE)
+
+
+async def payout_paid(session: AsyncSession, payout: Payout) -> None:
+    await outbox.publish(session, PayoutPaid(
+        payout_id=payout.id, creator_id=payout.creator_id, period=payout.period,
+        gross_cents=payout.gross_cents, fee_cents=payout.fee_cents, net_cents=payout.net_cents,
+        currency=payout.currency, idempotency_key=payout.idempotency_key), source=SERVICE)
+
+
+async def payout_failed(session: AsyncSession, payout: Payout) -> None:
+    await outbox.publish(session, PayoutFailed(
+        payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, net_cents=payout.net_cents,
+        currency=payout.currency, reason=payout.failure_reason, idempotency_key=payout.idempotency_key),
+        source=SERVICE)

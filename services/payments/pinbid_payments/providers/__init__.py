@@ -1,1 +1,0 @@
-"""Ports to the outside payment systems and their adapters (sandbox, Stripe, Stripe Connect, PayPal)."""

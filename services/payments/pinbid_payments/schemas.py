@@ -1,0 +1,119 @@
+"""Payments' HTTP request and response models: checkout, the provider webhook, creators' earnings, payouts and
+payout settings, and the buyer's total spent (for the gateway's dashboard)."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pinbid_kit.api import ApiModel, Money, PlainText
+from pydantic import Field
+
+from .domain.money import to_money
+from .domain.payout_settings import PayoutSettings
+from .models import Payout
+
+Short = Annotated[PlainText, Field(max_length=300)]
+
+
+class CheckoutIn(ApiModel):
+    bid_id: uuid.UUID
+
+
+class UrlOut(ApiModel):
+    url: str
+
+
+class WebhookOut(ApiModel):
+    received: bool
+    outcome: str
+
+
+class EarningsOut(ApiModel):
+    total_earnings: Money
+    this_month_earnings: Money
+    pending_payouts: Money
+    pending_balance: Money  # not released yet: the stages to come while comments stay pinned
+    available_balance: Money  # released and not paid out
+    released_earnings: Money
+    refunded_earnings: Money  # the creator's share that went back to brands (placements that ended early)
+
+
+class PayoutOut(ApiModel):
+    id: uuid.UUID
+    period: str
+    amount: Money  # gross: what the buyers paid for the bids in this payout
+    fees: Money  # the platform's 10%
+    net_amount: Money  # what the creator receives
+    currency: str
+    method: str
+    status: Literal["COMPLETED", "PENDING", "FAILED"]
+    failure_reason: str | None
+    created_at: datetime
+    paid_at: datetime | None
+
+    @classmethod
+    def of(cls, p: Payout) -> "PayoutOut":
+        status = {"PAID": "COMPLETED", "CREATED": "PENDING"}.get(p.status, "FAILED")
+        return cls(id=p.id, period=p.period, amount=to_money(p.gross_cents), fees=to_money(p.fee_cents),
+                   net_amount=to_money(p.net_cents), currency=p.currency, method=p.method, status=status,
+                   failure_reason=p.failure_reason if p.status == "FAILED" else None, created_at=p.created_at,
+                   paid_at=p.settled_at if p.status == "PAID" else None)
+
+
+class PayoutSettingsIn(ApiModel):
+    """Every field may be missing or empty: the rules of SPEC section 5 answer with their own messages."""
+
+    payout_method: Short | None = None
+    minimum_payout: Annotated[Money, Field(max_digits=12, decimal_places=2)] | None = None
+    schedule: Short | None = None
+    paypal_email: Short | None = None
+    bank_account: Short | None = None
+    currency: Short | None = None
+    routing_number: Short | None = None
+    sort_code: Short | None = None
+    account_name: Short | None = None
+    tax_form_submitted: bool = False
+
+    def domain(self) -> PayoutSettings:
+        return PayoutSettings(**{name: getattr(self, name) for name in PayoutSettings.__dataclass_fields__})
+
+
+class PayoutSettingsOut(ApiModel):
+    payout_method: str
+    minimum_payout: Money
+    schedule: str
+    paypal_email: str | None
+    bank_account: str | None
+    currency: str
+    routing_number: str | None
+    sort_code: str | None
+    account_name: str | None
+    tax_form_submitted: bool
+    saved: bool
+
+    @classmethod
+    def of(cls, s: PayoutSettings, saved: bool = True) -> "PayoutSettingsOut":
+        return cls(saved=saved, **{name: getattr(s, name) for name in PayoutSettings.__dataclass_fields__})
+
+
+class TotalSpentOut(ApiModel):
+    total_spent: Money
+
+
+class MonthlyEarningsOut(ApiModel):
+    """One calendar month (UTC) of the Earnings chart."""
+
+    month: str = Field(description="YYYY-MM")
+    earnings: Money  # net earned on paid bids not refunded, by the day paid
+    payouts: Money  # payouts paid that month
+
+    @classmethod
+    def of(cls, row: dict) -> "MonthlyEarningsOut":
+        return cls(month=row["month"], earnings=to_money(row["earnings"]), payouts=to_money(row["payouts"]))
+
+
+class MonthlySpendOut(ApiModel):
+    """One calendar month (UTC) of the brand dashboard's spend chart."""
+
+    month: str = Field(description="YYYY-MM")
+    spent: Money  # paid for bids not refunded (buyer fee included), by the day paid

@@ -1,0 +1,92 @@
+"""The integration events social announces, built from what it read from Instagram and from its rows, and
+recorded in the session's transaction."""
+
+import uuid
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from pinbid_kit import outbox
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import EventData
+from pinbid_kit.events.social import (
+    AccountConnected,
+    AccountDisconnected,
+    AccountUpdated,
+    CommentMetricsUpdated,
+    CommentPinned,
+    CommentUnpinned,
+    CreatorProfile,
+    MediaSynced,
+    PlacementCompleted,
+    PlacementKept,
+    SyncedPost,
+)
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from . import SERVICE
+from .domain.stats import ProfileStats
+from .models import Placement
+from .ports import Media, Profile
+
+if TYPE_CHECKING:
+    from .tracker import Due
+
+
+async def publish_all(session: AsyncSession, events: list[EventData]) -> list[Envelope]:
+    return await outbox.publish_all(session, events, source=SERVICE)
+
+
+def _profile(stats: ProfileStats) -> CreatorProfile:
+    return CreatorProfile(followers=stats.followers, avg_views=stats.avg_views, avg_engagement=stats.avg_engagement,
+                          verified=stats.verified)
+
+
+async def account_connected(session: AsyncSession, user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> None:
+    await outbox.publish(session, AccountConnected(
+        user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
+        source=SERVICE)
+
+
+async def account_updated(session: AsyncSession, user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> None:
+    await outbox.publish(session, AccountUpdated(
+        user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
+        source=SERVICE)
+
+
+async def account_disconnected(session: AsyncSession, user_id: uuid.UUID) -> None:
+    await outbox.publish(session, AccountDisconnected(user_id=user_id), source=SERVICE)
+
+
+async def media_synced(session: AsyncSession, user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> None:
+    await outbox.publish(session, MediaSynced(user_id=user_id, instagram_id=instagram_id, posts=[
+        SyncedPost(id=m.id, media_type=m.media_type, media_url=m.media_url, permalink=m.permalink, caption=m.caption,
+                   views=m.views, like_count=m.like_count, comments_count=m.comments_count, posted_at=m.posted_at)
+        for m in media]), source=SERVICE)
+
+
+async def comment_pinned(session: AsyncSession, placement: Placement, comment_id: str, text: str,
+                         pinned_at: datetime, method: str) -> None:
+    await outbox.publish(session, CommentPinned(
+        bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
+        buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=pinned_at, method=method),
+        source=SERVICE)
+
+
+# the tracker's: built for one statement that writes a whole run's events (publish_all)
+def comment_metrics_updated(due: "Due", likes: int, replies: int, clicks: int) -> CommentMetricsUpdated:
+    return CommentMetricsUpdated(bid_id=due.bid_id, likes=likes, replies=replies, clicks=clicks)
+
+
+def placement_kept(due: "Due", days_kept: int, checked_at: datetime) -> PlacementKept:
+    return PlacementKept(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id, pinned_at=due.pinned_at,
+                         checked_at=checked_at, days_kept=days_kept, duration_days=due.duration_days)
+
+
+def placement_completed(due: "Due", completed_at: datetime) -> PlacementCompleted:
+    return PlacementCompleted(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id,
+                              completed_at=completed_at)
+
+
+def comment_unpinned(due: "Due", reason: str, unpinned_at: datetime) -> CommentUnpinned:
+    return CommentUnpinned(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id,
+                           comment_id=due.comment_id, unpinned_at=unpinned_at, reason=reason)

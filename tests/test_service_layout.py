@@ -1,0 +1,107 @@
+"""Every service names each role with the same file (docs/service-guide.md, "One name per role"): this fails when
+a service keeps a role under another name, restates its own name instead of importing `SERVICE`, defines a
+Prometheus metric outside `metrics.py`, keeps HTTP models in `api.py`, or builds its routes inside a function
+(routes are module-level, so that a test can override their dependencies)."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {name: ROOT / "services" / name / f"pinbid_{name}"
+            for name in ("identity", "marketplace", "payments", "social", "content")}
+PACKAGES["gateway"] = ROOT / "gateway" / "pinbid_gateway"
+
+# another name for a role the table already names: the module to use instead
+OTHER_NAMES = {
+    "views.py": "schemas.py", "serializers.py": "schemas.py", "models_api.py": "schemas.py",
+    "announcements.py": "events_out.py", "publishers.py": "events_out.py", "events.py": "events_out.py",
+    "common.py": "a module named for what it holds", "utils.py": "a module named for what it holds",
+    "helpers.py": "a module named for what it holds",
+    "providers.py": "adapters/__init__.py", "providers": "ports.py + adapters/",
+    "subscribers.py": "handlers.py", "consumers.py": "handlers.py",
+    "config.py": "settings.py", "main.py": "app.py", "tables.py": "models.py", "seed.py": "demo.py",
+}
+METRIC_TYPES = {"Counter", "Gauge", "Histogram", "Summary", "Info", "Enum"}
+ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "head", "options", "api_route", "websocket"}
+
+
+def _modules(package: Path) -> list[Path]:
+    return sorted(p for p in package.rglob("*.py") if "migrations" not in p.relative_to(package).parts)
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_the_package_names_itself_once_in_SERVICE(service: str) -> None:
+    package = importlib.import_module(f"pinbid_{service}")
+    assert package.SERVICE == service
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_no_role_lives_under_another_name(service: str) -> None:
+    package = PACKAGES[service]
+    found = [f"{p.name}: use {OTHER_NAMES[p.name]}" for p in package.iterdir() if p.name in OTHER_NAMES]
+    nested_ports = [f"{p.relative_to(package)}: ports.py sits beside app.py" for p in package.rglob("ports.py")
+                    if p.parent != package]
+    assert found + nested_ports == []
+
+
+def _name_restated(tree: ast.Module, service: str) -> list[int]:
+    lines = [node.lineno for node in tree.body if isinstance(node, ast.Assign | ast.AnnAssign)
+             and isinstance(node.value, ast.Constant) and node.value.value == service]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            lines += [a.lineno for a in arguments if isinstance(a, ast.Constant) and a.value == service]
+    return lines
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_the_name_is_imported_not_restated(service: str) -> None:
+    package = PACKAGES[service]
+    restated = {str(p.relative_to(package)): lines for p in _modules(package) if p.name != "__init__.py" or
+                p.parent != package if (lines := _name_restated(_tree(p), service))}
+    assert restated == {}
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_metrics_are_defined_in_metrics_py(service: str) -> None:
+    package = PACKAGES[service]
+    elsewhere = [f"{p.relative_to(package)}:{node.lineno}" for p in _modules(package) if p.name != "metrics.py"
+                 for node in _tree(p).body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                 and getattr(node.value.func, "id", None) in METRIC_TYPES]
+    assert elsewhere == []
+
+
+def _nested_routes(tree: ast.Module) -> list[int]:
+    nested = []
+    for outer in ast.walk(tree):
+        if not isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for inner in ast.walk(outer):
+            if inner is outer or not isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            nested += [inner.lineno for d in inner.decorator_list if isinstance(d, ast.Call)
+                       and isinstance(d.func, ast.Attribute) and d.func.attr in ROUTE_METHODS]
+    return nested
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_routes_are_declared_at_module_level(service: str) -> None:
+    package = PACKAGES[service]
+    nested = {str(p.relative_to(package)): lines for p in _modules(package) if (lines := _nested_routes(_tree(p)))}
+    assert nested == {}
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_the_http_models_are_in_schemas_py(service: str) -> None:
+    package = PACKAGES[service]
+    models_in_api = [node.name for node in _tree(package / "api.py").body if isinstance(node, ast.ClassDef)
+                     and any(getattr(base, "id", None) == "ApiModel" for base in node.bases)]
+    assert models_in_api == []
+    assert (package / "schemas.py").exists()
