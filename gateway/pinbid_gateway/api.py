@@ -3,23 +3,29 @@ the two dashboards and the live stream; every other path under the base is proxi
 Outside it: the runtime config and the placements' short links (`side`), and the built web app (`web`, included
 last: its catch-all answers any other path)."""
 
+import json
+import logging
 import mimetypes
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from pinbid_kit.auth import Buyer, Influencer
 from pinbid_kit.deps import from_state
-from pinbid_kit.errors import NotFound
+from pinbid_kit.errors import ApiError, NotFound
 from pinbid_kit.tokens import TokenVerifier
 
-from . import dashboards
+from . import dashboards, site_files
 from .live import Hub, open_stream
 from .proxy import call
 from .schemas import BuyerDashboard, InfluencerDashboard
 from .settings import GatewaySettings
 from .upstreams import Upstreams
+
+log = logging.getLogger("pinbid.gateway")
+SITEMAP_ARTICLE_PAGES = 20  # 1,000 articles
 
 SettingsDep = Annotated[GatewaySettings, Depends(from_state("settings"))]
 UpstreamsDep = Annotated[Upstreams, Depends(from_state("upstreams"))]
@@ -63,6 +69,40 @@ async def runtime_config(settings: SettingsDep) -> JSONResponse:
     return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
 
 
+@side.get("/robots.txt")
+async def robots(request: Request) -> PlainTextResponse:
+    return PlainTextResponse(site_files.robots_txt(origin(request)), headers={"Cache-Control": "public, max-age=3600"})
+
+
+@side.get("/sitemap.xml")
+async def sitemap(request: Request, upstreams: UpstreamsDep) -> Response:
+    """The public pages and the blog's articles (the pages alone while the content service does not answer)."""
+    articles: list[tuple[str, date]] = []
+    try:
+        for page in range(1, SITEMAP_ARTICLE_PAGES + 1):
+            found = await call(upstreams, "content", request, "GET", "/blog/articles", query=f"limit=50&page={page}")
+            body = json.loads(found.body) if found.status == 200 else {}
+            articles += [(a["slug"], date.fromisoformat(a["publishedAt"])) for a in body.get("articles", [])]
+            if page >= body.get("totalPages", 0):
+                break
+    except ApiError:
+        log.warning("sitemap.xml without articles: the content service did not answer")
+    return Response(site_files.sitemap_xml(origin(request), articles), media_type="application/xml",
+                    headers={"Cache-Control": "public, max-age=3600"})
+
+
+@side.get("/.well-known/security.txt")
+async def security_txt(request: Request, settings: SettingsDep) -> PlainTextResponse:
+    contact = settings.security_contact or f"mailto:security@{request.url.hostname}"
+    return PlainTextResponse(site_files.security_txt(origin(request), contact, datetime.now(UTC)),
+                             headers={"Cache-Control": "public, max-age=86400"})
+
+
+def origin(request: Request) -> str:
+    """The site as the visitor reached it (behind a trusted proxy, its scheme and host)."""
+    return str(request.base_url).rstrip("/")
+
+
 @side.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
 async def vanity_link(code: str, request: Request, upstreams: UpstreamsDep) -> Response:
     """A placement's short link (social counts the click and says where to go)."""
@@ -87,6 +127,8 @@ async def web_app(path: str, request: Request, settings: SettingsDep, root: WebR
     if path and candidate.is_file() and candidate.is_relative_to(root):
         cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
         return static_file(candidate, request, cache)
+    if site_files.names_a_file(path):  # /favicon.ico, an old asset: not the app's HTML
+        raise NotFound("Not found.")
     return static_file(index, request, "no-cache")
 
 

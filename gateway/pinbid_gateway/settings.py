@@ -26,6 +26,8 @@ class GatewaySettings(KitSettings):
     operator_port: int | None = Field(default=None, ge=1, le=65535)
     # how often an idle live stream sends a comment, so proxies and browsers keep it open
     live_heartbeat_seconds: float = Field(default=15.0, gt=0)
+    # security.txt's Contact (a mailto: or https: URL); mailto:security@<the site's host> when unset
+    security_contact: str | None = None
     # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default (see clients.py).
     trusted_proxies: list[IPvAnyNetwork] = Field(default_factory=list)
 

@@ -1,6 +1,10 @@
 from datetime import UTC, date, datetime
 
+from fastapi import FastAPI
+from pinbid_gateway.app import Gateway
 from pinbid_gateway.site_files import names_a_file, robots_txt, security_txt, sitemap_xml
+from pinbid_gateway.upstreams import Upstreams
+from pinbid_kit.testing import client
 
 
 def test_paths_that_name_a_file():
@@ -26,3 +30,41 @@ def test_security_txt_expires_a_year_ahead():
     text = security_txt("https://pinbid.example", "mailto:security@pinbid.example", datetime(2026, 11, 26, tzinfo=UTC))
     assert text.splitlines()[:2] == ["Contact: mailto:security@pinbid.example", "Expires: 2027-11-26T00:00:00Z"]
     assert "Canonical: https://pinbid.example/.well-known/security.txt" in text
+
+
+def blog_with(*slugs: str) -> FastAPI:
+    """Stands in for the content service's article list."""
+    app = FastAPI()
+
+    @app.get("/blog/articles")
+    async def articles(page: int = 1) -> dict:
+        return {"articles": [{"slug": s, "publishedAt": "2026-09-01"} for s in slugs] if page == 1 else [],
+                "total": len(slugs), "totalPages": 1, "page": page}
+
+    return app
+
+
+async def test_the_site_files_are_real_and_a_missing_file_is_a_404(stack):
+    http, gateway, _ = stack
+    robots = await http.get("/robots.txt")
+    assert robots.status_code == 200 and robots.headers["content-type"].startswith("text/plain")
+    assert "Sitemap: http://test/sitemap.xml" in robots.text
+    security = await http.get("/.well-known/security.txt")
+    assert security.status_code == 200 and security.text.startswith("Contact: mailto:security@test\nExpires: ")
+    alone = await http.get("/sitemap.xml")  # the content service is not part of this stack: the pages alone
+    assert alone.status_code == 200 and alone.headers["content-type"].startswith("application/xml")
+    assert "<loc>http://test/blog</loc>" in alone.text and "<lastmod>" not in alone.text
+    for missing in ("/favicon.ico", "/apple-touch-icon.png", "/assets/gone-1234.js"):
+        response = await http.get(missing)
+        assert response.status_code == 404 and response.json()["code"] == "not_found", missing
+    assert "Pinbid app" in (await http.get("/blog/how-pins-sell")).text  # the app's own routes still get the app
+
+
+async def test_the_sitemap_lists_the_blogs_articles(stack):
+    _, gateway, _ = stack
+    upstreams = Upstreams.in_process({"content": blog_with("first-post", "second-post")}, timeout=10)
+    with_blog = Gateway(gateway.settings, upstreams, gateway.verifier)
+    async with client(with_blog.app) as http:
+        xml = (await http.get("/sitemap.xml")).text
+    assert "<loc>http://test/blog/first-post</loc><lastmod>2026-09-01</lastmod>" in xml
+    assert "<loc>http://test/blog/second-post</loc>" in xml
