@@ -9,12 +9,13 @@ from decimal import Decimal
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
-from sqlalchemy import ColumnElement, Select, bindparam, func, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, or_, select
 
 from . import reliability, store
 from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.reliability import Record
-from .domain.states import LIVE, WON_STATUSES, BidStatus
+from .domain.states import BidStatus
+from .domain.tabs import COMPLETED_PLACEMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, Tab
 from .models import Bid, Slot, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
@@ -203,6 +204,16 @@ def _count(*where) -> ColumnElement[int]:
     return func.count().filter(*where)
 
 
+def tab_sql(status: ColumnElement[str], placement: ColumnElement[str | None]) -> ColumnElement[str]:
+    """`domain.tabs.tab_of` in SQL, built from the same table, for the figures counted in the database."""
+    pinned = case((or_(placement.is_(None), placement == RUNNING_PLACEMENT), Tab.LIVE.value), else_=Tab.PAST.value)
+    return case((status == BidStatus.PINNED.value, pinned),
+                *((status == bid_status.value, tab.value) for bid_status, tab in TAB_OF_STATUS.items()))
+
+
+BID_TAB = tab_sql(Bid.status, Bid.pinned_status)
+
+
 _CREATOR_FIGURES = select(
     select(func.count()).where(Slot.creator_id == bindparam("creator_id"), Slot.status == "ACTIVE")
     .scalar_subquery().label("active_slots"),
@@ -210,8 +221,8 @@ _CREATOR_FIGURES = select(
     .where(Slot.creator_id == bindparam("creator_id"), Bid.status == BidStatus.PENDING_INFLUENCER_APPROVAL.value)
     .scalar_subquery().label("pending_approvals"),
     select(func.count()).select_from(Bid).join(Slot, Slot.id == Bid.slot_id)
-    .where(Slot.creator_id == bindparam("creator_id"), Bid.status == BidStatus.PINNED.value)
+    .where(Slot.creator_id == bindparam("creator_id"), Bid.pinned_status == COMPLETED_PLACEMENT)
     .scalar_subquery().label("completed_jobs"))
-_BUYER_FIGURES = (select(_count(Bid.status.in_([s.value for s in LIVE])).label("active_bids"),
-                         _count(Bid.status.in_([s.value for s in WON_STATUSES])).label("won_auctions"))
+_BUYER_FIGURES = (select(_count(BID_TAB == Tab.ACTIVE.value).label("active_bids"),
+                         _count(BID_TAB == Tab.WON.value).label("won_auctions"))
                   .where(Bid.buyer_id == bindparam("buyer_id")))

@@ -1181,6 +1181,11 @@ export interface components {
             autoBidEnabled: boolean;
             /** Status */
             status: string;
+            /**
+             * Tab
+             * @enum {string}
+             */
+            tab: "active" | "won" | "live" | "past";
             /** Finalprice */
             finalPrice: number | null;
             /**

@@ -18,6 +18,7 @@ import {
   validateMaxAutoBid,
   largeBidRatio,
   AUTO_BID_MESSAGE,
+  type BidTab,
 } from './bids'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
@@ -124,29 +125,18 @@ describe('comment choice', () => {
 })
 
 describe('My Bids tabs', () => {
-  const b = (status: string, pinned?: string) => ({ status, pinnedComment: pinned ? { status: pinned } : null })
+  const b = (tab: BidTab, pinned?: string) => ({ tab, pinnedComment: pinned ? { status: pinned } : null })
 
-  it('groups by status as section 4 says', () => {
-    expect(bidTab(b('ACTIVE'))).toBe('active')
-    expect(bidTab(b('OUTBID'))).toBe('active')
-    expect(bidTab(b('WON'))).toBe('won')
-    expect(bidTab(b('AWAITING_PAYMENT'))).toBe('won')
-    expect(bidTab(b('PENDING_INFLUENCER_APPROVAL'))).toBe('won')
-    expect(bidTab(b('PINNED'))).toBe('live')
-    expect(bidTab(b('WON', 'ACTIVE'))).toBe('live')
-    expect(bidTab(b('CANCELLED'))).toBe('past')
-    expect(bidTab(b('EXPIRED'))).toBe('past')
-    expect(bidTab(b('WON', 'UNPINNED'))).toBe('past')
-    // PINNED stays live whatever the pinned comment says
-    expect(bidTab(b('PINNED', 'COMPLETED'))).toBe('live')
+  it("groups by the server's tab, the one the dashboard counts", () => {
+    const bids = [b('active'), b('active'), b('won'), b('live', 'ACTIVE'), b('past'), b('past', 'COMPLETED'), b('past', 'UNPINNED')]
+    const g = groupBids(bids)
+    expect([g.active.length, g.won.length, g.live.length, g.past.length]).toEqual([2, 1, 1, 3])
+    expect(bidTab(bids[3])).toBe('live')
   })
 
-  it('counts per tab, and Completed counts finished placements', () => {
-    const bids = [b('ACTIVE'), b('OUTBID'), b('WON'), b('PINNED'), b('EXPIRED'), b('WON', 'COMPLETED'),
-      b('PINNED', 'COMPLETED'), b('WON', 'UNPINNED')]
-    const g = groupBids(bids)
-    expect([g.active.length, g.won.length, g.live.length, g.past.length]).toEqual([2, 1, 2, 3])
-    expect(bidCounters(bids)).toEqual({ active: 2, won: 1, live: 2, completed: 2 })
+  it('Completed counts placements that ran their course, which sit on the past tab, never on live', () => {
+    const bids = [b('live', 'ACTIVE'), b('past', 'COMPLETED'), b('past', 'COMPLETED'), b('past', 'UNPINNED')]
+    expect(bidCounters(bids)).toEqual({ active: 0, won: 0, live: 1, completed: 2 })
   })
 })
 

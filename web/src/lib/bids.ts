@@ -128,38 +128,27 @@ export function buildBidBody(input: {
 
 export type BidTab = 'active' | 'won' | 'live' | 'past'
 
-type TabInput = Pick<Bid, 'status'> & { pinnedComment?: { status: string } | null }
+type TabInput = Pick<Bid, 'tab'> & { pinnedComment?: { status: string } | null }
 
-/** My Bids tab grouping (spec section 4). APPROVED and REJECTED belong to no tab in the spec; see tabsOf. */
-export function bidTab(bid: TabInput): BidTab | null {
-  const s = bid.status
-  if (s === 'PINNED' || bid.pinnedComment?.status === 'ACTIVE') return 'live'
-  if (bid.pinnedComment && bid.pinnedComment.status !== 'ACTIVE') return 'past'
-  if (s === 'ACTIVE' || s === 'OUTBID') return 'active'
-  if (s === 'WON' || s === 'AWAITING_PAYMENT' || s === 'PENDING_INFLUENCER_APPROVAL') return 'won'
-  // APPROVED is the instant between approval and the payment request: keep it with the won bids.
-  if (s === 'APPROVED') return 'won'
-  if (s === 'CANCELLED' || s === 'EXPIRED' || s === 'REJECTED') return 'past'
-  return null
+/** My Bids tab (spec section 4): the server's, one definition shared with the dashboard's figures. */
+export function bidTab(bid: TabInput): BidTab {
+  return bid.tab
 }
 
 export function groupBids<T extends TabInput>(bids: T[]): Record<BidTab, T[]> {
   const out: Record<BidTab, T[]> = { active: [], won: [], live: [], past: [] }
-  for (const b of bids) {
-    const tab = bidTab(b)
-    if (tab) out[tab].push(b)
-  }
+  for (const b of bids) out[bidTab(b)].push(b)
   return out
 }
 
-/** Counters: Active Bids, Won Auctions, Live Pins, Completed (pinned comments that finished). */
+/** Counters: Active Bids, Won Auctions, Live Pins, Completed (placements that ran their whole duration, on the
+ *  past tab). Active Bids and Won Auctions are the dashboard's figures, counted by the same tabs. */
 export function bidCounters(bids: TabInput[]) {
   const g = groupBids(bids)
   return {
     active: g.active.length,
     won: g.won.length,
     live: g.live.length,
-    // A finished placement keeps its bid PINNED (and, per the spec, on the live tab): count it by its comment.
     completed: bids.filter((b) => b.pinnedComment?.status === 'COMPLETED').length,
   }
 }

@@ -25,8 +25,6 @@ class SlotStatus(StrEnum):
 
 S = BidStatus
 LIVE = frozenset({S.ACTIVE, S.OUTBID})
-# Bids a buyer has won (whatever happened after the creator's decision and the payment).
-WON_STATUSES = frozenset({S.PENDING_INFLUENCER_APPROVAL, S.APPROVED, S.AWAITING_PAYMENT, S.WON, S.PINNED})
 
 TRANSITIONS: dict[BidStatus, frozenset[BidStatus]] = {
     # ACTIVE <-> OUTBID as the lead changes; a closing auction makes the leader the winner, the rest EXPIRED.

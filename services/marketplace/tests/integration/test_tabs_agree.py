@@ -1,0 +1,41 @@
+"""A bid's tab has one definition (`domain.tabs`): the database's figures count exactly what the bid list shows,
+so the buyer's dashboard and My Bids agree, and a creator's completed jobs are placements that ran their course."""
+
+import itertools
+
+from pinbid_marketplace.domain.states import BidStatus
+from pinbid_marketplace.domain.tabs import tab_of
+from pinbid_marketplace.queries import tab_sql
+from sqlalchemy import String, literal, select, text
+
+PLACEMENTS = (None, "ACTIVE", "COMPLETED", "UNPINNED")
+
+
+async def test_the_databases_tab_is_the_domains_for_every_status_and_placement(world):
+    async with world.service.db.autocommit() as conn:
+        for status, placement in itertools.product(BidStatus, PLACEMENTS):
+            in_sql = await conn.scalar(select(tab_sql(literal(status.value), literal(placement, String))))
+            assert in_sql == tab_of(status, placement).value, (status, placement)
+
+
+async def test_the_buyers_figures_count_the_tabs_of_the_bid_list(world):
+    buyer = await world.buyer()
+    creator, posts = await world.creator(posts=len(BidStatus) + 2)
+    shapes = [(status, None) for status in BidStatus] + [("PINNED", "COMPLETED"), ("PINNED", "UNPINNED")]
+    for post, (status, placement) in zip(posts, shapes, strict=True):
+        slot = await world.slot(creator, post)
+        bid = (await world.bid(buyer, slot["id"], 50)).json()
+        async with world.service.db.transaction() as session:  # each bid moved to the stage it stands for
+            await session.execute(text("UPDATE bids SET status = :s, pinned_status = :p WHERE id = :id"),
+                                  {"s": status, "p": placement if status != "PINNED" or placement else "ACTIVE",
+                                   "id": bid["id"]})
+
+    bids = (await world.http.get("/buyer/bids", headers=buyer)).json()
+    figures = (await world.http.get("/buyer/dashboard-figures", headers=buyer)).json()
+    tabs = [b["tab"] for b in bids]
+    assert figures == {"activeBids": tabs.count("active"), "wonAuctions": tabs.count("won")}
+    assert (tabs.count("active"), tabs.count("won"), tabs.count("live"), tabs.count("past")) == (2, 4, 1, 5)
+
+    creator_figures = (await world.http.get("/influencer/dashboard-figures", headers=creator)).json()
+    completed = [b for b in bids if (b.get("pinnedComment") or {}).get("status") == "COMPLETED"]
+    assert creator_figures["completedJobs"] == len(completed) == 1
