@@ -109,7 +109,8 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                   "final_price": "ARRAY[NULL, NULL]::numeric[]", "comment_id": "ARRAY[NULL, NULL]::text[]",
                   "comment_username": "ARRAY[NULL, NULL]::text[]", "comment_text": "ARRAY[NULL, NULL]::text[]",
                   "approved_text": "ARRAY[NULL, NULL]::text[]", "approved_at": "ARRAY[NULL, NULL]::timestamptz[]",
-                  "decided_at": "ARRAY[NULL, NULL]::timestamptz[]", "is_demo": "ARRAY[false, false]", "created_at": f"ARRAY[{now}, {now}]",
+                  "decided_at": "ARRAY[NULL, NULL]::timestamptz[]", "is_demo": "ARRAY[false, false]",
+                  "created_at": f"ARRAY[{now}, {now}]",
                   "updated_at": f"ARRAY[{now}, {now}]"}
     envelope = "'" + ENVELOPE.replace("'", "''") + "'"
     values = {f"slot_{k}": v for k, v in slot_values.items()} | {f"bid_{k}": v for k, v in bid_values.items()}
