@@ -33,6 +33,7 @@ contracts:
 lint:
 	$(UV) run ruff check .
 	UV="$(UV)" bash infra/validate.sh
+	$(UV) run python -m pinbid_kit.migration_check
 	$(UV) run python -m pinbid_launcher.openapi --check
 	$(UV) run python -m pinbid_kit.events.contracts --check
 	$(UV) run python -m pinbid_kit.events.asyncapi --check

@@ -94,6 +94,15 @@ async def read_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id
     return SlotRows(slot=slot_of(rows[0]), bids=bids)
 
 
+def _one_bid(row: Row | None) -> SlotRows | None:
+    """A row of a bid with its slot and buyer, as SlotRows."""
+    if row is None:
+        return None
+    bid = bid_of(row)
+    assert bid is not None
+    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
+
+
 # The rule that keeps a batch from overwriting a change it did not read: whoever changes a live bid of a slot
 # outside a batch bumps the slot's version (the trigger of migration 0008 bumps it on every update of the row, this
 # no-op one included), so the batch that read the slot before finds its version changed, writes nothing and reads
@@ -115,12 +124,7 @@ async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: 
     """A buyer's bid FOR UPDATE with its slot (locked and marked changed: its version bumped) and the buyer, for a
     call that changes the bid outside a batch (cancel, a new comment). The slot's lock comes first, as in a
     batch's write (slot, then bids)."""
-    row = (await conn.execute(_LOCK_BID_OF_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first()
-    if row is None:
-        return None
-    bid = bid_of(row)
-    assert bid is not None
-    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
+    return _one_bid((await conn.execute(_LOCK_BID_OF_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first())
 
 
 _LOCK_SLOT_FOR_BUYER = text(f"""
@@ -148,12 +152,7 @@ _LOCK_BID_OF_CREATOR = text(f"""
 
 async def lock_bid_of_creator(conn: AsyncConnection, bid_id: uuid.UUID, creator_id: uuid.UUID) -> SlotRows | None:
     """A bid on one of the creator's slots FOR UPDATE, with its slot and its buyer."""
-    row = (await conn.execute(_LOCK_BID_OF_CREATOR, {"bid_id": bid_id, "creator_id": creator_id})).first()
-    if row is None:
-        return None
-    bid = bid_of(row)
-    assert bid is not None
-    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
+    return _one_bid((await conn.execute(_LOCK_BID_OF_CREATOR, {"bid_id": bid_id, "creator_id": creator_id})).first())
 
 
 def _lock_slots_for_closing(where: str, *, skip_locked: bool, every_bid: bool) -> TextClause:
