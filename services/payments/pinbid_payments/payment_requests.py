@@ -58,13 +58,11 @@ class PaymentRequests:
             expired = list(await session.scalars(
                 update(Payment).where(Payment.id.in_(due), Payment.status == "REQUESTED")
                 .values(status="EXPIRED").returning(Payment)))
-            for payment in expired:
-                await publish_expired(session, payment)
+            await outbox.publish_all(session, [expired_event(p) for p in expired], source=SOURCE)
         PAY_WINDOWS_EXPIRED.inc(len(expired))
         return len(expired)
 
 
-async def publish_expired(session: AsyncSession, payment: Payment) -> None:
-    await outbox.publish(session, PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id,
-                                                 buyer_id=payment.buyer_id, creator_id=payment.creator_id),
-                         source=SOURCE)
+def expired_event(payment: Payment) -> PaymentExpired:
+    return PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id,
+                          creator_id=payment.creator_id)

@@ -29,7 +29,7 @@ from .domain.webhooks import (
 )
 from .metrics import WEBHOOKS_REFUSED
 from .models import Payment, WebhookEvent
-from .payment_requests import publish_expired
+from .payment_requests import expired_event
 from .providers.ports import CheckoutProvider
 from .providers.signing import signed_at
 from .settings import PaymentsSettings
@@ -143,7 +143,7 @@ class Webhooks:
             payment = await self._payment(session, action.payment_id, None)
             if payment is not None and payment.status == "REQUESTED" and payment.expires_at <= now:
                 payment.status = "EXPIRED"
-                await publish_expired(session, payment)
+                await outbox.publish(session, expired_event(payment), source=SOURCE)
                 return "expired"
             return "ignored: the pay window is still open or already closed"
         if isinstance(action, PaymentAttemptFailed):

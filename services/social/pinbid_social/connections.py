@@ -14,6 +14,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import InstagramUnauthorized
+from pinbid_kit.events import EventData
 from pinbid_kit.events.social import (
     AccountConnected,
     AccountDisconnected,
@@ -158,10 +159,10 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await outbox.publish(session, AccountConnected(
-                user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-                source=SOURCE)
-            await outbox.publish(session, _media_synced(user_id, profile.id, media), source=SOURCE)
+            await outbox.publish_all(session, [
+                AccountConnected(user_id=user_id, instagram_id=profile.id, username=profile.username,
+                                 profile=_profile(stats)),
+                _media_synced(user_id, profile.id, media)], source=SOURCE)
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()
@@ -200,11 +201,11 @@ class Connections:
             current.avg_engagement, current.verified = stats.avg_engagement, stats.verified
             current.last_synced_at = self.clock()
             await self._replace_posts(session, user_id, media)
-            await outbox.publish(session, _media_synced(user_id, profile.id, media), source=SOURCE)
+            events: list[EventData] = [_media_synced(user_id, profile.id, media)]
             if changed:
-                await outbox.publish(session, AccountUpdated(
-                    user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-                    source=SOURCE)
+                events.append(AccountUpdated(user_id=user_id, instagram_id=profile.id, username=profile.username,
+                                             profile=_profile(stats)))
+            await outbox.publish_all(session, events, source=SOURCE)
 
     async def disconnect(self, user_id: uuid.UUID) -> bool:
         async with self.db.transaction() as session:
@@ -222,6 +223,7 @@ class Connections:
         SKIP LOCKED, so replicas never refresh the same token twice."""
         refreshed = 0
         now = self.clock()
+        disconnected: list[EventData] = []
         async with self.db.transaction() as session:
             due = (await session.scalars(
                 select(Connection).where(Connection.token_expires_at
@@ -238,7 +240,7 @@ class Connections:
                         log.warning("instagram token of %s expired and could not be refreshed", connection.user_id)
                         await session.delete(connection)
                         await session.execute(delete(Post).where(Post.user_id == connection.user_id))
-                        await outbox.publish(session, AccountDisconnected(user_id=connection.user_id), source=SOURCE)
+                        disconnected.append(AccountDisconnected(user_id=connection.user_id))
                     else:
                         log.info("instagram token refresh failed for %s: %s", connection.user_id,
                                  getattr(failed, "detail", "timeout"))
@@ -247,6 +249,7 @@ class Connections:
                 connection.token_expires_at = grant.expires_at
                 connection.refresh_failures = 0
                 refreshed += 1
+            await outbox.publish_all(session, disconnected, source=SOURCE)
         return refreshed
 
 
