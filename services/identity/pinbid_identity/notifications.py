@@ -4,6 +4,7 @@ import uuid
 
 from pinbid_kit import outbox
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from pinbid_kit.events.identity import NotificationCreated
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -89,19 +90,26 @@ class Notifier:
     def __init__(self, mails: NoticeMailQueue):
         self.mails = mails
 
-    async def deliver(self, session: AsyncSession, notice: Notice, source_event_id: uuid.UUID | None
-                      ) -> Notification | None:
-        user = await session.get(User, notice.user_id)
-        if user is None:
-            return None
-        note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
-                            message=notice.message, link=notice.link, source_event_id=source_event_id)
-        session.add(note)
-        await session.flush()  # the insert returns created_at (the database's time, as for every notice)
-        await outbox.publish(session, NotificationCreated(
-            notification_id=note.id, user_id=user.id, kind=note.kind, title=note.title, message=note.message,
-            link=note.link, created_at=note.created_at, unread_count=await unread(session, user.id)), source=SOURCE)
-        # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
-        if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
-            await self.mails.add(session, notice, user, notice.topic or note.id)
-        return note
+    async def deliver(self, session: AsyncSession, notices: list[Notice], source_event_id: uuid.UUID | None
+                      ) -> list[Notification]:
+        """The notices one event or job run causes: their notifications, mails, and one outbox write for all their
+        events. Each event's unread count is the user's right after its own notice."""
+        delivered: list[Notification] = []
+        events: list[EventData] = []
+        for notice in notices:
+            user = await session.get(User, notice.user_id)
+            if user is None:
+                continue
+            note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
+                                message=notice.message, link=notice.link, source_event_id=source_event_id)
+            session.add(note)
+            await session.flush()  # the insert returns created_at (the database's time, as for every notice)
+            events.append(NotificationCreated(
+                notification_id=note.id, user_id=user.id, kind=note.kind, title=note.title, message=note.message,
+                link=note.link, created_at=note.created_at, unread_count=await unread(session, user.id)))
+            # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
+            if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
+                await self.mails.add(session, notice, user, notice.topic or note.id)
+            delivered.append(note)
+        await outbox.publish_all(session, events, source=SOURCE)
+        return delivered
