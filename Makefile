@@ -34,6 +34,7 @@ lint:
 	$(UV) run ruff check .
 	$(UV) run python docs/decisions/index.py --check
 	UV="$(UV)" bash infra/validate.sh
+	$(UV) run python -m pinbid_kit.migration_check
 	$(UV) run python -m pinbid_launcher.openapi --check
 	$(UV) run python -m pinbid_kit.events.contracts --check
 	$(UV) run python -m pinbid_kit.events.asyncapi --check

@@ -24,7 +24,12 @@ async def sessions_revoked(session: AsyncSession, user: User) -> None:
                          source=SERVICE)
 
 
-async def notification_created(session: AsyncSession, note: Notification, unread_count: int) -> None:
-    await outbox.publish(session, NotificationCreated(
+def notification_created(note: Notification, unread_count: int) -> NotificationCreated:
+    return NotificationCreated(
         notification_id=note.id, user_id=note.user_id, kind=note.kind, title=note.title, message=note.message,
-        link=note.link, created_at=note.created_at, unread_count=unread_count), source=SERVICE)
+        link=note.link, created_at=note.created_at, unread_count=unread_count)
+
+
+async def notifications_created(session: AsyncSession, events: list[NotificationCreated]) -> None:
+    """The notices of one event or job run, in one outbox write."""
+    await outbox.publish_all(session, events, source=SERVICE)

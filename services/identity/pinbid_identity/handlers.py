@@ -37,32 +37,31 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
 
     @on(m.BidPlaced.event_type)
     async def notify_new_bid(session: AsyncSession, d: m.BidPlaced, e: Envelope) -> None:
-        await deliver(session, notices.new_bid(d.creator_id, d.buyer_name, d.slot_id, d.slot_title,
-                                               d.current_bid_cents, d.currency), e.id)
+        await deliver(session, [notices.new_bid(d.creator_id, d.buyer_name, d.slot_id, d.slot_title,
+                                                d.current_bid_cents, d.currency)], e.id)
 
     @on(m.BidOutbid.event_type)
     async def notify_outbid(session: AsyncSession, d: m.BidOutbid, e: Envelope) -> None:
-        await deliver(session, notices.outbid(d.buyer_id, d.slot_id, d.slot_title, d.current_bid_cents, d.currency),
+        await deliver(session, [notices.outbid(d.buyer_id, d.slot_id, d.slot_title, d.current_bid_cents, d.currency)],
                       e.id)
 
     @on(m.AuctionClosed.event_type)
     async def notify_auction_closed(session: AsyncSession, d: m.AuctionClosed, e: Envelope) -> None:
         if d.outcome == "UNSOLD" or d.winner_id is None or d.final_price_cents is None:
-            await deliver(session, notices.auction_unsold(d.creator_id, d.slot_id, d.slot_title), e.id)
+            await deliver(session, [notices.auction_unsold(d.creator_id, d.slot_id, d.slot_title)], e.id)
             return
-        await deliver(session, notices.auction_won(d.winner_id, d.slot_id, d.slot_title, d.final_price_cents,
-                                                   d.currency), e.id)
-        await deliver(session, notices.approve_winner(d.creator_id, d.slot_id, d.slot_title, d.final_price_cents,
-                                                      d.currency), e.id)
+        await deliver(session, [
+            notices.auction_won(d.winner_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency),
+            notices.approve_winner(d.creator_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency)], e.id)
 
     @on(m.BidRejected.event_type)
     async def notify_rejected(session: AsyncSession, d: m.BidRejected, e: Envelope) -> None:
-        await deliver(session, notices.bid_rejected(d.buyer_id, d.slot_id, d.slot_title), e.id)
+        await deliver(session, [notices.bid_rejected(d.buyer_id, d.slot_id, d.slot_title)], e.id)
 
     @on(p.PaymentRequested.event_type)
     async def notify_payment_due(session: AsyncSession, d: p.PaymentRequested, e: Envelope) -> None:
-        await deliver(session, notices.payment_due(d.buyer_id, d.payment_id, d.amount_cents, d.currency,
-                                                   d.expires_at), e.id)
+        await deliver(session, [notices.payment_due(d.buyer_id, d.payment_id, d.amount_cents, d.currency,
+                                                    d.expires_at)], e.id)
         due = reminder_due(d.expires_at, PAYMENT_REMINDER_BEFORE, clock())
         if due is not None:
             await reminders.schedule(session, reminders.PAYMENT, d.payment_id, d.buyer_id, due, d.expires_at,
@@ -71,14 +70,14 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     @on(p.PaymentExpired.event_type)
     async def notify_pay_window_expired(session: AsyncSession, d: p.PaymentExpired, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PAYMENT, d.payment_id)
-        await deliver(session, notices.pay_window_expired(d.buyer_id, d.payment_id), e.id)
-        await deliver(session, notices.buyer_did_not_pay(d.creator_id, d.payment_id), e.id)
+        await deliver(session, [notices.pay_window_expired(d.buyer_id, d.payment_id),
+                                notices.buyer_did_not_pay(d.creator_id, d.payment_id)], e.id)
 
     @on(p.PaymentCompleted.event_type)
     async def notify_payment_received(session: AsyncSession, d: p.PaymentCompleted, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PAYMENT, d.payment_id)
-        await deliver(session, notices.payment_received(d.creator_id, d.payment_id, d.amount_cents, d.currency,
-                                                        d.pin_deadline_at), e.id)
+        await deliver(session, [notices.payment_received(d.creator_id, d.payment_id, d.amount_cents, d.currency,
+                                                         d.pin_deadline_at)], e.id)
         if d.pin_deadline_at is None:  # from a payments release that did not say it yet
             return
         due = reminder_due(d.pin_deadline_at, PIN_REMINDER_BEFORE, clock())
@@ -88,30 +87,30 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     @on(s.CommentPinned.event_type)
     async def notify_comment_pinned(session: AsyncSession, d: s.CommentPinned, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PIN, d.bid_id)
-        await deliver(session, notices.comment_pinned(d.buyer_id, d.slot_id, d.comment_text), e.id)
-        await deliver(session, notices.earnings_released(d.creator_id, d.slot_id), e.id)
+        await deliver(session, [notices.comment_pinned(d.buyer_id, d.slot_id, d.comment_text),
+                                notices.earnings_released(d.creator_id, d.slot_id)], e.id)
 
     @on(p.PaymentRefunded.event_type)
     async def notify_refund(session: AsyncSession, d: p.PaymentRefunded, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PIN, d.bid_id)
-        await deliver(session, notices.refund_made(d.buyer_id, d.payment_id, d.amount_cents, d.currency, d.reason),
-                      e.id)
-        await deliver(session, notices.payment_refunded(d.creator_id, d.payment_id, d.amount_cents, d.currency,
-                                                          d.reason), e.id)
+        await deliver(session, [
+            notices.refund_made(d.buyer_id, d.payment_id, d.amount_cents, d.currency, d.reason),
+            notices.payment_refunded(d.creator_id, d.payment_id, d.amount_cents, d.currency, d.reason)], e.id)
 
     @on(p.PaymentPartiallyRefunded.event_type)
     async def notify_early_end(session: AsyncSession, d: p.PaymentPartiallyRefunded, e: Envelope) -> None:
-        await deliver(session, notices.placement_ended_early_buyer(d.buyer_id, d.payment_id, d.amount_cents,
-                                                                   d.refund_cents, d.currency, d.reason), e.id)
-        await deliver(session, notices.placement_ended_early_creator(d.creator_id, d.payment_id, d.refund_cents,
-                                                                     d.currency, d.reason), e.id)
+        await deliver(session, [
+            notices.placement_ended_early_buyer(d.buyer_id, d.payment_id, d.amount_cents, d.refund_cents, d.currency,
+                                                d.reason),
+            notices.placement_ended_early_creator(d.creator_id, d.payment_id, d.refund_cents, d.currency, d.reason)],
+            e.id)
 
     @on(p.PayoutPaid.event_type)
     async def notify_payout(session: AsyncSession, d: p.PayoutPaid, e: Envelope) -> None:
-        await deliver(session, notices.payout_sent(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period),
+        await deliver(session, [notices.payout_sent(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period)],
                       e.id)
 
     @on(p.PayoutFailed.event_type)
     async def notify_payout_failed(session: AsyncSession, d: p.PayoutFailed, e: Envelope) -> None:
-        await deliver(session, notices.payout_failed(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period),
+        await deliver(session, [notices.payout_failed(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period)],
                       e.id)

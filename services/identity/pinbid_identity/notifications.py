@@ -3,6 +3,7 @@
 import uuid
 
 from pinbid_kit.db import Database
+from pinbid_kit.events.identity import NotificationCreated
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -87,17 +88,24 @@ class Notifier:
     def __init__(self, mails: NoticeMailQueue):
         self.mails = mails
 
-    async def deliver(self, session: AsyncSession, notice: Notice, source_event_id: uuid.UUID | None
-                      ) -> Notification | None:
-        user = await session.get(User, notice.user_id)
-        if user is None:
-            return None
-        note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
-                            message=notice.message, link=notice.link, source_event_id=source_event_id)
-        session.add(note)
-        await session.flush()  # the insert returns created_at (the database's time, as for every notice)
-        await events_out.notification_created(session, note, await unread(session, user.id))
-        # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
-        if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
-            await self.mails.add(session, notice, user, notice.topic or note.id)
-        return note
+    async def deliver(self, session: AsyncSession, notices: list[Notice], source_event_id: uuid.UUID | None
+                      ) -> list[Notification]:
+        """The notices one event or job run causes: their notifications, mails, and one outbox write for all their
+        events. Each event's unread count is the user's right after its own notice."""
+        delivered: list[Notification] = []
+        events: list[NotificationCreated] = []
+        for notice in notices:
+            user = await session.get(User, notice.user_id)
+            if user is None:
+                continue
+            note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
+                                message=notice.message, link=notice.link, source_event_id=source_event_id)
+            session.add(note)
+            await session.flush()  # the insert returns created_at (the database's time, as for every notice)
+            events.append(events_out.notification_created(note, await unread(session, user.id)))
+            # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
+            if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
+                await self.mails.add(session, notice, user, notice.topic or note.id)
+            delivered.append(note)
+        await events_out.notifications_created(session, events)
+        return delivered

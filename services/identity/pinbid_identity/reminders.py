@@ -56,12 +56,12 @@ class Reminders:
                 select(Reminder).where(Reminder.fired_at.is_(None), Reminder.cancelled_at.is_(None),
                                        Reminder.due_at <= self.clock())
                 .order_by(Reminder.due_at).limit(batch).with_for_update(skip_locked=True)))
-            fired = 0
+            fired = []
             for reminder in due:
                 if reminder.closes_at <= self.clock():  # the job was away past the window: too late to remind
                     reminder.cancelled_at = self.clock()
                     continue
                 reminder.fired_at = self.clock()
-                await self.notifier.deliver(session, notice_of(reminder), None)
-                fired += 1
-            return fired
+                fired.append(notice_of(reminder))
+            await self.notifier.deliver(session, fired, None)
+            return len(fired)

@@ -1,14 +1,18 @@
 """Alembic per service, driven from code: `upgrade(url, package)` migrates a service's database.
-Each service's migrations/env.py calls `run_env(metadata)`."""
+Each service's migrations/env.py calls `run_env(metadata)`; its migrations create the kit's own tables with
+`create_messaging_tables()` and `create_revocations_table()`, never restating them.
+`python -m pinbid_kit.migration_check` migrates a fresh database per service and compares it with its models."""
 
 from importlib import resources
 
 import psycopg
-from alembic import command, context
+from alembic import command, context, op
 from alembic.config import Config
 from sqlalchemy import MetaData, create_engine, pool, text
 
 from .db import async_url
+from .revocations import add_revocations_table
+from .tables import add_messaging_tables
 
 MIGRATION_LOCK = 724_001  # advisory lock key: replicas starting together migrate one at a time
 
@@ -58,3 +62,36 @@ def run_env(metadata: MetaData) -> None:
         finally:
             connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": MIGRATION_LOCK})
             connection.commit()
+
+
+# The kit's tables, defined once (tables.py, revocations.py) and created in every service's database by its
+# migrations through the helpers below. They create the tables as defined now: a change to one of them is a new
+# migration in every service (a helper here for the change), made while their first migrations still create the
+# shape that change starts from.
+KIT_TABLES = MetaData()
+add_messaging_tables(KIT_TABLES)
+add_revocations_table(KIT_TABLES)
+MESSAGING_TABLES = ("outbox", "inbox", "mail_queue")
+REVOCATIONS_TABLE = "token_revocations"
+
+
+def _kit_tables(names: tuple[str, ...]) -> list:
+    return [KIT_TABLES.tables[name] for name in names]
+
+
+def create_messaging_tables() -> None:
+    """In a service's first migration: the outbox, the inbox and the mail queue, with their indexes."""
+    KIT_TABLES.create_all(op.get_bind(), tables=_kit_tables(MESSAGING_TABLES), checkfirst=False)
+
+
+def drop_messaging_tables() -> None:
+    KIT_TABLES.drop_all(op.get_bind(), tables=_kit_tables(MESSAGING_TABLES), checkfirst=False)
+
+
+def create_revocations_table() -> None:
+    """In the migration of a service that verifies tokens and keeps what identity revoked (revocations.py)."""
+    KIT_TABLES.create_all(op.get_bind(), tables=_kit_tables((REVOCATIONS_TABLE,)), checkfirst=False)
+
+
+def drop_revocations_table() -> None:
+    KIT_TABLES.drop_all(op.get_bind(), tables=_kit_tables((REVOCATIONS_TABLE,)), checkfirst=False)

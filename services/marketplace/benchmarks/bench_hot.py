@@ -30,6 +30,7 @@ import psycopg
 from pinbid_kit.migrations import upgrade
 from pinbid_launcher import services
 from pinbid_marketplace import bidding, store
+from pinbid_marketplace.models import Bid
 from sqlalchemy.dialects import postgresql
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -105,11 +106,11 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                   "buyer_id": f"ARRAY[gen_random_uuid(), '{leader_buyer}'::uuid]",
                   "amount": f"ARRAY[{price}, {price}]", "ceiling": f"ARRAY[{price}, {price} + 100]",
                   "auto_bid_enabled": "ARRAY[false, true]", "max_auto_bid": f"ARRAY[NULL, {price} + 100]",
-                  "seq": "ARRAY[1, 2]", "status": "ARRAY['OUTBID', 'ACTIVE']",
-                  "final_price": "ARRAY[NULL, NULL]::numeric[]", "comment_id": "ARRAY[NULL, NULL]::text[]",
-                  "comment_username": "ARRAY[NULL, NULL]::text[]", "comment_text": "ARRAY[NULL, NULL]::text[]",
-                  "is_demo": "ARRAY[false, false]", "created_at": f"ARRAY[{now}, {now}]",
-                  "updated_at": f"ARRAY[{now}, {now}]"}
+                  "seq": "ARRAY[1, 2]", "status": "ARRAY['OUTBID', 'ACTIVE']", "is_demo": "ARRAY[false, false]",
+                  "created_at": f"ARRAY[{now}, {now}]", "updated_at": f"ARRAY[{now}, {now}]"}
+    # every other column the service writes is empty on both bids (final price, comment, approval)
+    for column in store.BID_INSERTED:
+        bid_values.setdefault(column, f"ARRAY[NULL, NULL]::{store.array_element_type(Bid.__table__.c[column])}[]")
     envelope = "'" + ENVELOPE.replace("'", "''") + "'"
     values = {f"slot_{k}": v for k, v in slot_values.items()} | {f"bid_{k}": v for k, v in bid_values.items()}
     values |= {"seen_version": "CAST(:seen AS bigint)", "slot_count": "1"}

@@ -174,28 +174,24 @@ async def change_bid(bid_id: uuid.UUID, body: ChangeBidIn, principal: Buyer, bid
 
 
 @brand.post("/bids/{bid_id}/cancel", response_model=BidOut)
-async def cancel_bid(bid_id: uuid.UUID, principal: Buyer, bidding: BiddingDep, queries: QueriesDep) -> BidOut:
-    await bidding.cancel(principal.user_id, bid_id)
-    return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
+async def cancel_bid(bid_id: uuid.UUID, principal: Buyer, bidding: BiddingDep) -> BidOut:
+    return BidOut.of(await bidding.cancel(principal.user_id, bid_id))
 
 
 @brand.post("/buy-now", response_model=BidOut, status_code=201)
-async def buy_now(body: BuyNowIn, principal: Buyer, bidding: BiddingDep, queries: QueriesDep) -> BidOut:
+async def buy_now(body: BuyNowIn, principal: Buyer, bidding: BiddingDep) -> BidOut:
     with as_api_errors():
         comment = comments.choose(body.comment_id, body.new_comment_text, body.comment_username, required=False,
                                   words=body.comment_text)
-    bid_id = await bidding.buy_now(principal.user_id, body.pin_slot_id, comment)
-    return BidOut.of(await queries.buyer_bid(principal.user_id, bid_id))
+    return BidOut.of(await bidding.buy_now(principal.user_id, body.pin_slot_id, comment))
 
 
 @brand.post("/comment-submission", response_model=BidOut)
-async def submit_comment(body: CommentSubmissionIn, principal: Buyer, bidding: BiddingDep,
-                         queries: QueriesDep) -> BidOut:
+async def submit_comment(body: CommentSubmissionIn, principal: Buyer, bidding: BiddingDep) -> BidOut:
     with as_api_errors():
         comment = comments.choose(body.comment_id, body.comment_text, body.comment_username, required=True)
     assert comment is not None
-    await bidding.submit_comment(principal.user_id, body.bid_id, comment)
-    return BidOut.of(await queries.buyer_bid(principal.user_id, body.bid_id))
+    return BidOut.of(await bidding.submit_comment(principal.user_id, body.bid_id, comment))
 
 
 @brand.get("/dashboard-figures", response_model=BuyerFiguresOut)

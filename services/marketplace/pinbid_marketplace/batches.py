@@ -1,6 +1,10 @@
 """Requests on one key (a slot) that arrive while the key's previous batch runs wait and run together as the next
 batch: one lock, one write and one commit for all of them, applied in arrival order.
 
+The hand-off: a caller `join_next_batch(key, item)` and waits; the key's drain task passes the batch to the
+`run_batch` it was built with (bidding.py's `Bidding._place_batch`), which settles every item's answer; the
+caller's `join_next_batch` returns that answer (or raises its exception).
+
 A hot slot's accepted bids are serialised by its row lock whatever we do; the lock is held from the answer of the
 statement that takes it to the end of the commit, and in between the holder waits for its turn on a busy event
 loop. Taking the lock once per batch instead of once per bid divides that time among the batch's bids, and the
@@ -22,14 +26,15 @@ class Pending(Generic[Item]):
 
 
 class Batches(Generic[Item]):
-    """`run(key, batch)` must settle every pending answer of its batch (a result or an exception)."""
+    """`run_batch(key, batch)` must settle every pending answer of its batch (a result or an exception)."""
 
-    def __init__(self, run: Callable[[Hashable, list[Pending[Item]]], Awaitable[None]]):
-        self._run = run
+    def __init__(self, run_batch: Callable[[Hashable, list[Pending[Item]]], Awaitable[None]]):
+        self._run_batch = run_batch
         self._waiting: dict[Hashable, list[Pending[Item]]] = {}
         self._tasks: set[asyncio.Task] = set()
 
-    async def submit(self, key: Hashable, item: Item) -> Any:
+    async def join_next_batch(self, key: Hashable, item: Item) -> Any:
+        """Wait for `item`'s turn in `key`'s next batch; returns the answer `run_batch` gave it."""
         pending = Pending(item)
         waiting = self._waiting.get(key)
         if waiting is None:
@@ -49,7 +54,7 @@ class Batches(Generic[Item]):
                 return
             self._waiting[key] = []
             try:
-                await self._run(key, batch)
+                await self._run_batch(key, batch)
             except Exception as exc:
                 for pending in batch:
                     if not pending.answer.done():

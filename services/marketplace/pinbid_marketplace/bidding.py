@@ -1,17 +1,24 @@
 """The buyer's side of an auction: place, change and cancel bids, Buy Now, choose the comment to pin.
-Changes to one slot apply one at a time: placed and changed bids in batches per slot (see batches.py), each read
-unlocked and written only if the slot's version is still the one read; cancel and Buy Now lock the slot row."""
+
+A placed or changed bid goes through two stages:
+1. `refuse_before_batching`, on an unlocked read (one statement, no lock): refusals that stay true however the slot
+   changes later (the price only rises, an ended auction stays ended), so most refused bids stop here.
+2. What passes joins its slot's next batch (`Batches.join_next_batch`, batches.py); the batch runs in
+   `Bidding._place_batch`: one statement reads the slot and the bids the rules need, `auction.place_bid` checks
+   and applies each bid in arrival order on that fresh read, and one statement writes the slot, the bids and every
+   event, only if the slot's version is still the one read (else the batch is read and applied again).
+Both run in autocommit: no BEGIN, no COMMIT, no lock held across a round trip. Each answer is built from what was
+read and written. Cancel, Buy Now and a new comment lock the slot, write once with their events, and answer from
+the rows they wrote."""
 
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
-from pinbid_kit.api import Money
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Busy, Database
-from pinbid_kit.errors import ApiError, Conflict, Invalid, NotFound
+from pinbid_kit.errors import ApiError, Conflict, NotFound
 from pinbid_kit.events import EventData
-from pydantic import TypeAdapter
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 
@@ -23,8 +30,10 @@ from .domain.states import LIVE, BidStatus, check_move
 from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
 from .models import Bid, Slot, User
 from .queries import BidView
-from .rules import as_api_errors, bid_state, slot_state, store_bid, store_slot
+from .rules import BidTooLow, as_api_errors, bid_state, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
+
+__all__ = ["BidTooLow", "Bidding", "Offer"]
 
 SLOT_NOT_FOUND = "Pin slot not found."
 BID_NOT_FOUND = "Bid not found."
@@ -33,36 +42,11 @@ COMMENT_CHANGEABLE = {BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFL
                       BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON}
 # another replica or call changing the slot this many times in a row between our read and write: answer 503
 MAX_WRITE_ATTEMPTS = 10
-_MONEY = TypeAdapter(Money)
 
 
-class BidTooLow(Invalid):
-    """A bid at or below the current bid (or under the minimum): the 422 also says what the current bid is, so a
-    client can offer more without reading the slot again."""
-
-    code = "bid_too_low"
-
-    def __init__(self, detail: str, current_bid: Decimal | None):
-        super().__init__(detail, field="amount")
-        self.current_bid = current_bid
-
-    def body(self) -> dict:
-        return {**super().body(), "currentBid": _MONEY.dump_python(self.current_bid, mode="json")
-                if self.current_bid is not None else None}
-
-
-def check_bid(slot: auction.Slot, buyer_id: uuid.UUID, offer: "Offer", now) -> None:
-    """The domain's check, with a too-low refusal that carries the current bid."""
-    try:
-        with as_api_errors():
-            auction.check_bid(slot, buyer_id=buyer_id, amount=offer.amount, ceiling=offer.ceiling, now=now)
-    except Invalid as exc:
-        if exc.detail == auction.bid_too_low(slot):
-            raise BidTooLow(exc.detail, slot.current_bid) from None
-        raise
-
-
-def check_live(status: str) -> None:
+def require_live(status: str) -> None:
+    """A bid being changed must be live (ACTIVE or OUTBID). Checked at both stages: on the unlocked read (a bid that
+    is no longer live never is again) and on the batch's read (it may have been cancelled in between)."""
     with as_api_errors():
         if BidStatus(status) not in LIVE:
             check_move(BidStatus(status), BidStatus.ACTIVE)
@@ -112,15 +96,18 @@ def _slot_seen(row: Row, slot_id: uuid.UUID) -> auction.Slot:
 
 
 class Bidding:
-    """A bid is first checked on an unlocked read (refusals stop there: one statement, no lock). What passes
-    joins its slot's next batch: one statement reads the slot and the bids the rules need, the batch's bids apply
-    in arrival order with the domain's rules, and one statement writes the slot, the bids and every event, only
-    if the slot's version is still the one read (else the batch is read and applied again). Both run in
-    autocommit: no BEGIN, no COMMIT, no lock held across a round trip. Each answer is built from what was read."""
+    """The buyer's calls (the module's docstring follows a bid through its two stages)."""
 
     def __init__(self, db: Database, settings: MarketplaceSettings, rules: auction.Rules, clock: Clock):
         self.db, self.settings, self.rules, self.clock = db, settings, rules, clock
-        self.batches: Batches[Placing] = Batches(self._run_batch)
+        # the hand-off: a Placing joins its slot's next batch, and the batch runs in _place_batch
+        self.slot_batches: Batches[Placing] = Batches(run_batch=self._place_batch)
+
+    def refuse_before_batching(self, slot: auction.Slot, buyer_id: uuid.UUID, offer: Offer) -> None:
+        """Stage 1, on the unlocked read: the domain's check of a bid, whose refusals stay true (the price only
+        rises, an ended auction stays ended). What passes is checked again by place_bid on the batch's read."""
+        with as_api_errors():
+            auction.check_bid(slot, buyer_id=buyer_id, amount=offer.amount, ceiling=offer.ceiling, now=self.clock())
 
     async def place(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
                     comment: Comment | None = None) -> BidView:
@@ -128,9 +115,8 @@ class Bidding:
             row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(SLOT_NOT_FOUND)
-        # most refusals need no lock: the price only rises and an ended auction stays ended
-        check_bid(_slot_seen(row, slot_id), buyer_id, offer, self.clock())
-        return await self.batches.submit(slot_id, Placing(buyer_id, offer, comment, store.user_of(row)))
+        self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
+        return await self.slot_batches.join_next_batch(slot_id, Placing(buyer_id, offer, comment, store.user_of(row)))
 
     async def change(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, offer: Offer) -> BidView:
         """PUT /buyer/bids/{id}: a new amount for a live bid (Bid Again); keeps its auto-bid ceiling."""
@@ -138,14 +124,17 @@ class Bidding:
             row = (await conn.execute(_BID_SLOT_AND_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(BID_NOT_FOUND)
-        check_live(row.bid_status)
-        check_bid(_slot_seen(row, row.slot_id), buyer_id,
-                  offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid), self.clock())
-        return await self.batches.submit(row.slot_id, Placing(buyer_id, offer, None, store.user_of(row), bid_id))
+        require_live(row.bid_status)
+        self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
+                                    offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
+        return await self.slot_batches.join_next_batch(
+            row.slot_id, Placing(buyer_id, offer, None, store.user_of(row), bid_id))
 
-    async def _run_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]) -> None:
+    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]) -> None:
+        """Stage 2, the other end of the hand-off: every Placing that joined this slot's batch, applied and written
+        together; settles each one's answer (its BidView, or its refusal)."""
         for _ in range(MAX_WRITE_ATTEMPTS):
-            answers, written = await self._try_batch(slot_id, batch)
+            answers, written = await self._read_apply_write(slot_id, batch)
             if written is None or written.ok:
                 break
             BID_WRITE_CONFLICTS.inc()
@@ -164,8 +153,8 @@ class Bidding:
             else:
                 pending.answer.set_result(answer)
 
-    async def _try_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]
-                         ) -> tuple[list[BidView | Exception], store.Written | None]:
+    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]
+                                ) -> tuple[list[BidView | Exception], store.Written | None]:
         """Read, apply the batch in arrival order, write guarded by the version read, in autocommit: the answers,
         and what the write did (None: every bid was refused, nothing to write)."""
         answers: list[BidView | Exception] = []
@@ -180,7 +169,7 @@ class Bidding:
             events: list[EventData] = []
             for pending in batch:
                 try:
-                    answers.append(self._place(seen, pending.item, changed, events))
+                    answers.append(self._apply(seen, pending.item, changed, events))
                 except ApiError as refused:
                     answers.append(refused)
             if not changed:
@@ -190,30 +179,26 @@ class Bidding:
                                             seen_version=seen_version)
         return answers, written
 
-    def _place(self, locked: store.SlotRows, placing: Placing, changed: dict[uuid.UUID, Bid],
+    def _apply(self, seen: store.SlotRows, placing: Placing, changed: dict[uuid.UUID, Bid],
                events: list[EventData]) -> BidView:
-        """Apply one bid to the locked slot's rows (in place); returns its answer as of this bid."""
-        slot_row, by_id, buyer_id, offer = locked.slot, locked.bids, placing.buyer_id, placing.offer
+        """Apply one bid of the batch to the rows read (in place); returns its answer as of this bid."""
+        slot_row, by_id, buyer_id, offer = seen.slot, seen.bids, placing.buyer_id, placing.offer
         if placing.bid_id is not None:
             named = by_id.get(placing.bid_id)
             if named is None:
                 raise NotFound(BID_NOT_FOUND)
-            check_live(named.status)
+            require_live(named.status)
             offer = offer.keeping_ceiling_of(named.auto_bid_enabled, named.max_auto_bid)
         live = [bid_state(b) for b in by_id.values() if BidStatus(b.status) in LIVE]
         slot = slot_state(slot_row)
         now = self.clock()
-        check_bid(slot, buyer_id, offer, now)  # again, on the batch's fresh read
-        with as_api_errors():
+        with as_api_errors():  # place_bid checks the bid on this read first: the stage that decides
             placement = auction.place_bid(slot, live, buyer_id=buyer_id, amount=offer.amount, ceiling=offer.ceiling,
                                           now=now, rules=self.rules, new_id=uuid.uuid4())
         store_slot(slot_row, slot)
         slot_row.updated_at = now
         if placement.created:
-            by_id[placement.bid.id] = Bid(
-                id=placement.bid.id, slot_id=slot_row.id, buyer_id=buyer_id, auto_bid_enabled=False,
-                max_auto_bid=None, final_price=None, comment_id=None, comment_username=None, comment_text=None,
-                likes=0, replies=0, clicks=0, is_demo=False, created_at=now)
+            by_id[placement.bid.id] = _new_bid(placement.bid.id, slot_row.id, buyer_id, now)
         for state in placement.changed:
             store_bid(by_id[state.id], state)
             by_id[state.id].updated_at = now  # the service's clock (docs/decisions/auctions-and-bidding.md)
@@ -237,54 +222,58 @@ class Bidding:
         # later bids of the batch change these rows: the answer keeps them as of this bid
         return BidView(bid=store.copy_bid(own), slot=store.copy_slot(slot_row), buyer=placing.buyer)
 
-    async def cancel(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> uuid.UUID:
+    async def cancel(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+        """Two statements: lock the bid with its slot (marked changed) and its buyer, write the bid."""
         async with self.db.transaction() as session:
-            found = await session.get(Bid, bid_id)
-            if found is None or found.buyer_id != buyer_id:
+            conn = await session.connection()
+            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id)
+            if locked is None:
                 raise NotFound(BID_NOT_FOUND)
-            await store.touch_slot(await session.connection(), found.slot_id)
-            slot_row = await session.get(Slot, found.slot_id, populate_existing=True)
-            bid = await session.get(Bid, bid_id, with_for_update=True, populate_existing=True)
-            assert slot_row is not None and bid is not None
+            slot_row, bid = locked.slot, locked.bids[bid_id]
             state = bid_state(bid)
+            now = self.clock()
             with as_api_errors():
-                auction.cancel(slot_state(slot_row), state, now=self.clock())
+                auction.cancel(slot_state(slot_row), state, now=now)
             store_bid(bid, state)
-            return bid.id
+            bid.updated_at = now
+            await store.write(conn, slots=[], bids=[bid], events=[])
+        return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
-    async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> uuid.UUID:
+    async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:
+        """Two statements: lock the slot with the buyer, write the slot, the won bid and the events."""
         async with self.db.transaction() as session:
-            slot_row = await session.get(Slot, slot_id, with_for_update=True)
-            if slot_row is None:
+            conn = await session.connection()
+            locked = await store.lock_slot_for_buyer(conn, slot_id, buyer_id)
+            if locked is None:
                 raise NotFound(SLOT_NOT_FOUND)
+            slot_row = locked.slot
             slot = slot_state(slot_row)
             now = self.clock()
             with as_api_errors():
                 won = auction.buy_now(slot, buyer_id=buyer_id, now=now, new_id=uuid.uuid4())
             store_slot(slot_row, slot)
-            slot_row.closed_at = now
-            bid = Bid(id=won.id, slot_id=slot_id, buyer_id=buyer_id, amount=won.amount, ceiling=won.ceiling,
-                      seq=won.seq, status=won.status.value, final_price=won.final_price, created_at=now, updated_at=now)
+            slot_row.closed_at = slot_row.updated_at = now
+            bid = _new_bid(won.id, slot_id, buyer_id, now)
+            store_bid(bid, won)
+            events: list[EventData] = []
             if comment is not None:
                 bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
                     comment.text
-            session.add(bid)
-            await session.flush()
+                events.append(events_out.comment_changed_event(bid))
             currency = self.settings.currency
-            if comment is not None:
-                await events_out.comment_changed(session, bid)
-            await events_out.auction_closed(session, slot_row, bid, currency)
-            await events_out.slot_updated(session, slot_row, currency)
-            return bid.id
+            events += [events_out.auction_closed_event(slot_row, bid, currency),
+                       events_out.slot_updated_event(slot_row, currency)]
+            await store.write(conn, slots=[slot_row], bids=[bid], events=events)
+        return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
-    async def submit_comment(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, comment: Comment) -> uuid.UUID:
+    async def submit_comment(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, comment: Comment) -> BidView:
+        """Lock the bid with its slot (marked changed) and its buyer; a changed comment is written with its event."""
         async with self.db.transaction() as session:
-            found = await session.get(Bid, bid_id)
-            if found is None or found.buyer_id != buyer_id:
+            conn = await session.connection()
+            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id)
+            if locked is None:
                 raise NotFound(BID_NOT_FOUND)
-            await store.touch_slot(await session.connection(), found.slot_id)
-            bid = await session.get(Bid, bid_id, with_for_update=True, populate_existing=True)
-            assert bid is not None
+            bid = locked.bids[bid_id]
             if BidStatus(bid.status) not in COMMENT_CHANGEABLE:
                 raise Conflict("The comment of this bid can no longer change.", code="bid_state")
             if (bid.comment_id, bid.comment_text, bid.comment_username) != (comment.comment_id, comment.text,
@@ -292,6 +281,15 @@ class Bidding:
                 bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
                     comment.text
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
-                await events_out.comment_changed(session, bid)
-            return bid.id
+                bid.updated_at = self.clock()
+                await store.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
+        return BidView(bid=bid, slot=locked.slot, buyer=locked.buyer)
 
+
+def _new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> Bid:
+    """A bid row not yet stored, every column a use case writes set (store.write inserts it); the rules' values
+    (amount, ceiling, seq, status, final price) are set by store_bid."""
+    return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
+               final_price=None, comment_id=None, comment_username=None, comment_text=None, approved_text=None,
+               approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
+               updated_at=now)

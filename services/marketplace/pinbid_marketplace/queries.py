@@ -152,13 +152,6 @@ class Queries:
         async with self.db.transaction() as session:
             return await self._bids(session, BID_ROWS.where(Bid.buyer_id == buyer_id))
 
-    async def buyer_bid(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
-        async with self.db.transaction() as session:
-            views = await self._bids(session, BID_ROWS.where(Bid.id == bid_id, Bid.buyer_id == buyer_id))
-        if not views:
-            raise NotFound("Bid not found.")
-        return views[0]
-
     async def creator_bids(self, creator_id: uuid.UUID, statuses: Sequence[BidStatus] | None = None) -> list[BidView]:
         query = BID_ROWS.where(Bid.slot_id.in_(select(Slot.id).where(Slot.creator_id == creator_id)))
         if statuses is not None:

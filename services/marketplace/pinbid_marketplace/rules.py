@@ -3,11 +3,14 @@
 import contextlib
 from collections.abc import Iterator
 from datetime import timedelta
+from decimal import Decimal
 
+from pinbid_kit.api import Money
 from pinbid_kit.errors import Conflict, Invalid
+from pydantic import TypeAdapter
 
 from .domain import auction
-from .domain.errors import RuleBroken, StateConflict
+from .domain.errors import AmountTooLow, RuleBroken, StateConflict
 from .domain.listing import Limits
 from .domain.states import BidStatus, SlotStatus
 from .models import Bid, Slot
@@ -25,10 +28,30 @@ def listing_limits(settings: MarketplaceSettings) -> Limits:
                   min_duration_days=settings.min_duration_days, max_duration_days=settings.max_duration_days)
 
 
+_MONEY = TypeAdapter(Money)
+
+
+class BidTooLow(Invalid):
+    """The API's answer to the domain's AmountTooLow: the 422 also says what the current bid is, so a client can
+    offer more without reading the slot again."""
+
+    code = "bid_too_low"
+
+    def __init__(self, detail: str, current_bid: Decimal | None):
+        super().__init__(detail, field="amount")
+        self.current_bid = current_bid
+
+    def body(self) -> dict:
+        return {**super().body(), "currentBid": _MONEY.dump_python(self.current_bid, mode="json")
+                if self.current_bid is not None else None}
+
+
 @contextlib.contextmanager
 def as_api_errors() -> Iterator[None]:
     try:
         yield
+    except AmountTooLow as exc:
+        raise BidTooLow(exc.message, exc.current_bid) from None
     except RuleBroken as exc:
         raise Invalid(exc.message, field=exc.field, code=exc.code) from None
     except StateConflict as exc:

@@ -19,7 +19,8 @@ from datetime import datetime
 
 from pinbid_kit.events import EventData
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
-from sqlalchemy import TextClause, text
+from sqlalchemy import Column, String, Table, TextClause, text
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -93,15 +94,52 @@ async def read_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id
     return SlotRows(slot=slot_of(rows[0]), bids=bids)
 
 
-# the trigger of migration 0008 bumps the version on every update of the row, this one included
-_TOUCH_SLOT = text("UPDATE slots SET version = version WHERE id = :slot_id")
+def _one_bid(row: Row | None) -> SlotRows | None:
+    """A row of a bid with its slot and buyer, as SlotRows."""
+    if row is None:
+        return None
+    bid = bid_of(row)
+    assert bid is not None
+    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
 
 
-async def touch_slot(conn: AsyncConnection, slot_id: uuid.UUID) -> None:
-    """Lock the slot and mark it changed, for a call that changes its bids but not the slot itself: a batch of
-    placements that read the slot before writes nothing and reads again. Take it before locking the bids (the
-    placements' write locks the slot, then its bids)."""
-    await conn.execute(_TOUCH_SLOT, {"slot_id": slot_id})
+# The rule that keeps a batch from overwriting a change it did not read: whoever changes a live bid of a slot
+# outside a batch bumps the slot's version (the trigger of migration 0008 bumps it on every update of the row, this
+# no-op one included), so the batch that read the slot before finds its version changed, writes nothing and reads
+# again. The buyer's calls get their bid only from `lock_bid_of_buyer`, which does it in the statement that locks
+# the bid; the other writers of bids write a closed slot's bids (approvals, payments, pins), which no batch writes
+# (place_bid refuses a closed slot), or change the slot row itself (the closer, Buy Now).
+_LOCK_BID_OF_BUYER = text(f"""
+    WITH touched AS MATERIALIZED (
+        UPDATE slots SET version = version FROM bids
+        WHERE bids.id = :bid_id AND bids.buyer_id = :buyer_id AND slots.id = bids.slot_id
+        RETURNING slots.*)
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
+           {_select_list("u", USER_COLUMNS, "u_")}
+    FROM touched s JOIN bids b ON b.id = :bid_id LEFT JOIN users u ON u.id = b.buyer_id
+    FOR UPDATE OF b""")
+
+
+async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: uuid.UUID) -> SlotRows | None:
+    """A buyer's bid FOR UPDATE with its slot (locked and marked changed: its version bumped) and the buyer, for a
+    call that changes the bid outside a batch (cancel, a new comment). The slot's lock comes first, as in a
+    batch's write (slot, then bids)."""
+    return _one_bid((await conn.execute(_LOCK_BID_OF_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first())
+
+
+_LOCK_SLOT_FOR_BUYER = text(f"""
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("u", USER_COLUMNS, "u_")}
+    FROM slots s LEFT JOIN users u ON u.id = :buyer_id
+    WHERE s.id = :slot_id
+    FOR UPDATE OF s""")
+
+
+async def lock_slot_for_buyer(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id: uuid.UUID) -> SlotRows | None:
+    """A slot FOR UPDATE (no bids) with the acting buyer: what Buy Now needs."""
+    row = (await conn.execute(_LOCK_SLOT_FOR_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
+    if row is None:
+        return None
+    return SlotRows(slot=slot_of(row), bids={}, buyer=user_of(row))
 
 
 _LOCK_BID_OF_CREATOR = text(f"""
@@ -114,12 +152,7 @@ _LOCK_BID_OF_CREATOR = text(f"""
 
 async def lock_bid_of_creator(conn: AsyncConnection, bid_id: uuid.UUID, creator_id: uuid.UUID) -> SlotRows | None:
     """A bid on one of the creator's slots FOR UPDATE, with its slot and its buyer."""
-    row = (await conn.execute(_LOCK_BID_OF_CREATOR, {"bid_id": bid_id, "creator_id": creator_id})).first()
-    if row is None:
-        return None
-    bid = bid_of(row)
-    assert bid is not None
-    return SlotRows(slot=slot_of(row), bids={bid.id: bid}, buyer=user_of(row))
+    return _one_bid((await conn.execute(_LOCK_BID_OF_CREATOR, {"bid_id": bid_id, "creator_id": creator_id})).first())
 
 
 def _lock_slots_for_closing(where: str, *, skip_locked: bool, every_bid: bool) -> TextClause:
@@ -165,25 +198,33 @@ async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRow
     return found[0] if found else None
 
 
-# the columns a use case may change; everything else of a bid (payment, pin) belongs to the event handlers
+# The columns a use case writes. A slot's others are its listing's (written when it is created, and by the event
+# handlers that keep the creator's figures fresh). A bid's columns are split in three, and a test checks that
+# together they are the model's: the use cases write BID_INSERTED (BID_UPDATED once the bid exists), and the event
+# handlers own the payment, the pin and the pinned comment's figures (a new bid's start at 0).
 SLOT_WRITTEN = ("id", "current_bid", "bid_count", "auction_end", "status", "outcome", "winning_bid_id", "closed_at",
                 "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
                 "final_price", "comment_id", "comment_username", "comment_text", "approved_text", "approved_at",
                 "decided_at", "is_demo", "created_at", "updated_at")
-BID_UPDATED = ("amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status", "final_price", "comment_id",
-               "comment_username", "comment_text", "approved_text", "approved_at", "decided_at", "updated_at")
-_SQL_TYPE = {"id": "uuid", "slot_id": "uuid", "buyer_id": "uuid", "winning_bid_id": "uuid", "current_bid": "numeric",
-             "amount": "numeric", "ceiling": "numeric", "max_auto_bid": "numeric", "final_price": "numeric",
-             "bid_count": "integer", "seq": "integer", "auction_end": "timestamptz", "closed_at": "timestamptz",
-             "created_at": "timestamptz", "updated_at": "timestamptz", "auto_bid_enabled": "boolean",
-             "is_demo": "boolean", "status": "text", "outcome": "text", "comment_id": "text",
-             "comment_username": "text", "comment_text": "text", "approved_text": "text",
-             "approved_at": "timestamptz", "decided_at": "timestamptz"}
+BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at")
+BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
+BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
+                   "pinned_text", "pinned_status", "pinned_at")
+BID_COUNTERS = ("likes", "replies", "clicks")
+_POSTGRESQL = postgresql.dialect()
 
 
-def _unnest(prefix: str, columns: tuple[str, ...]) -> str:
-    arrays = ", ".join(f"CAST(:{prefix}_{c} AS {_SQL_TYPE[c]}[])" for c in columns)
+def array_element_type(column: Column) -> str:
+    """The SQL type an array parameter for `column` is cast to: the model's own type, strings as text (a cast to
+    varchar(n) would silently cut a longer value that the column itself refuses)."""
+    if isinstance(column.type, String):
+        return "text"
+    return column.type.compile(dialect=_POSTGRESQL).lower()
+
+
+def _unnest(prefix: str, table: Table, columns: tuple[str, ...]) -> str:
+    arrays = ", ".join(f"CAST(:{prefix}_{c} AS {array_element_type(table.c[c])}[])" for c in columns)
     return f"unnest({arrays}) AS v({', '.join(columns)})"
 
 
@@ -194,13 +235,14 @@ def _unnest(prefix: str, columns: tuple[str, ...]) -> str:
 _WRITE = text(f"""
     WITH written_slots AS (
         UPDATE slots SET {", ".join(f"{c} = v.{c}" for c in SLOT_WRITTEN[1:])}
-        FROM {_unnest("slot", SLOT_WRITTEN)}
+        FROM {_unnest("slot", Slot.__table__, SLOT_WRITTEN)}
         WHERE slots.id = v.id AND (CAST(:seen_version AS bigint) IS NULL OR slots.version = :seen_version)
         RETURNING clock_timestamp() AS at),
     guard AS (SELECT count(*) = :slot_count AS ok FROM written_slots),
     written_bids AS (
-        INSERT INTO bids ({", ".join(BID_INSERTED)}, likes, replies, clicks)
-        SELECT {", ".join(f"v.{c}" for c in BID_INSERTED)}, 0, 0, 0 FROM {_unnest("bid", BID_INSERTED)}
+        INSERT INTO bids ({", ".join(BID_INSERTED + BID_COUNTERS)})
+        SELECT {", ".join(f"v.{c}" for c in BID_INSERTED)}, {", ".join("0" for _ in BID_COUNTERS)}
+        FROM {_unnest("bid", Bid.__table__, BID_INSERTED)}
         WHERE (SELECT ok FROM guard)
         ON CONFLICT (id) DO UPDATE SET {", ".join(f"{c} = excluded.{c}" for c in BID_UPDATED)}
         RETURNING clock_timestamp() AS at),

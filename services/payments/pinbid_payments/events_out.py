@@ -6,6 +6,7 @@ record one in the session's transaction."""
 from datetime import datetime
 
 from pinbid_kit import outbox
+from pinbid_kit.events import EventData
 from pinbid_kit.events.payments import (
     PaymentCompleted,
     PaymentExpired,
@@ -30,10 +31,14 @@ async def payment_requested(session: AsyncSession, payment: Payment) -> None:
         source=SERVICE)
 
 
-async def payment_expired(session: AsyncSession, payment: Payment) -> None:
-    await outbox.publish(session, PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id,
-                                                 buyer_id=payment.buyer_id, creator_id=payment.creator_id),
-                         source=SERVICE)
+def payment_expired(payment: Payment) -> PaymentExpired:
+    return PaymentExpired(payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id,
+                          creator_id=payment.creator_id)
+
+
+async def publish_all(session: AsyncSession, events: list[EventData]) -> None:
+    """The events of one use case, in one outbox write."""
+    await outbox.publish_all(session, events, source=SERVICE)
 
 
 async def payment_failed(session: AsyncSession, payment: Payment, reason: str) -> None:

@@ -162,6 +162,7 @@ class EarningRelease(Base):
     __table_args__ = (
         CheckConstraint("cents > 0", name="release_moves_money"),
         Index("earning_releases_unpaid", "creator_id", "released_at", postgresql_where=text("payout_id IS NULL")),
+        Index("earning_releases_payout", "payout_id"),
     )
 
     payment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("payments.id"), primary_key=True)
@@ -170,7 +171,7 @@ class EarningRelease(Base):
     cents: Mapped[int] = mapped_column(BigInteger)
     fee_cents: Mapped[int] = mapped_column(BigInteger)  # the platform's fee on this share (the payout shows it)
     released_at: Mapped[datetime] = mapped_column(When)
-    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"), index=True)
+    payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))
 
 
 class PayoutSettingsRow(Base):

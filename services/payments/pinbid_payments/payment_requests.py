@@ -53,11 +53,8 @@ class PaymentRequests:
             expired = list(await session.scalars(
                 update(Payment).where(Payment.id.in_(due), Payment.status == "REQUESTED")
                 .values(status="EXPIRED").returning(Payment)))
-            for payment in expired:
-                await publish_expired(session, payment)
+            await events_out.publish_all(session, [events_out.payment_expired(p) for p in expired])
         PAY_WINDOWS_EXPIRED.inc(len(expired))
         return len(expired)
 
 
-async def publish_expired(session: AsyncSession, payment: Payment) -> None:
-    await events_out.payment_expired(session, payment)

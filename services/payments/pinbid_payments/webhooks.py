@@ -28,7 +28,6 @@ from .domain.webhooks import (
 )
 from .metrics import WEBHOOKS_REFUSED
 from .models import Payment, WebhookEvent
-from .payment_requests import publish_expired
 from .ports import CheckoutProvider
 from .settings import PaymentsSettings
 
@@ -140,7 +139,7 @@ class Webhooks:
             payment = await self._payment(session, action.payment_id, None)
             if payment is not None and payment.status == "REQUESTED" and payment.expires_at <= now:
                 payment.status = "EXPIRED"
-                await publish_expired(session, payment)
+                await events_out.publish_all(session, [events_out.payment_expired(payment)])
                 return "expired"
             return "ignored: the pay window is still open or already closed"
         if isinstance(action, PaymentAttemptFailed):

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, InstagramUnauthorized
+from pinbid_kit.events import EventData
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, select, text
 from sqlalchemy.dialects.postgresql import insert
@@ -155,8 +156,8 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await events_out.account_connected(session, user_id, profile, stats)
-            await events_out.media_synced(session, user_id, profile.id, media)
+            await events_out.publish_all(session, [events_out.account_connected(user_id, profile, stats),
+                                                   events_out.media_synced(user_id, profile.id, media)])
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()
@@ -195,9 +196,10 @@ class Connections:
             current.avg_engagement, current.verified = stats.avg_engagement, stats.verified
             current.last_synced_at = self.clock()
             await self._replace_posts(session, user_id, media)
-            await events_out.media_synced(session, user_id, profile.id, media)
+            events: list[EventData] = [events_out.media_synced(user_id, profile.id, media)]
             if changed:
-                await events_out.account_updated(session, user_id, profile, stats)
+                events.append(events_out.account_updated(user_id, profile, stats))
+            await events_out.publish_all(session, events)
 
     async def disconnect(self, user_id: uuid.UUID) -> bool:
         async with self.db.transaction() as session:
@@ -207,7 +209,7 @@ class Connections:
                 return False
             await session.execute(delete(Post).where(Post.user_id == user_id))
             await session.execute(delete(PinSession).where(PinSession.user_id == user_id))
-            await events_out.account_disconnected(session, user_id)
+            await events_out.publish_all(session, [events_out.account_disconnected(user_id)])
             return True
 
     async def refresh_tokens(self, *, limit: int = 50) -> int:
@@ -215,6 +217,7 @@ class Connections:
         SKIP LOCKED, so replicas never refresh the same token twice."""
         refreshed = 0
         now = self.clock()
+        disconnected: list[EventData] = []
         async with self.db.transaction() as session:
             due = (await session.scalars(
                 select(Connection).where(Connection.token_expires_at
@@ -231,7 +234,7 @@ class Connections:
                         log.warning("instagram token of %s expired and could not be refreshed", connection.user_id)
                         await session.delete(connection)
                         await session.execute(delete(Post).where(Post.user_id == connection.user_id))
-                        await events_out.account_disconnected(session, connection.user_id)
+                        disconnected.append(events_out.account_disconnected(connection.user_id))
                     else:
                         log.info("instagram token refresh failed for %s: %s", connection.user_id,
                                  getattr(failed, "detail", "timeout"))
@@ -240,6 +243,7 @@ class Connections:
                 connection.token_expires_at = grant.expires_at
                 connection.refresh_failures = 0
                 refreshed += 1
+            await events_out.publish_all(session, disconnected)
         return refreshed
 
 

@@ -41,27 +41,25 @@ def _profile(stats: ProfileStats) -> CreatorProfile:
                           verified=stats.verified)
 
 
-async def account_connected(session: AsyncSession, user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> None:
-    await outbox.publish(session, AccountConnected(
-        user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-        source=SERVICE)
+def account_connected(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountConnected:
+    return AccountConnected(user_id=user_id, instagram_id=profile.id, username=profile.username,
+                            profile=_profile(stats))
 
 
-async def account_updated(session: AsyncSession, user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> None:
-    await outbox.publish(session, AccountUpdated(
-        user_id=user_id, instagram_id=profile.id, username=profile.username, profile=_profile(stats)),
-        source=SERVICE)
+def account_updated(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountUpdated:
+    return AccountUpdated(user_id=user_id, instagram_id=profile.id, username=profile.username,
+                          profile=_profile(stats))
 
 
-async def account_disconnected(session: AsyncSession, user_id: uuid.UUID) -> None:
-    await outbox.publish(session, AccountDisconnected(user_id=user_id), source=SERVICE)
+def account_disconnected(user_id: uuid.UUID) -> AccountDisconnected:
+    return AccountDisconnected(user_id=user_id)
 
 
-async def media_synced(session: AsyncSession, user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> None:
-    await outbox.publish(session, MediaSynced(user_id=user_id, instagram_id=instagram_id, posts=[
+def media_synced(user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> MediaSynced:
+    return MediaSynced(user_id=user_id, instagram_id=instagram_id, posts=[
         SyncedPost(id=m.id, media_type=m.media_type, media_url=m.media_url, permalink=m.permalink, caption=m.caption,
                    views=m.views, like_count=m.like_count, comments_count=m.comments_count, posted_at=m.posted_at)
-        for m in media]), source=SERVICE)
+        for m in media])
 
 
 async def comment_pinned(session: AsyncSession, placement: Placement, comment_id: str, text: str,

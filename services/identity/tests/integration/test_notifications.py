@@ -7,7 +7,7 @@ from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.contracts import schemas
-from pinbid_kit.testing import eventually
+from pinbid_kit.testing import counting_statements, eventually
 from sqlalchemy import text
 
 from .conftest import bearer, signup
@@ -109,3 +109,19 @@ async def test_events_published_by_identity_reach_the_bus(http, service):
         return seen == ["identity.user.registered.v1", "identity.user.sessions_revoked.v1"]
 
     await eventually(both)
+
+
+async def test_an_event_for_two_users_writes_both_notices_events_with_one_outbox_insert(http, service):
+    creator, _ = await registered(http, "INFLUENCER")
+    buyer, _ = await registered(http)
+    closed = envelope(m.AuctionClosed(slot_id=uuid.uuid4(), slot_title="Sunset reel", creator_id=creator,
+                                      outcome="SOLD", winning_bid_id=uuid.uuid4(), winner_id=buyer,
+                                      final_price_cents=4300))
+    with counting_statements(service.db) as counted:
+        await service.consumers.dispatch(closed, {})
+    assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
+    async with service.db.transaction() as session:
+        created = (await session.execute(text(
+            "SELECT envelope->'data'->>'userId', envelope->'data'->>'unreadCount' FROM outbox "
+            "WHERE type = 'identity.notification.created.v1' ORDER BY seq"))).all()
+    assert created == [(str(buyer), "1"), (str(creator), "1")]

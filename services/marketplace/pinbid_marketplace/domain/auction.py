@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from .errors import RuleBroken, StateConflict
+from .errors import AmountTooLow, RuleBroken, StateConflict
 from .money import dollars
 from .states import LIVE, BidStatus, SlotStatus, check_move
 
@@ -98,13 +98,14 @@ def check_not_creator(slot: Slot, buyer_id: uuid.UUID) -> None:
 
 
 def check_bid(slot: Slot, *, buyer_id: uuid.UUID, amount: Decimal, ceiling: Decimal, now: datetime) -> None:
-    """Whether a bid may be accepted. Only reads the slot, so it can also refuse early, before any lock."""
+    """Whether a bid may be accepted. Only reads the slot, so the application can also run it on an unlocked read
+    to refuse early; `place_bid` runs it on the slot it changes."""
     check_open(slot, now)
     check_not_creator(slot, buyer_id)
     if ceiling < amount:
         raise RuleBroken("The maximum auto-bid must be at least your bid amount.", "maxAutoBid")
     if amount < slot.min_bid or (slot.current_bid is not None and amount <= slot.current_bid):
-        raise RuleBroken(bid_too_low(slot), "amount")
+        raise AmountTooLow(bid_too_low(slot), slot.current_bid)
 
 
 def place_bid(slot: Slot, live: list[Bid], *, buyer_id: uuid.UUID, amount: Decimal, ceiling: Decimal,

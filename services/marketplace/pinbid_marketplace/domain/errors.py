@@ -1,5 +1,7 @@
 """What the rules refuse. The application layer turns these into the API's 422 and 409."""
 
+from decimal import Decimal
+
 
 class RuleBroken(ValueError):
     """Bad input for this rule (422). `field` names the input at fault."""
@@ -9,6 +11,15 @@ class RuleBroken(ValueError):
         self.message = message
         self.field = field
         self.code = code
+
+
+class AmountTooLow(RuleBroken):
+    """The amount is at or below the current bid, or under the minimum. Carries the current bid it had to beat, so
+    the answer can say what to offer without reading the slot again."""
+
+    def __init__(self, message: str, current_bid: Decimal | None):
+        super().__init__(message, "amount", code="bid_too_low")
+        self.current_bid = current_bid
 
 
 class StateConflict(Exception):

@@ -160,3 +160,36 @@ async def test_a_listing_page_past_the_end_still_has_its_exact_total(world):
     assert len(counted.statements) == 2  # no row carries the total: it is counted on its own
     first = (await world.http.get("/marketplace/slots", headers=creator)).json()
     assert (len(first["slots"]), first["total"]) == (1, 1)
+
+
+async def test_cancel_buy_now_and_a_new_comment_lock_write_once_and_answer_from_the_write(world):
+    creator, slot, buyers = await market(world)
+    outbid = (await world.http.get("/buyer/bids", headers=buyers[0])).json()[0]
+    with counting(world) as counted:
+        cancelled = await world.http.post(f"/buyer/bids/{outbid['id']}/cancel", headers=buyers[0])
+    assert cancelled.status_code == 200, cancelled.text
+    assert (cancelled.json()["id"], cancelled.json()["status"], cancelled.json()["user"]["name"]) == (
+        outbid["id"], "CANCELLED", "B0 Inc")
+    # the lock (slot marked changed, bid, buyer) and the write: no read after the write
+    assert len(counted.statements) == 2 and counted.commits == 1, counted.statements
+    assert "FOR UPDATE" in counted.statements[0] and "version = version" in counted.statements[0]
+
+    leading = (await world.http.get("/buyer/bids", headers=buyers[1])).json()[0]
+    with counting(world) as counted:
+        commented = await world.http.post("/buyer/comment-submission", headers=buyers[1],
+                                          json={"bidId": leading["id"], "commentText": "New words #ad"})
+    assert commented.status_code == 200, commented.text
+    assert (commented.json()["comment"], commented.json()["pinSlot"]["bidCount"]) == ("New words #ad", 2)
+    assert len(counted.statements) == 2 and counted.commits == 1, counted.statements
+    assert counted.statements[1].count("INSERT INTO outbox") == 1
+
+    other, posts = await world.creator(posts=1, name="Nia")
+    listed = await world.slot(other, posts[0], minBid=10, buyNowPrice=99)
+    with counting(world) as counted:
+        bought = await world.http.post("/buyer/buy-now", headers=buyers[0],
+                                       json={"pinSlotId": listed["id"], "newCommentText": "Bought it #ad"})
+    assert bought.status_code == 201, bought.text
+    assert (bought.json()["status"], bought.json()["finalPrice"], bought.json()["pinSlot"]["status"]) == (
+        "PENDING_INFLUENCER_APPROVAL", 99, "CLOSED")
+    assert len(counted.statements) == 2 and counted.commits == 1, counted.statements
+    assert counted.statements[1].count("INSERT INTO outbox") == 1  # three events, one insert

@@ -85,6 +85,35 @@ async def test_a_new_comment_between_our_read_and_our_write_is_not_overwritten(w
     assert {b.buyer_id: b.comment_text for b in bid_rows}[buyer_id(leader)] == "Changed while you bid #ad"
 
 
+async def test_a_bid_cancelled_between_our_read_and_our_write_stays_cancelled(world, monkeypatch):
+    """Cancelling changes a bid and not its slot: lock_bid_of_buyer marks the slot changed in the statement that
+    locks the bid, so the batch that read the bid as OUTBID writes nothing and reads again."""
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], minBid=10)
+    quitter, leader = await world.buyer("Quitter"), await world.buyer("Leader")
+    assert (await world.bid(quitter, slot["id"], 20)).status_code == 201
+    assert (await world.bid(leader, slot["id"], 30)).status_code == 201
+    cancelled = (await world.http.get("/buyer/bids", headers=quitter)).json()[0]
+    read = store.read_for_placement
+    interleaved = False
+
+    async def read_then_cancel(conn, *args):
+        nonlocal interleaved
+        seen = await read(conn, *args)
+        if not interleaved:
+            interleaved = True
+            view = await world.service.state["bidding"].cancel(buyer_id(quitter), uuid.UUID(cancelled["id"]))
+            assert view.bid.status == "CANCELLED"
+        return seen
+
+    monkeypatch.setattr(store, "read_for_placement", read_then_cancel)
+    before = conflicts()
+    assert (await world.bid(await world.buyer("Outbidder"), slot["id"], 40)).status_code == 201
+    assert conflicts() == before + 1
+    _, bid_rows = await rows(world, slot["id"])
+    assert {b.buyer_id: b.status for b in bid_rows}[buyer_id(quitter)] == "CANCELLED"
+
+
 async def test_two_replicas_taking_60_bids_at_once_lose_none(world):
     creator, posts = await world.creator(posts=1)
     slot = await world.slot(creator, posts[0], minBid=10)

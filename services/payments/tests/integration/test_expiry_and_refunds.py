@@ -2,6 +2,7 @@
 
 import asyncio
 
+from pinbid_kit.testing import counting_statements
 from pinbid_payments.domain import ledger
 from pinbid_payments.metrics import PAY_WINDOWS_EXPIRED
 
@@ -16,6 +17,16 @@ async def test_the_pay_window_expires_the_request_once(pay):
     assert sum(counts) == 1 and PAY_WINDOWS_EXPIRED._value.get() - expired_before == 1
     assert await pay.status(approved) == "EXPIRED"
     assert [e["bidId"] for e in await pay.events("payments.payment.expired.v1")] == [str(approved.bid_id)]
+
+
+async def test_windows_expiring_together_are_announced_with_one_outbox_insert(pay):
+    approved = [await pay.approve(), await pay.approve(), await pay.approve()]
+    pay.clock.advance(hours=48)
+    with counting_statements(pay.service.db) as counted:
+        assert await pay.service.state["requests"].expire_due() == 3
+    assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
+    assert sorted(e["bidId"] for e in await pay.events("payments.payment.expired.v1")) == sorted(
+        str(a.bid_id) for a in approved)
 
 
 async def test_paying_and_expiring_at_the_same_moment_never_do_both(pay):

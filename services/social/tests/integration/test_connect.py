@@ -5,6 +5,7 @@ import uuid
 from urllib.parse import parse_qs, urlsplit
 
 from pinbid_kit.events.social import AccountConnected, AccountDisconnected, MediaSynced
+from pinbid_kit.testing import counting_statements
 
 PUBLIC = "http://pinbid.test"
 
@@ -33,6 +34,14 @@ async def test_the_sandbox_connection_stores_the_account_and_publishes_profile_a
 
     status = (await social.http.get("/instagram/connection", headers=social.auth(creator))).json()
     assert status["connected"] is True and status["username"] == "maya.makes"
+
+
+async def test_connecting_writes_the_account_and_its_media_events_with_one_outbox_insert(social):
+    creator = await social.user(handle="nia.bakes", name="Nia Creator")
+    with counting_statements(social.service.db) as counted:
+        assert await social.connect(creator) == f"{PUBLIC}/post-manager?connected=1"
+    assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
+    assert len(await social.events(AccountConnected.event_type)) == len(await social.events(MediaSynced.event_type))
 
 
 async def test_denying_on_the_authorize_page_connects_nothing(social):
