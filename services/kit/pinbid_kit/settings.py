@@ -80,7 +80,7 @@ class KitSettings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_to_start_misconfigured(self) -> Self:
-        problems = self.problems()
+        problems = self.problems() + (self.standalone_problems() if self.standalone else [])
         if problems:
             raise ConfigurationError("Refusing to start: " + " ".join(problems))
         return self
@@ -96,10 +96,7 @@ class KitSettings(BaseSettings):
             found.append(f"{self.env_name('bus_prefetch')} ({self.bus_prefetch}) must not exceed the connections "
                          f"the pool may open ({self.env_name('db_pool_size')} + {self.env_name('db_max_overflow')}"
                          f" = {self.db_pool_size + self.db_max_overflow}): each event handled holds one.")
-        found += self._encryption_key_problems() + self._pooler_problems()
-        if self.standalone:
-            found += self.standalone_problems()
-        return found
+        return found + self._encryption_key_problems() + self._pooler_problems()
 
     def _encryption_key_problems(self) -> list[str]:
         from .secrets import SecretBox
