@@ -2,6 +2,7 @@ import os
 from pathlib import Path
 
 from pinbid_kit.paths import var_dir
+from pinbid_kit.setting_types import PostgresUrl
 from pinbid_kit.settings import MailSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -14,7 +15,7 @@ class IdentitySettings(MailSettings):
     # on its first start (compose keeps the pair in its `keys` volume); later starts read it back
     makes_its_jwt_keys = True
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_identity"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_identity"
     jwt_private_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pem")
     token_ttl_seconds: int = Field(default=12 * 3600, ge=60)
     reset_token_ttl_seconds: int = Field(default=3600, ge=60)
@@ -45,7 +46,6 @@ class IdentitySettings(MailSettings):
                            per_client=self.login_failures_per_client, window_seconds=self.throttle_window_seconds,
                            per_email=self.login_failures_per_email,
                            email_window_seconds=self.email_throttle_window_seconds)
-
 
 
 def _can_create(path: Path) -> bool:

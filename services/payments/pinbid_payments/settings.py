@@ -1,4 +1,4 @@
-from pinbid_kit.setting_types import WebUrl
+from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -11,7 +11,7 @@ class PaymentsSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="PAYMENTS_", env_file=".env", extra="ignore")
     keeps_secrets_at_rest = True
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"
     pay_window_seconds: int = Field(default=48 * 3600, ge=60, description="time the buyer has to pay")
     pin_deadline_days: float = Field(default=3, gt=0, description="a paid bid not pinned by then is refunded")
     buyer_fee_cents: int = Field(default=0, ge=0, description="added to the price the buyer pays")

@@ -1,6 +1,6 @@
 from typing import Literal
 
-from pinbid_kit.setting_types import WebUrl
+from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -10,7 +10,7 @@ class SocialSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="SOCIAL_", env_file=".env", extra="ignore")
     keeps_secrets_at_rest = True
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
     # sandbox: the built-in simulator (default, offline). real: the Instagram API + instagrapi.
     instagram_mode: Literal["sandbox", "real"] = "sandbox"
     instagram_app_id: str = ""
