@@ -79,20 +79,20 @@ def _pooler_connections(ini: str | None) -> int:
     return len(config["databases"]) * int(settings["max_db_connections"])
 
 
-def main(path: str) -> None:
+def main(path: str, label: str) -> None:
     with open(path) as rendered:
         documents = [doc for doc in yaml.safe_load_all(rendered) if doc]
     try:
         found = budget(documents)
     except BudgetError as exc:
-        raise SystemExit(f"{path}: {exc}") from None
+        raise SystemExit(f"{label}: {exc}") from None
     usable = MAX_CONNECTIONS - SUPERUSER_RESERVED
     total = sum(found.values())
     parts = ", ".join(f"{source} {count}" for source, count in found.items())
     if total > usable:
-        raise SystemExit(f"{path}: up to {total} PostgreSQL connections ({parts}), more than {usable}")
-    print(f"{path}: at most {total} of {usable} PostgreSQL connections ({parts})")
+        raise SystemExit(f"{label}: up to {total} PostgreSQL connections ({parts}), more than {usable}")
+    print(f"{label}: at most {total} of {usable} PostgreSQL connections ({parts})")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], label=sys.argv[2] if len(sys.argv) > 2 else sys.argv[1])

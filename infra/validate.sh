@@ -22,7 +22,7 @@ for overlay in k8s/overlays/*/; do
   operator_kinds=$(grep -cE '^kind: (PodMonitor|PrometheusRule)$' "$rendered" || true)
   echo "$overlay: $(grep -c '^kind:' "$rendered") objects valid ($operator_kinds Prometheus Operator objects rendered only)"
   # PostgreSQL's connections: the pooler's, the services' LISTEN and the migration Jobs within max_connections
-  $UV run python infra/connection_budget.py "$rendered"
+  $UV run python infra/connection_budget.py "$rendered" "$overlay"
 done
 # security and good-practice rules over what would be applied and built (skips and their reasons: infra/checkov.yaml)
 $UV run checkov --config-file infra/checkov.yaml --framework kubernetes dockerfile \
