@@ -1,6 +1,8 @@
 """Through a real PgBouncer in transaction mode (as k8s/components/connection-pooler runs it): a pooled service's
 connections work across transactions that share one server connection, where psycopg's own prepared statements
-collide. Needs the `pgbouncer` binary (CI installs it); locally the suite skips without it."""
+collide, and a whole service (identity: sign-ups, its outbox relay LISTENing straight to PostgreSQL, its jobs)
+runs behind it as the launcher starts it. Needs the `pgbouncer` binary (CI installs it); locally the suite
+skips without it."""
 
 import os
 import shutil
@@ -14,9 +16,13 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from pinbid_identity.app import build
+from pinbid_identity.settings import IdentitySettings
+from pinbid_kit.bus.inprocess import InProcessBus
 from pinbid_kit.db import Database
 from pinbid_kit.pooler import fit_for_pooler
 from pinbid_kit.settings import KitSettings
+from pinbid_kit.testing import client, eventually
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
@@ -116,3 +122,35 @@ async def test_without_it_psycopgs_prepared_statements_collide_on_the_shared_ser
     database = urlsplit(new_database()).path
     with pytest.raises(DBAPIError, match="prepared statement"):
         await run_the_same_statement_from_two_clients(pgbouncer + database, pooled=False)
+
+
+async def test_identity_signs_people_up_and_relays_their_events_behind_pgbouncer(pgbouncer, new_database, tmp_path):
+    direct = new_database("pinbid_identity")
+    settings = IdentitySettings(database_url=pgbouncer + urlsplit(direct).path, database_pooled=True,
+                                database_listen_url=direct, migrate_on_start=False, db_pool_size=2,
+                                db_max_overflow=1, jwt_private_key_file=tmp_path / "jwt.pem",
+                                jwt_public_key_file=tmp_path / "jwt.pub", mail_folder=tmp_path / "mail",
+                                argon2_time_cost=1, argon2_memory_kib=1024)
+    service = build(settings)
+    fit_for_pooler(service.db, settings)  # as pinbid_launcher's serve_service does
+    bus = InProcessBus(retry_base_seconds=0.01)
+    service.attach(bus, relay_idle_seconds=30, listen_url=settings.listen_url())  # woken by NOTIFY, not polling
+    await bus.start()
+    await service.start_background()
+    try:
+        async with client(service.app) as http:
+            for n in range(8):  # the same statements, again and again, on connections that share one server
+                answer = await http.post("/auth/register", json={"name": "Pooled Person", "password": "correct horse",
+                                                                 "email": f"pooled-{n}@example.com", "role": "BUYER"})
+                assert answer.status_code == 201, answer.text
+
+        async def all_relayed() -> bool:
+            with psycopg.connect(direct) as conn:
+                return conn.execute("SELECT count(*) FILTER (WHERE sent_at IS NOT NULL), count(*) FROM outbox "
+                                    "WHERE type = 'identity.user.registered.v1'").fetchone() == (8, 8)
+
+        await eventually(all_relayed, within=20)
+    finally:
+        await service.stop_background()
+        await bus.stop()
+        await service.db.dispose()
