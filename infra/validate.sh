@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validates what cannot be started here: docker-compose.yml (docker-compose config) and every k8s overlay
-# (kustomize build, then the Kubernetes JSON schemas, strict).
+# (kustomize build, then the Kubernetes JSON schemas, strict, and the PostgreSQL connection budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 UV=${UV:-uv}
@@ -21,6 +21,8 @@ for overlay in k8s/overlays/*/; do
   $UV run kubernetes-validate --quiet --no-warn --strict -k 1.31.0 "$rendered"
   operator_kinds=$(grep -cE '^kind: (PodMonitor|PrometheusRule)$' "$rendered" || true)
   echo "$overlay: $(grep -c '^kind:' "$rendered") objects valid ($operator_kinds Prometheus Operator objects rendered only)"
+  # PostgreSQL's connections: the pooler's, the services' LISTEN and the migration Jobs within max_connections
+  $UV run python infra/connection_budget.py "$rendered" "$overlay"
 done
 # security and good-practice rules over what would be applied and built (skips and their reasons: infra/checkov.yaml)
 $UV run checkov --config-file infra/checkov.yaml --framework kubernetes dockerfile \

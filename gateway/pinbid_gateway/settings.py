@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from pinbid_kit.paths import repo_root
+from pinbid_kit.setting_types import WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field, IPvAnyNetwork
 from pydantic_settings import SettingsConfigDict
@@ -12,11 +13,11 @@ class GatewaySettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="GATEWAY_", env_file=".env", extra="ignore")
 
     # Base URLs of the services in the distributed run; a service with no URL is "not available yet".
-    identity_url: str | None = None
-    marketplace_url: str | None = None
-    payments_url: str | None = None
-    social_url: str | None = None
-    content_url: str | None = None
+    identity_url: WebUrl | None = None
+    marketplace_url: WebUrl | None = None
+    payments_url: WebUrl | None = None
+    social_url: WebUrl | None = None
+    content_url: WebUrl | None = None
     web_dist: Path = Field(default_factory=lambda: repo_root() / "web" / "dist")
     api_base: str = "/api"
     cors_origins: list[str] = Field(default_factory=list)

@@ -17,7 +17,7 @@ from pinbid_kit.paths import var_dir
 from pinbid_kit.secrets import load_or_create_key
 from pinbid_kit.tokens import generate_keypair
 
-from . import services
+from . import connections, services
 
 BASE_PORT = int(os.environ.get("PINBID_BASE_PORT", "8101"))
 DB_PREFIX = os.environ.get("PINBID_DB_PREFIX", "pinbid")
@@ -48,36 +48,65 @@ def _run_dir() -> Path:
 def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
     """(name, command, environment, port) for every process of the distributed run. The run's database
     prefix also prefixes its exchanges and queues, so two runs on one broker never take each other's events;
-    links and redirects point at the (first) gateway's port. Replicas of a service share its database."""
+    links and redirects point at the (first) gateway's port. Replicas of a service share its database, and
+    every service process gets an even share of the run's database connections (connections.py).
+
+    A setting the operator exported (PAYMENTS_PUBLIC_URL, MARKETPLACE_DB_POOL_SIZE, ...) is kept; only the
+    wiring between the processes (each one's port, the gateway's routes to its replicas) is the launcher's."""
     entries = []
     # made once under var/keys and kept: every process and every restart reads the same secrets
     encryption_keys = load_or_create_key(var_dir() / "keys" / "data.key")
     public_url = f"http://127.0.0.1:{GATEWAY_PORT}"
+    modules = services.installed()
+    processes = len(modules) * replicas()
+    pool = connections.pool_for(connections.budget(processes), processes)
     for replica in range(1, replicas() + 1):
         urls = {}
-        for index, module in enumerate(services.installed()):
+        for index, module in enumerate(modules):
             port = BASE_PORT + index + PORTS_PER_REPLICA * (replica - 1)
             prefix = module.name.upper() + "_"
-            env = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
-                   prefix + "AMQP_URL": AMQP, prefix + "BUS_PREFIX": DB_PREFIX, prefix + "PORT": str(port),
-                   prefix + "HOST": "127.0.0.1", prefix + "PUBLIC_URL": public_url,
-                   prefix + "ENCRYPTION_KEYS": encryption_keys}
+            defaults = {prefix + "DATABASE_URL": f"{PG}/{DB_PREFIX}_{module.name}", prefix + "BUS": "rabbitmq",
+                        prefix + "AMQP_URL": AMQP, prefix + "BUS_PREFIX": DB_PREFIX, prefix + "HOST": "127.0.0.1",
+                        prefix + "PUBLIC_URL": public_url, prefix + "ENCRYPTION_KEYS": encryption_keys,
+                        prefix + "DB_POOL_SIZE": str(pool.size), prefix + "DB_MAX_OVERFLOW": str(pool.overflow)}
+            env = with_exported(defaults, wiring={prefix + "PORT": str(port)})
             command = [sys.executable, "-m", "pinbid_launcher", "service", module.name]
             entries.append((process_name(module.name, replica), command, env, port))
             urls[f"GATEWAY_{module.name.upper()}_URL"] = f"http://127.0.0.1:{port}"
         gateway_port = GATEWAY_PORT + replica - 1
-        gateway_env = {"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP, "GATEWAY_BUS_PREFIX": DB_PREFIX,
-                       "GATEWAY_PORT": str(gateway_port), "GATEWAY_PUBLIC_URL": public_url, **urls}
+        gateway_env = with_exported({"GATEWAY_BUS": "rabbitmq", "GATEWAY_AMQP_URL": AMQP,
+                                     "GATEWAY_BUS_PREFIX": DB_PREFIX, "GATEWAY_PUBLIC_URL": public_url},
+                                    wiring={"GATEWAY_PORT": str(gateway_port), **urls})
         entries.append((process_name("gateway", replica), [sys.executable, "-m", "pinbid_launcher", "gateway"],
                         gateway_env, gateway_port))
     return entries
+
+
+def with_exported(defaults: dict[str, str], *, wiring: dict[str, str]) -> dict[str, str]:
+    """The launcher's defaults give way to what the operator exported; its wiring does not (with REPLICAS=2 an
+    exported PAYMENTS_PORT would put two processes on one port)."""
+    return {**defaults, **{name: os.environ[name] for name in defaults if name in os.environ}, **wiring}
+
+
+def most_connections(entries: list[tuple[str, list[str], dict[str, str], int]]) -> int:
+    """The most database connections the run's service processes may hold, with the pools they will have."""
+    total = 0
+    for name, _, env, _ in entries:
+        prefix = name.split("-")[0].upper() + "_"
+        if prefix + "DB_POOL_SIZE" in env:
+            pool = connections.Pool(int(env[prefix + "DB_POOL_SIZE"]), int(env[prefix + "DB_MAX_OVERFLOW"]))
+            total += pool.connections()
+    return total
 
 
 def up() -> None:
     run = _run_dir()
     # identity signs with this key and every other process verifies with it: make it before any starts
     generate_keypair(var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub")
-    for name, command, env, port in plan():
+    entries = plan()
+    print(f"database connections: at most {most_connections(entries)} for this run "
+          f"({connections.ENV}, docs/operations.md)")
+    for name, command, env, port in entries:
         pid_file = run / f"{name}.pid"
         if pid_file.exists() and _alive(int(pid_file.read_text())):
             print(f"{name} already running (pid {pid_file.read_text().strip()})")
@@ -87,7 +116,7 @@ def up() -> None:
                                    start_new_session=True)
         pid_file.write_text(str(process.pid))
         print(f"started {name} (pid {process.pid}) on port {port}; log var/log/{name}.log")
-    for name, _, _, port in plan():
+    for name, _, _, port in entries:
         _wait_ready(name, port)
     gateways = ", ".join(f"http://127.0.0.1:{GATEWAY_PORT + r}" for r in range(replicas()))
     print(f"Pinbid (distributed) is up at {gateways}")

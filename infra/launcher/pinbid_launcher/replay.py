@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from pinbid_kit.db import Database
 from pinbid_kit.outbox_replay import replay_outbox
+from pinbid_kit.pooler import fit_for_pooler
 
 from . import services
 from .failures import one_line_on_failure
@@ -27,6 +28,7 @@ def replay(producer: str, consumer: str, days: float | None) -> None:
 
     async def run() -> int:
         db = Database(settings.database_url)
+        fit_for_pooler(db, settings)
         try:
             return await replay_outbox(db, settings.amqp_url, queue=consumer, patterns=consumer_patterns(consumer),
                                        since=since, prefix=settings.bus_prefix)

@@ -20,7 +20,8 @@ class ServiceModule:
     module: ModuleType
 
     def settings(self, **overrides):
-        return self.module.SETTINGS(**overrides)
+        """Its settings from the environment; a wrong value stops the process with one line naming it."""
+        return self.module.SETTINGS.load(**overrides)
 
     def build(self, settings) -> Service:
         return self.module.build(settings)

@@ -14,6 +14,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.bus import create_bus
 from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
+from pinbid_kit.pooler import fit_for_pooler
 from pinbid_kit.runtime import watch_broker
 from pinbid_kit.telemetry import configure_tracing
 from pinbid_kit.tokens import TokenVerifier
@@ -24,19 +25,19 @@ log = logging.getLogger("pinbid.standalone")
 
 
 def serve_service(name: str) -> None:
+    """The whole configuration is checked first (ConfigurationError, one line), before any database is touched."""
     module = services.get(name)
-    settings = module.settings()
+    settings = module.settings(standalone=True)
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{name}")
     if settings.migrate_on_start:
         upgrade(settings.database_url, module.package)
     service = module.build(settings)
-    # after build: identity makes its JWT key pair on its first start (compose keeps it in a volume)
-    settings.refuse_to_run_standalone_without_secrets()
+    fit_for_pooler(service.db, settings)
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
                      prefix=settings.bus_prefix, prefetch=settings.events_at_once())
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds,
-                   outbox_retention_days=settings.outbox_retention_days)
+                   outbox_retention_days=settings.outbox_retention_days, listen_url=settings.listen_url())
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
@@ -68,8 +69,7 @@ async def _start_bus(bus, attempts: int = 30) -> None:
 
 
 def serve_gateway() -> None:
-    settings = GatewaySettings()
-    settings.refuse_to_run_standalone_without_secrets()
+    settings = GatewaySettings.load(standalone=True)
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{GATEWAY}")
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 from pinbid_kit.paths import var_dir
+from pinbid_kit.setting_types import PostgresUrl
 from pinbid_kit.settings import MailSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -12,7 +13,7 @@ DEFAULT_ARTICLES = Path(__file__).resolve().parent.parent / "articles"
 class ContentSettings(MailSettings):
     model_config = SettingsConfigDict(env_prefix="CONTENT_", env_file=".env", extra="ignore")
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_content"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_content"
     articles_dir: Path = DEFAULT_ARTICLES
     articles_sync_seconds: float = Field(default=60, gt=0, description="how often the article folder is re-read")
     confirm_token_ttl_seconds: int = Field(default=48 * 3600, ge=60)

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import context
 from .bus import Bus
-from .db import Database
+from .db import Database, async_url
 from .envelope import Envelope
 from .events import EventData
 from .telemetry import inject_headers
@@ -86,8 +86,10 @@ def backoff(attempts: int) -> timedelta:
 
 class OutboxRelay:
     def __init__(self, db: Database, bus: Bus, *, batch_size: int = 100, idle_seconds: float = 1.0,
-                 retention: timedelta = timedelta(days=7)):
+                 retention: timedelta = timedelta(days=7), listen_url: str | None = None):
         self.db = db
+        # LISTEN needs a session of its own: straight to PostgreSQL when db's URL goes through a pooler
+        self.listen_url = async_url(listen_url) if listen_url else db.url
         self.bus = bus
         self.batch_size = batch_size
         self.idle_seconds = idle_seconds
@@ -189,7 +191,7 @@ class OutboxRelay:
 
     async def _listen(self) -> None:
         """LISTEN for commits that wrote to the outbox; reconnects with backoff."""
-        dsn = self.db.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        dsn = self.listen_url.replace("postgresql+psycopg://", "postgresql://", 1)
         delay = 0.5
         while not self._stopping.is_set():
             try:

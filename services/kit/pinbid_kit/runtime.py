@@ -62,14 +62,14 @@ class Service:
         return {"database": self.db.writable}
 
     def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0,
-               outbox_retention_days: float = 7.0) -> None:
+               outbox_retention_days: float = 7.0, listen_url: str | None = None) -> None:
         """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
         self.bus = bus
         self.consumers.attach(bus)
         if self.revocations is not None:
             bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
         self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds,
-                                 retention=timedelta(days=outbox_retention_days))
+                                 retention=timedelta(days=outbox_retention_days), listen_url=listen_url)
 
     async def start_background(self, *, jobs: bool = True) -> None:
         assert self.relay is not None, "attach() the service to a bus first"

@@ -1,5 +1,6 @@
 from decimal import Decimal
 
+from pinbid_kit.setting_types import PostgresUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -8,7 +9,7 @@ from pydantic_settings import SettingsConfigDict
 class MarketplaceSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="MARKETPLACE_", env_file=".env", extra="ignore")
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_marketplace"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_marketplace"
     currency: str = "USD"
     bid_step: Decimal = Field(default=Decimal("1.00"), gt=0, description="proxy bidding increment")
     soft_close_seconds: int = Field(default=120, ge=0, description="0 disables the soft close")

@@ -1,3 +1,4 @@
+from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -10,7 +11,7 @@ class PaymentsSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="PAYMENTS_", env_file=".env", extra="ignore")
     keeps_secrets_at_rest = True
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"
     pay_window_seconds: int = Field(default=48 * 3600, ge=60, description="time the buyer has to pay")
     pin_deadline_days: float = Field(default=3, gt=0, description="a paid bid not pinned by then is refunded")
     buyer_fee_cents: int = Field(default=0, ge=0, description="added to the price the buyer pays")
@@ -21,13 +22,13 @@ class PaymentsSettings(KitSettings):
     # payouts: "sandbox", or "live" (BANK_TRANSFER through Stripe Connect, PAYPAL through PayPal Payouts)
     payout_provider: str = Field(default="sandbox", pattern="^(sandbox|live)$")
     stripe_api_key: str = ""
-    stripe_api_base: str | None = Field(default=None, description="only to point the SDK at a local fake")
+    stripe_api_base: WebUrl | None = Field(default=None, description="only to point the SDK at a local fake")
     webhook_secret: str = SANDBOX_WEBHOOK_SECRET
     webhook_tolerance_seconds: int = Field(default=300, ge=1)
-    sandbox_webhook_url: str | None = Field(default=None, description="default {public_url}/api/payments/webhook")
+    sandbox_webhook_url: WebUrl | None = Field(default=None, description="default {public_url}/api/payments/webhook")
     paypal_client_id: str = ""
     paypal_client_secret: str = ""
-    paypal_api_base: str = "https://api-m.sandbox.paypal.com"
+    paypal_api_base: WebUrl = "https://api-m.sandbox.paypal.com"
     payout_batch_size: int = Field(default=100, ge=1)
 
     def uses_real_providers(self) -> bool:

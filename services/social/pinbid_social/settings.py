@@ -1,5 +1,6 @@
 from typing import Literal
 
+from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
@@ -9,14 +10,14 @@ class SocialSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="SOCIAL_", env_file=".env", extra="ignore")
     keeps_secrets_at_rest = True
 
-    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
+    database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
     # sandbox: the built-in simulator (default, offline). real: the Instagram API + instagrapi.
     instagram_mode: Literal["sandbox", "real"] = "sandbox"
     instagram_app_id: str = ""
     instagram_app_secret: str = ""
-    instagram_authorize_url: str = "https://www.instagram.com/oauth/authorize"
-    instagram_api_url: str = "https://api.instagram.com"
-    instagram_graph_url: str = "https://graph.instagram.com"
+    instagram_authorize_url: WebUrl = "https://www.instagram.com/oauth/authorize"
+    instagram_api_url: WebUrl = "https://api.instagram.com"
+    instagram_graph_url: WebUrl = "https://graph.instagram.com"
     instagram_graph_version: str = "v21.0"
     provider_timeout_seconds: float = Field(default=10.0, gt=0, description="limit for every provider call")
     state_ttl_seconds: int = Field(default=600, ge=30, description="lifetime of a signed OAuth state")

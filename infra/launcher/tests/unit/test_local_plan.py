@@ -59,3 +59,53 @@ def _plan(monkeypatch, tmp_path):
     monkeypatch.setenv("PINBID_VAR", str(tmp_path))
     monkeypatch.setattr(local, "GATEWAY_PORT", 8000)
     return local.plan()
+
+
+def test_settings_the_operator_exported_are_kept_but_not_the_wiring_between_processes(monkeypatch, tmp_path):
+    monkeypatch.setattr(local, "REPLICAS", "2")
+    monkeypatch.setenv("PAYMENTS_PUBLIC_URL", "https://tunnel.example")
+    monkeypatch.setenv("MARKETPLACE_DB_POOL_SIZE", "4")
+    monkeypatch.setenv("PAYMENTS_PORT", "9999")
+    monkeypatch.setenv("GATEWAY_PAYMENTS_URL", "http://127.0.0.1:9999")
+    plan = {name: (env, port) for name, _, env, port in _plan(monkeypatch, tmp_path)}
+    assert plan["payments"][0]["PAYMENTS_PUBLIC_URL"] == plan["payments-2"][0]["PAYMENTS_PUBLIC_URL"] \
+        == "https://tunnel.example"
+    assert plan["identity"][0]["IDENTITY_PUBLIC_URL"] == "http://127.0.0.1:8000"  # not exported: the default
+    assert plan["marketplace-2"][0]["MARKETPLACE_DB_POOL_SIZE"] == "4"
+    # each replica keeps its own port, and each gateway its route to its own replica
+    assert {plan["payments"][0]["PAYMENTS_PORT"], plan["payments-2"][0]["PAYMENTS_PORT"]} \
+        == {str(plan["payments"][1]), str(plan["payments-2"][1])} and plan["payments"][1] != plan["payments-2"][1]
+    assert plan["gateway-2"][0]["GATEWAY_PAYMENTS_URL"] == f"http://127.0.0.1:{plan['payments-2'][1]}"
+
+
+def run_connections(monkeypatch, tmp_path, replica_count: int) -> tuple[int, set[tuple[str, str]]]:
+    monkeypatch.setattr(local, "REPLICAS", str(replica_count))
+    entries = _plan(monkeypatch, tmp_path)
+    pools = {(env[f"{name.split('-')[0].upper()}_DB_POOL_SIZE"], env[f"{name.split('-')[0].upper()}_DB_MAX_OVERFLOW"])
+             for name, _, env, _ in entries if not name.startswith("gateway")}
+    return local.most_connections(entries), pools
+
+
+def test_several_runs_and_two_replicas_fit_in_postgresqls_hundred_connections(monkeypatch, tmp_path):
+    services = ("IDENTITY", "MARKETPLACE", "PAYMENTS", "SOCIAL", "CONTENT")
+    pools = [f"{service}_DB_{setting}" for service in services for setting in ("POOL_SIZE", "MAX_OVERFLOW")]
+    for name in ("PINBID_DB_CONNECTIONS", *pools):
+        monkeypatch.delenv(name, raising=False)
+    one, one_pools = run_connections(monkeypatch, tmp_path, 1)
+    two, two_pools = run_connections(monkeypatch, tmp_path, 2)
+    assert one_pools == {("2", "3")} and one == 5 * (2 + 3 + 1) == 30  # pool, overflow, the relay's LISTEN
+    assert two_pools == {("1", "1")} and two == 10 * (1 + 1 + 1) == 30
+    usable = 100 - 3  # max_connections minus those kept for superusers
+    assert 3 * one <= usable and two + 2 * one <= usable
+    nine, nine_pools = run_connections(monkeypatch, tmp_path, 9)
+    assert nine_pools == {("1", "0")} and nine == 45 * 2  # the smallest pool, more than 30 only when needed
+
+
+def test_the_runs_connections_can_be_set_and_too_few_stop_with_one_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("PINBID_DB_CONNECTIONS", "60")
+    total, pools = run_connections(monkeypatch, tmp_path, 1)
+    assert pools == {("5", "6")} and total == 60
+    for bad in ("9", "many"):
+        monkeypatch.setenv("PINBID_DB_CONNECTIONS", bad)
+        with pytest.raises(SystemExit, match="PINBID_DB_CONNECTIONS must be a whole number of at least 10 "):
+            run_connections(monkeypatch, tmp_path, 1)

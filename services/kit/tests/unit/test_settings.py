@@ -46,9 +46,8 @@ def test_the_pool_is_bounded_by_settings(monkeypatch):
 
 
 def test_standalone_without_encryption_keys_or_jwt_public_key_refuses_to_start_naming_them(tmp_path):
-    settings = RealSettings(jwt_public_key_file=tmp_path / "missing.pub")
     with pytest.raises(ConfigurationError) as refused:
-        settings.refuse_to_run_standalone_without_secrets()
+        RealSettings(standalone=True, jwt_public_key_file=tmp_path / "missing.pub")
     message = str(refused.value)
     assert "TESTSVC_ENCRYPTION_KEYS" in message and "TESTSVC_JWT_PUBLIC_KEY_FILE" in message
     assert "\n" not in message
@@ -60,11 +59,57 @@ def test_standalone_with_keys_starts_and_a_process_that_encrypts_nothing_needs_o
 
     public_key = tmp_path / "jwt.pub"
     public_key.write_text("-----BEGIN PUBLIC KEY-----\n")
-    PlainSettings(jwt_public_key_file=public_key).refuse_to_run_standalone_without_secrets()
+    PlainSettings(standalone=True, jwt_public_key_file=public_key)
     with pytest.raises(ConfigurationError, match="PLAINSVC_JWT_PUBLIC_KEY_FILE"):
-        PlainSettings(jwt_public_key_file=tmp_path / "none.pub").refuse_to_run_standalone_without_secrets()
-    RealSettings(jwt_public_key_file=public_key, encryption_keys=Fernet.generate_key().decode()
-                 ).refuse_to_run_standalone_without_secrets()
+        PlainSettings(standalone=True, jwt_public_key_file=tmp_path / "none.pub")
+    RealSettings(standalone=True, jwt_public_key_file=public_key, encryption_keys=Fernet.generate_key().decode())
+    PlainSettings(jwt_public_key_file=tmp_path / "none.pub")  # the embedded run makes what it lacks
+
+
+def test_a_malformed_url_or_number_stops_with_one_line_naming_each_variable(monkeypatch):
+    monkeypatch.setenv("TESTSVC_PUBLIC_URL", "127.0.0.1:8000")
+    monkeypatch.setenv("TESTSVC_DATABASE_URL", "mysql://root:s3cret@db/pinbid")
+    monkeypatch.setenv("TESTSVC_AMQP_URL", "guest:guest@rabbit")
+    monkeypatch.setenv("TESTSVC_DB_POOL_SIZE", "ten")
+    with pytest.raises(ConfigurationError) as refused:
+        RealSettings.load()
+    message = str(refused.value)
+    assert message.startswith("Refusing to start: ") and "\n" not in message
+    assert "TESTSVC_PUBLIC_URL: must be an http(s) URL with a host, not '127.0.0.1:8000'." in message
+    assert "TESTSVC_DATABASE_URL: must be a PostgreSQL URL" in message
+    assert "TESTSVC_AMQP_URL: must be an AMQP URL" in message
+    assert "TESTSVC_DB_POOL_SIZE: input should be a valid integer" in message
+    assert "s3cret" not in message and "guest:guest" not in message  # URLs with passwords are never repeated
+
+
+def test_a_list_setting_that_is_not_json_stops_with_one_line_naming_it(monkeypatch):
+    class ListSettings(KitSettings):
+        model_config = SettingsConfigDict(env_prefix="LISTSVC_", extra="ignore")
+        origins: list[str] = []
+
+    monkeypatch.setenv("LISTSVC_ORIGINS", "https://a.example")
+    with pytest.raises(ConfigurationError, match=r"^Refusing to start: LISTSVC_ORIGINS: not valid JSON"):
+        ListSettings.load()
+
+
+def test_urls_of_every_accepted_form_are_kept_as_written():
+    settings = RealSettings(database_url="postgresql:///pinbid?host=/var/run/postgresql",
+                            database_listen_url="postgres://app:pw@db:5432/pinbid",
+                            amqp_url="amqps://user:pw@rabbit:5671/pinbid", public_url="https://pinbid.example/")
+    assert settings.public_url == "https://pinbid.example/"
+    assert settings.listen_url() == "postgres://app:pw@db:5432/pinbid"
+    assert RealSettings().listen_url() == RealSettings().database_url  # no pooler: LISTEN where it queries
+
+
+def test_a_pooled_database_needs_a_direct_listen_url_and_no_migrations_at_start():
+    with pytest.raises(ConfigurationError) as refused:
+        RealSettings(database_pooled=True)
+    message = str(refused.value)
+    assert "Set TESTSVC_DATABASE_LISTEN_URL" in message and "Set TESTSVC_MIGRATE_ON_START=false" in message
+    pooled = RealSettings(database_pooled=True, migrate_on_start=False,
+                          database_url="postgresql://app:pw@pgbouncer:6432/pinbid",
+                          database_listen_url="postgresql://app:pw@postgres:5432/pinbid")
+    assert pooled.listen_url() == "postgresql://app:pw@postgres:5432/pinbid"
 
 
 def test_a_value_sealed_under_the_old_key_is_read_after_rotation_and_new_values_use_the_new_key():
