@@ -89,7 +89,8 @@ async def categories(_: SignedIn, queries: QueriesDep) -> list[str]:
 @market.get("/slots/{slot_id}", response_model=SlotOut)
 async def slot_detail(slot_id: uuid.UUID, principal: SignedIn, queries: QueriesDep) -> SlotOut:
     slot, bids = await queries.slot(slot_id)
-    return SlotOut.of(slot, history(bids, with_bidders=principal.user_id == slot.creator_id))
+    prices = await queries.price_history([slot.id])
+    return SlotOut.of(slot, history(bids, with_bidders=principal.user_id == slot.creator_id), prices.get(slot.id))
 
 
 creator = APIRouter(prefix="/influencer", tags=["influencer"])
@@ -108,8 +109,9 @@ async def create_slot(body: CreateSlotIn, principal: Influencer, slots: SlotsDep
 
 @creator.get("/pin-slots/active", response_model=list[SlotOut])
 async def active_slots(principal: Influencer, queries: QueriesDep) -> list[SlotOut]:
-    return [SlotOut.of(slot, history(bids, with_bidders=True))
-            for slot, bids in await queries.creator_active_slots(principal.user_id)]
+    found = await queries.creator_active_slots(principal.user_id)
+    prices = await queries.price_history([slot.id for slot, _ in found])
+    return [SlotOut.of(slot, history(bids, with_bidders=True), prices.get(slot.id)) for slot, bids in found]
 
 
 @creator.post("/pin-slots/{slot_id}/end-auction", response_model=SlotOut)

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Computed,
     DateTime,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     MetaData,
@@ -158,6 +159,19 @@ open_slot_counts = Table(
     Column("open", Integer, nullable=False),
     Index("open_slot_counts_category", "category", postgresql_include=["open"]),
 )
+
+
+class SlotPrice(Base):
+    """The slot's public price each time it moved, at the time it moved (the slot's own clock, `updated_at`).
+    Written by the database (trigger `slot_prices_record`, migration 0011) whenever a slot is created or its
+    current bid changes, whatever path changes it; read for the price chart. Never a hidden maximum."""
+
+    __tablename__ = "slot_prices"
+
+    seq: Mapped[int] = mapped_column(BigInteger, Identity(always=True), primary_key=True)
+    slot_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("slots.id", ondelete="CASCADE"), index=True)
+    price: Mapped[Decimal] = mapped_column(Money)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Bid(Base):

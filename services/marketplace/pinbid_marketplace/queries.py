@@ -16,7 +16,7 @@ from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, Tab
-from .models import Bid, Slot, User, open_slot_counts
+from .models import Bid, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -139,6 +139,17 @@ class Queries:
             if slot is None:
                 raise NotFound("Pin slot not found.")
             return slot, await self._bids(session, BID_ROWS.where(Bid.slot_id == slot_id))
+
+    async def price_history(self, slot_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[SlotPrice]]:
+        """Each slot's public price as it moved, oldest first (kept by the database: models.SlotPrice)."""
+        async with self.db.autocommit() as conn:
+            rows = (await conn.execute(select(SlotPrice.slot_id, SlotPrice.price, SlotPrice.at)
+                                       .where(SlotPrice.slot_id.in_(slot_ids))
+                                       .order_by(SlotPrice.slot_id, SlotPrice.at, SlotPrice.seq))).all()
+        found: dict[uuid.UUID, list[SlotPrice]] = {}
+        for row in rows:
+            found.setdefault(row.slot_id, []).append(SlotPrice(slot_id=row.slot_id, price=row.price, at=row.at))
+        return found
 
     async def creator_active_slots(self, creator_id: uuid.UUID) -> list[tuple[Slot, list[BidView]]]:
         async with self.db.transaction() as session:

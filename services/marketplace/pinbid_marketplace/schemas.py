@@ -13,7 +13,7 @@ from .domain import comments
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
 from .domain.tabs import tab_of
-from .models import Bid, Slot, User
+from .models import Bid, Slot, SlotPrice, User
 from .queries import BidView, Page
 
 
@@ -85,6 +85,13 @@ class BidHistoryOut(ApiModel):
     user: BidderOut | None = None
 
 
+class PricePointOut(ApiModel):
+    """The slot's public price from `at` on (never a bidder's hidden maximum)."""
+
+    at: datetime
+    price: Money
+
+
 class SlotOut(ApiModel):
     id: uuid.UUID
     title: str
@@ -103,9 +110,11 @@ class SlotOut(ApiModel):
     instagram_post: PermalinkOut
     user: CreatorOut
     bids: list[BidHistoryOut] = []
+    price_history: list[PricePointOut] = []  # with the bid history: the price as it moved, oldest first
 
     @classmethod
-    def of(cls, slot: Slot, bids: list[BidHistoryOut] | None = None) -> "SlotOut":
+    def of(cls, slot: Slot, bids: list[BidHistoryOut] | None = None,
+           prices: list[SlotPrice] | None = None) -> "SlotOut":
         return cls(
             id=slot.id, title=slot.title, description=slot.description, category=slot.category, min_bid=slot.min_bid,
             current_bid=slot.current_bid, buy_now_price=slot.buy_now_price, auction_end=slot.auction_end,
@@ -121,7 +130,7 @@ class SlotOut(ApiModel):
                             record=CreatorRecordOut(placements=slot.creator_placements,
                                                     kept_percent=slot.creator_kept_pct,
                                                     response_minutes=slot.creator_response_minutes)),
-            bids=bids or [])
+            bids=bids or [], price_history=[PricePointOut(at=p.at, price=p.price) for p in prices or []])
 
 
 class SlotPageOut(ApiModel):

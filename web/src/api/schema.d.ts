@@ -1880,6 +1880,19 @@ export interface components {
              */
             applies: components["schemas"]["Category"][];
         };
+        /**
+         * PricePointOut
+         * @description The slot's public price from `at` on (never a bidder's hidden maximum).
+         */
+        PricePointOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Price */
+            price: number;
+        };
         /** ProfileIn */
         ProfileIn: {
             /** Name */
@@ -2048,6 +2061,11 @@ export interface components {
              * @default []
              */
             bids: components["schemas"]["BidHistoryOut"][];
+            /**
+             * Pricehistory
+             * @default []
+             */
+            priceHistory: components["schemas"]["PricePointOut"][];
         };
         /** SlotPageOut */
         SlotPageOut: {

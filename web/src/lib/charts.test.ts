@@ -10,27 +10,23 @@ describe('monthLabel', () => {
 
 describe('priceHistory', () => {
   const slot = {
-    minBid: 80,
-    currentBid: 105,
-    createdAt: '2026-11-20T10:00:00Z',
-    bids: [
-      { amount: 104, createdAt: '2026-11-21T09:00:00Z', updatedAt: '2026-11-21T09:00:00Z', status: 'OUTBID' },
-      { amount: 88, createdAt: '2026-11-20T12:00:00Z', updatedAt: '2026-11-20T15:00:00Z', status: 'OUTBID' },
-      { amount: 105, createdAt: '2026-11-20T15:00:00Z', updatedAt: '2026-11-21T09:00:00Z', status: 'ACTIVE' },
+    priceHistory: [
+      { at: '2026-11-20T10:00:00Z', price: 80 },
+      { at: '2026-11-20T12:00:00Z', price: 88 },
+      { at: '2026-11-21T09:00:00Z', price: 105 },
     ],
   }
 
-  it('runs from the minimum bid through the outbid amounts to the current price, in time order', () => {
+  it("is the server's price as it moved, the minimum bid first", () => {
     expect(priceHistory(slot).map((p) => [new Date(p.at).toISOString(), p.price, p.label])).toEqual([
       ['2026-11-20T10:00:00.000Z', 80, 'Minimum bid'],
-      ['2026-11-20T12:00:00.000Z', 88, 'Bid'],
-      ['2026-11-21T09:00:00.000Z', 104, 'Bid'],
-      ['2026-11-21T09:00:00.000Z', 105, 'Current price'],
+      ['2026-11-20T12:00:00.000Z', 88, 'Price'],
+      ['2026-11-21T09:00:00.000Z', 105, 'Price'],
     ])
   })
 
-  it('is only the minimum bid without bids', () => {
-    expect(priceHistory({ ...slot, currentBid: null, bids: [] })).toEqual([{ at: Date.parse(slot.createdAt), price: 80, label: 'Minimum bid' }])
+  it('is only the minimum bid before any bid', () => {
+    expect(priceHistory({ priceHistory: [slot.priceHistory[0]] })).toEqual([{ at: Date.parse('2026-11-20T10:00:00Z'), price: 80, label: 'Minimum bid' }])
   })
 })
 

@@ -11,30 +11,12 @@ export function monthLabel(month: string, short = false): string {
 
 export type PricePoint = { at: number; price: number; label: string }
 
-type HistoryBid = { amount: number; createdAt: string; updatedAt: string; status: string }
-
 /**
- * The slot's price over time, from its minimum bid to its current price. The history keeps each bidder's
- * latest visible amount, so the path is rebuilt from what it can tell: every bid that is no longer leading
- * set the price when it came in (its amount is where it was outbid), and the current price was reached
- * when the leading bid last changed.
+ * The slot's public price over time, as the server kept it each time it moved (the minimum bid first): never
+ * rebuilt from bids, whose amounts can be a bidder's maximum reached later, and never a hidden maximum.
  */
-export function priceHistory(slot: { minBid: number; currentBid: number | null; createdAt: string; bids: HistoryBid[] }): PricePoint[] {
-  const points: PricePoint[] = [{ at: Date.parse(slot.createdAt), price: slot.minBid, label: 'Minimum bid' }]
-  const leading = new Set(['ACTIVE', 'PENDING_INFLUENCER_APPROVAL', 'APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'])
-  const bids = [...slot.bids].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
-  let price = slot.minBid
-  for (const bid of bids) {
-    if (leading.has(bid.status)) continue
-    price = Math.max(price, bid.amount)
-    points.push({ at: Date.parse(bid.createdAt), price, label: 'Bid' })
-  }
-  const leader = bids.find((b) => leading.has(b.status))
-  if (leader && slot.currentBid != null) {
-    const at = Math.max(Date.parse(leader.updatedAt), points[points.length - 1].at)
-    points.push({ at, price: Math.max(price, slot.currentBid), label: 'Current price' })
-  }
-  return points
+export function priceHistory(slot: { priceHistory: { at: string; price: number }[] }): PricePoint[] {
+  return slot.priceHistory.map((point, i) => ({ at: Date.parse(point.at), price: point.price, label: i === 0 ? 'Minimum bid' : 'Price' }))
 }
 
 export type PlacementPoint = { at: number; likes: number; replies: number; clicks: number }

@@ -32,6 +32,7 @@ export function makeSlot(over: Partial<Slot> = {}): Slot {
       record: { placements: 12, keptPercent: 92, responseMinutes: 45 },
     },
     bids: [],
+    priceHistory: [],
     ...over,
   }
 }
