@@ -21,8 +21,8 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.revocations import Revocations
-from pinbid_kit.testing import eventually, running
 from pinbid_kit.tokens import TokenSigner, TokenVerifier
+from pinbid_testing import eventually, running
 
 from .conftest import bearer, session
 

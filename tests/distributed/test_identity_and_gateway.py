@@ -13,7 +13,7 @@ import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 
 def free_port() -> int:

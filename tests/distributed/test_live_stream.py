@@ -20,8 +20,8 @@ from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import eventually
 from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_testing import eventually
 
 
 def free_port() -> int:

@@ -18,8 +18,8 @@ from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.inbox import Consumers
-from pinbid_kit.testing import client, eventually, running
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_testing import client, eventually, running
 
 
 def free_port() -> int:

@@ -25,8 +25,8 @@ import psycopg
 import pytest
 from pinbid_kit.bus.rabbit import prefixed
 from pinbid_kit.secrets import load_or_create_key
-from pinbid_kit.testing import eventually
 from pinbid_launcher import services
+from pinbid_testing import eventually
 
 ROUNDS = int(os.environ.get("PINBID_REPLICA_ROUNDS", "6"))
 BIDS = (70, 85, 100, 120)  # one per brand: the last brand wins and pays the second price

@@ -13,7 +13,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
 from pinbid_kit.outbox import OutboxRelay
 from pinbid_kit.runtime import watch_broker
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
