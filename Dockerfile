@@ -29,10 +29,13 @@ COPY services/social/pyproject.toml services/social/
 COPY services/content/pyproject.toml services/content/
 COPY gateway/pyproject.toml gateway/
 COPY infra/launcher/pyproject.toml infra/launcher/
+COPY infra/demo/pyproject.toml infra/demo/
+COPY services/testing/pyproject.toml services/testing/
 RUN uv sync --frozen --no-dev --no-install-workspace
 COPY services/ services/
 COPY gateway/ gateway/
 COPY infra/launcher/ infra/launcher/
+COPY infra/demo/ infra/demo/
 COPY contracts/ contracts/
 RUN uv sync --frozen --no-dev && mkdir -p /var/lib/pinbid/keys && chown -R pinbid /var/lib/pinbid
 COPY --from=web /src/web/dist /app/web/dist

@@ -9,7 +9,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.bus import InProcessBus
 from pinbid_launcher import services
 from pinbid_launcher.embedded import seed_demo
