@@ -27,7 +27,7 @@ run: install web
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
 	$(UV) run python -m pinbid_kit.events.contracts
-	$(UV) run python -m pinbid_kit.events.asyncapi
+	$(UV) run python -m pinbid_launcher.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
 lint:
@@ -35,7 +35,7 @@ lint:
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
 	$(UV) run python -m pinbid_kit.events.contracts --check
-	$(UV) run python -m pinbid_kit.events.asyncapi --check
+	$(UV) run python -m pinbid_launcher.asyncapi --check
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
 		(cd web && $(NPM) exec --no -- openapi-typescript ../contracts/openapi.json -o "$$generated" >/dev/null) && \
