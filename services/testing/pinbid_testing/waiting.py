@@ -1,17 +1,21 @@
 """Waiting for what happens asynchronously, with a deadline instead of a fixed sleep."""
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable
 
 import pytest
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], *, within: float = 30.0, every: float = 0.05) -> None:
-    """Wait until `check()` is true (events are handled asynchronously); fail after `within` seconds."""
+async def eventually(check: Callable[[], Awaitable[bool] | bool], *, within: float = 30.0,
+                     every: float = 0.05) -> None:
+    """Wait until `check()` (a coroutine function or a plain one) is true (events are handled asynchronously);
+    fail after `within` seconds."""
     deadline = asyncio.get_running_loop().time() + within
     while True:
-        if await check():
+        result = check()
+        if await result if inspect.isawaitable(result) else result:
             return
         if asyncio.get_running_loop().time() > deadline:
             pytest.fail(f"condition not met within {within}s")
