@@ -4,6 +4,7 @@ UV := $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 NPM := npm
 PORT ?= 8000
 REPLICAS ?= 1
+PYTEST_WORKERS ?= 2
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
 .PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean
@@ -38,7 +39,7 @@ contracts:
 	$(UV) run python -m pinbid_launcher.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
-lint:
+lint: web/node_modules/.package-lock.json
 	$(UV) run ruff check .
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
@@ -51,8 +52,9 @@ lint:
 		else echo "web/src/api/schema.d.ts does not match contracts/openapi.json; run: make contracts" >&2; exit 1; fi; \
 	fi
 
+## test-python: every Python suite, a file per pytest-xdist worker at a time (each worker has its own databases)
 test-python:
-	$(UV) run pytest -q
+	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 ## test-fuzz: Schemathesis over contracts/openapi.json against the embedded product, anonymous and as each role
 test-fuzz: web
@@ -64,8 +66,12 @@ test-web:
 test-browser: web
 	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
 
-## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests)
-test: install-dev lint test-python test-fuzz test-web test-browser
+## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests).
+## The Python suites wait on the databases and the broker more than they compute, so the web unit tests and the
+## web build run beside them; then the fuzz run and the browser tests, each on its own embedded product.
+test: install-dev lint
+	$(MAKE) --no-print-directory -j 3 --output-sync=target test-python test-web web
+	$(MAKE) --no-print-directory -j 2 --output-sync=target test-fuzz test-browser
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
 ## the database password. docker-compose.yml has no defaults for them.
