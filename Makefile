@@ -35,7 +35,7 @@ run: install web
 ## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml and the web's API types
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
-	$(UV) run python -m pinbid_kit.events.contracts
+	$(UV) run python -m pinbid_launcher.event_contracts
 	$(UV) run python -m pinbid_launcher.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
@@ -43,7 +43,7 @@ lint: web/node_modules/.package-lock.json
 	$(UV) run ruff check .
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
-	$(UV) run python -m pinbid_kit.events.contracts --check
+	$(UV) run python -m pinbid_launcher.event_contracts --check
 	$(UV) run python -m pinbid_launcher.asyncapi --check
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
