@@ -16,7 +16,7 @@ from pinbid_kit.migrations import upgrade
 
 PREFIX = "pbt_"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)_")
-DROPS_AT_ONCE = 16
+DROPS_AT_ONCE = 8  # PostgreSQL is shared (max_connections 100): a few connections are enough to share checkpoints
 
 
 def run_prefix(pid: int | None = None) -> str:
