@@ -3,13 +3,14 @@ gets a clone of it (CREATE DATABASE ... TEMPLATE: a copy of a few files instead 
 
 Every name starts with the process's prefix, `pbt_<pid>_`, so that a run tells its own databases from those
 of other runs (other engineers, other pytest-xdist workers) and drops what dead runs (interrupted, killed)
-left behind. Drops run side by side: each DROP DATABASE waits for a checkpoint, and drops that wait at the
-same time share one, where dropping one by one costs a checkpoint each."""
+left behind. A test's databases are dropped in the background as soon as the test ends, while the next tests
+run, a few side by side: each DROP DATABASE waits for a checkpoint, and drops that wait at the same time share
+one, where dropping one by one at the end of the run cost a checkpoint each."""
 
 import itertools
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import psycopg
 from pinbid_kit.migrations import upgrade
@@ -43,15 +44,16 @@ def leftovers_of_dead_runs(names: list[str]) -> list[str]:
     return dead
 
 
-def drop_databases(server_url: str, names: list[str]) -> None:
-    def drop(name: str) -> None:
-        with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+def drop_database(server_url: str, name: str) -> None:
+    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
+
+def drop_databases(server_url: str, names: list[str]) -> None:
     if not names:
         return
     with ThreadPoolExecutor(max_workers=min(DROPS_AT_ONCE, len(names))) as pool:
-        list(pool.map(drop, names))
+        list(pool.map(lambda name: drop_database(server_url, name), names))
 
 
 class RunDatabases:
@@ -61,8 +63,10 @@ class RunDatabases:
         self.server_url = server_url
         self.prefix = run_prefix()
         self.templates: dict[str, str] = {}
-        self.made: list[str] = []
+        self.made: list[str] = []  # by the test running now, templates aside
         self._numbers = itertools.count()
+        self._dropper = ThreadPoolExecutor(max_workers=DROPS_AT_ONCE, thread_name_prefix="drop-test-database")
+        self._drops: list[Future] = []
 
     def existing(self) -> list[str]:
         with psycopg.connect(f"{self.server_url}/postgres", autocommit=True) as conn:
@@ -81,17 +85,32 @@ class RunDatabases:
         self.made.append(name)
         return f"{self.server_url}/{name}"
 
-    def drop_all(self) -> None:
-        drop_databases(self.server_url, self.made)
+    def drop_made_in_background(self) -> None:
+        """The databases of the test that just ended go, while the next tests run."""
+        self._drops += [self._dropper.submit(drop_database, self.server_url, name) for name in self.made]
         self.made.clear()
+
+    def drop_all(self) -> None:
+        """At the end of the run: what is left, the templates, and the background drops finished."""
+        self.drop_made_in_background()
+        self._drops += [self._dropper.submit(drop_database, self.server_url, name)
+                        for name in self.templates.values()]
         self.templates.clear()
+        done = wait(self._drops).done
+        self._drops.clear()
+        self._dropper.shutdown()
+        for drop in done:
+            drop.result()  # a failed drop fails the run's teardown, not silently leaves a database
 
     def _template(self, package: str) -> str:
         if package not in self.templates:
             name = f"{self.prefix}template_{package.removeprefix('pinbid_')}"
             self._create(name, "")
-            self.made.append(name)
-            upgrade(f"{self.server_url}/{name}", package)
+            try:
+                upgrade(f"{self.server_url}/{name}", package)
+            except BaseException:
+                drop_database(self.server_url, name)
+                raise
             self.templates[package] = name
         return self.templates[package]
 

@@ -27,13 +27,20 @@ def amqp_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def new_database(postgres_url: str) -> Iterator[Callable[..., str]]:
-    """new_database(package=None) -> url of a fresh database: a clone of `package`'s migrated template, or
-    empty without a package. What dead runs left behind is dropped first; this run's databases at the end."""
+def run_databases(postgres_url: str) -> Iterator[RunDatabases]:
+    """This test process's databases. What dead runs left behind is dropped first; the templates at the end."""
     databases = RunDatabases(postgres_url)
     databases.drop_leftovers_of_dead_runs()
-    yield databases.new
+    yield databases
     databases.drop_all()
+
+
+@pytest.fixture
+def new_database(run_databases: RunDatabases) -> Iterator[Callable[..., str]]:
+    """new_database(package=None) -> url of a fresh database: a clone of `package`'s migrated template, or
+    empty without a package. Dropped in the background once the test is over."""
+    yield run_databases.new
+    run_databases.drop_made_in_background()
 
 
 @pytest.fixture

@@ -43,9 +43,19 @@ def test_clones_come_migrated_from_one_template_and_all_go_at_the_end(postgres_u
         with psycopg.connect(run.new()) as conn:  # without a package: empty
             assert conn.execute("SELECT to_regclass('alembic_version')").fetchone() == (None,)
     finally:
-        made = list(run.made)
+        made = [*run.made, *run.templates.values()]
         run.drop_all()
     assert len(made) == 4 and not set(made) & names(postgres_url)
+
+
+def test_a_tests_databases_go_in_the_background_and_the_run_waits_for_them_at_its_end(postgres_url):
+    run = RunDatabases(postgres_url)
+    first = run.new().rsplit("/", 1)[1]
+    run.drop_made_in_background()
+    assert run.made == []
+    second = run.new().rsplit("/", 1)[1]
+    run.drop_all()
+    assert not {first, second} & names(postgres_url)
 
 
 def test_what_a_dead_run_left_is_dropped_and_what_a_live_one_has_is_kept(postgres_url):
