@@ -68,10 +68,12 @@ test-browser: web
 	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
 
 ## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests).
-## The Python suites wait on the databases and the broker more than they compute, so lint, the web unit tests and
-## the web build run beside them; then the fuzz run and the browser tests, each on its own embedded product.
+## The Python suites wait on the databases and the broker more than they compute, so lint and the web build run
+## beside them; then the web unit tests (beside the Python suites, on a loaded machine, their 15 s timeouts fired);
+## then the fuzz run and the browser tests, each on its own embedded product.
 test: install-dev
-	$(MAKE) --no-print-directory -j 4 --output-sync=target lint test-python test-web web
+	$(MAKE) --no-print-directory -j 3 --output-sync=target lint test-python web
+	$(MAKE) --no-print-directory test-web
 	$(MAKE) --no-print-directory -j 2 --output-sync=target test-fuzz test-browser
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
