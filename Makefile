@@ -52,10 +52,11 @@ lint: web/node_modules/.package-lock.json
 		else echo "web/src/api/schema.d.ts does not match contracts/openapi.json; run: make contracts" >&2; exit 1; fi; \
 	fi
 
-## test-python: every Python suite on pytest-xdist workers that take tests as they free up (so the slow demo-world
-## and replica files do not hold one worker), each with its own databases
+## test-python: every Python suite on pytest-xdist workers, each with its own databases, a whole file per worker
+## (test_rabbit.py's tests share the broker's unprefixed exchange: spread over two workers, they saw each other's
+## dead letters)
 test-python:
-	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist worksteal
+	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 ## test-fuzz: Schemathesis over contracts/openapi.json against the embedded product, anonymous and as each role
 test-fuzz: web
