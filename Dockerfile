@@ -6,9 +6,8 @@
 FROM node:20.20.2-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
-# `npm install` with the lock, not `npm ci`: the lock lists only the Linux builds of Tailwind's optional
-# packages, which `npm ci` refuses (docs/decisions/web.md); the lock still fixes every version
-RUN npm install --no-audit --no-fund
+# The lock lists every platform's optional native packages, so `npm ci` installs exactly it
+RUN npm ci --no-audit --no-fund
 COPY web/ ./
 COPY contracts/ /src/contracts/
 RUN npm run build
@@ -29,10 +28,13 @@ COPY services/social/pyproject.toml services/social/
 COPY services/content/pyproject.toml services/content/
 COPY gateway/pyproject.toml gateway/
 COPY infra/launcher/pyproject.toml infra/launcher/
+COPY infra/demo/pyproject.toml infra/demo/
+COPY services/testing/pyproject.toml services/testing/
 RUN uv sync --frozen --no-dev --no-install-workspace
 COPY services/ services/
 COPY gateway/ gateway/
 COPY infra/launcher/ infra/launcher/
+COPY infra/demo/ infra/demo/
 COPY contracts/ contracts/
 RUN uv sync --frozen --no-dev && mkdir -p /var/lib/pinbid/keys && chown -R pinbid /var/lib/pinbid
 COPY --from=web /src/web/dist /app/web/dist

@@ -4,40 +4,49 @@ UV := $(shell command -v uv 2>/dev/null || echo python3 -m uv)
 NPM := npm
 PORT ?= 8000
 REPLICAS ?= 1
+PYTEST_WORKERS ?= 2
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean
+.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean
 
-## install: Python packages (uv, locked) and the web app's packages
-install:
+## install: what the product runs on: the runtime Python packages (uv, locked, without the dev group; packages
+## already there stay) and the web app's locked packages (npm ci, again only when the lock changed)
+install: web/node_modules/.package-lock.json
+	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
+	$(UV) sync --frozen --no-dev --inexact
+
+## install-dev: the same plus the dev group (pytest, test support, ruff, schemathesis, checkov...) for test and lint
+install-dev: web/node_modules/.package-lock.json
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
 	$(UV) sync --frozen
-	@if [ -f web/package.json ]; then cd web && $(NPM) install --no-audit --no-fund --loglevel=error; fi
+
+web/node_modules/.package-lock.json: web/package-lock.json web/package.json
+	cd web && $(NPM) ci --no-audit --no-fund --loglevel=error
 
 ## web: build web/dist when missing or older than its sources
 web: web/dist/index.html
-web/dist/index.html: $(WEB_SOURCES)
+web/dist/index.html: $(WEB_SOURCES) web/node_modules/.package-lock.json
 	@if [ -f web/package.json ]; then cd web && $(NPM) run build; else echo "no web app yet"; fi
 
 ## run: the whole product at http://127.0.0.1:8000 (embedded PostgreSQL, in-process bus, sandboxes, demo data)
 run: install web
-	$(UV) run python -m pinbid_launcher embedded --port $(PORT)
+	$(UV) run --frozen --no-dev python -m pinbid_launcher embedded --port $(PORT)
 
 ## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml and the web's API types
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
-	$(UV) run python -m pinbid_kit.events.contracts
-	$(UV) run python -m pinbid_kit.events.asyncapi
+	$(UV) run python -m pinbid_launcher.event_contracts
+	$(UV) run python -m pinbid_launcher.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
-lint:
+lint: web/node_modules/.package-lock.json
 	$(UV) run ruff check .
 	$(UV) run python docs/decisions/index.py --check
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_kit.migration_check
 	$(UV) run python -m pinbid_launcher.openapi --check
-	$(UV) run python -m pinbid_kit.events.contracts --check
-	$(UV) run python -m pinbid_kit.events.asyncapi --check
+	$(UV) run python -m pinbid_launcher.event_contracts --check
+	$(UV) run python -m pinbid_launcher.asyncapi --check
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
 		(cd web && $(NPM) exec --no -- openapi-typescript ../contracts/openapi.json -o "$$generated" >/dev/null) && \
@@ -45,8 +54,11 @@ lint:
 		else echo "web/src/api/schema.d.ts does not match contracts/openapi.json; run: make contracts" >&2; exit 1; fi; \
 	fi
 
+## test-python: every Python suite on pytest-xdist workers, each with its own databases, a whole file per worker
+## (test_rabbit.py's tests share the broker's unprefixed exchange: spread over two workers, they saw each other's
+## dead letters)
 test-python:
-	$(UV) run pytest -q
+	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 ## test-fuzz: Schemathesis over contracts/openapi.json against the embedded product, anonymous and as each role
 test-fuzz: web
@@ -58,8 +70,14 @@ test-web:
 test-browser: web
 	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
 
-## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests)
-test: install lint test-python test-fuzz test-web test-browser
+## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests).
+## The Python suites wait on the databases and the broker more than they compute, so lint and the web build run
+## beside them; then the web unit tests (beside the Python suites, on a loaded machine, their 15 s timeouts fired);
+## then the fuzz run and the browser tests, each on its own embedded product.
+test: install-dev
+	$(MAKE) --no-print-directory -j 3 --output-sync=target lint test-python web
+	$(MAKE) --no-print-directory test-web
+	$(MAKE) --no-print-directory -j 2 --output-sync=target test-fuzz test-browser
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
 ## the database password. docker-compose.yml has no defaults for them.
@@ -72,18 +90,18 @@ test: install lint test-python test-fuzz test-web test-browser
 ## up / down / status: the distributed run on this machine (local PostgreSQL and RabbitMQ)
 ## REPLICAS=N: N processes of every service and N gateways (ports 8000, 8001, ...), as pods would run
 up: install web
-	PINBID_REPLICAS=$(REPLICAS) $(UV) run python -m pinbid_launcher up
+	PINBID_REPLICAS=$(REPLICAS) $(UV) run --frozen --no-dev python -m pinbid_launcher up
 down:
-	$(UV) run python -m pinbid_launcher down
+	$(UV) run --frozen --no-dev python -m pinbid_launcher down
 status:
-	$(UV) run python -m pinbid_launcher status
+	$(UV) run --frozen --no-dev python -m pinbid_launcher status
 
 ## bench: the benchmark scripts (see docs/benchmarks.md)
-bench: install
+bench: install-dev
 	$(UV) run python -m benchmarks.all
 
 ## bench-hot: the hot slot against pgbench's ceiling, in a distributed run of its own (docs/benchmarks.md, "Hot path")
-bench-hot: install web
+bench-hot: install-dev web
 	$(UV) run python services/marketplace/benchmarks/bench_hot.py
 
 clean:

@@ -1,1 +1,1 @@
-pytest_plugins = ["pinbid_kit.testing"]
+pytest_plugins = ["pinbid_testing.plugin"]

@@ -24,17 +24,10 @@ from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import CommentPinned, PlacementKept
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.tokens import generate_keypair
+from pinbid_testing import MovableClock
 from sqlalchemy import text
 
 PG = "postgresql://postgres@127.0.0.1:5432"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 class InstantInstagram:
@@ -72,7 +65,7 @@ async def tracker(placements: int, keys: Path) -> str:
         settings = SocialSettings(database_url=fresh(name, "pinbid_social"), jwt_public_key_file=keys / "k.pub",
                                   encryption_keys=Fernet.generate_key().decode(), log_level="WARNING",
                                   pin_sync_batch=200, pin_sync_concurrency=32)
-        clock = Clock()
+        clock = MovableClock()
         service = build(settings, clock=clock)
         instant = InstantInstagram()
         tracker = service.state["tracker"]

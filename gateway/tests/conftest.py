@@ -7,8 +7,8 @@ from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
 from pinbid_identity.settings import IdentitySettings
-from pinbid_kit.testing import client, running
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_testing import client, running
 
 
 def echo_service() -> FastAPI:

@@ -11,8 +11,8 @@ from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
 from pinbid_identity.settings import IdentitySettings
-from pinbid_kit.testing import running
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_testing import running
 
 from .conftest import bearer, echo_service
 

@@ -1,7 +1,7 @@
 import gzip
 
 from pinbid_gateway.routing import Access, route_for
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 from .conftest import bearer, session
 

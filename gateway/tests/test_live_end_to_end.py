@@ -18,10 +18,10 @@ from pinbid_identity.app import build as build_identity
 from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import eventually, running
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_testing import eventually, running
 
 from .conftest import bearer, session
 from .test_live_stream import free_port, open_stream

@@ -18,6 +18,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.errors import install_error_handlers
 from pinbid_kit.path_guard import is_refused
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_testing import eventually
 
 SERVICES = ("identity", "marketplace", "payments", "social", "content")
 
@@ -124,8 +125,7 @@ def free_port() -> int:
 async def serving(app, port: int):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off"))
     task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn offers no event to wait on
-        await asyncio.sleep(0.01)
+    await eventually(lambda: server.started, within=10, every=0.01)  # uvicorn offers no event to wait on
     try:
         yield
     finally:

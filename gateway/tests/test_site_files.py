@@ -4,7 +4,7 @@ from fastapi import FastAPI
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.site_files import names_a_file, robots_txt, security_txt, sitemap_xml
 from pinbid_gateway.upstreams import Upstreams
-from pinbid_kit.testing import client
+from pinbid_testing import client
 
 
 def test_paths_that_name_a_file():

@@ -5,7 +5,7 @@ from opentelemetry import trace
 from opentelemetry.trace import SpanKind
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.inbox import Consumers
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 from .conftest import session
 

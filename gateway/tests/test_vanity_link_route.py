@@ -5,8 +5,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
-from pinbid_kit.testing import client
 from pinbid_kit.tokens import TokenVerifier, generate_keypair
+from pinbid_testing import client
 
 
 def social_links() -> FastAPI:

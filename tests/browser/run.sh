@@ -14,5 +14,5 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "server did not start"; cat "$var/server.log"; exit 1; }
-npm install --no-audit --no-fund --loglevel=error
+npm ci --no-audit --no-fund --loglevel=error
 PINBID_BASE_URL="http://127.0.0.1:$port" PINBID_MAIL_DIR="$var/mail" node --test --test-concurrency=1

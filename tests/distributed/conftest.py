@@ -3,12 +3,15 @@ free ports, with its own databases and broker names, and removed afterwards."""
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import aio_pika
 import psycopg
@@ -32,6 +35,18 @@ def free_block(size: int) -> int:
     raise RuntimeError("no free block of ports")
 
 
+@contextlib.contextmanager
+def one_run_at_a_time() -> Iterator[None]:
+    """A launched run is a dozen processes: two at once (two pytest-xdist workers) would race for ports and
+    starve each other's start on two cores."""
+    with open(Path(tempfile.gettempdir()) / "pinbid-distributed-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def launcher(command: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pinbid_launcher", command], env=env, capture_output=True,
                           text=True, timeout=300)
@@ -43,14 +58,15 @@ def launch(postgres_url, amqp_url, tmp_path):
 
     @contextlib.contextmanager
     def started(replicas: int) -> Iterator[dict]:
+        with one_run_at_a_time():
+            yield from _run(replicas)
+
+    def _run(replicas: int) -> Iterator[dict]:
         base = free_block(30)
         prefix = f"pinbid_run_{uuid.uuid4().hex[:8]}"
         env = {**os.environ, "PINBID_VAR": str(tmp_path), "PINBID_DB_PREFIX": prefix, "PINBID_BASE_PORT": str(base),
                "PINBID_GATEWAY_PORT": str(base + 25), "PINBID_REPLICAS": str(replicas), "PINBID_PG_URL": postgres_url,
-               "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1",
-               # up to ten service processes on one PostgreSQL (max_connections 100, shared with the suite)
-               **{f"{name.upper()}_DB_POOL_SIZE": "2" for name in SERVICES},
-               **{f"{name.upper()}_DB_MAX_OVERFLOW": "3" for name in SERVICES}}
+               "PINBID_AMQP_URL": amqp_url, "PYTHONUNBUFFERED": "1"}  # pools: the launcher's budget of 30
         up = launcher("up", env)
         try:
             if up.returncode != 0:

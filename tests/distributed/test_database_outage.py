@@ -15,7 +15,7 @@ import uuid
 import httpx
 import psycopg
 import pytest
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 from .conftest import dead_letters
 

@@ -6,14 +6,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import uuid
 
 import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually, eventually_sync
 
 
 def free_port() -> int:
@@ -23,18 +22,16 @@ def free_port() -> int:
 
 
 def wait_ready(url: str, process: subprocess.Popen, log, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         if process.poll() is not None:
             log.seek(0)
             pytest.fail(f"process exited early:\n{log.read().decode()[-3000:]}")
         try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
+            return httpx.get(url, timeout=1).status_code == 200
         except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"{url} not ready within {timeout}s")
+            return False
+
+    eventually_sync(ready, within=timeout, every=0.2)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -20,8 +19,8 @@ from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import eventually
 from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_testing import eventually, eventually_sync
 
 
 def free_port() -> int:
@@ -31,15 +30,14 @@ def free_port() -> int:
 
 
 def wait_ready(url: str, process: subprocess.Popen) -> None:
-    for _ in range(600):
+    def ready() -> bool:
         assert process.poll() is None, f"{process.args} exited early"
         try:
-            if httpx.get(url, timeout=1).status_code == 200:
-                return
+            return httpx.get(url, timeout=1).status_code == 200
         except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"{url} not ready")
+            return False
+
+    eventually_sync(ready, within=60, every=0.1)
 
 
 @pytest.fixture
@@ -116,15 +114,18 @@ async def listed_slot(url: str, amqp_url: str, prefix: str, creator_id: uuid.UUI
             await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
     finally:
         await bus.stop()
+    listed: list[str] = []
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        for _ in range(200):  # the post reaches marketplace as an event
+        async def list_slot() -> bool:  # succeeds once the post reached marketplace as an event
             slot = await http.post("/api/influencer/pin-slots", headers={"Authorization": f"Bearer {creator}"}, json={
                 "postId": "media-1", "title": "Sunrise swim", "description": "A reel", "category": "fitness",
                 "minBid": 10, "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})
             if slot.status_code == 201:
-                return slot.json()["id"]
-            await asyncio.sleep(0.1)
-    pytest.fail(f"no slot: {slot.status_code} {slot.text}")
+                listed.append(slot.json()["id"])
+            return bool(listed)
+
+        await eventually(list_slot, within=20, every=0.1)
+    return listed[0]
 
 
 async def test_a_bid_through_one_gateway_reaches_a_client_on_each_replica(product, amqp_url):

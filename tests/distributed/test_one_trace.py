@@ -18,8 +18,8 @@ from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.inbox import Consumers
-from pinbid_kit.testing import client, eventually, running
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_testing import client, eventually, running
 
 
 def free_port() -> int:
@@ -75,8 +75,12 @@ async def test_a_signup_is_one_trace_across_http_sql_outbox_rabbitmq_and_the_con
             async def handled() -> bool:
                 return bool(consumed)
 
+            async def consumer_span_ended() -> bool:  # it ends just after the handler returns
+                return any(s.kind is SpanKind.CONSUMER and s.attributes.get("messaging.operation") == "process"
+                           for s in captured_spans.get_finished_spans())
+
             await eventually(handled)
-            await asyncio.sleep(0.2)  # the consumer's spans end just after its handler returns
+            await eventually(consumer_span_ended, within=10)
     finally:
         server.should_exit = True
         await served

@@ -20,7 +20,7 @@ import httpx
 import psycopg
 import pytest
 from pinbid_kit.secrets import load_or_create_key
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 from .conftest import dead_letters
 

@@ -20,10 +20,10 @@ from pinbid_kit.events import EventData
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import social as s
 from pinbid_kit.logs import configure_logging, email_digest
-from pinbid_kit.testing import client, eventually, running
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_testing import client, eventually, running
 from sqlalchemy import text
 
 CREATOR = {"name": "Ottoline Vasquez-Brandt", "email": "ottoline.vb@example.org", "password": "creator password",

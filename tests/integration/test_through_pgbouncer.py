@@ -22,7 +22,7 @@ from pinbid_kit.bus.inprocess import InProcessBus
 from pinbid_kit.db import Database
 from pinbid_kit.pooler import fit_for_pooler
 from pinbid_kit.settings import KitSettings
-from pinbid_kit.testing import client, eventually
+from pinbid_testing import client, eventually
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 

@@ -21,15 +21,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.migrations import upgrade
-from pinbid_kit.testing import POSTGRES_URL
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
+from pinbid_testing import POSTGRES_URL, MovableClock
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -54,7 +46,7 @@ async def main(events: int, users: int, slots: int) -> None:
     url = f"{POSTGRES_URL}/{name}"
     upgrade(url, "pinbid_identity")
     folder = Path(tempfile.mkdtemp())
-    clock = Clock()
+    clock = MovableClock()
     service = build(IdentitySettings(database_url=url, jwt_private_key_file=folder / "jwt.pem",
                                      jwt_public_key_file=folder / "jwt.pub", mail_folder=folder / "mail",
                                      log_json=False, log_level="WARNING", argon2_time_cost=1,

@@ -1,8 +1,8 @@
-"""The demo world's people (plan: pinbid_kit.demo): the demo creator and brand a visitor signs in as,
+"""The demo world's people (plan: pinbid_demo.plan): the demo creator and brand a visitor signs in as,
 the other sandbox creators and the brands bidding around them. Registered through the real signup, marked
 as demo; an account that exists (or was changed by someone) is left as it is."""
 
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 

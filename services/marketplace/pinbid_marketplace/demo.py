@@ -1,4 +1,4 @@
-"""The demo world's pin slots (plan: pinbid_kit.demo), made through marketplace's own use cases.
+"""The demo world's pin slots (plan: pinbid_demo.plan), made through marketplace's own use cases.
 
 Each planned slot is replayed in time order "as of" its moments (listed, each bid, closed), with the use
 cases' clocks stopped at those moments, then the winner is approved when the plan has it approved. A slot
@@ -13,7 +13,7 @@ import logging
 import uuid
 from datetime import datetime
 
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.clock import utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Job, Service

@@ -8,7 +8,7 @@ import random
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError

@@ -1,4 +1,4 @@
-"""The demo world's money (plan: pinbid_kit.demo), through payments' own code paths, with the sandbox
+"""The demo world's money (plan: pinbid_demo.plan), through payments' own code paths, with the sandbox
 providers only (never with Stripe or live payouts).
 
 seed: the demo creators' payout settings (bank transfer, monthly), then every slot the plan has paid is
@@ -14,7 +14,7 @@ from datetime import datetime
 from decimal import Decimal
 
 import httpx
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.clock import utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service

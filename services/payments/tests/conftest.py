@@ -1,35 +1,23 @@
-"""Fixtures for payments' suites: a fresh migrated database per test, a service on a settable clock,
-signed tokens, and helpers to feed it events and read what it wrote."""
+"""Fixtures for payments' suites: a fresh migrated database per test (a clone of the run's template), a service
+on a settable clock, signed tokens, and helpers to feed it events and read what it wrote."""
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import httpx
-import psycopg
 import pytest
 from cryptography.fernet import Fernet
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import CommentPinned, PlacementCompleted
-from pinbid_kit.testing import client
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_payments import bookkeeping
 from pinbid_payments.app import build
 from pinbid_payments.settings import PaymentsSettings
+from pinbid_testing import MovableClock, client
 from sqlalchemy import text
-
-
-class FakeClock:
-    def __init__(self, now: datetime):
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs) -> None:
-        self.now += timedelta(**kwargs)
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +32,7 @@ def keys(tmp_path_factory):
 class Harness:
     service: object
     settings: PaymentsSettings
-    clock: FakeClock
+    clock: MovableClock
     http: httpx.AsyncClient
     signer: TokenSigner
     users: dict = field(default_factory=dict)
@@ -117,33 +105,14 @@ def make_settings(database_url: str, public_key, **overrides) -> PaymentsSetting
     return PaymentsSettings(**values)
 
 
-@pytest.fixture(scope="session")
-def fresh_database(new_database, postgres_url):
-    """A fresh payments database per call, copied from one migrated template (migrating each time is slow)."""
-    template = new_database("pinbid_payments").rsplit("/", 1)[1]
-    copies: list[str] = []
-
-    def make() -> str:
-        name = f"{template}_{len(copies)}"
-        with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-        copies.append(name)
-        return f"{postgres_url}/{name}"
-
-    yield make
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        for name in copies:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 @pytest.fixture
-async def make_harness(fresh_database, keys):
+async def make_harness(new_database, keys):
     made: list[Harness] = []
 
     async def make(**overrides) -> Harness:
         signer, public = keys
-        clock = FakeClock(overrides.pop("now", datetime(2026, 11, 18, 12, 0, tzinfo=UTC)))
-        url = overrides.pop("database_url", None) or fresh_database()
+        clock = MovableClock(overrides.pop("now", datetime(2026, 11, 18, 12, 0, tzinfo=UTC)))
+        url = overrides.pop("database_url", None) or new_database("pinbid_payments")
         settings = make_settings(url, public, **overrides)
         transport_holder: dict = {}
         http = httpx.AsyncClient(transport=_LateASGI(transport_holder), base_url="http://test")

@@ -3,27 +3,15 @@
 import tempfile
 import uuid
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
 from cryptography.fernet import Fernet
 from pinbid_kit.migrations import upgrade
-from pinbid_kit.testing import POSTGRES_URL, running
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_social.app import build
 from pinbid_social.settings import SocialSettings
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
+from pinbid_testing import POSTGRES_URL, MovableClock, running
 
 
 @asynccontextmanager
@@ -36,7 +24,7 @@ async def service(**overrides):
     settings = SocialSettings(database_url=url, jwt_public_key_file=keys / "jwt.pub", log_json=False,
                               encryption_keys=Fernet.generate_key().decode(), public_url="http://pinbid.test",
                               **overrides)
-    clock = Clock()
+    clock = MovableClock()
     built = build(settings, clock=clock)
     built.jobs = []
     try:

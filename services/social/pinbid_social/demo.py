@@ -1,4 +1,4 @@
-"""The demo world's Instagram side (plan: pinbid_kit.demo), through social's own code paths.
+"""The demo world's Instagram side (plan: pinbid_demo.plan), through social's own code paths.
 
 seed: every demo creator and brand gets a sandbox account with the plan's figures and posts, connects
 through the real OAuth flow (which publishes their profiles and media), and creators log in for pinning.
@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.clock import utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service

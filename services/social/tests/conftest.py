@@ -1,9 +1,9 @@
-"""Fixtures for social's suites: a migrated database, the service on an in-process bus with a clock
-the test moves, signed tokens, and helpers to deliver events and read the outbox."""
+"""Fixtures for social's suites: a migrated database, the service on an in-process bus with the clock
+the test moves (the shared `clock` fixture), signed tokens, and helpers to deliver events and read the outbox."""
 
 import uuid
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,24 +15,13 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
-from pinbid_kit.testing import running
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_social.app import build
 from pinbid_social.settings import SocialSettings
+from pinbid_testing import MovableClock, running
 from sqlalchemy import text
 
 PUBLIC = "http://pinbid.test"
-
-
-class MovableClock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
 
 
 @pytest.fixture(scope="session")
@@ -40,11 +29,6 @@ def keys(tmp_path_factory) -> tuple[TokenSigner, Path]:
     folder = tmp_path_factory.mktemp("keys")
     generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
     return TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=3600), folder / "jwt.pub"
-
-
-@pytest.fixture
-def clock() -> MovableClock:
-    return MovableClock()
 
 
 @pytest.fixture

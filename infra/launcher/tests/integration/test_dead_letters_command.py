@@ -11,6 +11,7 @@ from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
+from pinbid_testing import eventually
 
 
 def dlq(action: str, env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -39,10 +40,10 @@ async def test_list_then_replay_a_services_dead_letters(amqp_url, tmp_path):
     event = Envelope(type=data.event_type, source="test", data=data.payload())
     try:
         await bus.publish(event, {})
-        for _ in range(200):
-            if await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 1:
-                break
-            await asyncio.sleep(0.05)
+        async def dead_lettered() -> bool:
+            return await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 1
+
+        await eventually(dead_lettered, within=10)
         await bus.stop()  # nobody consumes the queue now, so the replayed event stays there to be counted
 
         listed = await asyncio.to_thread(dlq, "list", env)

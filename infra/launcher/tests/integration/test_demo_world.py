@@ -9,11 +9,11 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.bus import InProcessBus
-from pinbid_kit.testing import eventually
 from pinbid_launcher import services
 from pinbid_launcher.embedded import seed_demo
+from pinbid_testing import eventually
 from sqlalchemy import func, select, text
 
 SERVICES = ("identity", "social", "marketplace", "payments")

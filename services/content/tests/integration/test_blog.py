@@ -1,7 +1,7 @@
 import asyncio
 from pathlib import Path
 
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from sqlalchemy import text
 
 

@@ -3,7 +3,7 @@ import re
 from email import message_from_bytes, policy
 from urllib.parse import parse_qs, urlparse
 
-from pinbid_kit.testing import client, eventually, running
+from pinbid_testing import client, eventually, running
 from sqlalchemy import text
 
 CHECK_INBOX = {"detail": "Check your inbox to confirm your subscription."}

@@ -2,7 +2,7 @@
 format, never a 500, and stores nothing."""
 
 import pytest
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from sqlalchemy import text
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from pinbid_identity.app import build
 from pinbid_identity.settings import IdentitySettings
-from pinbid_kit.testing import client, running
+from pinbid_testing import client, running
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from the last X-Forwarded-For entry, the one the gateway appends."""
 
 import asyncio
 
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 from .conftest import mails, reset_token, signup

@@ -13,29 +13,13 @@ from pinbid_identity.domain.accounts import Role
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from sqlalchemy import text
 
 from .conftest import bearer, mails, signup
 from .test_notifications import envelope
 
 SLOT = "Sunset reel"
-
-
-class MovableClock:
-    def __init__(self):
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs) -> None:
-        self.now += timedelta(**kwargs)
-
-
-@pytest.fixture
-def clock():
-    return MovableClock()
 
 
 @pytest.fixture

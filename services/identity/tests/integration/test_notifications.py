@@ -7,7 +7,7 @@ from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.contracts import schemas
-from pinbid_kit.testing import counting_statements, eventually
+from pinbid_testing import counting_statements, eventually
 from sqlalchemy import text
 
 from .conftest import bearer, signup

@@ -1,4 +1,4 @@
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 from .conftest import bearer, login_status, mails, reset_token, signup

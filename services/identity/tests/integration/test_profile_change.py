@@ -3,7 +3,7 @@ old address, and signs every earlier session out."""
 
 import asyncio
 
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 from .conftest import bearer, login_status, mails, signup

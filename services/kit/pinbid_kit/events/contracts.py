@@ -1,10 +1,6 @@
-"""Writes contracts/events/<type>.json from the catalog; `--check` fails when they are out of date."""
+"""The JSON Schema of every event in the catalog: what contracts/events/<type>.json hold (the launcher's
+`python -m pinbid_launcher.event_contracts` writes and checks them)."""
 
-import json
-import sys
-from pathlib import Path
-
-from ..paths import repo_root
 from . import identity, marketplace, payments, social  # noqa: F401  (registers the events)
 from .catalog import EVENTS
 
@@ -22,32 +18,3 @@ def schemas() -> dict[str, dict]:
         }
         out[event_type] = schema
     return out
-
-
-def main() -> int:
-    folder = repo_root() / "contracts" / "events"
-    check = "--check" in sys.argv
-    stale = []
-    wanted = {f"{t}.json": json.dumps(s, indent=2, sort_keys=True) + "\n" for t, s in schemas().items()}
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in wanted.items():
-        path = folder / name
-        if not path.exists() or path.read_text() != text:
-            stale.append(name)
-            if not check:
-                path.write_text(text)
-    for path in folder.glob("*.json"):
-        if path.name not in wanted:
-            stale.append(path.name)
-            if not check:
-                path.unlink()
-    if check and stale:
-        print("contracts/events is out of date: " + ", ".join(sorted(stale)), file=sys.stderr)
-        print("run: uv run python -m pinbid_kit.events.contracts", file=sys.stderr)
-        return 1
-    print(f"{len(wanted)} event schemas {'checked' if check else 'written'} in {Path(folder)}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -8,7 +8,7 @@ import pytest
 from fastapi import APIRouter
 from pinbid_kit.db import Busy, Database
 from pinbid_kit.http import create_app
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 

@@ -9,7 +9,7 @@ import psycopg
 from pinbid_kit.bus import InProcessBus
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outage import WAIT_SECONDS, WAITERS
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import make_url
 
 from .conftest import widgets

@@ -4,7 +4,7 @@ Retry-After, not 500; the pool's pre-ping replaces the dead connection for the n
 import psycopg
 from fastapi import APIRouter
 from pinbid_kit.http import create_app
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from sqlalchemy import text
 
 

@@ -7,6 +7,7 @@ from pinbid_kit.bus import InProcessBus
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outbox import OutboxRelay
+from pinbid_testing import eventually
 from sqlalchemy import func, insert, select, text
 
 from .conftest import widgets
@@ -151,7 +152,7 @@ async def test_relay_wakes_on_commit_through_notify(db):
     await bus.start()
     relay = OutboxRelay(db, bus, idle_seconds=30)  # only NOTIFY can wake it within the test's time
     task = asyncio.create_task(relay.run())
-    await asyncio.sleep(0.3)  # let the listener connect
+    await eventually(lambda: _listening(db), within=10)
     async with db.transaction() as s:
         await outbox.publish(s, event(), source="test")
     await asyncio.wait_for(received.wait(), timeout=5)
@@ -187,12 +188,22 @@ async def test_the_backlog_gauges_show_what_waits_and_for_how_long(db):
 
     watcher = asyncio.create_task(watch_outbox("backlog-test", db, every_seconds=0.05))
     try:
-        while OUTBOX_UNSENT.labels("backlog-test")._value.get() != 3:  # noqa: ASYNC110 - a gauge has no event
-            await asyncio.sleep(0.02)
+        await eventually(lambda: _gauge_is(OUTBOX_UNSENT, 3), within=10, every=0.02)
         assert OUTBOX_OLDEST.labels("backlog-test")._value.get() >= 89
         await OutboxRelay(db, RecordingBus(), idle_seconds=0.05).relay_once()
-        while OUTBOX_UNSENT.labels("backlog-test")._value.get() != 0:  # noqa: ASYNC110
-            await asyncio.sleep(0.02)
+        await eventually(lambda: _gauge_is(OUTBOX_UNSENT, 0), within=10, every=0.02)
         assert OUTBOX_OLDEST.labels("backlog-test")._value.get() == 0
     finally:
         watcher.cancel()
+
+
+async def _listening(db) -> bool:
+    """The relay's listener has run its LISTEN (a commit's NOTIFY would now wake it)."""
+    async with db.transaction() as s:
+        found = await s.scalar(text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                    "AND state = 'idle' AND query LIKE 'LISTEN %'"))
+    return found > 0
+
+
+def _gauge_is(gauge, expected: float) -> bool:
+    return gauge.labels("backlog-test")._value.get() == expected

@@ -10,7 +10,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.outbox import NOTIFY_CHANNEL, OutboxRelay
 from pinbid_kit.pooler import fit_for_pooler
 from pinbid_kit.settings import KitSettings
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 

@@ -13,7 +13,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
 from pinbid_kit.outbox import OutboxRelay
 from pinbid_kit.runtime import watch_broker
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
@@ -75,11 +75,13 @@ async def test_a_message_that_keeps_failing_is_dead_lettered_not_acked(amqp_url,
         connection = await aio_pika.connect(amqp_url)
         async with connection:
             channel = await connection.channel()
-            for _ in range(200):
+
+            async def dead_lettered() -> bool:
                 dlq = await channel.declare_queue(f"{queue_name}.dlq", passive=True)
-                if dlq.declaration_result.message_count == 1:
-                    break
-                await asyncio.sleep(0.05)
+                return dlq.declaration_result.message_count == 1
+
+            await eventually(dead_lettered, within=10)
+            dlq = await channel.declare_queue(f"{queue_name}.dlq", passive=True)
             message = await dlq.get(no_ack=True)
             assert Envelope.from_json(message.body).id == sent.id
     finally:
@@ -146,11 +148,12 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
         first, second = updated(), updated()
         await buses[0].publish(first, {})
         await buses[1].publish(second, {})
-        for _ in range(100):
-            if got[0] and got[1]:
-                break
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.3)  # time for a stray delivery to show up, were there one
+        # A stray copy of `first` or `second` would be queued before these closing events (publishes are
+        # confirmed, queues are first in first out), so it shows up before each run has seen its own last one.
+        closing = [updated(), updated()]
+        await buses[0].publish(closing[0], {})
+        await buses[1].publish(closing[1], {})
+        await eventually(lambda: closing[0].id in got[0] and closing[1].id in got[1], within=10)
     finally:
         for bus in buses:
             await bus.stop()
@@ -161,7 +164,7 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
                 channel = await connection.channel()
                 await channel.exchange_delete(f"{prefix}.pinbid.events")
                 await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
-    assert got == [[first.id], [second.id]]
+    assert [sorted(seen) for seen in got] == [sorted([first.id, closing[0].id]), sorted([second.id, closing[1].id])]
 
 
 async def test_a_batch_is_published_at_once_and_arrives_in_order(amqp_url, queue_name):
@@ -236,11 +239,8 @@ async def test_dead_letters_are_counted_listed_and_replayed_into_the_service_onc
     try:
         await bus.publish(first, {})
         await bus.publish(second, {})
-        for _ in range(200):
-            letters = await list_dead_letters(amqp_url, queue_name)
-            if len(letters) == 2:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: _counts(list_dead_letters(amqp_url, queue_name), 2), within=10)
+        letters = await list_dead_letters(amqp_url, queue_name)
         assert {letter.event_id for letter in letters} == {str(first.id), str(second.id)}
         assert all(letter.event_type == "identity.user.updated.v1" for letter in letters)
         said = await list_dead_letters(amqp_url, queue_name, max_deliveries=bus.max_deliveries)
@@ -263,3 +263,6 @@ async def test_dead_letters_are_counted_listed_and_replayed_into_the_service_onc
 
 async def _equals(value: object, expected: object) -> bool:
     return value == expected
+
+async def _counts(listing, expected: int) -> bool:
+    return len(await listing) == expected

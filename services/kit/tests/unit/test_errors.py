@@ -4,7 +4,7 @@ from fastapi import APIRouter
 from pinbid_kit.api import ApiModel
 from pinbid_kit.errors import Conflict, Invalid, TooManyRequests
 from pinbid_kit.http import create_app
-from pinbid_kit.testing import client
+from pinbid_testing import client
 from pydantic import AfterValidator, Field
 
 

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
 from pinbid_kit.http import create_app
-from pinbid_kit.testing import client
 from pinbid_kit.text import unsafe_character
+from pinbid_testing import client
 from pydantic import Field
 
 REFUSED = ["\x00", "\x07", "\x1b", "\x1f", "\x7f", "\x85", "\u202e", "\u202a", "\u2066", "\u2069", "\u200b",

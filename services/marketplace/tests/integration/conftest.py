@@ -9,26 +9,15 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import client, running
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_marketplace.app import build
 from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_testing import MovableClock, client, running
 from sqlalchemy import text
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC).replace(microsecond=0)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kwargs) -> None:
-        self.now += timedelta(**kwargs)
-
-
 class World:
-    def __init__(self, service, signer: TokenSigner, clock: Clock):
+    def __init__(self, service, signer: TokenSigner, clock: MovableClock):
         self.service, self.signer, self.clock = service, signer, clock
         self.http = client(service.app)
 
@@ -86,7 +75,7 @@ def signer(tmp_path_factory) -> tuple[TokenSigner, str]:
 
 @pytest.fixture
 async def world(new_database, signer):
-    clock = Clock()
+    clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
     settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"), jwt_public_key_file=signer[1],
                                    closer_interval_seconds=3600, db_pool_size=10, db_max_overflow=15)
     service = build(settings, clock=clock)

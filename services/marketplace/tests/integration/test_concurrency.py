@@ -5,12 +5,12 @@ import random
 import uuid
 from decimal import Decimal
 
-from pinbid_kit.testing import eventually
 from pinbid_marketplace import store
 from pinbid_marketplace.domain import auction
 from pinbid_marketplace.domain.states import LIVE
 from pinbid_marketplace.models import Bid, Slot
 from pinbid_marketplace.rules import auction_rules
+from pinbid_testing import eventually
 from sqlalchemy import select, text
 
 

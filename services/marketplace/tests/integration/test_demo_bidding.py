@@ -5,7 +5,7 @@ import uuid
 from datetime import timedelta
 from decimal import Decimal
 
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 from pinbid_kit.events import identity as i
 from pinbid_marketplace.demo_bidding import DemoBidders
 from pinbid_marketplace.domain.listing import NewSlot

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 

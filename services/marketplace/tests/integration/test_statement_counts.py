@@ -4,7 +4,7 @@ not counted."""
 
 import asyncio
 
-from pinbid_kit.testing import counting_statements
+from pinbid_testing import counting_statements
 from sqlalchemy import text
 
 

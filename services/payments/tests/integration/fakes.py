@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from pinbid_kit.testing import eventually
+from pinbid_testing import eventually
 
 
 @contextlib.asynccontextmanager

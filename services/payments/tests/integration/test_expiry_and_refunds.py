@@ -2,7 +2,7 @@
 
 import asyncio
 
-from pinbid_kit.testing import counting_statements
+from pinbid_testing import counting_statements
 from pinbid_payments.domain import ledger
 from pinbid_payments.metrics import PAY_WINDOWS_EXPIRED
 

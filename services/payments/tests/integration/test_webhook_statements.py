@@ -4,8 +4,8 @@ account, not to one row every payment queues on."""
 
 import asyncio
 
-from pinbid_kit.testing import counting_statements
 from pinbid_payments.domain import ledger
+from pinbid_testing import counting_statements
 
 from .test_webhooks import payment_id, post, session_completed, stripe_event
 

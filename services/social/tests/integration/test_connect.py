@@ -5,7 +5,7 @@ import uuid
 from urllib.parse import parse_qs, urlsplit
 
 from pinbid_kit.events.social import AccountConnected, AccountDisconnected, MediaSynced
-from pinbid_kit.testing import counting_statements
+from pinbid_testing import counting_statements
 
 PUBLIC = "http://pinbid.test"
 

@@ -3,7 +3,7 @@ plan's figures and posts; some creators are verified and some are not."""
 
 import uuid
 
-from pinbid_kit import demo as plan
+from pinbid_demo import plan
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.social import AccountConnected, MediaSynced
 from pinbid_social import demo

@@ -170,9 +170,9 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
     from datetime import UTC, datetime
 
     from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
-    from pinbid_kit.testing import running
     from pinbid_social.adapters import Providers
     from pinbid_social.app import build
+    from pinbid_testing import running
 
     from ..conftest import Harness
 

@@ -7,13 +7,14 @@ import sys
 from typing import Any
 
 import yaml
+from pinbid_kit.bus.base import matches
+from pinbid_kit.bus.rabbit import DEAD_LETTER_EXCHANGE, EXCHANGE
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events.contracts import schemas
+from pinbid_kit.paths import repo_root
+from pinbid_kit.revocations import EVENT as SESSIONS_REVOKED
 
-from ..bus.base import matches
-from ..bus.rabbit import DEAD_LETTER_EXCHANGE, EXCHANGE
-from ..envelope import Envelope
-from ..paths import repo_root
-from ..revocations import EVENT as SESSIONS_REVOKED
-from .contracts import schemas
+from .services import installed
 
 GATEWAY = "gateway"
 
@@ -130,10 +131,7 @@ def document(patterns: dict[str, list[str]], broadcast: list[str]) -> dict:
 
 
 def installed_consumers() -> tuple[dict[str, list[str]], list[str]]:
-    """Each installed service built without a database, as the OpenAPI generator does. The launcher is
-    imported here only: it is what knows which services this installation has."""
-    from pinbid_launcher.services import installed  # noqa: PLC0415
-
+    """Each installed service built without a database, as the OpenAPI generator does."""
     patterns, broadcast = {}, [GATEWAY]
     for module in installed():
         service = module.build(module.settings(database_url="postgresql://asyncapi@127.0.0.1:1/asyncapi"))

@@ -10,10 +10,10 @@ import pytest
 import yaml
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EVENTS
-from pinbid_kit.events.asyncapi import document, installed_consumers, render
 from pinbid_kit.events.payments import PayoutPaid
 from pinbid_kit.paths import repo_root
 from pinbid_kit.revocations import EVENT as SESSIONS_REVOKED
+from pinbid_launcher.asyncapi import document, installed_consumers, render
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from pinbid_kit import demo
+from pinbid_demo import plan as demo
 
 DAYS = [datetime(2026, 1, 1, 3, tzinfo=UTC) + timedelta(days=n, hours=7 * n) for n in range(0, 365, 3)]
 

@@ -1,0 +1,12 @@
+"""What Pinbid's tests share, and only its tests (the runtime kit never imports it): fixtures for real
+PostgreSQL and RabbitMQ (`plugin`, loaded by the root conftest.py), databases cloned from one migrated
+template per service, a movable clock, and helpers to run services and wait for what they do."""
+
+from .clock import MovableClock
+from .servers import AMQP_URL, POSTGRES_URL
+from .services import client, running
+from .statements import Counted, counting_statements
+from .waiting import eventually, eventually_sync
+
+__all__ = ["AMQP_URL", "POSTGRES_URL", "Counted", "MovableClock", "client", "counting_statements", "eventually",
+           "eventually_sync", "running"]

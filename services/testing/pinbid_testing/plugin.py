@@ -1,0 +1,61 @@
+"""The fixtures every suite can ask for (registered by the root conftest.py): the test servers, fresh
+databases, captured spans and a movable clock."""
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from pinbid_kit.telemetry import configure_tracing
+
+from .clock import MovableClock
+from .databases import RunDatabases
+from .servers import reachable_postgres, reachable_rabbitmq
+
+_SPANS = InMemorySpanExporter()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    return reachable_postgres()
+
+
+@pytest.fixture(scope="session")
+def amqp_url() -> str:
+    return reachable_rabbitmq()
+
+
+@pytest.fixture(scope="session")
+def run_databases(postgres_url: str) -> Iterator[RunDatabases]:
+    """This test process's databases. What dead runs left behind is dropped first; the templates at the end."""
+    databases = RunDatabases(postgres_url)
+    databases.drop_leftovers_of_dead_runs()
+    yield databases
+    databases.drop_all()
+
+
+@pytest.fixture
+def new_database(run_databases: RunDatabases) -> Iterator[Callable[..., str]]:
+    """new_database(package=None) -> url of a fresh database: a clone of `package`'s migrated template, or
+    empty without a package. Dropped in the background once the test is over."""
+    yield run_databases.new
+    run_databases.drop_made_in_background()
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    return MovableClock()
+
+
+@pytest.fixture
+def captured_spans() -> Iterator[InMemorySpanExporter]:
+    """The spans finished during the test. Tracing is configured for the whole process the first time
+    (recording everything); only connections and clients made after that are instrumented."""
+    configure_tracing("pinbid-tests", exporter=_SPANS)
+    provider = trace.get_tracer_provider()
+    assert isinstance(provider, TracerProvider) and provider.sampler.get_description() != "AlwaysOffSampler", \
+        "tracing was configured without an exporter earlier in this process; spans would not be recorded"
+    _SPANS.clear()
+    yield _SPANS
+    _SPANS.clear()
