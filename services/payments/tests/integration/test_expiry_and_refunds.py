@@ -2,9 +2,9 @@
 
 import asyncio
 
-from pinbid_testing import counting_statements
 from pinbid_payments.domain import ledger
 from pinbid_payments.metrics import PAY_WINDOWS_EXPIRED
+from pinbid_testing import counting_statements
 
 
 async def test_the_pay_window_expires_the_request_once(pay):
