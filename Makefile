@@ -23,9 +23,10 @@ web/dist/index.html: $(WEB_SOURCES)
 run: install web
 	$(UV) run python -m pinbid_launcher embedded --port $(PORT)
 
-## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml and the web's API types
+## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml, the web's API types and rules
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
+	$(UV) run python -m pinbid_launcher.web_rules
 	$(UV) run python -m pinbid_kit.events.contracts
 	$(UV) run python -m pinbid_kit.events.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
@@ -34,6 +35,7 @@ lint:
 	$(UV) run ruff check .
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
+	$(UV) run python -m pinbid_launcher.web_rules --check
 	$(UV) run python -m pinbid_kit.events.contracts --check
 	$(UV) run python -m pinbid_kit.events.asyncapi --check
 	@if [ -f web/package.json ]; then \

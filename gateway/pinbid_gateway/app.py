@@ -15,6 +15,7 @@ from pinbid_kit.auth import principal_from
 from pinbid_kit.errors import Forbidden, NotFound
 from pinbid_kit.http import create_app
 from pinbid_kit.tokens import Principal, TokenVerifier
+from pinbid_kit.web_rules import web_rules
 from starlette.middleware import Middleware
 
 from . import dashboards
@@ -101,7 +102,8 @@ class Gateway:
 
         @app.get("/runtime-config.json", include_in_schema=False)
         async def runtime_config() -> JSONResponse:
-            return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
+            return JSONResponse({"apiBase": settings.api_base, "rules": web_rules(settings.platform_fee_percent)},
+                                headers={"Cache-Control": "no-store"})
 
         @app.api_route("/go/{code}", methods=["GET", "HEAD"], include_in_schema=False)
         async def vanity_link(code: str, request: Request) -> Response:

@@ -49,7 +49,6 @@ export function hasErrors(errors: Record<string, string | undefined>) {
 export function normaliseHandle(value: string) {
   return value.trim().replace(/^@+/, '')
 }
-export const HANDLE_RE = /^[A-Za-z0-9._]{1,30}$/
 
 /** The spec shows 'Password Mismatch' and 'Password Too Short' as toasts too. */
 export function toastPasswordRule(errors: FieldErrors<'newPassword' | 'confirmPassword'>) {

@@ -14,7 +14,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { Textarea } from '@/components/ui/textarea'
 import { bidAgainAmount, bidCounters, bidMaximum, bidTab, buyerControls, groupBids, statusLabel, timeLeft, type BidTab } from '@/lib/bids'
-import { MAX_NEW_COMMENT_LENGTH } from '@/lib/disclosure'
+import { maxNewCommentLength } from '@/lib/disclosure'
 import { capitalize, cn } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { useFocusReturn } from '../focus'
@@ -317,8 +317,8 @@ function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void 
           </ul>
           <div className="grid gap-2">
             <Label htmlFor="pinned-comment">Your comment</Label>
-            <Textarea id="pinned-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={MAX_NEW_COMMENT_LENGTH} />
-            <p className="text-xs text-muted-foreground tabular-nums">{MAX_NEW_COMMENT_LENGTH - text.length} characters left. The creator approves the exact text before it is posted.</p>
+            <Textarea id="pinned-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={maxNewCommentLength()} />
+            <p className="text-xs text-muted-foreground tabular-nums">{maxNewCommentLength() - text.length} characters left. The creator approves the exact text before it is posted.</p>
           </div>
           {error && (
             <p role="alert" className="text-sm text-destructive">

@@ -12,7 +12,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, minimumNextBid, money2, timeLeft, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
-import { brandLabel, disclosed, MAX_NEW_COMMENT_LENGTH, startsWithDisclosure } from '@/lib/disclosure'
+import { brandLabel, disclosed, maxNewCommentLength, startsWithDisclosure } from '@/lib/disclosure'
 import { cn } from '@/lib/utils'
 import { useAuth } from '@/auth/session'
 import { fmtDateTime, fmtMoney } from '../common'
@@ -341,10 +341,10 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
                   <Label htmlFor="new-comment" className="sr-only">
                     New comment
                   </Label>
-                  <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={MAX_NEW_COMMENT_LENGTH} placeholder="What should the pinned comment say?" aria-describedby="new-comment-preview" />
+                  <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={maxNewCommentLength()} placeholder="What should the pinned comment say?" aria-describedby="new-comment-preview" />
                   <p id="new-comment-preview" className="text-xs text-muted-foreground">
                     Posted from the creator's account with the disclosure first: <span className="font-medium text-foreground">{disclosed(text || '…', brand)}</span>
-                    <span className="block tabular-nums">{MAX_NEW_COMMENT_LENGTH - text.length} characters left</span>
+                    <span className="block tabular-nums">{maxNewCommentLength() - text.length} characters left</span>
                   </p>
                 </div>
               )}

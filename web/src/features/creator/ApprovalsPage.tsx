@@ -12,7 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
-import { NET_RATE, round2, statusLabel } from '@/lib/bids'
+import { net, platformFeePercent, statusLabel } from '@/lib/bids'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
 import { ConfirmButton } from '../ConfirmButton'
 import { useFocusReturn } from '../focus'
@@ -33,7 +33,7 @@ export function approvalAction(status: string): 'decide' | 'awaiting-payment' | 
 
 /** Potential net revenue: the sum of the bid amounts times 0.9. */
 export function potentialNet(bids: Pick<Bid, 'amount' | 'finalPrice'>[]) {
-  return round2(bids.reduce((sum, b) => sum + (b.finalPrice ?? b.amount), 0) * NET_RATE)
+  return net(bids.reduce((sum, b) => sum + (b.finalPrice ?? b.amount), 0))
 }
 
 /** How often to look again while an approved bid waits for its payment to be opened (seconds after the
@@ -89,7 +89,7 @@ function ApprovalsPageInner() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard icon={Hourglass} label="Pending" value={pending.length} />
         <StatCard icon={CheckCircle2} label="In progress" value={bids.length - pending.length} />
-        <StatCard icon={DollarSign} label="Potential net revenue" value={fmtMoney(potentialNet(bids))} hint="After the 10% fee" />
+        <StatCard icon={DollarSign} label="Potential net revenue" value={fmtMoney(potentialNet(bids))} hint={`After the ${platformFeePercent()}% fee`} />
         <StatCard icon={Clock} label="Avg. response time" value={responseTime(record.data?.responseMinutes)} hint={record.data?.keptPercent != null ? `${record.data.keptPercent}% of placements kept` : undefined} />
       </div>
       {bids.length === 0 ? (

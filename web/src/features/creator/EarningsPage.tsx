@@ -15,7 +15,7 @@ import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
-import { net } from '@/lib/bids'
+import { net, platformFeePercent } from '@/lib/bids'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
 import { EarningsChartCard } from '../charts'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
@@ -70,7 +70,7 @@ function EarningsPageInner() {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h2 className="text-2xl font-bold">Earnings &amp; Payouts</h2>
-          <p className="text-muted-foreground">Your net earnings after the 10% platform fee, and when they reach you.</p>
+          <p className="text-muted-foreground">Your net earnings after the {platformFeePercent()}% platform fee, and when they reach you.</p>
         </div>
         <Button variant="outline" onClick={() => report.mutate()} disabled={report.isPending}>
           {report.isPending ? <Spinner /> : <Download />} Download Report

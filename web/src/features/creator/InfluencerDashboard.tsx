@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
-import { bidders, money2, statusLabel, timeLeft } from '@/lib/bids'
+import { bidders, money2, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { useFlash, useNow } from '../live/motion'
 import { PriceHistory } from '../charts'
@@ -73,7 +73,7 @@ export function InfluencerDashboard() {
         <div className="grid gap-4 sm:grid-cols-3">
           <StatCard icon={Images} label="Active Pin Slots" value={stats.data ? stats.data.activeSlots : '…'} />
           <StatCard icon={ClipboardCheck} label="Pending Approvals" value={stats.data ? stats.data.pendingApprovals : '…'} />
-          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint="Net after 10% fee" />
+          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">

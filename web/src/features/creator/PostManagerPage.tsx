@@ -16,7 +16,7 @@ import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
-import { compactNumber } from '@/lib/bids'
+import { compactNumber, platformFeePercent } from '@/lib/bids'
 import { capitalize } from '@/lib/utils'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
 import { SlotMedia } from '../SlotMedia'
@@ -129,7 +129,7 @@ function Connected() {
         <StatCard icon={Images} label="Total Posts" value={posts.data ? posts.data.length : '…'} />
         <StatCard icon={Gavel} label="Active Slots" value={active.data ? liveSlots.length : '…'} />
         <StatCard icon={MessageCircle} label="Pending Bids" value={active.data ? pendingBids : '…'} />
-        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint="Net after 10% fee" />
+        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
       </div>
       {posts.isPending ? (
         <div role="status" className="flex items-center justify-center gap-2 py-16 text-muted-foreground">

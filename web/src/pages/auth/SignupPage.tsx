@@ -8,7 +8,6 @@ import { useAuth, type SignupPayload } from '@/auth/session'
 import { ApiError } from '@/api/errors'
 import {
   emailError,
-  HANDLE_RE,
   hasErrors,
   MESSAGES,
   normaliseHandle,
@@ -16,6 +15,7 @@ import {
   requiredError,
   type FieldErrors,
 } from '@/lib/validation'
+import { handlePattern } from '@/lib/disclosure'
 import { AuthCard } from './AuthCard'
 
 export const SIGNUP_FAILED = 'Signup failed. Please check your details and try again.'
@@ -39,7 +39,7 @@ export function SignupPage({ role }: { role: Role }) {
     return {
       name: requiredError(values.name, MESSAGES.nameRequired),
       email: emailError(values.email),
-      extra: influencer ? (!handle ? MESSAGES.handleRequired : HANDLE_RE.test(handle) ? undefined : MESSAGES.handleInvalid) : undefined,
+      extra: influencer ? (!handle ? MESSAGES.handleRequired : handlePattern().test(handle) ? undefined : MESSAGES.handleInvalid) : undefined,
       password: !values.password
         ? MESSAGES.passwordRequired
         : values.password.length < PASSWORD_MIN_LENGTH
