@@ -1,4 +1,6 @@
 import { toast } from 'sonner'
+import { z } from 'zod'
+import type { FieldErrors as FormErrors } from 'react-hook-form'
 export const PASSWORD_MIN_LENGTH = 8
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -43,6 +45,24 @@ export function newPasswordErrors(newPassword: string, confirm: string): FieldEr
 
 export function hasErrors(errors: Record<string, string | undefined>) {
   return Object.values(errors).some(Boolean)
+}
+
+/** The fields the forms share, as zod schemas with the messages above (the first failing check shows). */
+export const emailField = z.string().trim().min(1, MESSAGES.emailRequired).regex(EMAIL_RE, MESSAGES.emailInvalid)
+
+export function requiredText(message: string) {
+  return z.string().trim().min(1, message)
+}
+
+/** A new password and its confirmation, checked as newPasswordErrors says (mismatch first, then length). */
+export function withNewPasswordRule<T extends { newPassword: string; confirmPassword: string }>(values: T, ctx: z.RefinementCtx) {
+  const errors = newPasswordErrors(values.newPassword, values.confirmPassword)
+  for (const [path, message] of Object.entries(errors)) if (message) ctx.addIssue({ code: 'custom', path: [path], message })
+}
+
+/** react-hook-form's invalid handler for a password pair: the spec's toast for a mismatch or a short password. */
+export function toastPasswordRuleOf(errors: FormErrors<{ newPassword: string; confirmPassword: string }>) {
+  toastPasswordRule({ newPassword: errors.newPassword?.message, confirmPassword: errors.confirmPassword?.message })
 }
 
 /** Strip a leading @ and surrounding space from an Instagram handle. */
