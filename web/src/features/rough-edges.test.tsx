@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, mockApi, renderApp } from '@/test/utils'
 import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid, type Slot } from '@/test/fixtures'
-import { connectReturn, payingBid } from './buyer/returnNotes'
+import { connectReturn, payingBid } from '@/lib/return-notes'
 import { bidPlacedText } from './buyer/PlaceBidSheet'
 import { slotFormProblem } from './creator/PostManagerPage'
 

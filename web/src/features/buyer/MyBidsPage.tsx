@@ -1,6 +1,6 @@
 import * as React from 'react'
-import { RoleGate } from '../RoleGate'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { RoleGate } from '@/components/role-gate'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { BarChart3, CheckCircle2, Clock, CreditCard, ExternalLink, Gavel, MessageSquarePlus, Pin, Radio, Trophy } from 'lucide-react'
@@ -16,13 +16,15 @@ import { Textarea } from '@/components/ui/textarea'
 import { bidAgainAmount, bidCounters, bidMaximum, bidTab, buyerControls, groupBids, statusLabel, timeLeft, type BidTab } from '@/lib/bids'
 import { maxNewCommentLength } from '@/lib/disclosure'
 import { capitalize, cn } from '@/lib/utils'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
-import { useFocusReturn } from '../focus'
-import { SlotMedia } from '../SlotMedia'
-import { fetchBuyerBids, KEYS, type Bid } from '../queries'
-import { useLiveSlots } from '../live/LiveProvider'
-import { useFlash } from '../live/motion'
-import { payingBid } from './returnNotes'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { useFocusReturn } from '@/hooks/use-focus-return'
+import { SlotMedia } from '@/components/slot-media'
+import { KEYS } from '@/api/keys'
+import type { Bid } from '@/api/types'
+import { useBuyerBids } from './api/queries'
+import { useLiveSlots } from '@/api/live/LiveProvider'
+import { useFlash } from '@/hooks/use-motion'
+import { payingBid } from '@/lib/return-notes'
 
 export const BIDS_LOAD_ERROR = 'Failed to load bids. Please try again later.'
 export const EMPTY_TEXTS: Record<BidTab, string> = { active: 'No active bids.', won: 'No won auctions.', live: 'No live pins.', past: 'No past bids.' }
@@ -61,7 +63,7 @@ export default function MyBidsPage() {
 
 function MyBidsPageInner() {
   const paid = usePaymentReturn()
-  const bids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids })
+  const bids = useBuyerBids()
   // the live stream updates bids (their events) and the current bid of the auctions still running
   useLiveSlots(bids.data?.filter((b) => b.pinSlot.status === 'ACTIVE').map((b) => b.pinSlot.id) ?? [])
   const [tab, setTab] = React.useState<BidTab>('active')

@@ -15,13 +15,15 @@ import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, minimu
 import { brandLabel, disclosed, maxNewCommentLength, startsWithDisclosure } from '@/lib/disclosure'
 import { cn } from '@/lib/utils'
 import { useAuth } from '@/auth/session'
-import { fmtDateTime, fmtMoney } from '../common'
-import { useFocusReturn } from '../focus'
-import { fetchBuyerBids, fetchComments, KEYS, type Slot } from '../queries'
-import { connectReturn } from './returnNotes'
+import { fmtDateTime, fmtMoney } from '@/components/common'
+import { useFocusReturn } from '@/hooks/use-focus-return'
+import { KEYS } from '@/api/keys'
+import type { Slot } from '@/api/types'
+import { buyerBidsQuery, commentsQuery } from './api/queries'
+import { connectReturn } from '@/lib/return-notes'
 import { CreatorRecord } from './SlotCard'
-import { useFlash, useNow } from '../live/motion'
-import { learnCurrentBid, useLiveSlot } from '../live/slots'
+import { useFlash, useNow } from '@/hooks/use-motion'
+import { learnCurrentBid, useLiveSlot } from '@/api/live/slots'
 
 export const BID_FAILED = 'There was an error placing your bid.'
 
@@ -72,8 +74,8 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
   const endFlash = useFlash(slot.auctionEnd)
   const [autoBid, setAutoBid] = React.useState(false)
   const [maxAutoBid, setMaxAutoBid] = React.useState('')
-  const comments = useQuery({ queryKey: KEYS.comments(slot.id), queryFn: () => fetchComments(slot.id), retry: false, staleTime: 0 })
-  const myBids = useQuery({ queryKey: KEYS.buyerBids, queryFn: fetchBuyerBids, staleTime: 0 })
+  const comments = useQuery({ ...commentsQuery(slot.id), retry: false, staleTime: 0 })
+  const myBids = useQuery({ ...buyerBidsQuery(), staleTime: 0 })
   const mine = liveBidOn(myBids.data, slot.id)
   const myMaximum = mine ? bidMaximum(mine) : null
   const keepable = Boolean(mine?.comment || mine?.commentId)

@@ -13,9 +13,9 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { placementSeries } from '@/lib/charts'
-import { PlacementChart } from '../charts'
-import { EmptyState, LoadError, StatCard } from '../common'
-import { RoleGate } from '../RoleGate'
+import { PlacementChart } from '@/components/charts'
+import { EmptyState, LoadError, StatCard } from '@/components/common'
+import { RoleGate } from '@/components/role-gate'
 
 export const placementKey = (bidId: string) => ['instagram', 'placement', bidId] as const
 

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { RoleGate } from '../RoleGate'
+import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { Check, CheckCircle2, Clock, DollarSign, Hourglass, Pin, X } from 'lucide-react'
@@ -13,11 +13,14 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { net, platformFeePercent, statusLabel } from '@/lib/bids'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
-import { ConfirmButton } from '../ConfirmButton'
-import { useFocusReturn } from '../focus'
-import { SlotMedia } from '../SlotMedia'
-import { fetchApprovals, fetchCreatorRecord, fetchInstagramConnection, KEYS, type Bid } from '../queries'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '@/components/common'
+import { ConfirmButton } from '@/components/confirm-button'
+import { useFocusReturn } from '@/hooks/use-focus-return'
+import { SlotMedia } from '@/components/slot-media'
+import { KEYS } from '@/api/keys'
+import { instagramConnectionQuery } from '@/api/queries'
+import type { Bid } from '@/api/types'
+import { approvalsQuery, useCreatorRecord } from './api/queries'
 
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
@@ -61,13 +64,13 @@ export default function ApprovalsPage() {
 }
 
 function ApprovalsPageInner() {
-  const approvals = useQuery({ queryKey: KEYS.approvals, queryFn: fetchApprovals, refetchInterval: untilPaymentRequested })
+  const approvals = useQuery({ ...approvalsQuery(), refetchInterval: untilPaymentRequested })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
   const pin = usePin(setLoginFor)
   const confirm = useConfirmPin()
-  const connection = useQuery({ queryKey: KEYS.instagramConnection, queryFn: fetchInstagramConnection })
+  const connection = useQuery(instagramConnectionQuery())
   const manual = connection.data?.pinMethod === 'MANUAL'
-  const record = useQuery({ queryKey: KEYS.creatorRecord, queryFn: fetchCreatorRecord })
+  const record = useCreatorRecord()
 
   if (approvals.isPending) {
     return (

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { RoleGate } from '../RoleGate'
+import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { CalendarDays, DollarSign, Download, Hourglass, TrendingUp, Wallet } from 'lucide-react'
@@ -17,9 +17,10 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { net, platformFeePercent } from '@/lib/bids'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
-import { EarningsChartCard } from '../charts'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
-import { fetchEarnings, fetchInfluencerBids, fetchPayouts, fetchPayoutSettings, KEYS } from '../queries'
+import { EarningsChartCard } from '@/components/charts'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { KEYS } from '@/api/keys'
+import { payoutSettingsQuery, useEarnings, useInfluencerBids, usePayouts } from './api/queries'
 
 export const EARNINGS_LOAD_ERROR = 'Failed to load earnings data. Please try again later.'
 
@@ -46,9 +47,9 @@ export default function EarningsPage() {
 }
 
 function EarningsPageInner() {
-  const earnings = useQuery({ queryKey: KEYS.earnings, queryFn: fetchEarnings })
-  const payouts = useQuery({ queryKey: KEYS.payouts, queryFn: fetchPayouts })
-  const bids = useQuery({ queryKey: KEYS.influencerBids, queryFn: fetchInfluencerBids })
+  const earnings = useEarnings()
+  const payouts = usePayouts()
+  const bids = useInfluencerBids()
   const report = useMutation({
     mutationFn: downloadReport,
     onError: () => toast.error('Download failed', { description: 'The earnings report could not be downloaded. Please try again.' }),
@@ -189,7 +190,7 @@ function EarningsPageInner() {
 }
 
 function PayoutSettingsCard() {
-  const settings = useQuery({ queryKey: KEYS.payoutSettings, queryFn: fetchPayoutSettings, retry: false })
+  const settings = useQuery({ ...payoutSettingsQuery(), retry: false })
   if (settings.isPending) return <Spinner />
   // a failure is tolerated (spec section 7): start from the defaults
   const initial = settings.data ? formFromSettings(settings.data) : DEFAULT_PAYOUT_FORM

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { RoleGate } from '../RoleGate'
+import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
@@ -18,12 +18,15 @@ import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { compactNumber, platformFeePercent } from '@/lib/bids'
 import { capitalize } from '@/lib/utils'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
-import { SlotMedia } from '../SlotMedia'
-import { fetchActiveSlots, fetchCategories, fetchInfluencerDashboard, fetchPosts, KEYS, type Post, type Slot } from '../queries'
-import { useFocusReturn } from '../focus'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { SlotMedia } from '@/components/slot-media'
+import { KEYS } from '@/api/keys'
+import { categoriesQuery } from '@/api/queries'
+import type { Post, Slot } from '@/api/types'
+import { useActiveSlots, useInfluencerDashboard, usePosts } from './api/queries'
+import { useFocusReturn } from '@/hooks/use-focus-return'
 import { BidHistorySheet, useEndAuction } from './InfluencerDashboard'
-import { useConnectInstagram, useInstagramCallbackToast } from './instagram'
+import { useConnectInstagram, useInstagramCallbackToast } from '@/hooks/use-instagram'
 
 export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
 export const AUCTION_END_CHOICES = [
@@ -96,9 +99,9 @@ function ConnectScreen() {
 
 function Connected() {
   const { user } = useAuth()
-  const posts = useQuery({ queryKey: KEYS.posts, queryFn: fetchPosts })
-  const stats = useQuery({ queryKey: KEYS.influencerDashboard, queryFn: fetchInfluencerDashboard })
-  const active = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots })
+  const posts = usePosts()
+  const stats = useInfluencerDashboard()
+  const active = useActiveSlots()
   const [manage, setManage] = React.useState<Slot | null>(null)
   const [createFor, setCreateFor] = React.useState<Post | null>(null)
   const end = useEndAuction()
@@ -221,7 +224,7 @@ function CreateSlotDialog({ post, onClose }: { post: Post | null; onClose: () =>
 
 function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) {
   const queryClient = useQueryClient()
-  const categories = useQuery({ queryKey: KEYS.categories, queryFn: fetchCategories, staleTime: 5 * 60_000 })
+  const categories = useQuery(categoriesQuery())
   const [title, setTitle] = React.useState('')
   const [description, setDescription] = React.useState(post.caption)
   const [category, setCategory] = React.useState('')

@@ -12,7 +12,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Separator } from '@/components/ui/separator'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
-import { fetchInstagramConnection, KEYS } from '@/features/queries'
+import { KEYS } from '@/api/keys'
+import { instagramConnectionQuery } from '@/api/queries'
 import { emailError, hasErrors, MESSAGES, newPasswordErrors, requiredError, toastPasswordRule, type FieldErrors } from '@/lib/validation'
 
 export const SETTINGS_LOAD_ERROR = 'Failed to load settings. Please try again later.'
@@ -228,7 +229,7 @@ const PIN_METHODS = [
 
 function PinMethod() {
   const queryClient = useQueryClient()
-  const connection = useQuery({ queryKey: KEYS.instagramConnection, queryFn: fetchInstagramConnection })
+  const connection = useQuery(instagramConnectionQuery())
   const choose = useMutation({
     mutationFn: async (pinMethod: 'SESSION' | 'MANUAL') => unwrap(await api().PUT('/instagram/pin-method', { body: { pinMethod } })),
     onSuccess: (out) => {
