@@ -7,7 +7,7 @@ FROM node:20.20.2-bookworm-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
 # `npm install` with the lock, not `npm ci`: the lock lists only the Linux builds of Tailwind's optional
-# packages, which `npm ci` refuses (docs/decisions.md); the lock still fixes every version
+# packages, which `npm ci` refuses (docs/decisions/web.md); the lock still fixes every version
 RUN npm install --no-audit --no-fund
 COPY web/ ./
 COPY contracts/ /src/contracts/

@@ -33,6 +33,7 @@ contracts:
 
 lint:
 	$(UV) run ruff check .
+	$(UV) run python docs/decisions/index.py --check
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_launcher.openapi --check
 	$(UV) run python -m pinbid_launcher.web_rules --check

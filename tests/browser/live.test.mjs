@@ -126,7 +126,7 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
     const panel = second.page.getByRole('dialog')
     // a typed amount the first bid has overtaken is called too low before submitting
     await panel.getByLabel('Bid amount (USD)').fill('24')
-    await panel.getByTestId('bid-too-low').getByText('Bid at least $25.01.', { exact: false }).waitFor()
+    await panel.getByTestId('bid-amount-reading').getByText('Bid at least $25.01.', { exact: false }).waitFor()
     await bid(second.page, 40, 'Blake was here #ad')
 
     const outbid = first.page.locator('[data-sonner-toast]').filter({ hasText: `You were outbid on ${SLOT_TITLE}` })

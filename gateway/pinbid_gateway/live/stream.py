@@ -1,5 +1,5 @@
-"""GET /api/events/stream: Server-Sent Events for the signed-in user (see docs/decisions.md, "Live auctions:
-the stream"). The token is checked before the stream starts (403, as any call); the stream ends with an `end`
+"""GET /api/events/stream: Server-Sent Events for the signed-in user (see docs/decisions/live-updates.md, "Ending
+a stream"). The token is checked before the stream starts (403, as any call); the stream ends with an `end`
 event when the token expires or its sessions are revoked, and when the reader falls too far behind."""
 
 import asyncio

@@ -72,7 +72,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     upstreams = Upstreams.in_process({name: s.app for name, s in built.items()},
                                      timeout=gateway_settings.upstream_timeout_seconds)
     gateway = Gateway(gateway_settings, upstreams, verifier,
-                      ready_checks={f"{name}.database": s.db.ping for name, s in built.items()})
+                      ready_checks={f"{name}.database": s.db.writable for name, s in built.items()})
     bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
     bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
     for name, service in built.items():

@@ -4,10 +4,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
-from sqlalchemy import exc, text
+from sqlalchemy import exc, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from .errors import ServiceUnavailable
+from .outage import DatabaseWait
 
 if TYPE_CHECKING:
     from .settings import KitSettings
@@ -43,6 +44,8 @@ class Database:
             hide_parameters=True,  # parameters hold personal data: never in logs or error messages
         )
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # background work (handlers, the relay, jobs) waits through an outage instead of failing
+        self.wait = DatabaseWait(make_url(self.url).database or "postgres", self.writable)
 
     @classmethod
     def from_settings(cls, settings: "KitSettings") -> "Database":
@@ -68,11 +71,12 @@ class Database:
         except exc.TimeoutError:  # the pool's: no connection came free in time
             raise Busy() from None
 
-    async def ping(self) -> bool:
+    async def writable(self) -> bool:
+        """The database answers and takes writes: not a standby, not read-only (a failover passes through both)."""
         try:
             async with self.engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-            return True
+                return bool(await conn.scalar(text(
+                    "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off'")))
         except Exception:
             return False
 

@@ -5,6 +5,7 @@ Domain code raises these; the handlers installed by `install_error_handlers` ren
 """
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -113,6 +114,29 @@ def _validation_message(err: dict[str, Any]) -> str:
     return msg.removeprefix("Value error, ")
 
 
+def _field_in_words(loc: tuple[Any, ...]) -> str:
+    """displayName or display_name -> "Display name": the field as a person would name it."""
+    names = [str(p) for p in loc if isinstance(p, str) and p not in ("body", "query", "path", "header")]
+    if not names:
+        return ""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", names[-1]).replace("_", " ").lower()
+    return words[:1].upper() + words[1:]
+
+
+def validation_detail(err: dict[str, Any]) -> str:
+    """The sentence people read. Our own rules are whole sentences already; pydantic's generic ones are
+    prefixed with the field in words, never with its name in code ("amount: ...")."""
+    message = _validation_message(err)
+    field = _field_in_words(tuple(err.get("loc", ())))
+    if err.get("type") in ("value_error", "assertion_error") or not field:
+        return message
+    if err.get("type") == "missing":
+        return f"{field} is required."
+    if err.get("type") == "extra_forbidden":
+        return f"{field} is not allowed."
+    return f"{field}: {message}"
+
+
 def validation_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return [{"field": _field_name(tuple(e.get("loc", ()))), "message": _validation_message(e)} for e in exc.errors()]
 
@@ -161,9 +185,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = validation_errors(exc)
-        first = errors[0] if errors else {"field": "", "message": "Invalid input."}
-        detail = f"{first['field']}: {first['message']}" if first["field"] else first["message"]
-        return error_response(422, detail, "validation_error", errors=errors)
+        first = exc.errors()[0] if exc.errors() else {}
+        return error_response(422, validation_detail(first), "validation_error", errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -73,16 +73,23 @@ class Consumers:
                 await self.handle_once(registration, envelope)
 
     async def handle_once(self, registration: Registration, envelope: Envelope) -> bool:
+        """Handles the event unless this handler already did. While the service's database is away the delivery
+        is held, not failed: it spends none of the message's deliveries (see `outage`)."""
         data = EVENTS[envelope.type].model_validate(envelope.data)
-        try:
+
+        async def handle() -> bool:
             async with self.db.transaction() as session:
                 if not await claim(session, envelope, registration.name):
-                    log.info("skipping %s for %s: already handled", envelope.id, registration.name)
-                    record_event(self.service, envelope.type, "duplicate")
                     return False
                 await registration.handle(session, data, envelope)
+                return True
+
+        try:
+            handled = await self.db.wait.outlast(handle)
         except Exception:
             record_event(self.service, envelope.type, "failed")
             raise
-        record_event(self.service, envelope.type, "handled")
-        return True
+        if not handled:
+            log.info("skipping %s for %s: already handled", envelope.id, registration.name)
+        record_event(self.service, envelope.type, "handled" if handled else "duplicate")
+        return handled

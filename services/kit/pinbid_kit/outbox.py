@@ -167,7 +167,7 @@ class OutboxRelay:
             while not self._stopping.is_set():
                 self._wake.clear()
                 try:
-                    published = await self.relay_once()
+                    published = await self.db.wait.outlast(self.relay_once)
                 except Exception:
                     log.exception("outbox relay round failed")
                     published = 0

@@ -56,9 +56,10 @@ class Service:
     _tasks: list[asyncio.Task] = field(default_factory=list)
 
     def readiness_checks(self) -> dict[str, Callable[[], Awaitable[bool]]]:
-        """The database only: a broker outage must not take every pod out of its Service (the outbox keeps
-        the events until the broker is back); the broker's health is the `pinbid_broker_up` metric instead."""
-        return {"database": self.db.ping}
+        """The database only, answering and taking writes: a broker outage must not take every pod out of its
+        Service (the outbox keeps the events until the broker is back); the broker's health is the
+        `pinbid_broker_up` metric instead."""
+        return {"database": self.db.writable}
 
     def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0,
                outbox_retention_days: float = 7.0) -> None:
@@ -83,7 +84,7 @@ class Service:
     def start_jobs(self) -> None:
         """The periodic jobs (started by `start_background`, or later by a caller that seeds data first)."""
         for job in self.jobs:
-            self._tasks.append(asyncio.create_task(_repeat(self.name, job), name=f"{self.name}.{job.name}"))
+            self._tasks.append(asyncio.create_task(_repeat(self.name, job, self.db), name=f"{self.name}.{job.name}"))
 
     async def stop_background(self) -> None:
         if self.relay:
@@ -123,10 +124,10 @@ async def watch_outbox(service: str, db: Database, every_seconds: float = OUTBOX
         await asyncio.sleep(every_seconds)
 
 
-async def _repeat(service: str, job: Job) -> None:
+async def _repeat(service: str, job: Job, db: Database) -> None:
     while True:
         try:
-            await job.run_once()
+            await db.wait.outlast(job.run_once)
         except asyncio.CancelledError:
             raise
         except Exception:

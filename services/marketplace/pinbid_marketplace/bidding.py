@@ -232,7 +232,7 @@ class Bidding:
                 likes=0, replies=0, clicks=0, is_demo=False, created_at=now)
         for state in placement.changed:
             store_bid(by_id[state.id], state)
-            by_id[state.id].updated_at = now  # the service's clock (decisions: the clock)
+            by_id[state.id].updated_at = now  # the service's clock (docs/decisions/auctions-and-bidding.md)
             changed[state.id] = by_id[state.id]
         own = by_id[placement.bid.id]
         # The bid's maximum is its ceiling, whichever way it was reached: an auto-bid maximum, or a leader's raise

@@ -9,7 +9,7 @@ as they use loaded rows.
 
 Reading the bids in the statement that locks the slot: a subquery would see the bids as of the statement's start,
 before the lock was granted, and miss what the previous holder committed; the VOLATILE functions of migration
-0003 take their own snapshot when called, after the lock (see decisions.md, "Lean hot path").
+0003 take their own snapshot when called, after the lock (docs/decisions/auctions-and-bidding.md).
 """
 
 import uuid

@@ -11,9 +11,8 @@ import { cn } from '@/lib/utils'
  */
 export const OUTCOME_TOAST_MS = 10_000
 
-export function fmtMoney(n: number | null | undefined) {
-  return (n ?? 0).toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
-}
+/** The one money format (lib/money), under the name the features use. */
+export { formatMoney as fmtMoney } from '@/lib/money'
 
 export function fmtDateTime(iso: string | null | undefined) {
   if (!iso) return ''

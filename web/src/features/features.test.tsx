@@ -58,7 +58,7 @@ describe('marketplace', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }))
     const sheet = within(await screen.findByRole('dialog'))
     const amount = sheet.getByLabelText('Bid amount (USD)')
-    expect(amount).toHaveValue(41) // current bid + 1
+    expect(amount).toHaveValue('41.00') // current bid + 1
     await userEvent.clear(amount)
     await userEvent.type(amount, '40')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $40.00' }))
@@ -103,7 +103,7 @@ describe('marketplace', () => {
     const sheet = within(await screen.findByRole('dialog'))
     await sheet.findByText('Connect Instagram to use one of your comments')
     expect(sheet.queryByLabelText('Use a previous comment')).not.toBeInTheDocument()
-    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue(25) // minBid when nobody has bid
+    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue('25.00') // minBid when nobody has bid
     await userEvent.click(sheet.getByLabelText('Add my comment later'))
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $25.00' }))
     await toastWith('Bid Failed')

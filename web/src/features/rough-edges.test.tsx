@@ -33,6 +33,8 @@ describe('a leader raises their own bid', () => {
     await userEvent.clear(sheet.getByLabelText('Bid amount (USD)'))
     await userEvent.type(sheet.getByLabelText('Bid amount (USD)'), '90')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $90.00' }))
+    // more than twice the current price: the amount is named and confirmed first
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Bid $90.00' }))
     await toastWith('Your maximum is now $90.00. Your visible bid stays at $40.00 until someone bids against you.')
     // naming no comment keeps the one the bid has
     expect(api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')?.body).toEqual({ pinSlotId: 'slot-1', amount: 90, autoBidEnabled: false })
@@ -148,6 +150,14 @@ describe('small things', () => {
     expect(slotFormProblem({ ...fields, title: 'Latte art' })).toBeNull()
     expect(slotFormProblem({ ...fields, title: 'Latte art', buyNow: '5' })).toBe('The Buy Now price must be at least the minimum bid.')
     expect(slotFormProblem({ ...fields, title: 'Latte art', buyNow: '15' })).toBeNull()
+  })
+
+  it('the slot form reads prices as people type them', () => {
+    const fields = { title: 'Latte art', category: 'food', minBid: '12,50', buyNow: '1.250,00' }
+    expect(slotFormProblem(fields)).toBeNull()
+    expect(slotFormProblem({ ...fields, buyNow: '12,49' })).toBe('The Buy Now price must be at least the minimum bid.')
+    expect(slotFormProblem({ ...fields, minBid: '12.345' })).toMatch(/^Minimum bid: “12.345” can be read two ways/)
+    expect(slotFormProblem({ ...fields, buyNow: '2000000' })).toBe('Buy Now price: The amount must be at most $1,000,000.00.')
   })
 
   it('an unknown blog post sets the page title', async () => {

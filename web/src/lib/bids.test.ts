@@ -17,6 +17,8 @@ import {
   validateBidAmount,
   validateComment,
   validateMaxAutoBid,
+  largeBidRatio,
+  AUTO_BID_MESSAGE,
 } from './bids'
 
 const NOW = new Date('2026-06-01T12:00:00Z')
@@ -42,7 +44,22 @@ describe('bid amount', () => {
     const slot = { currentBid: null, minBid: 25 }
     expect(validateBidAmount('', slot)).toBe(bidAmountMessage(slot))
     expect(validateBidAmount('   ', slot)).toBe(bidAmountMessage(slot))
-    expect(validateBidAmount('abc', slot)).toBe(bidAmountMessage(slot))
+  })
+
+  it('reads the amount as people type it, and says what to type when it cannot', () => {
+    const slot = { currentBid: 40, minBid: 25 }
+    expect(validateBidAmount('40,01', slot)).toBeNull()
+    expect(validateBidAmount('1.234,56', slot)).toBeNull()
+    expect(validateBidAmount('abc', slot)).toBe('Type the amount with digits, for example 12.50 or 12,50.')
+    expect(validateBidAmount('40.015', slot)).toMatch(/can be read two ways/)
+    expect(validateBidAmount('1e9', slot)).toMatch(/^Type the amount with digits/)
+  })
+
+  it('asks before a bid far above the current price', () => {
+    expect(largeBidRatio(59_400, { currentBid: 297, minBid: 10 })).toBeNull()
+    expect(largeBidRatio(125_000, { currentBid: 297, minBid: 10 })).toBeCloseTo(4.21, 2)
+    expect(largeBidRatio(2_001, { currentBid: null, minBid: 10 })).toBeCloseTo(2.0, 2)
+    expect(largeBidRatio(2_000, { currentBid: null, minBid: 10 })).toBeNull()
   })
 
   it('must be at least the minimum bid', () => {
@@ -59,9 +76,11 @@ describe('bid amount', () => {
   })
 
   it('the automatic maximum must be at least the amount', () => {
-    expect(validateMaxAutoBid('', 30)).not.toBeNull()
-    expect(validateMaxAutoBid('29.99', 30)).not.toBeNull()
-    expect(validateMaxAutoBid('30', 30)).toBeNull()
+    expect(validateMaxAutoBid('', 3000)).not.toBeNull()
+    expect(validateMaxAutoBid('29.99', 3000)).toBe(AUTO_BID_MESSAGE)
+    expect(validateMaxAutoBid('29,99', 3000)).toBe(AUTO_BID_MESSAGE)
+    expect(validateMaxAutoBid('30', 3000)).toBeNull()
+    expect(validateMaxAutoBid('1,234', 3000)).toMatch(/can be read two ways/)
   })
 
   it('Bid Again is the current bid plus 10', () => {

@@ -1,5 +1,6 @@
 import type { Schemas } from '@/api/client'
 import { rules } from '@/config'
+import { dollarsToCents, formatMoney, readMoney } from './money'
 
 export type Slot = Schemas['SlotOut']
 export type Bid = Schemas['BidOut']
@@ -33,8 +34,8 @@ export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): num
 
 /** With no bid yet there is no current bid to beat: the message speaks of the minimum bid only. */
 export function bidAmountMessage(slot: Pick<Slot, 'currentBid' | 'minBid'>): string {
-  if (slot.currentBid == null) return `Your bid must be at least the minimum bid ($${money2(slot.minBid)}).`
-  return `Your bid must be higher than the current bid ($${money2(slot.currentBid)}) and at least the minimum bid ($${money2(slot.minBid)}).`
+  if (slot.currentBid == null) return `Your bid must be at least the minimum bid (${formatMoney(slot.minBid)}).`
+  return `Your bid must be higher than the current bid (${formatMoney(slot.currentBid)}) and at least the minimum bid (${formatMoney(slot.minBid)}).`
 }
 
 /** The lowest amount the server accepts now: a cent above the current bid, and never under the minimum bid. */
@@ -42,21 +43,33 @@ export function minimumNextBid(slot: Pick<Slot, 'currentBid' | 'minBid'>): numbe
   return slot.currentBid != null ? Math.max(round2(slot.currentBid + BID_STEP), slot.minBid) : slot.minBid
 }
 
-/** Bid amount rules (spec section 5): not empty, >= minBid, > currentBid when one exists. Returns the message or null. */
+/** Bid amount rules (spec section 5): not empty, read exactly (lib/money), >= minBid, > currentBid when one exists.
+ *  Returns the message or null. */
 export function validateBidAmount(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>): string | null {
-  const text = raw.trim()
-  const amount = Number(text)
-  if (!text || !Number.isFinite(amount) || amount < slot.minBid) return bidAmountMessage(slot)
-  if (slot.currentBid != null && amount <= slot.currentBid) return bidAmountMessage(slot)
+  if (!raw.trim()) return bidAmountMessage(slot)
+  const reading = readMoney(raw)
+  if (!reading.ok) return reading.message
+  if (reading.cents < dollarsToCents(slot.minBid)) return bidAmountMessage(slot)
+  if (slot.currentBid != null && reading.cents <= dollarsToCents(slot.currentBid)) return bidAmountMessage(slot)
   return null
 }
 
 export const AUTO_BID_MESSAGE = 'Your maximum auto-bid must be at least your bid amount.'
 
-export function validateMaxAutoBid(raw: string, amount: number): string | null {
-  const max = Number(raw.trim())
-  if (!raw.trim() || !Number.isFinite(max) || max < amount) return AUTO_BID_MESSAGE
-  return null
+export function validateMaxAutoBid(raw: string, amountCents: number): string | null {
+  if (!raw.trim()) return AUTO_BID_MESSAGE
+  const reading = readMoney(raw)
+  if (!reading.ok) return reading.message
+  return reading.cents < amountCents ? AUTO_BID_MESSAGE : null
+}
+
+/** A bid above this many times the current price (or the minimum bid) asks for a confirmation naming the amount. */
+export const LARGE_BID_RATIO = 2
+
+/** How many times the current price the highest amount of a bid is, when that is enough to ask first; else null. */
+export function largeBidRatio(highestCents: number, slot: Pick<Slot, 'currentBid' | 'minBid'>): number | null {
+  const reference = dollarsToCents(slot.currentBid ?? slot.minBid)
+  return reference > 0 && highestCents > LARGE_BID_RATIO * reference ? highestCents / reference : null
 }
 
 /** 'keep' raises a bid without naming a comment, so it keeps the one it has. */

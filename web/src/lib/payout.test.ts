@@ -17,7 +17,16 @@ describe('payout settings rules', () => {
     expect(e).toMatchObject({ payoutMethod: M.method, minimumPayout: M.minimum, schedule: M.schedule })
     expect(validatePayout({ ...bank, minimumPayout: '-5' }).minimumPayout).toBe(M.minimum)
     expect(validatePayout({ ...bank, minimumPayout: 'abc' }).minimumPayout).toBe(M.minimum)
-    expect(validatePayout({ ...bank, minimumPayout: '49.99' }).minimumPayout).toBe('Minimum payout must be at least $50.')
+    expect(validatePayout({ ...bank, minimumPayout: '49.99' }).minimumPayout).toBe('Minimum payout must be at least $50.00.')
+  })
+
+  it('the minimum is read as people type it, and bounded like the server', () => {
+    expect(validatePayout({ ...bank, minimumPayout: '1250,00' })).toEqual({})
+    expect(payoutBody({ ...bank, minimumPayout: '1.250,50' }).minimumPayout).toBe(1250.5)
+    expect(payoutBody({ ...bank, minimumPayout: '75,5' }).minimumPayout).toBe(75.5)
+    expect(validatePayout({ ...bank, minimumPayout: '1000000000' }).minimumPayout).toBe('Minimum payout must be at most $100,000.00.')
+    expect(validatePayout({ ...bank, minimumPayout: '1,250' }).minimumPayout).toMatch(/can be read two ways/)
+    expect(validatePayout({ ...bank, minimumPayout: '1e9' }).minimumPayout).toBe(M.minimum)
   })
 
   it('PayPal needs a valid email', () => {

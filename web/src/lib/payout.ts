@@ -1,5 +1,9 @@
 /** Payout settings rules (spec section 5) and defaults (section 9). */
-export const MINIMUM_PAYOUT_FLOOR = 50
+import { readMoney, type MoneyReading } from './money'
+
+export const MINIMUM_PAYOUT_FLOOR_CENTS = 5_000
+/** The server's bound: a minimum above it is a slip of the keyboard. */
+export const MINIMUM_PAYOUT_CEILING_CENTS = 10_000_000
 export type PayoutMethod = 'BANK_TRANSFER' | 'PAYPAL'
 export type Schedule = 'WEEKLY' | 'MONTHLY' | 'QUARTERLY'
 export type Currency = 'USD' | 'GBP'
@@ -33,7 +37,8 @@ export const DEFAULT_PAYOUT_FORM: PayoutForm = {
 export const PAYOUT_MESSAGES = {
   method: 'Payout method is required.',
   minimum: 'Minimum payout must be a positive number.',
-  minimumFloor: 'Minimum payout must be at least $50.',
+  minimumFloor: 'Minimum payout must be at least $50.00.',
+  minimumCeiling: 'Minimum payout must be at most $100,000.00.',
   schedule: 'Payout schedule is required.',
   paypalRequired: 'PayPal email is required.',
   paypalInvalid: 'Invalid PayPal email format.',
@@ -51,13 +56,22 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 /** A masked value read back from the server (e.g. '••••1234') is kept as is. */
 export const isMasked = (v: string) => v.includes('•')
 
+export const readMinimumPayout = (raw: string) => readMoney(raw, MINIMUM_PAYOUT_CEILING_CENTS)
+
+/** The payout form words the reader's refusals as the server does; an ambiguous amount keeps the reader's advice. */
+function minimumPayoutMessage(reading: Extract<MoneyReading, { ok: false }>): string {
+  if (reading.problem === 'too_large') return PAYOUT_MESSAGES.minimumCeiling
+  if (reading.problem === 'ambiguous' || reading.problem === 'too_many_decimals') return reading.message
+  return PAYOUT_MESSAGES.minimum
+}
+
 export function validatePayout(f: PayoutForm): PayoutErrors {
   const e: PayoutErrors = {}
   if (!f.payoutMethod) e.payoutMethod = PAYOUT_MESSAGES.method
-  const min = Number(f.minimumPayout)
-  if (!f.minimumPayout.trim() || !Number.isFinite(min) || min <= 0) e.minimumPayout = PAYOUT_MESSAGES.minimum
+  const minimum = readMinimumPayout(f.minimumPayout)
+  if (!minimum.ok) e.minimumPayout = minimumPayoutMessage(minimum)
   // ARCHITECTURE section 6: the minimum payout is at least 50 (the server's message)
-  else if (min < MINIMUM_PAYOUT_FLOOR) e.minimumPayout = PAYOUT_MESSAGES.minimumFloor
+  else if (minimum.cents < MINIMUM_PAYOUT_FLOOR_CENTS) e.minimumPayout = PAYOUT_MESSAGES.minimumFloor
   if (!f.schedule) e.schedule = PAYOUT_MESSAGES.schedule
   if (f.payoutMethod === 'PAYPAL') {
     const email = f.paypalEmail.trim()
@@ -80,7 +94,7 @@ export function payoutBody(f: PayoutForm) {
   const bank = f.payoutMethod === 'BANK_TRANSFER'
   return {
     payoutMethod: f.payoutMethod || null,
-    minimumPayout: Number(f.minimumPayout),
+    minimumPayout: ((reading) => (reading.ok ? reading.cents / 100 : null))(readMinimumPayout(f.minimumPayout)),
     schedule: f.schedule || null,
     currency: f.currency || 'USD',
     paypalEmail: f.payoutMethod === 'PAYPAL' ? f.paypalEmail.trim() : null,

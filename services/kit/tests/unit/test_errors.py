@@ -5,12 +5,18 @@ from pinbid_kit.api import ApiModel
 from pinbid_kit.errors import Conflict, Invalid, TooManyRequests
 from pinbid_kit.http import create_app
 from pinbid_kit.testing import client
-from pydantic import Field
+from pydantic import AfterValidator, Field
+
+
+def _whole(value: int) -> int:
+    if value > 10:
+        raise ValueError("The count must be at most 10.")
+    return value
 
 
 class Body(ApiModel):
     display_name: Annotated[str, Field(max_length=20)]
-    count: int
+    count: Annotated[int, AfterValidator(_whole)] = 1
 
 
 def app():
@@ -45,7 +51,18 @@ async def test_validation_errors_name_the_fields_in_camel_case():
     body = response.json()
     assert response.status_code == 422 and body["code"] == "validation_error"
     assert {e["field"] for e in body["errors"]} == {"displayName", "count"}
-    assert body["detail"]
+    assert body["detail"].startswith("Display name: ")
+
+
+async def test_the_detail_people_read_never_names_a_field_in_code():
+    async with client(app()) as http:
+        ours = await http.post("/things", json={"displayName": "a", "count": 11})
+        missing = await http.post("/things", json={"count": 2})
+        unknown = await http.post("/things", json={"displayName": "a", "adminLevel": 1})
+    assert ours.json()["detail"] == "The count must be at most 10."
+    assert ours.json()["errors"] == [{"field": "count", "message": "The count must be at most 10."}]
+    assert missing.json()["detail"] == "Display name is required."
+    assert unknown.json()["detail"] == "Admin level is not allowed."
 
 
 async def test_unknown_fields_and_malformed_json_are_422():

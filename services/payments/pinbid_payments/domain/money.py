@@ -36,3 +36,8 @@ def to_money(cents: int) -> Decimal:
 
 def to_cents(amount: Decimal) -> int:
     return int((amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def dollars(amount: Decimal) -> str:
+    """How an amount reads in a message, as every screen shows it: $1,250.00."""
+    return f"${amount:,.2f}"

@@ -4,11 +4,13 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from .money import dollars
 from .schedule import Schedule
 
 METHODS = ("BANK_TRANSFER", "PAYPAL")
 CURRENCIES = ("USD", "GBP")
 LOWEST_MINIMUM = Decimal(50)  # the FAQ's minimum payout; smaller balances roll over
+HIGHEST_MINIMUM = Decimal(100_000)  # a bound that catches a slip of the keyboard ("1250" for 12.50 is still allowed)
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _SORT_CODE = re.compile(r"^(\d{6}|\d{2}-\d{2}-\d{2})$")
 
@@ -46,7 +48,9 @@ def problems(s: PayoutSettings) -> list[tuple[str, str]]:
     if s.minimum_payout is None or not s.minimum_payout.is_finite() or s.minimum_payout <= 0:
         found.append(("minimumPayout", "Minimum payout must be a positive number."))
     elif s.minimum_payout < LOWEST_MINIMUM:
-        found.append(("minimumPayout", f"Minimum payout must be at least ${LOWEST_MINIMUM}."))
+        found.append(("minimumPayout", f"Minimum payout must be at least {dollars(LOWEST_MINIMUM)}."))
+    elif s.minimum_payout > HIGHEST_MINIMUM:
+        found.append(("minimumPayout", f"Minimum payout must be at most {dollars(HIGHEST_MINIMUM)}."))
     elif s.minimum_payout.as_tuple().exponent < -2:
         found.append(("minimumPayout", "Minimum payout has at most two decimals."))
     if _blank(s.schedule):

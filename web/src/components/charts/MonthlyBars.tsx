@@ -13,7 +13,7 @@ export default function MonthlyBars({ rows, config }: { rows: MonthRow[]; config
       <BarChart data={rows} margin={{ left: 4, right: 4, top: 8 }} accessibilityLayer>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="month" tickLine={false} axisLine={false} tickFormatter={(m: string) => monthLabel(m, true)} />
-        <YAxis tickLine={false} axisLine={false} width={48} tickFormatter={(v: number) => `$${v}`} />
+        <YAxis tickLine={false} axisLine={false} width={72} tickFormatter={(v: number) => fmtMoney(v)} />
         <ChartTooltip cursor content={<ChartTooltipContent formatValue={fmtMoney} formatLabel={(m) => monthLabel(m)} />} />
         {keys.length > 1 && <ChartLegend content={<ChartLegendContent />} />}
         {keys.map((key) => (

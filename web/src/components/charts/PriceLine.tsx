@@ -13,7 +13,7 @@ export default function PriceLine({ points }: { points: PricePoint[] }) {
         <CartesianGrid vertical={false} />
         <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickLine={false} axisLine={false}
           tickFormatter={(at: number) => new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} />
-        <YAxis dataKey="price" tickLine={false} axisLine={false} width={48} domain={['dataMin', 'auto']} tickFormatter={(v: number) => `$${v}`} />
+        <YAxis dataKey="price" tickLine={false} axisLine={false} width={72} domain={['dataMin', 'auto']} tickFormatter={(v: number) => fmtMoney(v)} />
         <ChartTooltip content={<ChartTooltipContent formatValue={fmtMoney} formatLabel={(at) => fmtDateTime(new Date(Number(at)).toISOString())} />} />
         <Line dataKey="price" type="stepAfter" stroke="var(--color-price)" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
       </LineChart>

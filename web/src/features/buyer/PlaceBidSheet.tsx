@@ -5,13 +5,14 @@ import { Camera, Zap } from 'lucide-react'
 import { api } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
-import { BID_STEP, bidMaximum, buildBidBody, defaultBidAmount, liveBidOn, minimumNextBid, money2, timeLeft, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
+import { bidMaximum, buildBidBody, defaultBidAmount, largeBidRatio, liveBidOn, minimumNextBid, money2, timeLeft, validateBidAmount, validateComment, validateMaxAutoBid, type Bid, type CommentMode } from '@/lib/bids'
+import { formatCents, readMoney } from '@/lib/money'
+import { MoneyInput } from '@/components/money-input'
 import { brandLabel, disclosed, maxNewCommentLength, startsWithDisclosure } from '@/lib/disclosure'
 import { cn } from '@/lib/utils'
 import { useAuth } from '@/auth/session'
@@ -22,6 +23,7 @@ import type { Slot } from '@/api/types'
 import { buyerBidsQuery, commentsQuery } from './api/queries'
 import { connectReturn } from '@/lib/return-notes'
 import { CreatorRecord } from './SlotCard'
+import { LargeBidDialog, type LargeBid } from './LargeBidDialog'
 import { useFlash, useNow } from '@/hooks/use-motion'
 import { learnCurrentBid, useLiveSlot } from '@/api/live/slots'
 
@@ -30,9 +32,10 @@ export const BID_FAILED = 'There was an error placing your bid.'
 /** The success toast's words: a leader's raise moves only the maximum, so say so rather than repeat the price. */
 type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>
 
-/** Said beside the amount, before the buyer submits, when the amount typed no longer beats the current bid. */
+/** Said beside the amount, before the buyer submits, when the amount typed no longer beats the current bid. An
+ *  amount that cannot be read is not also called too low: the field says how to type it. */
 export function tooLowWarning(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>, openedAt: number | null): string | null {
-  if (!raw.trim() || !validateBidAmount(raw, slot)) return null
+  if (!readMoney(raw).ok || !validateBidAmount(raw, slot)) return null
   const least = `Bid at least ${fmtMoney(minimumNextBid(slot))}.`
   if (slot.currentBid != null && slot.currentBid !== openedAt) return `Too low: the current bid is now ${fmtMoney(slot.currentBid)}. ${least}`
   return `Too low. ${least}`
@@ -74,6 +77,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
   const endFlash = useFlash(slot.auctionEnd)
   const [autoBid, setAutoBid] = React.useState(false)
   const [maxAutoBid, setMaxAutoBid] = React.useState('')
+  const [largeBid, setLargeBid] = React.useState<(LargeBid & { body: ReturnType<typeof buildBidBody> }) | null>(null)
   const comments = useQuery({ ...commentsQuery(slot.id), retry: false, staleTime: 0 })
   const myBids = useQuery({ ...buyerBidsQuery(), staleTime: 0 })
   const mine = liveBidOn(myBids.data, slot.id)
@@ -138,15 +142,16 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
   function onSubmit(e: React.FormEvent) {
     e.preventDefault()
     const amountError = validateBidAmount(amount, slot)
-    if (amountError) {
-      toast.error('Invalid Bid Amount', { description: amountError })
+    const reading = readMoney(amount)
+    if (amountError || !reading.ok) {
+      toast.error('Invalid Bid Amount', { description: amountError ?? BID_FAILED })
       return
     }
-    const value = Number(amount)
-    if (autoBid) {
-      const maxError = validateMaxAutoBid(maxAutoBid, value)
-      if (maxError) {
-        toast.error('Invalid Maximum Bid', { description: maxError })
+    const maxReading = autoBid ? readMoney(maxAutoBid) : null
+    if (maxReading) {
+      const maxError = validateMaxAutoBid(maxAutoBid, reading.cents)
+      if (maxError || !maxReading.ok) {
+        toast.error('Invalid Maximum Bid', { description: maxError ?? BID_FAILED })
         return
       }
     }
@@ -155,19 +160,22 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
       toast.error(problem.title, { description: problem.description })
       return
     }
-    place.mutate(
-      buildBidBody({
-        slotId: slot.id,
-        amount: value,
-        autoBid,
-        maxAutoBid: autoBid ? Number(maxAutoBid) : null,
-        mode: mode2,
-        commentId: selected,
-        commentUsername: selectedComment?.username,
-        commentText: selectedComment?.comment,
-        text,
-      }),
-    )
+    const maxCents = maxReading?.ok ? maxReading.cents : null
+    const body = buildBidBody({
+      slotId: slot.id,
+      amount: reading.cents / 100,
+      autoBid,
+      maxAutoBid: maxCents != null ? maxCents / 100 : null,
+      mode: mode2,
+      commentId: selected,
+      commentUsername: selectedComment?.username,
+      commentText: selectedComment?.comment,
+      text,
+    })
+    const highestCents = Math.max(reading.cents, maxCents ?? 0)
+    const ratio = largeBidRatio(highestCents, slot)
+    if (ratio != null) setLargeBid({ body, highestCents, automatic: maxCents != null && maxCents > reading.cents, ratio, price: slot.currentBid ?? slot.minBid })
+    else place.mutate(body)
   }
 
   function onBuyNow() {
@@ -183,7 +191,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
     })
   }
 
-  const amountNumber = Number(amount)
+  const typedReading = readMoney(amount)
   const busy = place.isPending || buyNow.isPending
   const canBuyNow = !closed && slot.buyNowPrice != null && slot.bidCount === 0
 
@@ -239,26 +247,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
           </h3>
           <div className="grid gap-2">
             <Label htmlFor="bid-amount">Bid amount (USD)</Label>
-            <div className="relative">
-              <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
-                $
-              </span>
-              <Input
-                id="bid-amount"
-                type="number"
-                inputMode="decimal"
-                step={BID_STEP}
-                min={minimumNextBid(slot)}
-                value={amount}
-                onChange={(e) => setAmount(e.target.value)}
-                className="pl-7"
-                aria-invalid={warning ? true : undefined}
-                aria-describedby="bid-amount-warning"
-              />
-            </div>
-            <p id="bid-amount-warning" aria-live="polite" className="min-h-0 text-sm font-medium text-destructive empty:hidden" data-testid="bid-too-low">
-              {warning}
-            </p>
+            <MoneyInput id="bid-amount" value={amount} onValueChange={setAmount} problem={warning} />
           </div>
           <div className="flex items-center justify-between gap-3 rounded-lg border p-3">
             <div>
@@ -272,7 +261,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
           {autoBid && (
             <div className="grid gap-2">
               <Label htmlFor="max-auto-bid">Maximum auto-bid (USD)</Label>
-              <Input id="max-auto-bid" type="number" inputMode="decimal" step={BID_STEP} min={amount} value={maxAutoBid} onChange={(e) => setMaxAutoBid(e.target.value)} />
+              <MoneyInput id="max-auto-bid" value={maxAutoBid} onValueChange={setMaxAutoBid} />
             </div>
           )}
         </section>
@@ -364,7 +353,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
         )}
         <Button type="submit" disabled={busy || closed} className="w-full">
           {place.isPending && <Spinner />}
-          {place.isPending ? 'Placing Bid...' : `Place Bid: ${Number.isFinite(amountNumber) && amount.trim() ? fmtMoney(amountNumber) : '$0.00'}`}
+          {place.isPending ? 'Placing Bid...' : `Place Bid: ${typedReading.ok ? formatCents(typedReading.cents) : '$0.00'}`}
         </Button>
         {canBuyNow && (
           <Button type="button" variant="outline" disabled={busy} className="w-full" onClick={onBuyNow}>
@@ -372,6 +361,14 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
           </Button>
         )}
       </div>
+      <LargeBidDialog
+        bid={largeBid}
+        onCancel={() => setLargeBid(null)}
+        onConfirm={() => {
+          if (largeBid) place.mutate(largeBid.body)
+          setLargeBid(null)
+        }}
+      />
     </form>
   )
 }

@@ -16,7 +16,8 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { net, platformFeePercent } from '@/lib/bids'
-import { DEFAULT_PAYOUT_FORM, formFromSettings, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
+import { DEFAULT_PAYOUT_FORM, formFromSettings, MINIMUM_PAYOUT_CEILING_CENTS, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
+import { MoneyInput } from '@/components/money-input'
 import { EarningsChartCard } from '@/components/charts'
 import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
 import { KEYS } from '@/api/keys'
@@ -276,7 +277,10 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
               </NativeSelect>
               {err('payoutMethod') && <p className="text-sm text-destructive">{err('payoutMethod')}</p>}
             </div>
-            {field('minimumPayout', 'Minimum payout (USD)', { type: 'number', min: 50, step: '0.01', inputMode: 'decimal' })}
+            <div className="grid gap-2">
+              <Label htmlFor="payout-minimumPayout">Minimum payout (USD)</Label>
+              <MoneyInput id="payout-minimumPayout" value={form.minimumPayout} onValueChange={(v) => set('minimumPayout', v)} maxCents={MINIMUM_PAYOUT_CEILING_CENTS} problem={err('minimumPayout')} />
+            </div>
             <div className="grid gap-2">
               <Label htmlFor="payout-schedule">Schedule</Label>
               <NativeSelect id="payout-schedule" value={form.schedule} onChange={(e) => set('schedule', e.target.value as PayoutForm['schedule'])}>

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
-import { bidders, money2, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
+import { bidders, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { useFlash, useNow } from '@/hooks/use-motion'
 import { PriceHistory } from '@/components/charts'
@@ -229,7 +229,7 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
                     <p className="text-xs text-muted-foreground">{fmtDateTime(b.createdAt)}</p>
                   </div>
                   <div className="text-right">
-                    <p className="font-semibold tabular-nums">${money2(b.amount)}</p>
+                    <p className="font-semibold tabular-nums">{fmtMoney(b.amount)}</p>
                     <Badge variant="secondary">{statusLabel(b.status)}</Badge>
                   </div>
                 </li>

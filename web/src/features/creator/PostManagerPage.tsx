@@ -1,4 +1,6 @@
 import * as React from 'react'
+import { MoneyInput } from '@/components/money-input'
+import { readMoney } from '@/lib/money'
 import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
@@ -206,10 +208,13 @@ function Connected() {
 
 /** What stops the slot form from being sent, or null. Shown after the first attempt, and gone once fixed. */
 export function slotFormProblem(fields: { title: string; category: string; minBid: string; buyNow: string }): string | null {
-  const min = parseFloat(fields.minBid)
-  if (!fields.title.trim() || !fields.category || !Number.isFinite(min) || min <= 0) return 'Give the slot a title, a category and a minimum bid.'
-  const buy = fields.buyNow.trim() ? parseFloat(fields.buyNow) : undefined
-  if (buy !== undefined && (!Number.isFinite(buy) || buy < min)) return 'The Buy Now price must be at least the minimum bid.'
+  if (!fields.title.trim() || !fields.category || !fields.minBid.trim()) return 'Give the slot a title, a category and a minimum bid.'
+  const min = readMoney(fields.minBid)
+  if (!min.ok) return `Minimum bid: ${min.message}`
+  if (!fields.buyNow.trim()) return null
+  const buy = readMoney(fields.buyNow)
+  if (!buy.ok) return `Buy Now price: ${buy.message}`
+  if (buy.cents < min.cents) return 'The Buy Now price must be at least the minimum bid.'
   return null
 }
 
@@ -251,10 +256,11 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
     e.preventDefault()
     setTried(true)
     if (problem) return
-    const min = parseFloat(minBid)
-    const buy = buyNow.trim() ? parseFloat(buyNow) : undefined
+    const min = readMoney(minBid)
+    const buy = buyNow.trim() ? readMoney(buyNow) : null
+    if (!min.ok || (buy && !buy.ok)) return
     const auctionEnd = new Date(Date.now() + Number(endIn) * 3600_000).toISOString()
-    create.mutate({ postId: post.id, title: title.trim(), description: description.trim(), category, minBid: Math.round(min * 100) / 100, ...(buy !== undefined ? { buyNowPrice: buy } : {}), auctionEnd, duration: Number(duration) })
+    create.mutate({ postId: post.id, title: title.trim(), description: description.trim(), category, minBid: min.cents / 100, ...(buy?.ok ? { buyNowPrice: buy.cents / 100 } : {}), auctionEnd, duration: Number(duration) })
   }
 
   return (
@@ -285,11 +291,11 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
         </div>
         <div className="grid gap-2">
           <Label htmlFor="slot-min-bid">Minimum bid (USD)</Label>
-          <Input id="slot-min-bid" type="number" inputMode="decimal" min="1" step="0.01" value={minBid} onChange={(e) => setMinBid(e.target.value)} />
+          <MoneyInput id="slot-min-bid" value={minBid} onValueChange={setMinBid} />
         </div>
         <div className="grid gap-2">
           <Label htmlFor="slot-buy-now">Buy Now price (optional)</Label>
-          <Input id="slot-buy-now" type="number" inputMode="decimal" min="1" step="0.01" value={buyNow} onChange={(e) => setBuyNow(e.target.value)} />
+          <MoneyInput id="slot-buy-now" value={buyNow} onValueChange={setBuyNow} />
         </div>
         <div className="grid gap-2">
           <Label htmlFor="slot-end">Auction ends in</Label>

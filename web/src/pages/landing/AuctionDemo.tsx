@@ -3,10 +3,11 @@ import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
 import { Gavel, Heart, MessageCircle, Pin, RotateCcw, Timer, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
-import { Input } from '@/components/ui/input'
+import { MoneyInput } from '@/components/money-input'
 import { Label } from '@/components/ui/label'
+import { formatMoney, readMoney } from '@/lib/money'
 import { cn } from '@/lib/utils'
-import { currentPrice, money, rank, RESERVE, secondPrice, split, STEP, type DemoBidder } from './auction'
+import { currentPrice, rank, RESERVE, secondPrice, split, STEP, type DemoBidder } from './auction'
 
 const AUCTION_SECONDS = 45
 
@@ -45,17 +46,18 @@ export function AuctionDemo() {
 
   function placeBid(e: React.FormEvent) {
     e.preventDefault()
-    const value = Number(amount)
-    if (!amount || Number.isNaN(value)) {
-      setError('Enter your maximum bid in dollars.')
+    const reading = readMoney(amount)
+    if (!reading.ok) {
+      setError(amount.trim() ? reading.message : 'Enter your maximum bid in dollars.')
       return
     }
+    const value = reading.cents / 100
     if (value < minNext && !youLead) {
-      setError(`Your bid must be at least ${money(minNext)}.`)
+      setError(`Your bid must be at least ${formatMoney(minNext)}.`)
       return
     }
     if (you && value <= you.ceiling) {
-      setError(`You already bid up to ${money(you.ceiling)}. Enter a higher maximum.`)
+      setError(`You already bid up to ${formatMoney(you.ceiling)}. Enter a higher maximum.`)
       return
     }
     setError(null)
@@ -67,8 +69,8 @@ export function AuctionDemo() {
     const shown = currentPrice(next)
     setLog((l) => [
       leader.isYou
-        ? `You lead at ${money(shown)}. Your maximum of ${money(value)} stays hidden.`
-        : `${leader.name}'s auto-bid outbid you. Current bid: ${money(shown)}.`,
+        ? `You lead at ${formatMoney(shown)}. Your maximum of ${formatMoney(value)} stays hidden.`
+        : `${leader.name}'s auto-bid outbid you. Current bid: ${formatMoney(shown)}.`,
       ...l,
     ].slice(0, 4))
     setAmount('')
@@ -139,9 +141,9 @@ export function AuctionDemo() {
           <div>
             <p className="text-sm text-muted-foreground">{phase === 'closed' ? 'Final price' : 'Current bid'}</p>
             <p className="text-3xl font-bold tabular-nums" aria-live="polite">
-              {money(phase === 'closed' ? pays : price)}
+              {formatMoney(phase === 'closed' ? pays : price)}
             </p>
-            <p className="text-xs text-muted-foreground">Reserve {money(RESERVE)} · increments {money(STEP)}</p>
+            <p className="text-xs text-muted-foreground">Reserve {formatMoney(RESERVE)} · increments {formatMoney(STEP)}</p>
           </div>
           <Badge variant={phase === 'closed' ? 'secondary' : 'soft'} className="gap-1.5 px-3 py-1 text-sm">
             <Timer />
@@ -158,7 +160,7 @@ export function AuctionDemo() {
                 {i === 0 && <Badge variant={phase === 'closed' ? 'success' : 'soft'}>{phase === 'closed' ? 'Winner' : 'Leading'}</Badge>}
               </span>
               <span className="whitespace-nowrap text-muted-foreground tabular-nums">
-                {phase === 'closed' || b.isYou ? `max ${money(b.ceiling)}` : 'max hidden'}
+                {phase === 'closed' || b.isYou ? `max ${formatMoney(b.ceiling)}` : 'max hidden'}
               </span>
             </li>
           ))}
@@ -168,37 +170,17 @@ export function AuctionDemo() {
           <form onSubmit={placeBid} noValidate className="grid gap-2">
             <Label htmlFor={inputId}>Your maximum bid (USD)</Label>
             <div className="flex gap-2">
-              <div className="relative flex-1">
-                <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
-                  $
-                </span>
-                <Input
-                  id={inputId}
-                  inputMode="decimal"
-                  type="number"
-                  min={0}
-                  step={1}
-                  placeholder={String(Math.ceil(minNext))}
-                  value={amount}
-                  onChange={(e) => setAmount(e.target.value)}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${inputId}-err` : undefined}
-                  className="pl-7"
-                />
+              <div className="flex-1">
+                <MoneyInput id={inputId} placeholder={String(Math.ceil(minNext))} value={amount} onValueChange={setAmount} problem={error} />
               </div>
               <Button type="submit">
                 <Gavel /> Place Bid
               </Button>
             </div>
-            {error && (
-              <p id={`${inputId}-err`} role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
             <div className="flex flex-wrap items-center gap-2 pt-1">
               {[50, 65, 80].map((v) => (
                 <Button key={v} type="button" size="sm" variant="outline" onClick={() => setAmount(String(v))}>
-                  {money(v)}
+                  {formatMoney(v)}
                 </Button>
               ))}
               {secondsLeft !== null && (
@@ -216,13 +198,13 @@ export function AuctionDemo() {
             </p>
             <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1.5">
               <dt className="text-muted-foreground">Winner’s maximum</dt>
-              <dd className="text-right tabular-nums">{money(winner.ceiling)}</dd>
+              <dd className="text-right tabular-nums">{formatMoney(winner.ceiling)}</dd>
               <dt className="text-muted-foreground">Winner pays (second-highest bid)</dt>
-              <dd className="text-right font-semibold tabular-nums">{money(pays)}</dd>
+              <dd className="text-right font-semibold tabular-nums">{formatMoney(pays)}</dd>
               <dt className="text-muted-foreground">Platform fee ({platformFeePercent()}%)</dt>
-              <dd className="text-right tabular-nums">−{money(fee)}</dd>
+              <dd className="text-right tabular-nums">−{formatMoney(fee)}</dd>
               <dt className="font-medium">Creator receives ({creatorSharePercent()}%)</dt>
-              <dd className="text-right font-bold text-success tabular-nums">{money(net)}</dd>
+              <dd className="text-right font-bold text-success tabular-nums">{formatMoney(net)}</dd>
             </dl>
             <Button type="button" variant="outline" size="sm" onClick={reset}>
               <RotateCcw /> Run it again

@@ -38,6 +38,3 @@ export function split(price: number) {
   return { fee, net: Math.round((price - fee) * 100) / 100 }
 }
 
-export function money(n: number) {
-  return `$${n.toFixed(2)}`
-}
