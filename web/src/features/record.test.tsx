@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { render, screen } from '@testing-library/react'
-import { responseTime } from '@/features/creator/ApprovalsPage'
+import { responseTime } from '@/features/creator/approvals'
 import { CreatorRecord } from '@/features/buyer/SlotCard'
 
 describe('the creator record', () => {
