@@ -5,7 +5,7 @@ import { json, mockApi, renderApp } from '@/test/utils'
 import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid, type Slot } from '@/test/fixtures'
 import { connectReturn, payingBid } from '@/lib/return-notes'
 import { bidPlacedText } from './buyer/PlaceBidSheet'
-import { slotFormProblem } from './creator/PostManagerPage'
+import { slotFormProblem } from './creator/slot-form'
 
 const slot = (over: Partial<Slot> = {}) => makeSlot({ bidCount: 5, ...over })
 const bid = (over: Partial<Bid> = {}) => makeBid({ pinSlot: slot(), ...over })
