@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { json, mockApi, renderApp } from '@/test/utils'
 import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid, type Slot } from '@/test/fixtures'
 import { connectReturn, payingBid } from '@/lib/return-notes'
-import { bidPlacedText } from './buyer/PlaceBidSheet'
+import { bidPlacedText } from './buyer/place-bid'
 import { slotFormProblem } from './creator/slot-form'
 
 const slot = (over: Partial<Slot> = {}) => makeSlot({ bidCount: 5, ...over })
