@@ -23,17 +23,6 @@ export const MESSAGES = {
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
 
-export function emailError(value: string): string | undefined {
-  const v = value.trim()
-  if (!v) return MESSAGES.emailRequired
-  if (!EMAIL_RE.test(v)) return MESSAGES.emailInvalid
-  return undefined
-}
-
-export function requiredError(value: string, message: string): string | undefined {
-  return value.trim() ? undefined : message
-}
-
 /** New password + confirmation, as the reset and settings forms check them (mismatch first, then length). */
 export function newPasswordErrors(newPassword: string, confirm: string): FieldErrors<'newPassword' | 'confirmPassword'> {
   if (!newPassword) return { newPassword: MESSAGES.newPasswordRequired, ...(confirm ? {} : { confirmPassword: MESSAGES.confirmRequired }) }
@@ -41,10 +30,6 @@ export function newPasswordErrors(newPassword: string, confirm: string): FieldEr
   if (newPassword !== confirm) return { confirmPassword: `${MESSAGES.passwordMismatchTitle}: ${MESSAGES.passwordMismatch}` }
   if (newPassword.length < PASSWORD_MIN_LENGTH) return { newPassword: `${MESSAGES.passwordTooShortTitle}: ${MESSAGES.passwordTooShort}` }
   return {}
-}
-
-export function hasErrors(errors: Record<string, string | undefined>) {
-  return Object.values(errors).some(Boolean)
 }
 
 /** The fields the forms share, as zod schemas with the messages above (the first failing check shows). */
