@@ -1,9 +1,12 @@
 import * as React from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { api } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
-import { bidMaximum, buildBidBody, defaultBidAmount, largeBidRatio, liveBidOn, money2, validateBidAmount, validateComment, validateMaxAutoBid, type CommentMode } from '@/lib/bids'
+import { bidMaximum, buildBidBody, defaultBidAmount, largeBidRatio, liveBidOn, money2, validateComment, type CommentMode } from '@/lib/bids'
 import { readMoney } from '@/lib/money'
 import { brandLabel } from '@/lib/disclosure'
 import { useAuth } from '@/auth/session'
@@ -15,7 +18,29 @@ import { type LargeBid } from '../LargeBidDialog'
 import { useNow } from '@/hooks/use-motion'
 import { learnCurrentBid, useLiveSlot } from '@/api/live/slots'
 
-import { BID_FAILED, bidPlacedText, tooLowWarning } from '../place-bid'
+import { BID_FAILED, bidPlacedText, bidProblem, tooLowWarning, type BidInput } from '../place-bid'
+
+interface BidFormValues {
+  typedAmount: string | null
+  autoBid: boolean
+  maxAutoBid: string
+  mode: CommentMode | null
+  selected: string | null
+  text: string
+}
+
+const EMPTY_BID: BidFormValues = { typedAmount: null, autoBid: false, maxAutoBid: '', mode: null, selected: null, text: '' }
+
+/** The panel's schema: its fields, and bidProblem's rule on the amount as it stands (typed, or the live suggestion). */
+function bidFormSchema(slot: Slot, mode: CommentMode) {
+  return z
+    .object({ typedAmount: z.string().nullable(), autoBid: z.boolean(), maxAutoBid: z.string(), mode: z.enum(['keep', 'existing', 'new', 'later']).nullable(), selected: z.string().nullable(), text: z.string() })
+    .superRefine((values, ctx) => {
+      const amount = values.typedAmount ?? money2(defaultBidAmount(slot))
+      const problem = bidProblem({ amount, autoBid: values.autoBid, maxAutoBid: values.maxAutoBid, mode, selected: values.selected, text: values.text }, slot)
+      if (problem) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.description })
+    })
+}
 
 /** The bid panel's state and its three calls (bid, Buy Now, connect Instagram): what the panel shows comes from here. */
 export function usePlaceBidForm(opened: Slot, onDone: () => void) {
@@ -23,13 +48,19 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void) {
   const slot = useLiveSlot(opened)
   const now = useNow()
   const [openedAt] = React.useState(opened.currentBid)
-  const [typed, setAmount] = React.useState<string | null>(null)
+  // the schema reads the live slot and the comment mode in force, both known only at submit time
+  const form = useForm<BidFormValues>({ resolver: (values, context, options) => zodResolver(bidFormSchema(slot, mode2))(values, context, options), defaultValues: EMPTY_BID })
+  const [typed, autoBid, maxAutoBid, mode, selected, text] = useWatch({ control: form.control, name: ['typedAmount', 'autoBid', 'maxAutoBid', 'mode', 'selected', 'text'] })
+  const setAmount = (value: string) => form.setValue('typedAmount', value)
+  const setAutoBid = (value: boolean) => form.setValue('autoBid', value)
+  const setMaxAutoBid = (value: string) => form.setValue('maxAutoBid', value)
+  const setMode = (value: CommentMode) => form.setValue('mode', value)
+  const setSelected = (value: string) => form.setValue('selected', value)
+  const setText = (value: string) => form.setValue('text', value)
   // until the buyer types, the suggested amount follows the live current bid
   const amount = typed ?? money2(defaultBidAmount(slot))
   const warning = tooLowWarning(amount, slot, openedAt)
   const closed = slot.status !== 'ACTIVE' || new Date(slot.auctionEnd).getTime() <= now.getTime()
-  const [autoBid, setAutoBid] = React.useState(false)
-  const [maxAutoBid, setMaxAutoBid] = React.useState('')
   const [largeBid, setLargeBid] = React.useState<(LargeBid & { body: ReturnType<typeof buildBidBody> }) | null>(null)
   const comments = useQuery({ ...commentsQuery(slot.id), retry: false, staleTime: 0 })
   const myBids = useQuery({ ...buyerBidsQuery(), staleTime: 0 })
@@ -38,10 +69,7 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void) {
   const keepable = Boolean(mine?.comment || mine?.commentId)
   const notConnected = comments.error instanceof ApiError && comments.error.status === 401
   const hasComments = (comments.data?.length ?? 0) > 0
-  const [mode, setMode] = React.useState<CommentMode | null>(null)
   const effectiveMode: CommentMode = mode ?? (keepable ? 'keep' : hasComments ? 'existing' : 'new')
-  const [selected, setSelected] = React.useState<string | null>(null)
-  const [text, setText] = React.useState('')
   const { user } = useAuth()
   const brand = brandLabel(user?.instagramHandle, user?.businessName, user?.name)
 
@@ -88,31 +116,12 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void) {
   const mode2: CommentMode = notConnected && effectiveMode === 'existing' ? (keepable ? 'keep' : 'new') : effectiveMode
   const selectedComment = comments.data?.find((c) => c.id === selected)
 
-  function commentProblem() {
-    return validateComment(mode2, selected, text)
-  }
+  const input = (): BidInput => ({ amount, autoBid, maxAutoBid, mode: mode2, selected, text })
 
-  function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const amountError = validateBidAmount(amount, slot)
+  function send() {
     const reading = readMoney(amount)
-    if (amountError || !reading.ok) {
-      toast.error('Invalid Bid Amount', { description: amountError ?? BID_FAILED })
-      return
-    }
+    if (!reading.ok) return
     const maxReading = autoBid ? readMoney(maxAutoBid) : null
-    if (maxReading) {
-      const maxError = validateMaxAutoBid(maxAutoBid, reading.cents)
-      if (maxError || !maxReading.ok) {
-        toast.error('Invalid Maximum Bid', { description: maxError ?? BID_FAILED })
-        return
-      }
-    }
-    const problem = commentProblem()
-    if (problem) {
-      toast.error(problem.title, { description: problem.description })
-      return
-    }
     const maxCents = maxReading?.ok ? maxReading.cents : null
     const body = buildBidBody({
       slotId: slot.id,
@@ -131,8 +140,15 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void) {
     else place.mutate(body)
   }
 
+  function tellProblem() {
+    const problem = bidProblem(input(), slot)
+    if (problem) toast.error(problem.title, { description: problem.description })
+  }
+
+  const onSubmit = form.handleSubmit(send, tellProblem)
+
   function onBuyNow() {
-    const problem = commentProblem()
+    const problem = validateComment(mode2, selected, text)
     if (problem) {
       toast.error(problem.title, { description: problem.description })
       return
