@@ -32,9 +32,10 @@ web/dist/index.html: $(WEB_SOURCES) web/node_modules/.package-lock.json
 run: install web
 	$(UV) run --frozen --no-dev python -m pinbid_launcher embedded --port $(PORT)
 
-## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml and the web's API types
+## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml, the web's API types and rules
 contracts:
 	$(UV) run python -m pinbid_launcher.openapi
+	$(UV) run python -m pinbid_launcher.web_rules
 	$(UV) run python -m pinbid_launcher.event_contracts
 	$(UV) run python -m pinbid_launcher.asyncapi
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
@@ -45,6 +46,7 @@ lint: web/node_modules/.package-lock.json
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_kit.migration_check
 	$(UV) run python -m pinbid_launcher.openapi --check
+	$(UV) run python -m pinbid_launcher.web_rules --check
 	$(UV) run python -m pinbid_launcher.event_contracts --check
 	$(UV) run python -m pinbid_launcher.asyncapi --check
 	@if [ -f web/package.json ]; then \

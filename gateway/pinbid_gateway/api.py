@@ -16,6 +16,7 @@ from pinbid_kit.auth import Buyer, Influencer
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import ApiError, NotFound
 from pinbid_kit.tokens import TokenVerifier
+from pinbid_kit.web_rules import web_rules
 
 from . import dashboards, site_files
 from .live import Hub, open_stream
@@ -66,7 +67,8 @@ side = APIRouter(include_in_schema=False)
 
 @side.get("/runtime-config.json", include_in_schema=False)
 async def runtime_config(settings: SettingsDep) -> JSONResponse:
-    return JSONResponse({"apiBase": settings.api_base}, headers={"Cache-Control": "no-store"})
+    return JSONResponse({"apiBase": settings.api_base, "rules": web_rules(settings.platform_fee_percent)},
+                        headers={"Cache-Control": "no-store"})
 
 
 @side.get("/robots.txt")

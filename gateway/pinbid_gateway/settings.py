@@ -3,6 +3,7 @@ from pathlib import Path
 from pinbid_kit.paths import repo_root
 from pinbid_kit.setting_types import WebUrl
 from pinbid_kit.settings import KitSettings
+from pinbid_kit.web_rules import DEFAULT_PLATFORM_FEE_PERCENT, PLATFORM_FEE_PERCENT_VARIABLE
 from pydantic import Field, IPvAnyNetwork
 from pydantic_settings import SettingsConfigDict
 
@@ -31,6 +32,9 @@ class GatewaySettings(KitSettings):
     security_contact: str | None = None
     # Proxies (addresses or networks) whose X-Forwarded-For is believed; none by default (see clients.py).
     trusted_proxies: list[IPvAnyNetwork] = Field(default_factory=list)
+    # Payments' fee, read from payments' own variable so that the web shows the fee that is charged.
+    platform_fee_percent: int = Field(default=DEFAULT_PLATFORM_FEE_PERCENT, ge=0, le=100,
+                                      validation_alias=PLATFORM_FEE_PERCENT_VARIABLE.lower())
 
     def service_urls(self) -> dict[str, str]:
         urls = {name: getattr(self, f"{name}_url") for name in SERVICES}

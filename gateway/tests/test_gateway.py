@@ -1,6 +1,7 @@
 import gzip
 
 from pinbid_gateway.routing import Access, route_for
+from pinbid_kit.web_rules import web_rules
 from pinbid_testing import eventually
 
 from .conftest import bearer, session
@@ -104,7 +105,8 @@ async def test_oversized_bodies_are_413(stack):
 async def test_runtime_config_and_the_web_app(stack):
     http, _, _ = stack
     config = await http.get("/runtime-config.json")
-    assert config.json() == {"apiBase": "/api"} and config.headers["cache-control"] == "no-store"
+    assert config.json() == {"apiBase": "/api", "rules": web_rules(10)}
+    assert config.headers["cache-control"] == "no-store"
     page = await http.get("/dashboard")
     assert page.status_code == 200 and "Pinbid app" in page.text
     asset = await http.get("/assets/app.js")

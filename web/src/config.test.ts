@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import { DEFAULT_CONFIG, getConfig, loadRuntimeConfig } from './config'
+import { DEFAULT_CONFIG, getConfig, loadRuntimeConfig, rules } from './config'
+import generated from './api/rules.json'
 
 describe('runtime config', () => {
   it('uses /runtime-config.json, keeping extra keys', async () => {
     const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: 'https://api.example.test/api/', flag: true }), { status: 200 }))
     const cfg = await loadRuntimeConfig(f as unknown as typeof fetch)
     expect(f).toHaveBeenCalledWith('/runtime-config.json', expect.anything())
-    expect(cfg).toEqual({ apiBase: 'https://api.example.test/api', flag: true })
+    expect(cfg).toEqual({ apiBase: 'https://api.example.test/api', flag: true, rules: generated })
     expect(getConfig()).toBe(cfg)
   })
 
@@ -19,5 +20,20 @@ describe('runtime config', () => {
     const cfg = await loadRuntimeConfig(vi.fn(impl) as unknown as typeof fetch)
     expect(cfg).toEqual(DEFAULT_CONFIG)
     expect(cfg.apiBase).toBe('/api')
+  })
+
+  it("takes the server's rules, so the fee shown follows its setting", async () => {
+    const served = { ...generated, platformFeePercent: 15, maxNewCommentLength: 100 }
+    const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: '/api', rules: served }), { status: 200 }))
+    await loadRuntimeConfig(f as unknown as typeof fetch)
+    expect(rules()).toEqual(served)
+  })
+
+  it('keeps the generated rules when the served ones are malformed or missing', async () => {
+    for (const served of [undefined, { ...generated, platformFeePercent: 'ten' }, { ...generated, platformFeePercent: 120 }, { ...generated, disclosureStart: null }]) {
+      const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: '/api', rules: served }), { status: 200 }))
+      await loadRuntimeConfig(f as unknown as typeof fetch)
+      expect(rules()).toEqual(generated)
+    }
   })
 })

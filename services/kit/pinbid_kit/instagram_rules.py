@@ -16,18 +16,18 @@ DISCLOSURE_WORD = "Ad"
 # What counts as a clear disclosure at the start of a brand's own comment (case-insensitive), for example
 # "Ad · @brand: …", "#ad …", "Sponsored: …", "Paid partnership with @brand …". Only the opening counts:
 # a trailing "#ad" is what the FTC calls easy to miss.
-_DISCLOSURE_START = re.compile(
+DISCLOSURE_START = re.compile(
     r"^\s*(?:#?ad\b|#?advertisement\b|#?sponsored\b|paid\s+partnership\b|#?partner(?:ed|ship)?\b)",
     re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#\w+", re.UNICODE)
 _MENTION = re.compile(r"(?<![\w.])@[A-Za-z0-9._]{1,30}")
-_HANDLE = re.compile(r"^[A-Za-z0-9._]{1,30}$")
+HANDLE = re.compile(r"^[A-Za-z0-9._]{1,30}$")
 
 
 def brand_label(instagram_handle: str | None, business_name: str | None, name: str | None) -> str:
     """How a disclosure names the brand: its Instagram handle when it has one, else its business name."""
     handle = (instagram_handle or "").strip().removeprefix("@")
-    if handle and _HANDLE.match(handle):
+    if handle and HANDLE.match(handle):
         return f"@{handle}"
     label = " ".join((business_name or name or "").split())
     return label or "a brand partner"
@@ -36,6 +36,10 @@ def brand_label(instagram_handle: str | None, business_name: str | None, name: s
 def disclosure_prefix(brand: str) -> str:
     """The opening of every comment Pinbid posts for a brand, e.g. "Ad · @northwind: "."""
     return f"{DISCLOSURE_WORD} · {brand}: "
+
+
+# a new text leaves room for the longest disclosure ("Ad · @" and a 30-character handle)
+MAX_NEW_COMMENT_LENGTH = MAX_COMMENT_LENGTH - len(disclosure_prefix("@" + "x" * 30))
 
 
 def disclosed(text: str, brand: str) -> str:
@@ -47,7 +51,7 @@ def disclosed(text: str, brand: str) -> str:
 
 
 def starts_with_disclosure(text: str) -> bool:
-    return bool(_DISCLOSURE_START.match(unicodedata.normalize("NFKC", text)))
+    return bool(DISCLOSURE_START.match(unicodedata.normalize("NFKC", text)))
 
 
 def hashtags(text: str) -> int:

@@ -1,5 +1,6 @@
 from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
+from pinbid_kit.web_rules import DEFAULT_PLATFORM_FEE_PERCENT
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
@@ -15,7 +16,7 @@ class PaymentsSettings(KitSettings):
     pay_window_seconds: int = Field(default=48 * 3600, ge=60, description="time the buyer has to pay")
     pin_deadline_days: float = Field(default=3, gt=0, description="a paid bid not pinned by then is refunded")
     buyer_fee_cents: int = Field(default=0, ge=0, description="added to the price the buyer pays")
-    platform_fee_percent: int = Field(default=10, ge=0, le=100)
+    platform_fee_percent: int = Field(default=DEFAULT_PLATFORM_FEE_PERCENT, ge=0, le=100)
     currency: str = "USD"
     # checkout: "sandbox" (served by this service) or "stripe"
     checkout_provider: str = Field(default="sandbox", pattern="^(sandbox|stripe)$")

@@ -3,9 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, mockApi, renderApp } from '@/test/utils'
 import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid, type Slot } from '@/test/fixtures'
-import { connectReturn, payingBid } from './buyer/returnNotes'
-import { bidPlacedText } from './buyer/PlaceBidSheet'
-import { slotFormProblem } from './creator/PostManagerPage'
+import { connectReturn, payingBid } from '@/lib/return-notes'
+import { bidPlacedText } from './buyer/place-bid'
+import { slotFormProblem } from './creator/slot-form'
 
 const slot = (over: Partial<Slot> = {}) => makeSlot({ bidCount: 5, ...over })
 const bid = (over: Partial<Bid> = {}) => makeBid({ pinSlot: slot(), ...over })

@@ -21,7 +21,7 @@ import {
   SidebarTrigger,
   useSidebar,
 } from '@/components/ui/sidebar'
-import { LiveProvider } from '@/features/live/LiveProvider'
+import { LiveProvider } from '@/api/live/LiveProvider'
 import { NotificationBell } from '@/features/notifications/NotificationBell'
 import { menuFor, roleLabel } from './menus'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, setConfig } from '@/config'
 import {
   bidAgainAmount,
   bidAmountMessage,
@@ -91,6 +92,15 @@ describe('bid amount', () => {
   it('net is 90%', () => {
     expect(net(25)).toBe(22.5)
     expect(net(33.33)).toBe(30)
+  })
+
+  it('net follows the fee the server serves', () => {
+    setConfig({ ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, platformFeePercent: 15 } })
+    try {
+      expect(net(25)).toBe(21.25)
+    } finally {
+      setConfig(DEFAULT_CONFIG)
+    }
   })
 })
 

@@ -1,4 +1,5 @@
 import type { Schemas } from '@/api/client'
+import { rules } from '@/config'
 import { dollarsToCents, formatMoney, readMoney } from './money'
 
 export type Slot = Schemas['SlotOut']
@@ -15,16 +16,16 @@ export type BidStatus =
   | 'REJECTED'
   | 'PINNED'
 
-/** Spec section 9. */
-export const PLATFORM_FEE_RATE = 0.1
-export const NET_RATE = 0.9
+/** Spec section 9: the platform's fee and the creator's share, in percent, as the server charges them. */
+export const platformFeePercent = () => rules().platformFeePercent
+export const creatorSharePercent = () => 100 - platformFeePercent()
 export const BID_STEP = 0.01
 export const DEFAULT_INCREMENT = 1
 export const BID_AGAIN_INCREMENT = 10
 
 export const round2 = (n: number) => Math.round(n * 100) / 100
 export const money2 = (n: number) => n.toFixed(2)
-export const net = (gross: number) => round2(gross * NET_RATE)
+export const net = (gross: number) => round2((gross * creatorSharePercent()) / 100)
 
 /** The default amount: the current bid plus 1, or the minimum bid when nobody has bid yet. */
 export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {

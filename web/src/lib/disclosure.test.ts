@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest'
-import { MAX_NEW_COMMENT_LENGTH, brandLabel, disclosed, startsWithDisclosure } from './disclosure'
+import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, setConfig } from '@/config'
+import { brandLabel, disclosed, maxNewCommentLength, startsWithDisclosure } from './disclosure'
 
 describe('disclosure', () => {
+  afterEach(() => setConfig(DEFAULT_CONFIG))
+
   it('puts the disclosure first, naming the brand by its handle or else its business name', () => {
     expect(disclosed('  Love   this ', brandLabel('northwind.coffee', 'Northwind Coffee'))).toBe('Ad · @northwind.coffee: Love this')
     expect(disclosed('Love this', brandLabel(null, 'Northwind Coffee'))).toBe('Ad · Northwind Coffee: Love this')
@@ -14,6 +17,14 @@ describe('disclosure', () => {
   })
 
   it('leaves room for the longest disclosure', () => {
-    expect(MAX_NEW_COMMENT_LENGTH).toBe(2162)
+    expect(maxNewCommentLength()).toBe(2162)
+  })
+
+  it('follows the patterns and limits the server serves', () => {
+    setConfig({ ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, disclosureStart: { source: '^promo\\b', flags: '' }, handlePattern: '^[a-z]{1,5}$', maxNewCommentLength: 100 } })
+    expect(startsWithDisclosure('promo Summer')).toBe(true)
+    expect(startsWithDisclosure('#ad Summer')).toBe(false)
+    expect(brandLabel('northwind', 'Northwind Coffee')).toBe('Northwind Coffee')
+    expect(maxNewCommentLength()).toBe(100)
   })
 })

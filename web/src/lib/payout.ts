@@ -1,5 +1,6 @@
 /** Payout settings rules (spec section 5) and defaults (section 9). */
 import { readMoney, type MoneyReading } from './money'
+import { z } from 'zod'
 
 export const MINIMUM_PAYOUT_FLOOR_CENTS = 5_000
 /** The server's bound: a minimum above it is a slip of the keyboard. */
@@ -131,3 +132,21 @@ export function formFromSettings(s: {
     taxFormSubmitted: s.taxFormSubmitted,
   }
 }
+
+/** The form's zod schema: validatePayout's rules, each message on its field (the minimum read by readMoney). */
+export const payoutSchema = z
+  .object({
+    payoutMethod: z.enum(['', 'BANK_TRANSFER', 'PAYPAL']),
+    minimumPayout: z.string(),
+    schedule: z.enum(['', 'WEEKLY', 'MONTHLY', 'QUARTERLY']),
+    paypalEmail: z.string(),
+    accountName: z.string(),
+    bankAccount: z.string(),
+    currency: z.enum(['', 'USD', 'GBP']),
+    routingNumber: z.string(),
+    sortCode: z.string(),
+    taxFormSubmitted: z.boolean(),
+  })
+  .superRefine((form, ctx) => {
+    for (const [path, message] of Object.entries(validatePayout(form as PayoutForm))) ctx.addIssue({ code: 'custom', path: [path], message })
+  })

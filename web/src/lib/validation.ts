@@ -1,4 +1,6 @@
 import { toast } from 'sonner'
+import { z } from 'zod'
+import type { FieldErrors as FormErrors } from 'react-hook-form'
 export const PASSWORD_MIN_LENGTH = 8
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -21,17 +23,6 @@ export const MESSAGES = {
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
 
-export function emailError(value: string): string | undefined {
-  const v = value.trim()
-  if (!v) return MESSAGES.emailRequired
-  if (!EMAIL_RE.test(v)) return MESSAGES.emailInvalid
-  return undefined
-}
-
-export function requiredError(value: string, message: string): string | undefined {
-  return value.trim() ? undefined : message
-}
-
 /** New password + confirmation, as the reset and settings forms check them (mismatch first, then length). */
 export function newPasswordErrors(newPassword: string, confirm: string): FieldErrors<'newPassword' | 'confirmPassword'> {
   if (!newPassword) return { newPassword: MESSAGES.newPasswordRequired, ...(confirm ? {} : { confirmPassword: MESSAGES.confirmRequired }) }
@@ -41,15 +32,28 @@ export function newPasswordErrors(newPassword: string, confirm: string): FieldEr
   return {}
 }
 
-export function hasErrors(errors: Record<string, string | undefined>) {
-  return Object.values(errors).some(Boolean)
+/** The fields the forms share, as zod schemas with the messages above (the first failing check shows). */
+export const emailField = z.string().trim().min(1, MESSAGES.emailRequired).regex(EMAIL_RE, MESSAGES.emailInvalid)
+
+export function requiredText(message: string) {
+  return z.string().trim().min(1, message)
+}
+
+/** A new password and its confirmation, checked as newPasswordErrors says (mismatch first, then length). */
+export function withNewPasswordRule<T extends { newPassword: string; confirmPassword: string }>(values: T, ctx: z.RefinementCtx) {
+  const errors = newPasswordErrors(values.newPassword, values.confirmPassword)
+  for (const [path, message] of Object.entries(errors)) if (message) ctx.addIssue({ code: 'custom', path: [path], message })
+}
+
+/** react-hook-form's invalid handler for a password pair: the spec's toast for a mismatch or a short password. */
+export function toastPasswordRuleOf(errors: FormErrors<{ newPassword: string; confirmPassword: string }>) {
+  toastPasswordRule({ newPassword: errors.newPassword?.message, confirmPassword: errors.confirmPassword?.message })
 }
 
 /** Strip a leading @ and surrounding space from an Instagram handle. */
 export function normaliseHandle(value: string) {
   return value.trim().replace(/^@+/, '')
 }
-export const HANDLE_RE = /^[A-Za-z0-9._]{1,30}$/
 
 /** The spec shows 'Password Mismatch' and 'Password Too Short' as toasts too. */
 export function toastPasswordRule(errors: FieldErrors<'newPassword' | 'confirmPassword'>) {

@@ -6,7 +6,7 @@ import { vi } from 'vitest'
 import { AuthProvider } from '@/auth/session'
 import { AppRoutes } from '@/App'
 import { Toaster } from '@/components/ui/sonner'
-import { setConfig } from '@/config'
+import { DEFAULT_CONFIG, setConfig } from '@/config'
 import type { User } from '@/api/client'
 
 export const API = 'http://localhost/api'
@@ -63,7 +63,7 @@ function LocationProbe() {
 }
 
 export function renderApp(path: string) {
-  setConfig({ apiBase: API })
+  setConfig({ ...DEFAULT_CONFIG, apiBase: API })
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
   return render(
     <QueryClientProvider client={client}>

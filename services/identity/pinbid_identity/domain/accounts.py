@@ -1,9 +1,9 @@
 """Rules for accounts: who may sign up with what, and how emails, names and handles are read."""
 
-import re
 from enum import StrEnum
 
 from email_validator import EmailNotValidError, validate_email
+from pinbid_kit.instagram_rules import HANDLE
 from pinbid_kit.text import unsafe_character
 
 MIN_PASSWORD = 8
@@ -11,7 +11,6 @@ MAX_PASSWORD = 256  # argon2 hashes any length; a bound keeps a request from cos
 MAX_NAME = 100
 MAX_BUSINESS_NAME = 120
 MAX_EMAIL = 254
-_HANDLE = re.compile(r"^[A-Za-z0-9._]{1,30}$")
 
 
 class Role(StrEnum):
@@ -52,7 +51,7 @@ def clean_name(raw: str, *, field: str = "name", max_length: int = MAX_NAME, lab
 
 def clean_instagram_handle(raw: str) -> str:
     handle = raw.strip().removeprefix("@")
-    if not _HANDLE.match(handle):
+    if not HANDLE.match(handle):
         raise RuleBroken(
             "Instagram handles have 1 to 30 letters, numbers, periods and underscores.", "instagramHandle"
         )

@@ -10,8 +10,7 @@ from .errors import RuleBroken
 MAX_COMMENT_ID = 64
 MAX_COMMENT_TEXT = ig.MAX_COMMENT_LENGTH
 MAX_USERNAME = 30
-# a new text leaves room for the longest disclosure ("Ad · @" and a 30-character handle)
-MAX_NEW_COMMENT_TEXT = ig.MAX_COMMENT_LENGTH - len(ig.disclosure_prefix("@" + "x" * 30))
+MAX_NEW_COMMENT_TEXT = ig.MAX_NEW_COMMENT_LENGTH
 
 
 @dataclass(frozen=True)

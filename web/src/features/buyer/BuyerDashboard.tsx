@@ -8,9 +8,10 @@ import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { DASHBOARD_LIMIT } from '@/lib/filters'
 import { cn } from '@/lib/utils'
-import { SpendChartCard } from '../charts'
-import { EmptyState, fmtMoney, LoadError, StatCard } from '../common'
-import { fetchBuyerDashboard, fetchSlots, KEYS, type Slot } from '../queries'
+import { SpendChartCard } from '@/components/charts'
+import { EmptyState, fmtMoney, LoadError, StatCard } from '@/components/common'
+import type { Slot } from '@/api/types'
+import { slotsQuery, useBuyerDashboard } from './api/queries'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import { SlotCard } from './SlotCard'
 import { useDebounced } from './MarketplacePage'
@@ -19,13 +20,13 @@ export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try a
 export const DASHBOARD_CATEGORIES = ['Fashion', 'Tech', 'Fitness', 'Food', 'Travel', 'Gaming']
 
 export function BuyerDashboard() {
-  const stats = useQuery({ queryKey: KEYS.buyerDashboard, queryFn: fetchBuyerDashboard })
+  const stats = useBuyerDashboard()
   const [search, setSearch] = React.useState('')
   const [category, setCategory] = React.useState<string | null>(null)
   const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
   const q = useDebounced(search)
   const query = { sortBy: 'newest', page: 1, limit: DASHBOARD_LIMIT, ...(q.trim() ? { q: q.trim() } : {}), ...(category ? { category: category.toLowerCase() } : {}) }
-  const slots = useQuery({ queryKey: KEYS.slots(query), queryFn: () => fetchSlots(query), placeholderData: (prev) => prev })
+  const slots = useQuery({ ...slotsQuery(query), placeholderData: (prev) => prev })
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { RoleGate } from '../RoleGate'
+import { RoleGate } from '@/components/role-gate'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { ChevronDown, LayoutGrid, List, Search, SlidersHorizontal, X } from 'lucide-react'
@@ -27,9 +27,12 @@ import {
   type TimeLeft,
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
-import { EmptyState, LoadError } from '../common'
-import { fetchCategories, fetchSlot, fetchSlots, KEYS, type Slot } from '../queries'
-import { useInstagramCallbackToast } from '../creator/instagram'
+import { EmptyState, LoadError } from '@/components/common'
+import { KEYS } from '@/api/keys'
+import { categoriesQuery, slotDetailsQuery } from '@/api/queries'
+import type { Slot } from '@/api/types'
+import { fetchSlots } from './api/queries'
+import { useInstagramCallbackToast } from '@/hooks/use-instagram'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import { SlotCard } from './SlotCard'
 
@@ -58,7 +61,7 @@ function useSlotFromLink() {
   const [params, setParams] = useSearchParams()
   const linked = params.get('slot')
   const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
-  const slot = useQuery({ queryKey: KEYS.slot(linked ?? ''), queryFn: () => fetchSlot(linked ?? ''), enabled: Boolean(linked), retry: false })
+  const slot = useQuery({ ...slotDetailsQuery(linked ?? ''), enabled: Boolean(linked), retry: false })
   React.useEffect(() => {
     if (!linked || slot.isPending) return
     if (slot.data?.status === 'ACTIVE') setBidSlot(slot.data)
@@ -77,7 +80,7 @@ function MarketplacePageInner() {
   const [bidSlot, setBidSlot] = useSlotFromLink()
   const q = useDebounced(search)
   const f = useDebounced(filters, 250)
-  const categories = useQuery({ queryKey: KEYS.categories, queryFn: fetchCategories, staleTime: 5 * 60_000 })
+  const categories = useQuery(categoriesQuery())
 
   const slots = useInfiniteQuery({
     queryKey: KEYS.slots({ q, f, sortBy }),

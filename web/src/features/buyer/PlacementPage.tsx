@@ -4,18 +4,22 @@ import * as React from 'react'
 import { Link, useParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
 import { api } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { showServerErrors } from '@/lib/server-errors'
 import { Spinner } from '@/components/ui/spinner'
 import { placementSeries } from '@/lib/charts'
-import { PlacementChart } from '../charts'
-import { EmptyState, LoadError, StatCard } from '../common'
-import { RoleGate } from '../RoleGate'
+import { PlacementChart } from '@/components/charts'
+import { EmptyState, LoadError, StatCard } from '@/components/common'
+import { RoleGate } from '@/components/role-gate'
 
 export const placementKey = (bidId: string) => ['instagram', 'placement', bidId] as const
 
@@ -86,21 +90,28 @@ function PlacementInner() {
   )
 }
 
+// the browser's own check (required, type url) runs first, as before; the server says what else is wrong
+const linkSchema = z.object({ url: z.string().trim(), promoCode: z.string().trim() })
+type LinkValues = z.infer<typeof linkSchema>
+
 type LinkOut = { code: string; shortUrl: string; destination: string; promoCode?: string | null }
 
 function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undefined }) {
   const queryClient = useQueryClient()
-  const [url, setUrl] = React.useState(link?.destination ?? 'https://')
-  const [promo, setPromo] = React.useState(link?.promoCode ?? '')
+  const form = useForm<LinkValues>({ resolver: zodResolver(linkSchema), defaultValues: { url: link?.destination ?? 'https://', promoCode: link?.promoCode ?? '' } })
   const [error, setError] = React.useState<string | null>(null)
   const save = useMutation({
-    mutationFn: async () => unwrap(await api().PUT('/instagram/placements/{bid_id}/link', { params: { path: { bid_id: bidId } }, body: { url: url.trim(), promoCode: promo.trim() || null } })),
+    mutationFn: async ({ url, promoCode }: LinkValues) =>
+      unwrap(await api().PUT('/instagram/placements/{bid_id}/link', { params: { path: { bid_id: bidId } }, body: { url, promoCode: promoCode || null } })),
     onSuccess: () => {
       setError(null)
       toast.success('Short link saved', { description: 'Put it in your comment: people can type it.' })
       void queryClient.invalidateQueries({ queryKey: placementKey(bidId) })
     },
-    onError: (err) => setError(serverMessage(err, 'Could not save the link. Please try again.')),
+    onError: (err) => {
+      showServerErrors(form, err)
+      setError(serverMessage(err, 'Could not save the link. Please try again.'))
+    },
   })
   const copy = async () => {
     if (!link) return
@@ -123,22 +134,34 @@ function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undef
             {link.promoCode && <span className="text-sm text-muted-foreground">Promo code: <b className="text-foreground">{link.promoCode}</b></span>}
           </div>
         )}
-        <form
-          className="grid gap-3"
-          aria-label="Short link"
-          onSubmit={(e) => {
-            e.preventDefault()
-            save.mutate()
-          }}
-        >
-          <div className="grid gap-1">
-            <Label htmlFor="link-url">Your page</Label>
-            <Input id="link-url" type="url" inputMode="url" value={url} onChange={(e) => setUrl(e.target.value)} maxLength={2000} required aria-invalid={error ? true : undefined} />
-          </div>
-          <div className="grid gap-1">
-            <Label htmlFor="link-promo">Promo code (optional)</Label>
-            <Input id="link-promo" value={promo} onChange={(e) => setPromo(e.target.value)} maxLength={32} placeholder="SUMMER-25" />
-          </div>
+        <Form {...form}>
+        <form className="grid gap-3" aria-label="Short link" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+          <FormField
+            control={form.control}
+            name="url"
+            render={({ field }) => (
+              <FormItem controlId="link-url" className="gap-1">
+                <FormLabel>Your page</FormLabel>
+                <FormControl>
+                  <Input type="url" inputMode="url" maxLength={2000} required {...field} aria-invalid={error || form.formState.errors.url ? true : undefined} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="promoCode"
+            render={({ field }) => (
+              <FormItem controlId="link-promo" className="gap-1">
+                <FormLabel>Promo code (optional)</FormLabel>
+                <FormControl>
+                  <Input maxLength={32} placeholder="SUMMER-25" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
           {error && (
             <p role="alert" className="text-sm text-destructive">
               {error}
@@ -150,6 +173,7 @@ function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undef
             </Button>
           </div>
         </form>
+        </Form>
       </CardContent>
     </Card>
   )

@@ -3,11 +3,11 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { compactNumber, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
-import { fmtMoney, fmtShortDateTime } from '../common'
-import { SlotMedia } from '../SlotMedia'
-import type { Slot } from '../queries'
-import { useLiveSlots } from '../live/LiveProvider'
-import { useFlash, useNow } from '../live/motion'
+import { fmtMoney, fmtShortDateTime } from '@/components/common'
+import { SlotMedia } from '@/components/slot-media'
+import type { Slot } from '@/api/types'
+import { useLiveSlots } from '@/api/live/LiveProvider'
+import { useFlash, useNow } from '@/hooks/use-motion'
 
 export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Details & Bid', showMinBid = true }: { slot: Slot; onBid: (slot: Slot) => void; layout?: 'grid' | 'list'; buttonText?: string; showMinBid?: boolean }) {
   const profile = slot.user.influencerProfile

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
 import { mockStream } from '@/test/sse'
 import { buyer, makeSlot, page, signedIn, toastWith } from '@/test/fixtures'
-import { tooLowWarning } from './PlaceBidSheet'
+import { tooLowWarning } from './place-bid'
 
 const end = () => new Date(Date.now() + 86_400_000).toISOString()
 

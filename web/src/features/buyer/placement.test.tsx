@@ -51,7 +51,10 @@ describe('placement page', () => {
     await userEvent.clear(url)
     await userEvent.type(url, 'http://northwind.coffee')
     await userEvent.click(screen.getByRole('button', { name: 'Make my short link' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('https:// address')
+    // the form's line says why, and the field the server named shows its message
+    expect(await screen.findByText('The link must be an https:// address of your page.')).toHaveAttribute('role', 'alert')
+    expect(screen.getByText('x')).toHaveAttribute('role', 'alert')
+    expect(screen.getByLabelText('Your page')).toHaveAttribute('aria-invalid', 'true')
     unmount()
     renderApp('/my-bids/bid-2')
     expect(await screen.findByText('This placement does not exist, or it is not yours.')).toBeInTheDocument()

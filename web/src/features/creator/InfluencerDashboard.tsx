@@ -11,14 +11,17 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
-import { bidders, statusLabel, timeLeft } from '@/lib/bids'
+import { bidders, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
-import { useFlash, useNow } from '../live/motion'
-import { PriceHistory } from '../charts'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '../common'
-import { ConfirmButton } from '../ConfirmButton'
-import { useFocusReturn } from '../focus'
-import { fetchActiveSlots, fetchInfluencerDashboard, fetchNotifications, KEYS, type Slot } from '../queries'
+import { useFlash, useNow } from '@/hooks/use-motion'
+import { PriceHistory } from '@/components/charts'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '@/components/common'
+import { ConfirmButton } from '@/components/confirm-button'
+import { useFocusReturn } from '@/hooks/use-focus-return'
+import { KEYS } from '@/api/keys'
+import { notificationsQuery } from '@/api/queries'
+import type { Slot } from '@/api/types'
+import { useActiveSlots, useInfluencerDashboard } from './api/queries'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
 export const END_AUCTION_FALLBACK = 'There was an error ending the auction. Please try again.'
@@ -56,9 +59,9 @@ export function useEndAuction() {
 
 export function InfluencerDashboard() {
   const { user } = useAuth()
-  const stats = useQuery({ queryKey: KEYS.influencerDashboard, queryFn: fetchInfluencerDashboard })
-  const slots = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots })
-  const notifications = useQuery({ queryKey: KEYS.notifications, queryFn: fetchNotifications })
+  const stats = useInfluencerDashboard()
+  const slots = useActiveSlots()
+  const notifications = useQuery(notificationsQuery())
   const [historySlot, setHistorySlot] = React.useState<Slot | null>(null)
   const end = useEndAuction()
 
@@ -73,7 +76,7 @@ export function InfluencerDashboard() {
         <div className="grid gap-4 sm:grid-cols-3">
           <StatCard icon={Images} label="Active Pin Slots" value={stats.data ? stats.data.activeSlots : '…'} />
           <StatCard icon={ClipboardCheck} label="Pending Approvals" value={stats.data ? stats.data.pendingApprovals : '…'} />
-          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint="Net after 10% fee" />
+          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">

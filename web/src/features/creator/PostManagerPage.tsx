@@ -1,40 +1,22 @@
 import * as React from 'react'
-import { MoneyInput } from '@/components/money-input'
-import { readMoney } from '@/lib/money'
-import { RoleGate } from '../RoleGate'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { RoleGate } from '@/components/role-gate'
 import { Link } from 'react-router'
-import { toast } from 'sonner'
 import { BadgeCheck, Camera, DollarSign, ExternalLink, Eye, Gavel, Heart, HelpCircle, Images, MessageCircle, Plus, Settings } from 'lucide-react'
-import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
-import { NativeSelect } from '@/components/ui/native-select'
 import { Spinner } from '@/components/ui/spinner'
-import { Textarea } from '@/components/ui/textarea'
-import { compactNumber } from '@/lib/bids'
-import { capitalize } from '@/lib/utils'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '../common'
-import { SlotMedia } from '../SlotMedia'
-import { fetchActiveSlots, fetchCategories, fetchInfluencerDashboard, fetchPosts, KEYS, type Post, type Slot } from '../queries'
-import { useFocusReturn } from '../focus'
+import { compactNumber, platformFeePercent } from '@/lib/bids'
+import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { SlotMedia } from '@/components/slot-media'
+import type { Post, Slot } from '@/api/types'
+import { useActiveSlots, useInfluencerDashboard, usePosts } from './api/queries'
 import { BidHistorySheet, useEndAuction } from './InfluencerDashboard'
-import { useConnectInstagram, useInstagramCallbackToast } from './instagram'
+import { useConnectInstagram, useInstagramCallbackToast } from '@/hooks/use-instagram'
+import { CreateSlotDialog } from './components/CreateSlotDialog'
 
-export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
-export const AUCTION_END_CHOICES = [
-  { value: '24', label: '24 hours' },
-  { value: '48', label: '48 hours' },
-  { value: '72', label: '3 days' },
-  { value: '168', label: '7 days' },
-]
-export const DURATION_CHOICES = [7, 14, 21, 30]
 const HELP_URL = 'https://help.instagram.com/502981923235522'
 
 export default function PostManagerPage() {
@@ -98,9 +80,9 @@ function ConnectScreen() {
 
 function Connected() {
   const { user } = useAuth()
-  const posts = useQuery({ queryKey: KEYS.posts, queryFn: fetchPosts })
-  const stats = useQuery({ queryKey: KEYS.influencerDashboard, queryFn: fetchInfluencerDashboard })
-  const active = useQuery({ queryKey: KEYS.activeSlots, queryFn: fetchActiveSlots })
+  const posts = usePosts()
+  const stats = useInfluencerDashboard()
+  const active = useActiveSlots()
   const [manage, setManage] = React.useState<Slot | null>(null)
   const [createFor, setCreateFor] = React.useState<Post | null>(null)
   const end = useEndAuction()
@@ -131,7 +113,7 @@ function Connected() {
         <StatCard icon={Images} label="Total Posts" value={posts.data ? posts.data.length : '…'} />
         <StatCard icon={Gavel} label="Active Slots" value={active.data ? liveSlots.length : '…'} />
         <StatCard icon={MessageCircle} label="Pending Bids" value={active.data ? pendingBids : '…'} />
-        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint="Net after 10% fee" />
+        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
       </div>
       {posts.isPending ? (
         <div role="status" className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
@@ -200,134 +182,5 @@ function Connected() {
         ending={end.isPending}
       />
     </div>
-  )
-}
-
-/** What stops the slot form from being sent, or null. Shown after the first attempt, and gone once fixed. */
-export function slotFormProblem(fields: { title: string; category: string; minBid: string; buyNow: string }): string | null {
-  if (!fields.title.trim() || !fields.category || !fields.minBid.trim()) return 'Give the slot a title, a category and a minimum bid.'
-  const min = readMoney(fields.minBid)
-  if (!min.ok) return `Minimum bid: ${min.message}`
-  if (!fields.buyNow.trim()) return null
-  const buy = readMoney(fields.buyNow)
-  if (!buy.ok) return `Buy Now price: ${buy.message}`
-  if (buy.cents < min.cents) return 'The Buy Now price must be at least the minimum bid.'
-  return null
-}
-
-function CreateSlotDialog({ post, onClose }: { post: Post | null; onClose: () => void }) {
-  const focusReturn = useFocusReturn()
-  return (
-    <Dialog open={post !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto" {...focusReturn}>{post && <CreateSlotForm key={post.id} post={post} onClose={onClose} />}</DialogContent>
-    </Dialog>
-  )
-}
-
-function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) {
-  const queryClient = useQueryClient()
-  const categories = useQuery({ queryKey: KEYS.categories, queryFn: fetchCategories, staleTime: 5 * 60_000 })
-  const [title, setTitle] = React.useState('')
-  const [description, setDescription] = React.useState(post.caption)
-  const [category, setCategory] = React.useState('')
-  const [minBid, setMinBid] = React.useState('')
-  const [buyNow, setBuyNow] = React.useState('')
-  const [endIn, setEndIn] = React.useState('48')
-  const [duration, setDuration] = React.useState('7')
-  const [tried, setTried] = React.useState(false)
-  const problem = slotFormProblem({ title, category, minBid, buyNow })
-  const error = tried ? problem : null
-
-  const create = useMutation({
-    mutationFn: async (body: { postId: string; title: string; description: string; category: string; minBid: number; buyNowPrice?: number; auctionEnd: string; duration: number }) =>
-      unwrap(await api().POST('/influencer/pin-slots', { body })),
-    onSuccess: () => {
-      toast.success('Pin slot created successfully!')
-      for (const key of [KEYS.posts, KEYS.activeSlots, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
-      onClose()
-    },
-    onError: () => toast.error(CREATE_FAILED),
-  })
-
-  function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    setTried(true)
-    if (problem) return
-    const min = readMoney(minBid)
-    const buy = buyNow.trim() ? readMoney(buyNow) : null
-    if (!min.ok || (buy && !buy.ok)) return
-    const auctionEnd = new Date(Date.now() + Number(endIn) * 3600_000).toISOString()
-    create.mutate({ postId: post.id, title: title.trim(), description: description.trim(), category, minBid: min.cents / 100, ...(buy?.ok ? { buyNowPrice: buy.cents / 100 } : {}), auctionEnd, duration: Number(duration) })
-  }
-
-  return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Create Pin Slot</DialogTitle>
-        <DialogDescription>Auction the pinned comment on this post.</DialogDescription>
-      </DialogHeader>
-      <div className="grid gap-2">
-        <Label htmlFor="slot-title">Title</Label>
-        <Input id="slot-title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={120} placeholder="e.g. Morning routine reel — pinned comment" />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="slot-description">Description</Label>
-        <Textarea id="slot-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-2">
-          <Label htmlFor="slot-category">Category</Label>
-          <NativeSelect id="slot-category" value={category} onChange={(e) => setCategory(e.target.value)}>
-            <option value="">Choose a category</option>
-            {(categories.data ?? []).map((c) => (
-              <option key={c} value={c}>
-                {capitalize(c)}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="slot-min-bid">Minimum bid (USD)</Label>
-          <MoneyInput id="slot-min-bid" value={minBid} onValueChange={setMinBid} />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="slot-buy-now">Buy Now price (optional)</Label>
-          <MoneyInput id="slot-buy-now" value={buyNow} onValueChange={setBuyNow} />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="slot-end">Auction ends in</Label>
-          <NativeSelect id="slot-end" value={endIn} onChange={(e) => setEndIn(e.target.value)}>
-            {AUCTION_END_CHOICES.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="grid gap-2 sm:col-span-2">
-          <Label htmlFor="slot-duration">Comment stays pinned for</Label>
-          <NativeSelect id="slot-duration" value={duration} onChange={(e) => setDuration(e.target.value)}>
-            {DURATION_CHOICES.map((d) => (
-              <option key={d} value={d}>
-                {d} days
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <Spinner />} Create Pin Slot
-        </Button>
-      </DialogFooter>
-    </form>
   )
 }

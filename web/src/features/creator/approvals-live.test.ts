@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PAYMENT_REQUEST_CHECK_MS, untilPaymentRequested } from './ApprovalsPage'
+import { PAYMENT_REQUEST_CHECK_MS, untilPaymentRequested } from './approvals'
 
 describe('Approvals without polling', () => {
   it('asks again only while an approved bid waits for its payment to be opened (the stream says nothing then)', () => {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { Bell } from 'lucide-react'
 import { cn } from '@/lib/utils'
-import { useFlash } from '../live/motion'
+import { useFlash } from '@/hooks/use-motion'
 import { useUnreadCount } from './api'
 
 export function unreadLabel(count: number) {

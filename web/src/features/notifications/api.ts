@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
-import { fetchNotifications, fetchUnreadCount, KEYS } from '../queries'
-import type { LiveNotice } from '../live/events'
+import { KEYS } from '@/api/keys'
+import { notificationsQuery } from '@/api/queries'
+import type { LiveNotice } from '@/api/live/events'
 
-export const useNotifications = () => useQuery({ queryKey: KEYS.notifications, queryFn: fetchNotifications })
+export const useNotifications = () => useQuery(notificationsQuery())
 
 /** The bell's figure: fetched once, then kept by the stream's notification events (no polling). */
-export const useUnreadCount = () => useQuery({ queryKey: KEYS.notificationsUnread, queryFn: fetchUnreadCount, staleTime: Infinity })
+export const useUnreadCount = () => useQuery({ queryKey: KEYS.notificationsUnread, queryFn: async () => unwrap(await api().GET('/notifications/unread-count')), staleTime: Infinity })
 
 export type MarkRead = { ids: string[] } | { all: true }
 

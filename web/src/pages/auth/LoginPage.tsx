@@ -1,37 +1,39 @@
 import * as React from 'react'
 import { Link, useNavigate } from 'react-router'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { FormAlert, FormField } from '@/components/form-field'
+import { Form } from '@/components/ui/form'
+import { FormAlert } from '@/components/form-alert'
+import { TextField } from '@/components/text-field'
 import { useAuth } from '@/auth/session'
 import { ApiError } from '@/api/errors'
-import { emailError, hasErrors, MESSAGES, requiredError, type FieldErrors } from '@/lib/validation'
+import { emailField, MESSAGES } from '@/lib/validation'
+import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
 
 export const LOGIN_FAILED = 'Login failed. Please check your credentials and try again.'
 
+const loginSchema = z.object({ email: emailField, password: z.string().min(1, MESSAGES.passwordRequired) })
+type LoginValues = z.infer<typeof loginSchema>
+
 export default function LoginPage() {
   const { login } = useAuth()
   const navigate = useNavigate()
-  const [email, setEmail] = React.useState('')
-  const [password, setPassword] = React.useState('')
-  const [errors, setErrors] = React.useState<FieldErrors<'email' | 'password'>>({})
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
   const [formError, setFormError] = React.useState<string | null>(null)
-  const [busy, setBusy] = React.useState(false)
+  const busy = form.formState.isSubmitting
 
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const next = { email: emailError(email), password: requiredError(password, MESSAGES.passwordRequired) }
-    setErrors(next)
+  async function onSubmit({ email, password }: LoginValues) {
     setFormError(null)
-    if (hasErrors(next)) return
-    setBusy(true)
     try {
-      await login(email.trim(), password)
+      await login(email, password)
       navigate('/dashboard', { replace: true })
     } catch (err) {
+      if (showServerErrors(form, err)) return
       setFormError(err instanceof ApiError && err.status === 429 && err.detail ? err.detail : LOGIN_FAILED)
-      setBusy(false)
     }
   }
 
@@ -52,28 +54,28 @@ export default function LoginPage() {
         </>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Log in">
-        {formError && <FormAlert>{formError}</FormAlert>}
-        <FormField id="email" label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={errors.email} placeholder="you@example.com" />
-        <FormField
-          id="password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
-          labelAside={
-            <Link to="/reset-password" className="text-sm font-medium text-primary hover:underline">
-              Forgot your password?
-            </Link>
-          }
-        />
-        <Button type="submit" size="lg" disabled={busy} className="mt-1 w-full">
-          {busy && <Spinner />}
-          {busy ? 'Logging in...' : 'Log In'}
-        </Button>
-      </form>
+      <Form {...form}>
+        <form onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label="Log in">
+          {formError && <FormAlert>{formError}</FormAlert>}
+          <TextField control={form.control} name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
+          <TextField
+            control={form.control}
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            labelAside={
+              <Link to="/reset-password" className="text-sm font-medium text-primary hover:underline">
+                Forgot your password?
+              </Link>
+            }
+          />
+          <Button type="submit" size="lg" disabled={busy} className="mt-1 w-full">
+            {busy && <Spinner />}
+            {busy ? 'Logging in...' : 'Log In'}
+          </Button>
+        </form>
+      </Form>
     </AuthCard>
   )
 }

@@ -2,12 +2,17 @@ import * as React from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { toast } from 'sonner'
 import { MailCheck } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { FormField } from '@/components/form-field'
+import { Form } from '@/components/ui/form'
+import { TextField } from '@/components/text-field'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
-import { emailError, hasErrors, newPasswordErrors, PASSWORD_MIN_LENGTH, toastPasswordRule, type FieldErrors } from '@/lib/validation'
+import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
+import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
 
 export default function ResetPasswordPage() {
@@ -15,26 +20,22 @@ export default function ResetPasswordPage() {
   return token ? <ResetForm token={token} /> : <ForgotForm />
 }
 
+const forgotSchema = z.object({ email: emailField })
+type ForgotValues = z.infer<typeof forgotSchema>
+
 function ForgotForm() {
-  const [email, setEmail] = React.useState('')
-  const [error, setError] = React.useState<string>()
-  const [busy, setBusy] = React.useState(false)
+  const form = useForm<ForgotValues>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } })
+  const busy = form.formState.isSubmitting
   const [sent, setSent] = React.useState(false)
 
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const err = emailError(email)
-    setError(err)
-    if (err) return
-    setBusy(true)
+  async function onSubmit({ email }: ForgotValues) {
     try {
-      unwrap(await api().POST('/auth/forgot-password', { body: { email: email.trim() } }))
+      unwrap(await api().POST('/auth/forgot-password', { body: { email } }))
       toast.success('Password Reset Email Sent', { description: 'If an account with that email exists, you will receive a password reset link.' })
       setSent(true)
     } catch (err) {
+      showServerErrors(form, err)
       toast.error('Error', { description: serverMessage(err, 'Failed to send password reset email. Please try again.') })
-    } finally {
-      setBusy(false)
     }
   }
 
@@ -60,41 +61,36 @@ function ForgotForm() {
           </Button>
         </div>
       ) : (
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Request a password reset link">
-          <FormField id="email" label="Email Address" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error} placeholder="you@example.com" />
-          <Button type="submit" size="lg" disabled={busy} className="w-full">
-            {busy && <Spinner />}
-            {busy ? 'Sending...' : 'Request Reset Link'}
-          </Button>
-        </form>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Request a password reset link">
+            <TextField control={form.control} name="email" label="Email Address" type="email" autoComplete="email" placeholder="you@example.com" />
+            <Button type="submit" size="lg" disabled={busy} className="w-full">
+              {busy && <Spinner />}
+              {busy ? 'Sending...' : 'Request Reset Link'}
+            </Button>
+          </form>
+        </Form>
       )}
     </AuthCard>
   )
 }
 
+const resetSchema = z.object({ newPassword: z.string(), confirmPassword: z.string() }).superRefine(withNewPasswordRule)
+type ResetValues = z.infer<typeof resetSchema>
+
 function ResetForm({ token }: { token: string }) {
   const navigate = useNavigate()
-  const [newPassword, setNewPassword] = React.useState('')
-  const [confirm, setConfirm] = React.useState('')
-  const [errors, setErrors] = React.useState<FieldErrors<'newPassword' | 'confirmPassword'>>({})
-  const [busy, setBusy] = React.useState(false)
+  const form = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { newPassword: '', confirmPassword: '' } })
+  const busy = form.formState.isSubmitting
 
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const next = newPasswordErrors(newPassword, confirm)
-    setErrors(next)
-    if (hasErrors(next)) {
-      toastPasswordRule(next)
-      return
-    }
-    setBusy(true)
+  async function onSubmit({ newPassword }: ResetValues) {
     try {
       unwrap(await api().POST('/auth/reset-password', { body: { token, newPassword } }))
       toast.success('Password Reset Successful', { description: 'Your password has been reset. You can now log in with your new password.' })
       navigate('/login', { replace: true })
     } catch (err) {
+      showServerErrors(form, err)
       toast.error('Error Resetting Password', { description: serverMessage(err, 'Failed to reset password. Please try again.') })
-      setBusy(false)
     }
   }
 
@@ -108,31 +104,16 @@ function ResetForm({ token }: { token: string }) {
         </Link>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label="Set a new password">
-        <FormField
-          id="newPassword"
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onChange={(e) => setNewPassword(e.target.value)}
-          error={errors.newPassword}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-        />
-        <FormField
-          id="confirmPassword"
-          label="Confirm New Password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={errors.confirmPassword}
-        />
-        <Button type="submit" size="lg" disabled={busy} className="w-full">
-          {busy && <Spinner />}
-          {busy ? 'Resetting...' : 'Reset Password'}
-        </Button>
-      </form>
+      <Form {...form}>
+        <form onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
+          <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
+          <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
+          <Button type="submit" size="lg" disabled={busy} className="w-full">
+            {busy && <Spinner />}
+            {busy ? 'Resetting...' : 'Reset Password'}
+          </Button>
+        </form>
+      </Form>
     </AuthCard>
   )
 }

@@ -1,72 +1,67 @@
 import * as React from 'react'
 import { Link, useNavigate } from 'react-router'
 import { Info } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { FormAlert, FormField } from '@/components/form-field'
+import { Form } from '@/components/ui/form'
+import { FormAlert } from '@/components/form-alert'
+import { TextField } from '@/components/text-field'
 import { useAuth, type SignupPayload } from '@/auth/session'
 import { ApiError } from '@/api/errors'
-import {
-  emailError,
-  HANDLE_RE,
-  hasErrors,
-  MESSAGES,
-  normaliseHandle,
-  PASSWORD_MIN_LENGTH,
-  requiredError,
-  type FieldErrors,
-} from '@/lib/validation'
+import { emailField, MESSAGES, normaliseHandle, PASSWORD_MIN_LENGTH, requiredText } from '@/lib/validation'
+import { handlePattern } from '@/lib/disclosure'
+import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
 
 export const SIGNUP_FAILED = 'Signup failed. Please check your details and try again.'
 
 type Role = 'INFLUENCER' | 'BUYER'
-type Field = 'name' | 'email' | 'extra' | 'password'
+
+function signupSchema(influencer: boolean) {
+  return z.object({
+    name: requiredText(MESSAGES.nameRequired),
+    email: emailField,
+    instagramHandle: influencer
+      ? z
+          .string()
+          .transform(normaliseHandle)
+          .pipe(z.string().min(1, MESSAGES.handleRequired).refine((handle) => handlePattern().test(handle), MESSAGES.handleInvalid))
+      : z.string(),
+    businessName: z.string().trim(),
+    password: z.string().min(1, MESSAGES.passwordRequired).min(PASSWORD_MIN_LENGTH, MESSAGES.signupPasswordShort),
+  })
+}
+type SignupInput = z.input<ReturnType<typeof signupSchema>>
+type SignupValues = z.output<ReturnType<typeof signupSchema>>
 
 export function SignupPage({ role }: { role: Role }) {
   const influencer = role === 'INFLUENCER'
   const { signup } = useAuth()
   const navigate = useNavigate()
-  const [values, setValues] = React.useState({ name: '', email: '', extra: '', password: '' })
-  const [errors, setErrors] = React.useState<FieldErrors<Field>>({})
+  const form = useForm<SignupInput, unknown, SignupValues>({
+    resolver: zodResolver(signupSchema(influencer)),
+    defaultValues: { name: '', email: '', instagramHandle: '', businessName: '', password: '' },
+  })
   const [formError, setFormError] = React.useState<{ title: string; detail?: string } | null>(null)
-  const [busy, setBusy] = React.useState(false)
+  const busy = form.formState.isSubmitting
 
-  const set = (k: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [k]: e.target.value }))
-
-  function validate(): FieldErrors<Field> {
-    const handle = normaliseHandle(values.extra)
-    return {
-      name: requiredError(values.name, MESSAGES.nameRequired),
-      email: emailError(values.email),
-      extra: influencer ? (!handle ? MESSAGES.handleRequired : HANDLE_RE.test(handle) ? undefined : MESSAGES.handleInvalid) : undefined,
-      password: !values.password
-        ? MESSAGES.passwordRequired
-        : values.password.length < PASSWORD_MIN_LENGTH
-          ? MESSAGES.signupPasswordShort
-          : undefined,
-    }
-  }
-
-  async function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const next = validate()
-    setErrors(next)
+  async function onSubmit(values: SignupValues) {
     setFormError(null)
-    if (hasErrors(next)) return
-    const base = { name: values.name.trim(), email: values.email.trim(), password: values.password }
+    const base = { name: values.name, email: values.email, password: values.password }
     const payload: SignupPayload = influencer
-      ? { ...base, role: 'INFLUENCER', instagramHandle: normaliseHandle(values.extra) }
-      : { ...base, role: 'BUYER', ...(values.extra.trim() ? { businessName: values.extra.trim() } : {}) }
-    setBusy(true)
+      ? { ...base, role: 'INFLUENCER', instagramHandle: values.instagramHandle }
+      : { ...base, role: 'BUYER', ...(values.businessName ? { businessName: values.businessName } : {}) }
     try {
       await signup(payload)
       navigate('/dashboard', { replace: true })
     } catch (err) {
+      showServerErrors(form, err)
       // the spec shows a generic message; a conflict (email taken), bad input or rate limit adds the server's reason so the person can act on it
       const detail = err instanceof ApiError && [409, 422, 429].includes(err.status) ? err.detail : undefined
       setFormError({ title: SIGNUP_FAILED, detail })
-      setBusy(false)
     }
   }
 
@@ -91,46 +86,36 @@ export function SignupPage({ role }: { role: Role }) {
         </div>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={influencer ? 'Influencer signup' : 'Buyer signup'}>
+      <Form {...form}>
+      <form onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label={influencer ? 'Influencer signup' : 'Buyer signup'}>
         {formError && (
           <FormAlert>
             <p>{formError.title}</p>
             {formError.detail && <p className="mt-1 font-medium">{formError.detail}</p>}
           </FormAlert>
         )}
-        <FormField id="name" label="Full Name" autoComplete="name" value={values.name} onChange={set('name')} error={errors.name} placeholder="Jane Doe" />
-        <FormField id="email" label="Email" type="email" autoComplete="email" value={values.email} onChange={set('email')} error={errors.email} placeholder="you@example.com" />
+        <TextField control={form.control} name="name" label="Full Name" autoComplete="name" placeholder="Jane Doe" />
+        <TextField control={form.control} name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
         {influencer ? (
-          <FormField
-            id="instagramHandle"
+          <TextField
+            control={form.control}
+            name="instagramHandle"
             label="Instagram Handle"
             prefix="@"
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
             placeholder="your_handle"
-            value={values.extra}
-            onChange={set('extra')}
-            error={errors.extra}
           />
         ) : (
-          <FormField
-            id="businessName"
-            label="Business Name (optional)"
-            autoComplete="organization"
-            placeholder="Acme Inc."
-            value={values.extra}
-            onChange={set('extra')}
-          />
+          <TextField control={form.control} name="businessName" label="Business Name (optional)" autoComplete="organization" placeholder="Acme Inc." />
         )}
-        <FormField
-          id="password"
+        <TextField
+          control={form.control}
+          name="password"
           label="Password"
           type="password"
           autoComplete="new-password"
-          value={values.password}
-          onChange={set('password')}
-          error={errors.password}
           hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         />
         <p className="flex gap-2 rounded-lg bg-muted px-3 py-2.5 text-xs leading-relaxed text-muted-foreground">
@@ -155,6 +140,7 @@ export function SignupPage({ role }: { role: Role }) {
           .
         </p>
       </form>
+      </Form>
     </AuthCard>
   )
 }

@@ -102,6 +102,25 @@ describe('influencer signup form', () => {
   })
 })
 
+describe("the server's 422 errors[]", () => {
+  it('shows each message on the field it names', async () => {
+    mockApi({
+      'POST /auth/register': () =>
+        json(422, { detail: 'instagramHandle: This handle is taken.', code: 'validation_error', errors: [{ field: 'instagramHandle', message: 'This handle is taken.' }] }),
+    })
+    renderApp('/signup/influencer')
+    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
+    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
+    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'maya')
+    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
+    await click('Create Influencer Account')
+    const message = await screen.findByText('This handle is taken.')
+    expect(screen.getByLabelText('Instagram Handle')).toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByLabelText('Instagram Handle').getAttribute('aria-describedby')).toContain(message.id)
+    expect(screen.getByText('Signup failed. Please check your details and try again.')).toBeInTheDocument()
+  })
+})
+
 describe('buyer signup form', () => {
   it('an empty form shows the required messages (business name optional) and sends nothing', async () => {
     const api = mockApi({})

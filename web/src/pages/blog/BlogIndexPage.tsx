@@ -1,6 +1,9 @@
 import * as React from 'react'
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { Mail, RefreshCw, Search, X } from 'lucide-react'
 import { blogCategories, BLOG_PAGE_SIZE, featuredArticles, listArticles, subscribeNewsletter } from '@/api/blog'
 import { serverMessage } from '@/api/errors'
@@ -8,7 +11,9 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Spinner } from '@/components/ui/spinner'
-import { emailError } from '@/lib/validation'
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
+import { emailField } from '@/lib/validation'
+import { showServerErrors } from '@/lib/server-errors'
 import { cn } from '@/lib/utils'
 import { ArticleCard } from './ArticleCard'
 import { categoryLabel } from './util'
@@ -181,24 +186,22 @@ function CategoryButton({ active, onClick, children }: { active: boolean; onClic
   )
 }
 
+const newsletterSchema = z.object({ email: emailField })
+type NewsletterValues = z.infer<typeof newsletterSchema>
+
 function Newsletter() {
-  const [email, setEmail] = React.useState('')
-  const [error, setError] = React.useState<string>()
+  const form = useForm<NewsletterValues>({ resolver: zodResolver(newsletterSchema), defaultValues: { email: '' } })
   const subscribe = useMutation({
     mutationFn: subscribeNewsletter,
     onSuccess: (detail) => {
       toast.success('Almost there!', { description: detail })
-      setEmail('')
+      form.reset({ email: '' })
     },
-    onError: (err) => toast.error('Subscription failed', { description: serverMessage(err, 'Could not subscribe you right now. Please try again.') }),
+    onError: (err) => {
+      showServerErrors(form, err)
+      toast.error('Subscription failed', { description: serverMessage(err, 'Could not subscribe you right now. Please try again.') })
+    },
   })
-
-  function onSubmit(e: React.FormEvent) {
-    e.preventDefault()
-    const err = emailError(email)
-    setError(err)
-    if (!err) subscribe.mutate(email.trim())
-  }
 
   return (
     <section aria-labelledby="newsletter-title" className="rounded-3xl bg-gradient-to-br from-primary to-[oklch(0.5_0.22_320)] px-6 py-10 text-primary-foreground sm:px-10">
@@ -208,33 +211,27 @@ function Newsletter() {
           Stay Updated
         </h2>
         <p className="max-w-xl text-primary-foreground/85">New playbooks on pinned comments, pricing and brand safety, once or twice a month. No spam; unsubscribe in one click.</p>
-        <form onSubmit={onSubmit} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
-          <div className="flex-1 text-left">
-            <label htmlFor="newsletter-email" className="sr-only">
-              Email address
-            </label>
-            <Input
-              id="newsletter-email"
-              type="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'newsletter-error' : undefined}
-              className="h-11 border-white/30 bg-white text-foreground"
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem controlId="newsletter-email" className="flex-1 gap-0 text-left">
+                  <FormLabel className="sr-only">Email address</FormLabel>
+                  <FormControl>
+                    <Input type="email" autoComplete="email" placeholder="you@example.com" className="h-11 border-white/30 bg-white text-foreground" {...field} />
+                  </FormControl>
+                  <FormMessage className="mt-1.5 text-white" />
+                </FormItem>
+              )}
             />
-            {error && (
-              <p id="newsletter-error" role="alert" className="mt-1.5 text-sm font-medium text-white">
-                {error}
-              </p>
-            )}
-          </div>
-          <Button type="submit" variant="white" size="lg" disabled={subscribe.isPending} className="h-11">
-            {subscribe.isPending && <Spinner />}
-            Subscribe
-          </Button>
-        </form>
+            <Button type="submit" variant="white" size="lg" disabled={subscribe.isPending} className="h-11">
+              {subscribe.isPending && <Spinner />}
+              Subscribe
+            </Button>
+          </form>
+        </Form>
       </div>
     </section>
   )

@@ -1,4 +1,5 @@
 import * as React from 'react'
+import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
 import { Gavel, Heart, MessageCircle, Pin, RotateCcw, Timer, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
@@ -200,9 +201,9 @@ export function AuctionDemo() {
               <dd className="text-right tabular-nums">{formatMoney(winner.ceiling)}</dd>
               <dt className="text-muted-foreground">Winner pays (second-highest bid)</dt>
               <dd className="text-right font-semibold tabular-nums">{formatMoney(pays)}</dd>
-              <dt className="text-muted-foreground">Platform fee (10%)</dt>
+              <dt className="text-muted-foreground">Platform fee ({platformFeePercent()}%)</dt>
               <dd className="text-right tabular-nums">−{formatMoney(fee)}</dd>
-              <dt className="font-medium">Creator receives (90%)</dt>
+              <dt className="font-medium">Creator receives ({creatorSharePercent()}%)</dt>
               <dd className="text-right font-bold text-success tabular-nums">{formatMoney(net)}</dd>
             </dl>
             <Button type="button" variant="outline" size="sm" onClick={reset}>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { creatorSharePercent } from '@/lib/bids'
 import { ArrowRight, BadgeCheck, Camera, CircleCheck, Gavel, HandCoins, ListPlus, PenLine, Pin, Search, ShieldCheck, Sparkles, Target } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
@@ -26,7 +27,13 @@ const FEATURES = [
 const CREATOR_STEPS = [
   { icon: ListPlus, title: 'List Your Content', text: 'Connect your Instagram Business or Creator account and open a pinned-comment slot on any post.' },
   { icon: CircleCheck, title: 'Review & Approve', text: 'When the auction closes, read the winning comment and approve it, or reject it at no cost to you.' },
-  { icon: HandCoins, title: 'Earn Automatically', text: 'Pin the comment and earn 90% of the final price, paid out weekly or monthly.' },
+  {
+    icon: HandCoins,
+    title: 'Earn Automatically',
+    get text() {
+      return `Pin the comment and earn ${creatorSharePercent()}% of the final price, paid out weekly or monthly.`
+    },
+  },
 ]
 
 const BRAND_STEPS = [

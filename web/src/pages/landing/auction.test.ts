@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, setConfig } from '@/config'
+import { FAQ_GROUPS } from './faq'
 import { currentPrice, RESERVE, secondPrice, split } from './auction'
 
 const b = (id: string, ceiling: number, seq: number) => ({ id, name: id, ceiling, seq })
@@ -18,5 +20,16 @@ describe('demo auction rules', () => {
   })
   it('the creator nets 90%', () => {
     expect(split(58)).toEqual({ fee: 5.8, net: 52.2 })
+  })
+  it('the fee and the FAQ follow the fee the server serves', () => {
+    setConfig({ ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, platformFeePercent: 15 } })
+    try {
+      expect(split(58)).toEqual({ fee: 8.7, net: 49.3 })
+      const fees = FAQ_GROUPS.flatMap((group) => group.items).find((item) => item.id === 'fees')
+      expect(fees?.answer).toContain('Pinbid takes a 15% commission')
+      expect(fees?.answer).toContain('net earnings at 85% of the final price')
+    } finally {
+      setConfig(DEFAULT_CONFIG)
+    }
   })
 })

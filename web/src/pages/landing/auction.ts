@@ -1,4 +1,6 @@
 /** Pure rules of the landing-page demo: proxy bidding with a second-price close (see ARCHITECTURE §5). */
+import { platformFeePercent } from '@/lib/bids'
+
 export interface DemoBidder {
   id: string
   name: string
@@ -10,7 +12,6 @@ export interface DemoBidder {
 
 export const RESERVE = 25
 export const STEP = 1
-export const PLATFORM_FEE = 0.1
 
 export function rank(bidders: DemoBidder[]): DemoBidder[] {
   return [...bidders].sort((a, b) => b.ceiling - a.ceiling || a.seq - b.seq)
@@ -33,7 +34,7 @@ export function secondPrice(bidders: DemoBidder[]): number {
 }
 
 export function split(price: number) {
-  const fee = Math.round(price * PLATFORM_FEE * 100) / 100
+  const fee = Math.round(price * platformFeePercent()) / 100
   return { fee, net: Math.round((price - fee) * 100) / 100 }
 }
 

@@ -1,3 +1,5 @@
+import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
+
 export interface FaqItem {
   id: string
   question: string
@@ -27,8 +29,10 @@ export const FAQ_GROUPS: FaqGroup[] = [
       {
         id: 'fees',
         question: 'What does Pinbid charge?',
-        answer:
-          'Pinbid takes a 10% commission from the creator’s side of each completed placement, so creators see their net earnings at 90% of the final price. A small service fee is added to the brand’s winning bid at checkout.',
+        // read when shown: the fee is the one this run serves
+        get answer() {
+          return `Pinbid takes a ${platformFeePercent()}% commission from the creator’s side of each completed placement, so creators see their net earnings at ${creatorSharePercent()}% of the final price. A small service fee is added to the brand’s winning bid at checkout.`
+        },
       },
       {
         id: 'duration',

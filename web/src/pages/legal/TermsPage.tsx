@@ -1,3 +1,4 @@
+import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
 import { LegalLayout, LegalSection } from './LegalLayout'
 
 export default function TermsPage() {
@@ -42,7 +43,7 @@ export default function TermsPage() {
             <strong>Cancelling bids.</strong> A brand may cancel a bid only before the auction ends and only if it is not the current highest bid.
           </li>
           <li>
-            <strong>Fees.</strong> Pinbid keeps a 10% commission from the final price; the creator earns the remaining 90%. A service fee may be added to the
+            <strong>Fees.</strong> Pinbid keeps a {platformFeePercent()}% commission from the final price; the creator earns the remaining {creatorSharePercent()}%. A service fee may be added to the
             brand’s payment, shown before payment.
           </li>
           <li>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { render, screen } from '@testing-library/react'
-import { responseTime } from '../creator/ApprovalsPage'
-import { CreatorRecord } from './SlotCard'
+import { responseTime } from '@/features/creator/approvals'
+import { CreatorRecord } from '@/features/buyer/SlotCard'
 
 describe('the creator record', () => {
   it('says what share of placements was kept and how fast the creator decides', () => {

@@ -9,8 +9,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton'
 import type { ChartConfig } from '@/components/ui/chart'
 import { monthLabel, priceHistory, type PlacementPoint } from '@/lib/charts'
-import { fmtDateTime, fmtMoney } from '../common'
-import type { Slot } from '../queries'
+import { fmtDateTime, fmtMoney } from '@/components/common'
+import type { Slot } from '@/api/types'
 import type { MonthRow } from './MonthlyBars'
 
 const MonthlyBars = React.lazy(() => import('./MonthlyBars'))

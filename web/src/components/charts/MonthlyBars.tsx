@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts'
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
 import { monthLabel } from '@/lib/charts'
-import { fmtMoney } from '../common'
+import { fmtMoney } from '@/components/common'
 
 export type MonthRow = { month: string } & Record<string, number | string>
 

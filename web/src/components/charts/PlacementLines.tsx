@@ -2,7 +2,7 @@
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts'
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
 import type { PlacementPoint } from '@/lib/charts'
-import { fmtDateTime } from '../common'
+import { fmtDateTime } from '@/components/common'
 
 const CONFIG: ChartConfig = {
   likes: { label: 'Likes', color: 'var(--primary)' },

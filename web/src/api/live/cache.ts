@@ -1,5 +1,5 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
-import { KEYS } from '../queries'
+import { KEYS } from '@/api/keys'
 import type { BidEvent, LiveNotice, NotificationEvent, SlotEvent } from './events'
 
 type Role = 'INFLUENCER' | 'BUYER' | 'ADMIN' | string | undefined

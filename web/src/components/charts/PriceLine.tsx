@@ -2,7 +2,7 @@
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from 'recharts'
 import { ChartContainer, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
 import type { PricePoint } from '@/lib/charts'
-import { fmtDateTime, fmtMoney } from '../common'
+import { fmtDateTime, fmtMoney } from '@/components/common'
 
 const CONFIG: ChartConfig = { price: { label: 'Price', color: 'var(--primary)' } }
 

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
-import { connectReturn } from '../buyer/returnNotes'
+import { connectReturn } from '@/lib/return-notes'
 
 // reasons and texts as the social service defines them (connections.py)
 const CONNECT_ERRORS: Record<string, string> = {

@@ -1,12 +1,13 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query'
-import { fetchSlot, KEYS, type Slot } from '../queries'
+import { slotDetailsQuery } from '@/api/queries'
+import type { Slot } from '@/api/types'
 import { applySlotEvent } from './cache'
 import { useLiveSlots } from './LiveProvider'
 
 /** The slot as the stream last described it: for a panel opened from a card, whose copy would otherwise freeze. */
 export function useLiveSlot(slot: Slot): Slot {
   useLiveSlots([slot.id])
-  const query = useQuery({ queryKey: KEYS.slot(slot.id), queryFn: () => fetchSlot(slot.id), initialData: slot })
+  const query = useQuery({ ...slotDetailsQuery(slot.id), initialData: slot })
   return query.data ?? slot
 }
 

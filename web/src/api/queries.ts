@@ -1,0 +1,16 @@
+/** Queries more than one feature reads; each feature keeps its own in its api/ folder. */
+import { queryOptions } from '@tanstack/react-query'
+import { api } from './client'
+import { unwrap } from './errors'
+import { KEYS } from './keys'
+
+export const slotDetailsQuery = (slotId: string) =>
+  queryOptions({ queryKey: KEYS.slot(slotId), queryFn: async () => unwrap(await api().GET('/marketplace/slots/{slot_id}', { params: { path: { slot_id: slotId } } })) })
+
+export const categoriesQuery = () =>
+  queryOptions({ queryKey: KEYS.categories, queryFn: async () => unwrap(await api().GET('/marketplace/categories')), staleTime: 5 * 60_000 })
+
+export const instagramConnectionQuery = () =>
+  queryOptions({ queryKey: KEYS.instagramConnection, queryFn: async () => unwrap(await api().GET('/instagram/connection')) })
+
+export const notificationsQuery = () => queryOptions({ queryKey: KEYS.notifications, queryFn: async () => unwrap(await api().GET('/notifications')) })

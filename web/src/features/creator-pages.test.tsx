@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { json, renderApp } from '@/test/utils'
+import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
+
+const slot = makeSlot
+const bid = (status: string, over: Partial<Bid> = {}) =>
+  makeBid({ id: `bid-${status}`, status, pinSlot: slot({ title: `Slot ${status}` }), ...over })
+
+describe('approvals', () => {
+  it('pinning in the Instagram app: post the comment, then "I pinned it"', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } })]),
+      'GET /instagram/connection': () => json(200, { connected: true, pinMethod: 'MANUAL' }),
+      'PUT /influencer/pin-comment/bid-WON': () =>
+        json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'AWAITING_MANUAL_PIN', detail: 'ok' }),
+      'POST /influencer/pin-comment/bid-WON/confirm': () =>
+        json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'PINNED', detail: 'ok' }),
+    })
+    renderApp('/approvals')
+    await userEvent.click(await screen.findByRole('button', { name: 'Post comment' }))
+    await toastWith('Comment posted')
+    await userEvent.click(screen.getByRole('button', { name: 'I pinned it' }))
+    await toastWith('Comment Pinned')
+    expect(api.called('POST', '/influencer/pin-comment/bid-WON/confirm')).toBe(true)
+    expect(api.called('POST', '/influencer/instagram-login')).toBe(false)
+  })
+
+  it('a comment changed after approval is approved on its own before the pin', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () =>
+        json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null }, comment: 'New words', approvedComment: null, commentApprovedAt: null })]),
+      'POST /influencer/approvals/bid-WON/comment': () => json(200, bid('WON', { approvedComment: 'Ad · @northwind: New words' })),
+    })
+    renderApp('/approvals')
+    expect(await screen.findByText(/approve the new text before pinning/)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Pin Comment' })).toBeDisabled()
+    await userEvent.click(screen.getByRole('button', { name: 'Approve comment' }))
+    await toastWith('Comment approved')
+    expect(api.called('POST', '/influencer/approvals/bid-WON/comment')).toBe(true)
+  })
+
+  it('pin: 401 opens the Secure Instagram Login dialog, then the pin is retried', async () => {
+    let pins = 0
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } }), bid('AWAITING_PAYMENT')]),
+      'PUT /influencer/pin-comment/bid-WON': () =>
+        ++pins === 1
+          ? json(401, { detail: 'Log in to Instagram to pin.', code: 'instagram_login_required' })
+          : json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Great reel #ad', status: 'PINNED', detail: 'ok' }),
+      'POST /influencer/instagram-login': () => json(200, { detail: 'ok', username: 'maya.moves' }),
+    })
+    renderApp('/approvals')
+    expect(await screen.findByText('Waiting on buyer to pay...')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Pin Comment' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Secure Instagram Login' }))
+    expect(dialog.getByLabelText('Instagram username')).toHaveValue('maya.moves')
+    await userEvent.type(dialog.getByLabelText('Instagram password'), 'sandbox')
+    await userEvent.click(dialog.getByRole('button', { name: /Log In/ }))
+    await toastWith('Instagram Login Successful')
+    await toastWith('Comment Pinned')
+    expect(pins).toBe(2)
+    expect(api.calls.find((c) => c.path === '/influencer/instagram-login')?.body).toEqual({ username: 'maya.moves', password: 'sandbox' })
+  })
+
+  it('approve and reject; All caught up!', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [bid('PENDING_INFLUENCER_APPROVAL')]),
+      'POST /influencer/approvals/bid-PENDING_INFLUENCER_APPROVAL': () => json(409, { detail: 'The bid is no longer pending.' }),
+    })
+    renderApp('/approvals')
+    // each decision asks first; Cancel sends nothing and gives focus back to the button
+    const approve = await screen.findByRole('button', { name: 'Approve' })
+    await userEvent.click(approve)
+    const ask = within(await screen.findByRole('alertdialog', { name: "Approve Northwind's bid?" }))
+    ask.getByText(/Northwind will be asked to pay \$40\.00 .* This cannot be undone\./)
+    await userEvent.click(ask.getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(approve).toHaveFocus())
+    expect(api.calls.filter((c) => c.method === 'POST')).toEqual([])
+    await userEvent.click(approve)
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }))
+    await toastWith('Error Approving Bid')
+    await userEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog', { name: "Reject Northwind's bid?" })).getByRole('button', { name: 'Reject' }))
+    await toastWith('Failed to reject bid')
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'APPROVED' }, { status: 'REJECTED' }])
+  })
+
+  it('All caught up!', async () => {
+    signedIn(creator, { 'GET /influencer/approvals': () => json(200, []) })
+    renderApp('/approvals')
+    await screen.findByText('All caught up!')
+  })
+})
+
+describe('earnings: payout settings', () => {
+  it('save is disabled while errors exist; errors are listed in a toast', async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 22.5, thisMonthEarnings: 22.5, pendingPayouts: 0, pendingBalance: 22.5, availableBalance: 0, releasedEarnings: 7.5, refundedEarnings: 2.25 }),
+      'GET /influencer/payouts': () => json(200, []),
+      'GET /influencer/bids': () => json(200, []),
+      'GET /influencer/payout-settings': () => json(404, { detail: 'none' }),
+      'PUT /influencer/payout-settings': (body) => json(200, { ...(body as object), saved: true }),
+    })
+    renderApp('/earnings')
+    const form = within(await screen.findByRole('form', { name: 'Payout settings' }))
+    // the staged release: pending, released and refunded shares
+    expect(screen.getByText('Released as comments stay pinned')).toBeInTheDocument()
+    expect(screen.getByText('$7.50')).toBeInTheDocument()
+    expect(screen.getByText('$2.25')).toBeInTheDocument()
+    const save = form.getByRole('button', { name: 'Save Payout Settings' })
+    expect(save).toBeDisabled()
+    await userEvent.type(form.getByLabelText('Account holder name'), 'Maya Rivers')
+    await userEvent.type(form.getByLabelText('Bank account number'), '1234')
+    await toastWith('Please fix your payout settings')
+    expect(screen.getAllByText('Bank account number must be at least 8 digits.').length).toBeGreaterThan(0)
+    expect(screen.getAllByText('Routing number must be 9 digits.').length).toBeGreaterThan(0)
+    await userEvent.type(form.getByLabelText('Bank account number'), '5678')
+    await userEvent.type(form.getByLabelText('Routing number'), '123456789')
+    await waitFor(() => expect(save).toBeEnabled())
+    await userEvent.click(save)
+    await toastWith('Payout Settings Saved')
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ payoutMethod: 'BANK_TRANSFER', minimumPayout: 50, bankAccount: '12345678', routingNumber: '123456789', sortCode: null })
+  })
+})
+
+describe('role gate', () => {
+  it("another role's page goes to the dashboard without calling the server (no 403 sign-out)", async () => {
+    const api = signedIn(creator, {
+      'GET /influencer/dashboard': () => json(200, { activeSlots: 0, pendingApprovals: 0, totalEarnings: 0, completedJobs: 0 }),
+      'GET /influencer/pin-slots/active': () => json(200, []),
+      'GET /notifications': () => json(200, []),
+    })
+    renderApp('/my-bids')
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/dashboard'))
+    expect(api.called('GET', '/buyer/bids')).toBe(false)
+    expect(localStorage.getItem('token')).toBe('t')
+  })
+
+  it('a buyer back from the Instagram callback lands on the marketplace with the toast', async () => {
+    signedIn(buyer, { 'GET /marketplace/categories': () => json(200, []), 'GET /marketplace/slots': () => page([]) })
+    renderApp('/post-manager?connected=1')
+    await toastWith('Instagram Connected')
+    expect(screen.getByTestId('location')).toHaveTextContent('/marketplace')
+  })
+})

@@ -1,0 +1,99 @@
+import * as React from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { z } from 'zod'
+import { api } from '@/api/client'
+import { serverMessage, unwrap } from '@/api/errors'
+import { useAuth } from '@/auth/session'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
+import { Input } from '@/components/ui/input'
+import { Spinner } from '@/components/ui/spinner'
+import { useFocusReturn } from '@/hooks/use-focus-return'
+import { showServerErrors } from '@/lib/server-errors'
+
+export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
+
+// a missing field is told by the form's one message (the spec's), not under the field
+const loginSchema = z.object({ username: z.string().trim().min(1, ''), password: z.string().min(1, '') })
+type LoginValues = z.infer<typeof loginSchema>
+
+/** Instagram's own login, once, so Pinbid can pin (POST /influencer/instagram-login; the password is not kept). */
+export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boolean; onClose: () => void; onSuccess: () => void }) {
+  const { user } = useAuth()
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: user?.instagramHandle ?? '', password: '' } })
+  const [error, setError] = React.useState<string | null>(null)
+  const focusReturn = useFocusReturn()
+  const login = useMutation({
+    mutationFn: async (body: LoginValues) => unwrap(await api().POST('/influencer/instagram-login', { body })),
+    onSuccess: () => {
+      toast.success('Instagram Login Successful')
+      form.resetField('password')
+      setError(null)
+      onSuccess()
+    },
+    onError: (err) => {
+      showServerErrors(form, err)
+      const message = serverMessage(err, IG_LOGIN_FALLBACK)
+      setError(message)
+      toast.error('Instagram Login Failed', { description: message })
+    },
+  })
+  const hasUsername = Boolean(form.getValues('username'))
+  return (
+    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
+      <DialogContent {...focusReturn}>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit((values) => login.mutate(values), () => setError(IG_LOGIN_FALLBACK))} noValidate className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>Secure Instagram Login</DialogTitle>
+              <DialogDescription>Instagram needs you to sign in once so Pinbid can pin the comment. Your password is used once and never stored.</DialogDescription>
+            </DialogHeader>
+            <FormField
+              control={form.control}
+              name="username"
+              render={({ field }) => (
+                <FormItem controlId="ig-username">
+                  <FormLabel>Instagram username</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="username" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="password"
+              render={({ field }) => (
+                <FormItem controlId="ig-password">
+                  <FormLabel>Instagram password</FormLabel>
+                  <FormControl>
+                    <Input type="password" autoComplete="current-password" autoFocus={hasUsername} {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {error && (
+              <p role="alert" className="text-sm text-destructive">
+                {error}
+              </p>
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={login.isPending}>
+                {login.isPending && <Spinner />} Log In &amp; Pin
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,163 @@
+import * as React from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import { api } from '@/api/client'
+import { serverMessage, unwrap } from '@/api/errors'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
+import { Spinner } from '@/components/ui/spinner'
+import { Switch } from '@/components/ui/switch'
+import { DEFAULT_PAYOUT_FORM, formFromSettings, MINIMUM_PAYOUT_CEILING_CENTS, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
+import { MoneyInput } from '@/components/money-input'
+import { KEYS } from '@/api/keys'
+import { payoutSettingsQuery } from '../api/queries'
+
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { payoutSchema } from '@/lib/payout'
+import { showServerErrors } from '@/lib/server-errors'
+
+export function PayoutSettingsCard() {
+  const settings = useQuery({ ...payoutSettingsQuery(), retry: false })
+  if (settings.isPending) return <Spinner />
+  // a failure is tolerated (spec section 7): start from the defaults
+  const initial = settings.data ? formFromSettings(settings.data) : DEFAULT_PAYOUT_FORM
+  return <PayoutSettingsForm key={settings.dataUpdatedAt} initial={initial} />
+}
+
+export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
+  const queryClient = useQueryClient()
+  const form = useForm<PayoutForm>({ resolver: zodResolver(payoutSchema), defaultValues: initial })
+  const values = useWatch({ control: form.control }) as PayoutForm
+  // the rules speak once the person has changed something or tried to save (spec section 5)
+  const [touched, setTouched] = React.useState(false)
+  React.useEffect(() => {
+    const subscription = form.watch(() => setTouched(true))
+    return () => subscription.unsubscribe()
+  }, [form])
+  const errors: PayoutErrors = validatePayout(values)
+  const messages = Object.values(errors)
+  const set = <K extends PayoutField>(key: K, value: PayoutForm[K]) => form.setValue(key, value as never, { shouldDirty: true })
+  const save = useMutation({
+    mutationFn: async (body: PayoutForm) => unwrap(await api().PUT('/influencer/payout-settings', { body: payoutBody(body) })),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(KEYS.payoutSettings, saved)
+      toast.success('Payout Settings Saved')
+    },
+    onError: (err) => {
+      showServerErrors(form, err)
+      toast.error('Failed to save payout settings', { description: serverMessage(err, 'There was an error saving your payout settings. Please try again.') })
+    },
+  })
+  const lastToast = React.useRef('')
+  React.useEffect(() => {
+    const key = messages.join('\n')
+    if (!touched || !key || key === lastToast.current) {
+      if (!key) lastToast.current = ''
+      return
+    }
+    const t = setTimeout(() => {
+      lastToast.current = key
+      toast.error('Please fix your payout settings', { id: 'payout-errors', description: <ul className="list-disc pl-4">{messages.map((m) => <li key={m}>{m}</li>)}</ul> })
+    }, 700)
+    return () => clearTimeout(t)
+  })
+
+  // the rule's message once touched, else what the server said of the field (its 422 errors[])
+  const err = (f: PayoutField) => (touched ? errors[f] : undefined) ?? form.formState.errors[f]?.message
+  const field = (id: PayoutField, label: string, props: React.ComponentProps<typeof Input> = {}) => (
+    <div className="grid gap-2">
+      <Label htmlFor={`payout-${id}`}>{label}</Label>
+      <Input
+        id={`payout-${id}`}
+        value={values[id] as string}
+        onChange={(e) => set(id, e.target.value as never)}
+        aria-invalid={err(id) ? true : undefined}
+        aria-describedby={err(id) ? `payout-${id}-error` : undefined}
+        {...props}
+      />
+      {err(id) && (
+        <p id={`payout-${id}-error`} className="text-sm text-destructive">
+          {err(id)}
+        </p>
+      )}
+    </div>
+  )
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Payout Settings</CardTitle>
+        <CardDescription>Payouts are sent on your schedule once your available balance reaches your minimum. Bank and PayPal details are stored encrypted.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          aria-label="Payout settings"
+          className="grid gap-4"
+          onSubmit={form.handleSubmit(
+            (body) => save.mutate(body),
+            () => setTouched(true),
+          )}
+        >
+          <div className="grid gap-4 sm:grid-cols-3">
+            <div className="grid gap-2">
+              <Label htmlFor="payout-method">Payout method</Label>
+              <NativeSelect id="payout-method" value={values.payoutMethod} onChange={(e) => set('payoutMethod', e.target.value as PayoutForm['payoutMethod'])}>
+                <option value="">Choose a method</option>
+                <option value="BANK_TRANSFER">Bank transfer</option>
+                <option value="PAYPAL">PayPal</option>
+              </NativeSelect>
+              {err('payoutMethod') && <p className="text-sm text-destructive">{err('payoutMethod')}</p>}
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="payout-minimumPayout">Minimum payout (USD)</Label>
+              <MoneyInput id="payout-minimumPayout" value={values.minimumPayout} onValueChange={(v) => set('minimumPayout', v)} maxCents={MINIMUM_PAYOUT_CEILING_CENTS} problem={err('minimumPayout')} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="payout-schedule">Schedule</Label>
+              <NativeSelect id="payout-schedule" value={values.schedule} onChange={(e) => set('schedule', e.target.value as PayoutForm['schedule'])}>
+                <option value="">Choose a schedule</option>
+                <option value="WEEKLY">Weekly</option>
+                <option value="MONTHLY">Monthly</option>
+                <option value="QUARTERLY">Quarterly</option>
+              </NativeSelect>
+              {err('schedule') && <p className="text-sm text-destructive">{err('schedule')}</p>}
+            </div>
+          </div>
+          {values.payoutMethod === 'PAYPAL' && field('paypalEmail', 'PayPal email', { type: 'email', autoComplete: 'email' })}
+          {values.payoutMethod === 'BANK_TRANSFER' && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              {field('accountName', 'Account holder name', { autoComplete: 'name' })}
+              <div className="grid gap-2">
+                <Label htmlFor="payout-currency">Currency</Label>
+                <NativeSelect id="payout-currency" value={values.currency} onChange={(e) => set('currency', e.target.value as PayoutForm['currency'])}>
+                  <option value="">Choose a currency</option>
+                  <option value="USD">USD</option>
+                  <option value="GBP">GBP</option>
+                </NativeSelect>
+                {err('currency') && <p className="text-sm text-destructive">{err('currency')}</p>}
+              </div>
+              {field('bankAccount', 'Bank account number', { inputMode: 'numeric', autoComplete: 'off' })}
+              {values.currency === 'USD' && field('routingNumber', 'Routing number', { inputMode: 'numeric', autoComplete: 'off' })}
+              {values.currency === 'GBP' && field('sortCode', 'Sort code', { placeholder: 'XX-XX-XX', autoComplete: 'off' })}
+            </div>
+          )}
+          <div className="flex items-center gap-3">
+            <Switch id="payout-tax" checked={values.taxFormSubmitted} onCheckedChange={(v) => set('taxFormSubmitted', v)} />
+            <Label htmlFor="payout-tax">I have submitted my tax form</Label>
+          </div>
+          <div className="flex flex-col items-end gap-2">
+            {!touched && messages.length > 0 && <p className="text-sm text-muted-foreground">Fill in your payout details to save them.</p>}
+            <Button type="submit" disabled={messages.length > 0 || save.isPending}>
+              {save.isPending && <Spinner />} Save Payout Settings
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  )
+}

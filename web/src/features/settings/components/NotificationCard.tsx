@@ -1,0 +1,97 @@
+import * as React from 'react'
+import { useForm, useWatch } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { Bell } from 'lucide-react'
+import { z } from 'zod'
+import type { NotificationPreferences } from '@/api/client'
+import { serverMessage } from '@/api/errors'
+import { useAuth } from '@/auth/session'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
+import { Form, FormField } from '@/components/ui/form'
+import { Separator } from '@/components/ui/separator'
+import { Spinner } from '@/components/ui/spinner'
+import { Switch } from '@/components/ui/switch'
+import { showServerErrors } from '@/lib/server-errors'
+import { useSavePreferences } from '../api/settings'
+import { preferenceRows, switchesOf, type SavedPreferences } from '../preferences'
+import { SectionTitle } from './SectionTitle'
+
+const preferencesSchema = z.object({ newBids: z.boolean(), approvals: z.boolean(), payouts: z.boolean(), marketing: z.boolean() })
+
+export function NotificationCard({ initial }: { initial: SavedPreferences }) {
+  const { user } = useAuth()
+  const creator = user?.role === 'INFLUENCER'
+  const rows = preferenceRows(user?.role, initial.applies)
+  const form = useForm<NotificationPreferences>({ resolver: zodResolver(preferencesSchema), defaultValues: switchesOf(initial) })
+  const prefs = useWatch({ control: form.control })
+  // auto-post and auto-pin default to on and are not saved (spec section 2)
+  const [autoPost, setAutoPost] = React.useState(true)
+  const [autoPin, setAutoPin] = React.useState(true)
+  const save = useSavePreferences()
+  const dirty = rows.some((r) => prefs[r.key] !== initial[r.key])
+
+  function onSubmit(values: NotificationPreferences) {
+    save.mutate(values, {
+      onSuccess: (saved) => {
+        form.reset(switchesOf(saved))
+        toast.success('Notification Preferences Updated')
+      },
+      onError: (err) => {
+        showServerErrors(form, err)
+        toast.error('Failed to update preferences', { description: serverMessage(err, 'Failed to update notification preferences. Please try again.') })
+      },
+    })
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <SectionTitle icon={Bell}>Notification Preferences</SectionTitle>
+        <CardDescription>Choose which emails and notices you receive.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-1">
+        <Form {...form}>
+          {rows.map((row) => (
+            <FormField
+              key={row.key}
+              control={form.control}
+              name={row.key}
+              render={({ field }) => <SwitchRow id={`pref-${row.key}`} label={row.label} text={row.text} checked={field.value} onChange={field.onChange} />}
+            />
+          ))}
+        </Form>
+        {creator && (
+          <>
+            <Separator className="my-3" />
+            <SwitchRow id="pref-autopost" label="Auto-post approved comments" text="Post a brand’s new comment for you as soon as it is paid." checked={autoPost} onChange={setAutoPost} />
+            <SwitchRow id="pref-autopin" label="Auto-pin paid comments" text="Pin the comment automatically once payment completes." checked={autoPin} onChange={setAutoPin} />
+          </>
+        )}
+        <div className="flex justify-end pt-3">
+          <Button onClick={form.handleSubmit(onSubmit)} disabled={save.isPending || !dirty}>
+            {save.isPending && <Spinner />}
+            {save.isPending ? 'Saving...' : 'Save Preferences'}
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+function SwitchRow({ id, label, text, checked, onChange }: { id: string; label: string; text: string; checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <div className="flex items-center justify-between gap-4 py-2">
+      <div className="min-w-0">
+        <label htmlFor={id} className="cursor-pointer text-sm font-medium">
+          {label}
+        </label>
+        <p id={`${id}-text`} className="text-sm text-muted-foreground">
+          {text}
+        </p>
+      </div>
+      <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={`${id}-text`} />
+    </div>
+  )
+}
