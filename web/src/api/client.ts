@@ -1,7 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import type { paths as GeneratedPaths, components } from './schema'
 import { getConfig } from '@/config'
-import { getToken, handleForbidden } from '@/auth/token'
+import { getToken, handleRefused } from '@/auth/token'
 
 /** The contract lists paths with their /api prefix; the client is rooted at the runtime `apiBase`, so strip it. */
 type StripApiPrefix<P> = { [K in keyof P as K extends `/api${infer R}` ? R : K]: P[K] }
@@ -29,7 +29,7 @@ export const authMiddleware: Middleware = {
     return request
   },
   onResponse({ request, response }) {
-    if (response.status === 403 && !silentRequests.has(request)) handleForbidden()
+    if (response.status === 403 && !silentRequests.has(request)) void handleRefused(request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? null)
     return response
   },
 }

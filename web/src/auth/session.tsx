@@ -31,8 +31,6 @@ export interface Session {
   logout: () => void
   /** Replace the user after a profile update. */
   updateUser: (user: User) => void
-  /** Store a fresh token (e.g. after a password change revoked the old ones). */
-  replaceToken: (token: string) => void
 }
 
 const SessionContext = React.createContext<Session | null>(null)
@@ -131,7 +129,6 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       signup,
       logout,
       updateUser: setUser,
-      replaceToken: setToken,
     }),
     [user, initializing, busy, login, signup, logout],
   )

@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
-import { getToken, handleForbidden } from '@/auth/token'
+import { getToken, handleRefused } from '@/auth/token'
 import { getConfig } from '@/config'
 import { fmtMoney } from '@/components/common'
 import { KEYS } from '@/api/keys'
@@ -162,10 +162,10 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
         refetchOnScreen(queryClient)
       },
       onForbidden: (refused) => {
-        const now = getToken()
-        // a password change stores a new token and revokes the old one: follow the new token, not the 403 rule
-        if (now && now !== refused) setTokenRound((n) => n + 1)
-        else handleForbidden()
+        // a password change revokes the old token and stores a new one: follow the new token, not the 403 rule
+        void handleRefused(refused).then((outcome) => {
+          if (outcome === 'newer') setTokenRound((n) => n + 1)
+        })
       },
     }).catch(() => {
       /* the library only rejects on the errors handled above */

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api, type NotificationPreferences } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
+import { rotateToken } from '@/auth/token'
 import { switchesOf } from '../preferences'
 
 export const preferencesQuery = () =>
@@ -13,10 +14,14 @@ export interface ProfileUpdate {
   currentPassword?: string
 }
 
-export const useSaveProfile = () => useMutation({ mutationFn: async (body: ProfileUpdate) => unwrap(await api().PUT('/auth/profile', { body })) })
+// a new email or password revokes every earlier token: the answer's token is kept as it arrives (rotateToken)
+export const useSaveProfile = () =>
+  useMutation({ mutationFn: (body: ProfileUpdate) => rotateToken(async () => unwrap(await api().PUT('/auth/profile', { body }))) })
 
 export const useChangePassword = () =>
-  useMutation({ mutationFn: async (body: { currentPassword: string; newPassword: string }) => unwrap(await api().POST('/auth/change-password', { body })) })
+  useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) => rotateToken(async () => unwrap(await api().POST('/auth/change-password', { body }))),
+  })
 
 export const useConnectInstagramAccount = () => useMutation({ mutationFn: async () => unwrap(await api().GET('/instagram/connect')) })
 

@@ -30,7 +30,7 @@ function profileSchema(savedEmail: string | undefined) {
 type ProfileValues = z.infer<ReturnType<typeof profileSchema>>
 
 export function ProfileCard() {
-  const { user, updateUser, replaceToken } = useAuth()
+  const { user, updateUser } = useAuth()
   const form = useForm<ProfileValues>({
     resolver: zodResolver(profileSchema(user?.email)),
     defaultValues: { name: user?.name ?? '', email: user?.email ?? '', currentPassword: '' },
@@ -45,8 +45,7 @@ export function ProfileCard() {
       { name: values.name, email: values.email, ...(emailChanges ? { currentPassword: values.currentPassword } : {}) },
       {
         onSuccess: ({ token, ...updated }) => {
-          // a new email signs every session out, this one too: the answer carries the token to go on with
-          if (token) replaceToken(token)
+          // a new email signs every other session out; this one goes on with the answer's token (rotateToken)
           updateUser(updated)
           form.reset({ name: updated.name, email: updated.email, currentPassword: '' })
           toast.success('Profile Updated', {

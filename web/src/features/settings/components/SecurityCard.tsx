@@ -4,7 +4,6 @@ import { toast } from 'sonner'
 import { KeyRound, ShieldCheck } from 'lucide-react'
 import { z } from 'zod'
 import { serverMessage } from '@/api/errors'
-import { useAuth } from '@/auth/session'
 import { TextField } from '@/components/text-field'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -24,7 +23,6 @@ type PasswordValues = z.infer<typeof passwordSchema>
 const EMPTY: PasswordValues = { currentPassword: '', newPassword: '', confirmPassword: '' }
 
 export function SecurityCard() {
-  const { replaceToken } = useAuth()
   const form = useForm<PasswordValues>({ resolver: zodResolver(passwordSchema), defaultValues: EMPTY })
   const change = useChangePassword()
 
@@ -32,9 +30,8 @@ export function SecurityCard() {
     change.mutate(
       { currentPassword, newPassword },
       {
-        onSuccess: ({ token }) => {
-          // the server revoked every earlier token; keep the user signed in with the new one
-          replaceToken(token)
+        onSuccess: () => {
+          // every earlier token is revoked; the new one was kept as it arrived (rotateToken)
           form.reset(EMPTY)
           toast.success('Password Changed', { description: 'Your password has been updated. Other devices have been signed out.' })
         },
