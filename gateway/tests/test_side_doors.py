@@ -211,9 +211,11 @@ async def test_operator_routes_move_off_the_public_port(tmp_path):
     public = make_gateway(tmp_path, upstreams)
     assert (await asgi_request(public.app, "GET", "/metrics"))[0] == 200
     production = make_gateway(tmp_path, upstreams, operator_port=9464)
-    for path in ("/metrics", "/docs", "/openapi.json"):
+    for path in ("/metrics", "/docs"):
         status, headers, _ = await asgi_request(production.app, "GET", path)
         assert status == 200 and headers["content-type"].startswith("text/html"), path  # the web app, not them
+    status, _, body = await asgi_request(production.app, "GET", "/openapi.json")
+    assert status == 404 and body["code"] == "not_found"  # names a file the web build does not have
     operator = production.operator_app()
     assert (await asgi_request(operator, "GET", "/metrics"))[0] == 200
     status, _, spec = await asgi_request(operator, "GET", "/openapi.json")

@@ -17,6 +17,7 @@ from pinbid_kit.migrations import upgrade
 
 PREFIX = "pbt_"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)_")
+_INSTANCES = itertools.count()
 DROPS_AT_ONCE = 8  # PostgreSQL is shared (max_connections 100): a few connections are enough to share checkpoints
 
 
@@ -61,7 +62,9 @@ class RunDatabases:
 
     def __init__(self, server_url: str) -> None:
         self.server_url = server_url
-        self.prefix = run_prefix()
+        # the process's prefix, then this instance's number: a test of this class beside the run's own instance
+        # (one process) makes its own templates and clones, never the run's names
+        self.prefix = f"{run_prefix()}{next(_INSTANCES)}_"
         self.templates: dict[str, str] = {}
         self.made: list[str] = []  # by the test running now, templates aside
         self._numbers = itertools.count()

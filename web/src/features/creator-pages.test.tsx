@@ -21,6 +21,9 @@ describe('approvals', () => {
     renderApp('/approvals')
     await userEvent.click(await screen.findByRole('button', { name: 'Post comment' }))
     await toastWith('Comment posted')
+    // posted once is enough: the button says so and cannot post a second comment
+    expect(screen.getByRole('button', { name: 'Posted' })).toBeDisabled()
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(1)
     await userEvent.click(screen.getByRole('button', { name: 'I pinned it' }))
     await toastWith('Comment Pinned')
     expect(api.called('POST', '/influencer/pin-comment/bid-WON/confirm')).toBe(true)
@@ -85,6 +88,23 @@ describe('approvals', () => {
     await userEvent.click(within(await screen.findByRole('alertdialog', { name: "Reject Northwind's bid?" })).getByRole('button', { name: 'Reject' }))
     await toastWith('Failed to reject bid')
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'APPROVED' }, { status: 'REJECTED' }])
+  })
+
+  it('an approved card says at once that the brand is to pay, with its toast', async () => {
+    const approved = bid('APPROVED', { id: 'bid-PENDING_INFLUENCER_APPROVAL' })
+    let decided = false
+    signedIn(creator, {
+      'GET /influencer/approvals': () => json(200, [decided ? approved : bid('PENDING_INFLUENCER_APPROVAL')]),
+      'POST /influencer/approvals/bid-PENDING_INFLUENCER_APPROVAL': () => {
+        decided = true
+        return json(200, approved)
+      },
+    })
+    renderApp('/approvals')
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }))
+    await toastWith('Approval Successful')
+    expect(screen.getByText('Waiting on buyer to pay...')).toBeInTheDocument()
   })
 
   it('All caught up!', async () => {

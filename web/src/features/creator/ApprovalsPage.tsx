@@ -29,7 +29,9 @@ export default function ApprovalsPage() {
 function ApprovalsPageInner() {
   const approvals = useQuery({ ...approvalsQuery(), refetchInterval: untilPaymentRequested })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
-  const pin = usePin(setLoginFor)
+  // a comment posted for the creator to pin in the app: one post is enough, the button says it is done
+  const [posted, setPosted] = React.useState<ReadonlySet<string>>(new Set())
+  const pin = usePin(setLoginFor, (bidId) => setPosted((seen) => new Set(seen).add(bidId)))
   const confirm = useConfirmPin()
   const connection = useQuery(instagramConnectionQuery())
   const manual = connection.data?.pinMethod === 'MANUAL'
@@ -69,6 +71,7 @@ function ApprovalsPageInner() {
                 onPin={() => pin.mutate(b.id)}
                 pinning={pin.isPending && pin.variables === b.id}
                 manual={manual}
+                posted={posted.has(b.id)}
                 onConfirm={() => confirm.mutate(b.id)}
                 confirming={confirm.isPending && confirm.variables === b.id}
               />
@@ -89,12 +92,13 @@ function ApprovalsPageInner() {
   )
 }
 
-function usePin(onNeedLogin: (bidId: string) => void) {
+function usePin(onNeedLogin: (bidId: string) => void, onPosted: (bidId: string) => void) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } })),
     onSuccess: (out, bidId) => {
       if (out.status === 'AWAITING_MANUAL_PIN') {
+        onPosted(bidId)
         toast.success('Comment posted', { description: 'Now pin it in the Instagram app, then press “I pinned it”.', duration: 10_000 })
         return
       }

@@ -5,7 +5,8 @@ import { net } from '@/lib/bids'
 /** What the approval card offers for a bid status (spec section 4). */
 export function approvalAction(status: string): 'decide' | 'awaiting-payment' | 'pin' | 'pinned' | 'waiting-pin' {
   if (status === 'PENDING_INFLUENCER_APPROVAL') return 'decide'
-  if (status === 'AWAITING_PAYMENT') return 'awaiting-payment'
+  // APPROVED: the payment request is on its way; for the creator, the brand is the one to act now
+  if (status === 'APPROVED' || status === 'AWAITING_PAYMENT') return 'awaiting-payment'
   if (status === 'WON') return 'pin'
   if (status === 'PINNED') return 'pinned'
   return 'waiting-pin'

@@ -15,14 +15,16 @@ import type { Bid } from '@/api/types'
 import { approvalAction } from '../approvals'
 
 
-type CardProps = { bid: Bid; onPin: () => void; pinning: boolean; manual?: boolean; onConfirm?: () => void; confirming?: boolean }
+type CardProps = { bid: Bid; onPin: () => void; pinning: boolean; manual?: boolean; posted?: boolean; onConfirm?: () => void; confirming?: boolean }
 
-export function ApprovalCard({ bid, onPin, pinning, manual = false, onConfirm, confirming = false }: CardProps) {
+export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = false, onConfirm, confirming = false }: CardProps) {
   const queryClient = useQueryClient()
   const action = approvalAction(bid.status)
   const decide = useMutation({
     mutationFn: async (status: 'APPROVED' | 'REJECTED') => unwrap(await api().POST('/influencer/approvals/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { status } })),
-    onSuccess: (_, status) => {
+    onSuccess: (decided, status) => {
+      // the card changes with its toast, not when the list is next read
+      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === decided.id ? decided : b)))
       if (status === 'APPROVED') toast.success('Approval Successful', { description: 'The brand has been asked to pay.', duration: OUTCOME_TOAST_MS })
       else toast.success('Bid Rejected', { description: 'The brand has been told.', duration: OUTCOME_TOAST_MS })
       for (const key of [KEYS.approvals, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
@@ -127,8 +129,8 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, onConfirm, c
           )}
           {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
           {action === 'pin' && (
-            <Button size="sm" onClick={onPin} disabled={pinning || !hasComment || needsCommentApproval}>
-              {pinning ? <Spinner /> : <Pin />} {manual ? 'Post comment' : 'Pin Comment'}
+            <Button size="sm" onClick={onPin} disabled={pinning || posted || !hasComment || needsCommentApproval}>
+              {pinning ? <Spinner /> : posted ? <Check /> : <Pin />} {manual ? (posted ? 'Posted' : 'Post comment') : 'Pin Comment'}
             </Button>
           )}
           {action === 'pin' && manual && (
