@@ -65,6 +65,7 @@ describe('coming back from another site', () => {
       'GET /instagram/connect': () => json(200, { url: 'https://instagram.example/authorize?state=s' }),
     })
     const first = renderApp('/marketplace')
+    await userEvent.type(await screen.findByLabelText('Search pin slots'), 'yoga')
     await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }))
     await userEvent.click(await within(await screen.findByRole('dialog')).findByRole('button', { name: 'Connect Instagram' }))
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://instagram.example/authorize?state=s'))
@@ -76,6 +77,7 @@ describe('coming back from another site', () => {
     const sheet = within(await screen.findByRole('dialog'))
     await sheet.findByText('Sunrise yoga reel')
     expect(connectReturn.take()).toBeNull() // used once
+    expect(screen.getByLabelText('Search pin slots')).toHaveValue('yoga') // the search the brand left with
   })
 
   it('after paying, My Bids opens on the tab that holds the paid bid, highlighted', async () => {

@@ -100,3 +100,25 @@ export function slotQuery(search: string, f: Filters, sortBy: string, page: numb
   if (kept) q.minKeptPercent = kept
   return q
 }
+
+/** What the brand searched, filtered and sorted by: kept by the tab across a trip to Instagram and back. */
+export interface MarketplaceView {
+  search: string
+  filters: Filters
+  sortBy: string
+}
+
+export const DEFAULT_VIEW: MarketplaceView = { search: '', filters: DEFAULT_FILTERS, sortBy: 'newest' }
+
+export function isMarketplaceView(value: unknown): value is MarketplaceView {
+  if (!value || typeof value !== 'object') return false
+  const { search, filters, sortBy } = value as Record<string, unknown>
+  if (typeof search !== 'string' || !SORT_OPTIONS.some((o) => o.value === sortBy) || !filters || typeof filters !== 'object') return false
+  const f = filters as Record<string, unknown>
+  return (
+    Array.isArray(f.price) && f.price.length === 2 && f.price.every((n) => typeof n === 'number') &&
+    typeof f.minViews === 'string' && typeof f.timeLeft === 'string' && typeof f.verified === 'boolean' &&
+    typeof f.category === 'string' && typeof f.minKept === 'string'
+  )
+}
+

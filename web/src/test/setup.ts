@@ -8,6 +8,7 @@ configure({ asyncUtilTimeout: 6000 })
 afterEach(() => {
   cleanup()
   localStorage.clear()
+  sessionStorage.clear() // tab notes (the marketplace's search, the way back from Instagram) never leak into the next test
   document.cookie.split('; ').forEach((c) => {
     const name = c.split('=')[0]
     if (name) document.cookie = `${name}=; path=/; max-age=0`

@@ -13,7 +13,8 @@ import { Switch } from '@/components/ui/switch'
 import { Spinner } from '@/components/ui/spinner'
 import {
   clearFilters,
-  DEFAULT_FILTERS,
+  DEFAULT_VIEW,
+  isMarketplaceView,
   filtersActive,
   MIN_VIEWS_OPTIONS,
   PRICE_MAX,
@@ -27,6 +28,7 @@ import {
   type TimeLeft,
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
+import { useTabState } from '@/hooks/use-tab-state'
 import { EmptyState, LoadError } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import { categoriesQuery, slotDetailsQuery } from '@/api/queries'
@@ -70,11 +72,15 @@ function useSlotFromLink() {
   return [bidSlot, setBidSlot] as const
 }
 
+const MARKETPLACE_VIEW_KEY = 'pinbid.marketplace.view'
+
 function MarketplacePageInner() {
   useInstagramCallbackToast()
-  const [search, setSearch] = React.useState('')
-  const [filters, setFilters] = React.useState<Filters>(DEFAULT_FILTERS)
-  const [sortBy, setSortBy] = React.useState('newest')
+  // kept by the tab: connecting Instagram from a bid panel leaves the site and comes back to the same search
+  const [{ search, filters, sortBy }, setMarketView] = useTabState(MARKETPLACE_VIEW_KEY, DEFAULT_VIEW, isMarketplaceView)
+  const setSearch = (value: string) => setMarketView((v) => ({ ...v, search: value }))
+  const setSortBy = (value: string) => setMarketView((v) => ({ ...v, sortBy: value }))
+  const setFilters = (change: (prev: Filters) => Filters) => setMarketView((v) => ({ ...v, filters: change(v.filters) }))
   const [view, setView] = React.useState<'grid' | 'list'>('grid')
   const [open, setOpen] = React.useState(false)
   const [bidSlot, setBidSlot] = useSlotFromLink()
@@ -139,7 +145,7 @@ function MarketplacePageInner() {
             <ChevronDown className={cn('transition-transform', open && 'rotate-180')} />
           </Button>
           {active && (
-            <Button variant="ghost" size="sm" className="ml-auto" onClick={() => setFilters(clearFilters())}>
+            <Button variant="ghost" size="sm" className="ml-auto" onClick={() => setFilters(() => clearFilters())}>
               <X /> Clear All
             </Button>
           )}
