@@ -129,14 +129,14 @@ function Connected() {
             const slot = activeSlotOf(p)
             const full = liveSlots.find((s) => s.id === slot?.id)
             return (
-              <li key={p.id}>
+              <li key={p.id} className="min-w-0">
                 <Card className="h-full gap-0 overflow-hidden py-0">
                   <div className="relative aspect-square">
                     <SlotMedia url={p.media_url} mediaType={p.media_type} alt={p.caption || 'Instagram post'} className="absolute inset-0 size-full" />
                     {slot && <Badge className="absolute top-2 left-2">Active Slot</Badge>}
                   </div>
                   <CardContent className="flex flex-1 flex-col gap-3 p-4">
-                    <p className="line-clamp-2 text-sm">{p.caption || <span className="text-muted-foreground">No caption</span>}</p>
+                    <p className="line-clamp-2 text-sm [overflow-wrap:anywhere]">{p.caption || <span className="text-muted-foreground">No caption</span>}</p>
                     <p className="flex gap-4 text-xs text-muted-foreground">
                       <span className="flex items-center gap-1">
                         <Eye className="size-3.5" aria-hidden="true" /> {compactNumber(p.views)} views
@@ -150,7 +150,7 @@ function Connected() {
                     </p>
                     {slot ? (
                       <div className="mt-auto space-y-2 rounded-lg bg-muted/60 p-3 text-sm">
-                        <p className="font-medium">{slot.title}</p>
+                        <p className="font-medium [overflow-wrap:anywhere]">{slot.title}</p>
                         <p className="flex justify-between">
                           <span>Current bid {slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</span>
                           <span>

@@ -14,7 +14,7 @@ export function BidFigures({ slot, closed, now, mine, myMaximum }: { slot: Slot;
     <SheetHeader className="border-b pr-10">
       <SheetTitle className="text-lg">Place a Bid</SheetTitle>
       <SheetDescription className="sr-only">Bid on {slot.title}</SheetDescription>
-      <p className="font-medium">{slot.title}</p>
+      <p className="font-medium [overflow-wrap:anywhere]">{slot.title}</p>
       <p className="text-sm text-muted-foreground">{slot.user.name}</p>
       <CreatorRecord record={slot.user.record} />
       <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
