@@ -7,9 +7,9 @@ from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit import instagram_rules as ig
-from pinbid_kit.testing import client
 from pinbid_kit.tokens import TokenVerifier, generate_keypair
 from pinbid_payments.settings import PaymentsSettings
+from pinbid_testing import client
 
 
 async def runtime_config(tmp_path) -> dict:
