@@ -7,7 +7,7 @@ import { unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { categoriesQuery } from '@/api/queries'
 import type { Post } from '@/api/types'
-import { MoneyInput } from '@/components/money-input'
+import { MoneyField } from '@/components/money-field'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
@@ -129,28 +129,8 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
               </FormItem>
             )}
           />
-          <FormField
-            control={form.control}
-            name="minBid"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel htmlFor="slot-min-bid">Minimum bid (USD)</FormLabel>
-                <MoneyInput id="slot-min-bid" value={field.value} onValueChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
-            control={form.control}
-            name="buyNow"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel htmlFor="slot-buy-now">Buy Now price (optional)</FormLabel>
-                <MoneyInput id="slot-buy-now" value={field.value} onValueChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />
-                <FormMessage />
-              </FormItem>
-            )}
-          />
+          <MoneyField control={form.control} name="minBid" id="slot-min-bid" label="Minimum bid (USD)" />
+          <MoneyField control={form.control} name="buyNow" id="slot-buy-now" label="Buy Now price (optional)" />
           <FormField
             control={form.control}
             name="endIn"
