@@ -1,4 +1,5 @@
 import * as React from 'react'
+import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -8,10 +9,8 @@ import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
-import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { maxNewCommentLength } from '@/lib/disclosure'
@@ -75,19 +74,9 @@ export function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () =
                 </FormItem>
               )}
             />
-            {error && (
-              <p role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={submit.isPending}>
-                {submit.isPending && <Spinner />} Submit Comment
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={error} onCancel={onClose} pending={submit.isPending}>
+              Submit Comment
+            </FormDialogFooter>
           </form>
         </Form>
       </DialogContent>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
@@ -8,12 +9,10 @@ import { KEYS } from '@/api/keys'
 import { categoriesQuery } from '@/api/queries'
 import type { Post } from '@/api/types'
 import { MoneyField } from '@/components/money-field'
-import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
 import { NativeSelect } from '@/components/ui/native-select'
-import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { readMoney } from '@/lib/money'
@@ -170,19 +169,9 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
             )}
           />
         </div>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending && <Spinner />} Create Pin Slot
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter error={error} onCancel={onClose} pending={create.isPending}>
+          Create Pin Slot
+        </FormDialogFooter>
       </form>
     </Form>
   )

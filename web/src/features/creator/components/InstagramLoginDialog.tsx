@@ -1,4 +1,5 @@
 import * as React from 'react'
+import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { useMutation } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -7,11 +8,9 @@ import { z } from 'zod'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
 import { useAuth } from '@/auth/session'
-import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
-import { Spinner } from '@/components/ui/spinner'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { showServerErrors } from '@/lib/server-errors'
 
@@ -78,19 +77,9 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
                 </FormItem>
               )}
             />
-            {error && (
-              <p role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={login.isPending}>
-                {login.isPending && <Spinner />} Log In &amp; Pin
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={error} onCancel={onClose} pending={login.isPending}>
+              Log In &amp; Pin
+            </FormDialogFooter>
           </form>
         </Form>
       </DialogContent>
