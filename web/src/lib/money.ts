@@ -21,7 +21,6 @@ export function formatMoney(dollars: number | null | undefined): string {
 }
 
 export const formatCents = (cents: number) => formatMoney(cents / 100)
-export const centsToDollars = (cents: number) => cents / 100
 export const dollarsToCents = (dollars: number) => Math.round(dollars * 100)
 
 const refuse = (problem: MoneyProblem, message: string): MoneyReading => ({ ok: false, problem, message })
