@@ -15,7 +15,7 @@ import uuid
 import httpx
 import psycopg
 import pytest
-from pinbid_testing import eventually
+from pinbid_testing import eventually, refusing_connections
 
 from .conftest import dead_letters
 
@@ -27,14 +27,6 @@ CONSUMERS = ("marketplace", "payments", "social")
 def rows(url: str, sql: str, *params) -> list[tuple]:
     with psycopg.connect(url) as conn:
         return conn.execute(sql, params).fetchall()
-
-
-def refuse_connections(database_url: str, refuse: bool) -> None:
-    name = database_url.rsplit("/", 1)[1]
-    with psycopg.connect(database_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {"false" if refuse else "true"}')
-        if refuse:
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
 
 
 async def longest_wait(metrics_url: str) -> float:
@@ -77,15 +69,12 @@ async def test_a_database_away_for_20_seconds_dead_letters_nothing_and_loses_not
 
         loading = asyncio.create_task(load())
         await asyncio.sleep(2)
-        await asyncio.to_thread(refuse_connections, db["marketplace"], True)
         longest = 0.0
-        try:
+        with refusing_connections(db["marketplace"]):
             outage_end = time.monotonic() + OUTAGE_SECONDS
             while time.monotonic() < outage_end:
                 await asyncio.sleep(1)
                 longest = max(longest, await longest_wait(run["services"]["marketplace"] + "/metrics"))
-        finally:
-            await asyncio.to_thread(refuse_connections, db["marketplace"], False)
         back = time.monotonic()
         await asyncio.sleep(2)
         stopping.set()

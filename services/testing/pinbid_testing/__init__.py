@@ -3,10 +3,11 @@ PostgreSQL and RabbitMQ (`plugin`, loaded by the root conftest.py), databases cl
 template per service, a movable clock, and helpers to run services and wait for what they do."""
 
 from .clock import MovableClock
+from .databases import refusing_connections
 from .servers import AMQP_URL, POSTGRES_URL
 from .services import client, running
 from .statements import Counted, counting_statements
 from .waiting import eventually, eventually_sync
 
 __all__ = ["AMQP_URL", "POSTGRES_URL", "Counted", "MovableClock", "client", "counting_statements", "eventually",
-           "eventually_sync", "running"]
+           "eventually_sync", "refusing_connections", "running"]

@@ -7,13 +7,16 @@ left behind. A test's databases are dropped in the background as soon as the tes
 run, a few side by side: each DROP DATABASE waits for a checkpoint, and drops that wait at the same time share
 one, where dropping one by one at the end of the run cost a checkpoint each."""
 
+import contextlib
 import itertools
 import os
 import re
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 import psycopg
 from pinbid_kit.migrations import upgrade
+from sqlalchemy import make_url
 
 PREFIX = "pbt_"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)_")
@@ -120,3 +123,18 @@ class RunDatabases:
     def _create(self, name: str, template: str) -> None:
         with psycopg.connect(f"{self.server_url}/postgres", autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"{template}')
+
+
+@contextlib.contextmanager
+def refusing_connections(database_url: str) -> Iterator[None]:
+    """The database refuses new connections and its open sessions are terminated, as during a failover; it
+    takes connections again when the block ends."""
+    url = make_url(database_url)
+    admin = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{url.database}" ALLOW_CONNECTIONS false')
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (url.database,))
+        try:
+            yield
+        finally:
+            conn.execute(f'ALTER DATABASE "{url.database}" ALLOW_CONNECTIONS true')

@@ -3,32 +3,15 @@ database instead of spending its deliveries: it is handled once, when the databa
 dead-lettered. A handler that fails while the database answers is still dead-lettered after its deliveries."""
 
 import asyncio
-import contextlib
 
-import psycopg
 from pinbid_kit.bus import InProcessBus
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outage import WAIT_SECONDS, WAITERS
-from pinbid_testing import eventually
+from pinbid_testing import eventually, refusing_connections
 from sqlalchemy import make_url
 
 from .conftest import widgets
 from .test_inbox import consumers_touching_widget, envelope, seed, touched
-
-
-@contextlib.contextmanager
-def refusing_connections(db):
-    """The database refuses new connections and its open sessions are terminated, as in a failover."""
-    name = make_url(db.url).database
-    admin_dsn = str(make_url(db.url).set(drivername="postgresql", database="postgres"))
-    with psycopg.connect(admin_dsn, autocommit=True) as admin:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> "
-                      "pg_backend_pid()", (name,))
-        try:
-            yield
-        finally:
-            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
 
 
 def gauge(metric, database: str) -> float:
@@ -41,7 +24,7 @@ async def test_an_event_waits_out_its_database_and_spends_no_delivery(db):
     consumers_touching_widget(db).attach(bus)
     await bus.start()
     database = make_url(db.url).database
-    with refusing_connections(db):
+    with refusing_connections(db.url):
         assert not await db.writable()
         delivery = asyncio.create_task(bus.publish(envelope(), {}))
         async def waiting() -> bool:
