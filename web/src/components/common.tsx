@@ -11,9 +11,6 @@ import { cn } from '@/lib/utils'
  */
 export const OUTCOME_TOAST_MS = 10_000
 
-/** The one money format (lib/money), under the name the features use. */
-export { formatMoney as fmtMoney } from '@/lib/money'
-
 export function fmtDateTime(iso: string | null | undefined) {
   if (!iso) return ''
   const d = new Date(iso)

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { getToken, handleRefused } from '@/auth/token'
 import { getConfig } from '@/config'
-import { fmtMoney } from '@/components/common'
+import { formatMoney } from '@/lib/money'
 import { KEYS } from '@/api/keys'
 import { applyBidEvent, applyNotificationEvent, applySlotEvent, refetchOnScreen } from './cache'
 import type { BidEvent, LiveEvent, LiveNotice } from './events'
@@ -86,7 +86,7 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
       const title = e.slotTitle || slotTitleFromCache(queryClient, slotId) || 'a pin slot'
       toast(`You were outbid on ${title}`, {
         id: `outbid-${slotId || e.id}`,
-        description: e.currentBid != null ? `The current bid is now ${fmtMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
+        description: e.currentBid != null ? `The current bid is now ${formatMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
         duration: 10_000,
         action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}`) } : undefined,
       })

@@ -2,7 +2,7 @@
 import { Bar, BarChart, CartesianGrid, XAxis, YAxis } from 'recharts'
 import { ChartContainer, ChartLegend, ChartLegendContent, ChartTooltip, ChartTooltipContent, type ChartConfig } from '@/components/ui/chart'
 import { monthLabel } from '@/lib/charts'
-import { fmtMoney } from '@/components/common'
+import { formatMoney } from '@/lib/money'
 
 export type MonthRow = { month: string } & Record<string, number | string>
 
@@ -13,8 +13,8 @@ export default function MonthlyBars({ rows, config }: { rows: MonthRow[]; config
       <BarChart data={rows} margin={{ left: 4, right: 4, top: 8 }} accessibilityLayer>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="month" tickLine={false} axisLine={false} tickFormatter={(m: string) => monthLabel(m, true)} />
-        <YAxis tickLine={false} axisLine={false} width={72} tickFormatter={(v: number) => fmtMoney(v)} />
-        <ChartTooltip cursor content={<ChartTooltipContent formatValue={fmtMoney} formatLabel={(m) => monthLabel(m)} />} />
+        <YAxis tickLine={false} axisLine={false} width={72} tickFormatter={(v: number) => formatMoney(v)} />
+        <ChartTooltip cursor content={<ChartTooltipContent formatValue={formatMoney} formatLabel={(m) => monthLabel(m)} />} />
         {keys.length > 1 && <ChartLegend content={<ChartLegendContent />} />}
         {keys.map((key) => (
           <Bar key={key} dataKey={key} fill={`var(--color-${key})`} radius={4} />

@@ -9,7 +9,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton'
 import type { ChartConfig } from '@/components/ui/chart'
 import { monthLabel, priceHistory, type PlacementPoint } from '@/lib/charts'
-import { fmtDateTime, fmtMoney } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { fmtDateTime } from '@/components/common'
 import type { Slot } from '@/api/types'
 import type { MonthRow } from './MonthlyBars'
 
@@ -59,7 +60,7 @@ function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow
             <tr key={row.month}>
               <th scope="row">{monthLabel(row.month)}</th>
               {keys.map((k) => (
-                <td key={k}>{fmtMoney(Number(row[k]))}</td>
+                <td key={k}>{formatMoney(Number(row[k]))}</td>
               ))}
             </tr>
           ))}
@@ -134,7 +135,7 @@ export function PriceHistory({ slot }: { slot: Slot }) {
                 <th scope="row">
                   {p.label}, {fmtDateTime(new Date(p.at).toISOString())}
                 </th>
-                <td>{fmtMoney(p.price)}</td>
+                <td>{formatMoney(p.price)}</td>
               </tr>
             ))}
           </tbody>

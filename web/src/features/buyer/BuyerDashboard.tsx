@@ -9,7 +9,8 @@ import { Spinner } from '@/components/ui/spinner'
 import { DASHBOARD_LIMIT } from '@/lib/filters'
 import { cn } from '@/lib/utils'
 import { SpendChartCard } from '@/components/charts'
-import { EmptyState, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { EmptyState, LoadError, StatCard } from '@/components/common'
 import type { Slot } from '@/api/types'
 import { slotsQuery, useBuyerDashboard } from './api/queries'
 import { PlaceBidSheet } from './PlaceBidSheet'
@@ -36,7 +37,7 @@ export function BuyerDashboard() {
         <div className="grid gap-4 sm:grid-cols-3">
           <StatCard icon={Gavel} label="Active Bids" value={stats.data ? stats.data.activeBids : '…'} />
           <StatCard icon={Trophy} label="Won Auctions" value={stats.data ? stats.data.wonAuctions : '…'} />
-          <StatCard icon={DollarSign} label="Total Spent" value={stats.data ? fmtMoney(stats.data.totalSpent) : '…'} />
+          <StatCard icon={DollarSign} label="Total Spent" value={stats.data ? formatMoney(stats.data.totalSpent) : '…'} />
         </div>
       )}
       <SpendChartCard />

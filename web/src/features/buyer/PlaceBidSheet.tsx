@@ -4,9 +4,8 @@ import { Label } from '@/components/ui/label'
 import { Sheet, SheetContent } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
-import { formatCents } from '@/lib/money'
+import { formatCents, formatMoney } from '@/lib/money'
 import { MoneyInput } from '@/components/money-input'
-import { fmtMoney } from '@/components/common'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import type { Slot } from '@/api/types'
 import { LargeBidDialog } from './LargeBidDialog'
@@ -92,7 +91,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
         </Button>
         {canBuyNow && (
           <Button type="button" variant="outline" disabled={busy} className="w-full" onClick={onBuyNow}>
-            {buyNow.isPending && <Spinner />} Buy Now for {fmtMoney(slot.buyNowPrice)}
+            {buyNow.isPending && <Spinner />} Buy Now for {formatMoney(slot.buyNowPrice)}
           </Button>
         )}
       </div>

@@ -3,7 +3,8 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { compactNumber, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
-import { fmtMoney, fmtShortDateTime } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { fmtShortDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import type { Slot } from '@/api/types'
 import { useLiveSlots } from '@/api/live/LiveProvider'
@@ -63,9 +64,9 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
           <div>
             <p className="text-xs text-muted-foreground">Current bid</p>
             <p className={cn('-mx-1 px-1 text-lg font-bold tabular-nums', bidFlash && 'live-flash')} data-testid="slot-current-bid">
-              {slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}
+              {slot.currentBid != null ? formatMoney(slot.currentBid) : 'No bids yet'}
             </p>
-            {showMinBid && <p className="text-xs text-muted-foreground">Min. bid {fmtMoney(slot.minBid)}</p>}
+            {showMinBid && <p className="text-xs text-muted-foreground">Min. bid {formatMoney(slot.minBid)}</p>}
           </div>
           <p className={cn('px-1 text-xs text-muted-foreground tabular-nums', countFlash && 'live-flash')} data-testid="slot-bid-count">
             {slot.bidCount} {slot.bidCount === 1 ? 'bid' : 'bids'}

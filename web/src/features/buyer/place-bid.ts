@@ -1,8 +1,7 @@
 /** The bid panel's words, without React. */
 import type { Bid, Slot } from '@/api/types'
-import { fmtMoney } from '@/components/common'
 import { bidMaximum, minimumNextBid, validateBidAmount, validateComment, validateMaxAutoBid, type CommentMode } from '@/lib/bids'
-import { readMoney } from '@/lib/money'
+import { formatMoney, readMoney } from '@/lib/money'
 
 export const BID_FAILED = 'There was an error placing your bid.'
 
@@ -13,20 +12,20 @@ type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled
  *  amount that cannot be read is not also called too low: the field says how to type it. */
 export function tooLowWarning(raw: string, slot: Pick<Slot, 'currentBid' | 'minBid'>, openedAt: number | null): string | null {
   if (!readMoney(raw).ok || !validateBidAmount(raw, slot)) return null
-  const least = `Bid at least ${fmtMoney(minimumNextBid(slot))}.`
-  if (slot.currentBid != null && slot.currentBid !== openedAt) return `Too low: the current bid is now ${fmtMoney(slot.currentBid)}. ${least}`
+  const least = `Bid at least ${formatMoney(minimumNextBid(slot))}.`
+  if (slot.currentBid != null && slot.currentBid !== openedAt) return `Too low: the current bid is now ${formatMoney(slot.currentBid)}. ${least}`
   return `Too low. ${least}`
 }
 
 export function bidPlacedText(placed: BidFigures, before?: BidFigures): string {
   const max = bidMaximum(placed)
   if (before?.status === 'ACTIVE' && placed.status === 'ACTIVE' && placed.amount === before.amount && max != null) {
-    const stays = `Your visible bid stays at ${fmtMoney(placed.amount)} until someone bids against you.`
-    if (max > (bidMaximum(before) ?? before.amount)) return `Your maximum is now ${fmtMoney(max)}. ${stays}`
-    return `Your maximum stays at ${fmtMoney(max)}, above this amount. ${stays}`
+    const stays = `Your visible bid stays at ${formatMoney(placed.amount)} until someone bids against you.`
+    if (max > (bidMaximum(before) ?? before.amount)) return `Your maximum is now ${formatMoney(max)}. ${stays}`
+    return `Your maximum stays at ${formatMoney(max)}, above this amount. ${stays}`
   }
-  if (placed.status !== 'ACTIVE') return `Your bid of ${fmtMoney(placed.amount)} was placed, but another bidder's maximum is higher.`
-  return `You are the highest bidder at ${fmtMoney(placed.amount)}${max != null ? `, with a maximum of ${fmtMoney(max)}` : ''}.`
+  if (placed.status !== 'ACTIVE') return `Your bid of ${formatMoney(placed.amount)} was placed, but another bidder's maximum is higher.`
+  return `You are the highest bidder at ${formatMoney(placed.amount)}${max != null ? `, with a maximum of ${formatMoney(max)}` : ''}.`
 }
 
 /** What the bid panel holds when the buyer submits (the amount as typed, or the suggested one). */

@@ -7,7 +7,8 @@ import { api } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { Spinner } from '@/components/ui/spinner'
 import { platformFeePercent } from '@/lib/bids'
-import { EmptyState, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { EmptyState, LoadError, StatCard } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import { instagramConnectionQuery } from '@/api/queries'
 import type { Bid } from '@/api/types'
@@ -57,7 +58,7 @@ function ApprovalsPageInner() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard icon={Hourglass} label="Pending" value={pending.length} />
         <StatCard icon={CheckCircle2} label="In progress" value={bids.length - pending.length} />
-        <StatCard icon={DollarSign} label="Potential net revenue" value={fmtMoney(potentialNet(bids))} hint={`After the ${platformFeePercent()}% fee`} />
+        <StatCard icon={DollarSign} label="Potential net revenue" value={formatMoney(potentialNet(bids))} hint={`After the ${platformFeePercent()}% fee`} />
         <StatCard icon={Clock} label="Avg. response time" value={responseTime(record.data?.responseMinutes)} hint={record.data?.keptPercent != null ? `${record.data.keptPercent}% of placements kept` : undefined} />
       </div>
       {bids.length === 0 ? (

@@ -10,7 +10,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { net, platformFeePercent } from '@/lib/bids'
 import { EarningsChartCard } from '@/components/charts'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { EmptyState, fmtDateTime, LoadError, StatCard } from '@/components/common'
 import { useEarnings, useInfluencerBids, usePayouts } from './api/queries'
 import { PayoutSettingsCard } from './components/PayoutSettingsForm'
 
@@ -70,9 +71,9 @@ function EarningsPageInner() {
         </Button>
       </div>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <StatCard icon={DollarSign} label="Total Earned" value={fmtMoney(e.totalEarnings)} />
-        <StatCard icon={CalendarDays} label="This Month" value={fmtMoney(e.thisMonthEarnings)} />
-        <StatCard icon={Hourglass} label="Pending Payout" value={fmtMoney(e.pendingPayouts)} hint={`${fmtMoney(e.pendingBalance)} not released yet`} />
+        <StatCard icon={DollarSign} label="Total Earned" value={formatMoney(e.totalEarnings)} />
+        <StatCard icon={CalendarDays} label="This Month" value={formatMoney(e.thisMonthEarnings)} />
+        <StatCard icon={Hourglass} label="Pending Payout" value={formatMoney(e.pendingPayouts)} hint={`${formatMoney(e.pendingBalance)} not released yet`} />
         <StatCard icon={TrendingUp} label="Growth Rate" value="N/A" />
       </div>
       <Card>
@@ -86,15 +87,15 @@ function EarningsPageInner() {
           <dl className="grid grid-cols-3 gap-3 text-sm">
             <div>
               <dt className="text-muted-foreground">Pending</dt>
-              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.pendingBalance)}</dd>
+              <dd className="text-lg font-semibold tabular-nums">{formatMoney(e.pendingBalance)}</dd>
             </div>
             <div>
               <dt className="text-muted-foreground">Released</dt>
-              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.releasedEarnings)}</dd>
+              <dd className="text-lg font-semibold tabular-nums">{formatMoney(e.releasedEarnings)}</dd>
             </div>
             <div>
               <dt className="text-muted-foreground">Refunded to brands</dt>
-              <dd className="text-lg font-semibold tabular-nums">{fmtMoney(e.refundedEarnings)}</dd>
+              <dd className="text-lg font-semibold tabular-nums">{formatMoney(e.refundedEarnings)}</dd>
             </div>
           </dl>
         </CardContent>
@@ -121,15 +122,15 @@ function EarningsPageInner() {
                     <span className="font-medium sm:col-span-1">{p.period}</span>
                     <span className="text-right sm:text-left">
                       <span className="text-muted-foreground sm:hidden">Gross </span>
-                      {fmtMoney(p.amount)}
+                      {formatMoney(p.amount)}
                     </span>
                     <span>
                       <span className="text-muted-foreground">Fees </span>
-                      {fmtMoney(p.fees)}
+                      {formatMoney(p.fees)}
                     </span>
                     <span className="text-right font-semibold sm:text-left">
                       <span className="font-normal text-muted-foreground">Net </span>
-                      {fmtMoney(p.netAmount)}
+                      {formatMoney(p.netAmount)}
                     </span>
                     <span className="col-span-2 sm:col-span-1 sm:text-right">
                       <Badge variant={p.status === 'COMPLETED' ? 'success' : p.status === 'FAILED' ? 'destructive' : 'secondary'}>{p.status === 'COMPLETED' ? 'Completed' : p.status === 'FAILED' ? 'Failed' : 'Pending'}</Badge>
@@ -165,8 +166,8 @@ function EarningsPageInner() {
                         <p className="text-xs text-muted-foreground">{fmtDateTime(b.updatedAt)}</p>
                       </div>
                       <div className="text-right tabular-nums">
-                        <p>{fmtMoney(gross)}</p>
-                        <p className="font-semibold text-success">{fmtMoney(net(gross))} net</p>
+                        <p>{formatMoney(gross)}</p>
+                        <p className="font-semibold text-success">{formatMoney(net(gross))} net</p>
                       </div>
                     </li>
                   )

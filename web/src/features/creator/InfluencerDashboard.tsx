@@ -15,7 +15,8 @@ import { bidders, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { useFlash, useNow } from '@/hooks/use-motion'
 import { PriceHistory } from '@/components/charts'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, OUTCOME_TOAST_MS, StatCard } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { EmptyState, fmtDateTime, LoadError, OUTCOME_TOAST_MS, StatCard } from '@/components/common'
 import { ConfirmButton } from '@/components/confirm-button'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { KEYS } from '@/api/keys'
@@ -76,7 +77,7 @@ export function InfluencerDashboard() {
         <div className="grid gap-4 sm:grid-cols-3">
           <StatCard icon={Images} label="Active Pin Slots" value={stats.data ? stats.data.activeSlots : '…'} />
           <StatCard icon={ClipboardCheck} label="Pending Approvals" value={stats.data ? stats.data.pendingApprovals : '…'} />
-          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
+          <StatCard icon={DollarSign} label="Total Earnings" value={stats.data ? formatMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
         </div>
       )}
       <div className="flex flex-col gap-2 sm:flex-row">
@@ -178,7 +179,7 @@ export function InfluencerDashboard() {
                 </div>
                 <div>
                   <dt className="text-muted-foreground">Total earnings</dt>
-                  <dd className="text-xl font-bold">{stats.data ? fmtMoney(stats.data.totalEarnings) : '…'}</dd>
+                  <dd className="text-xl font-bold">{stats.data ? formatMoney(stats.data.totalEarnings) : '…'}</dd>
                 </div>
               </dl>
             </CardContent>
@@ -197,7 +198,7 @@ function LiveFigures({ slot }: { slot: Slot }) {
   const endFlash = useFlash(slot.auctionEnd)
   return (
     <>
-      <span className={cn('px-0.5 tabular-nums', bidFlash && 'live-flash')}>Current bid {slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</span>
+      <span className={cn('px-0.5 tabular-nums', bidFlash && 'live-flash')}>Current bid {slot.currentBid != null ? formatMoney(slot.currentBid) : '—'}</span>
       <span className={cn('px-0.5 tabular-nums', endFlash && 'live-flash')} title={fmtDateTime(slot.auctionEnd)}>
         Ends {fmtDateTime(slot.auctionEnd)} ({timeLeft(slot.auctionEnd, now)})
       </span>
@@ -229,7 +230,7 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
                     <p className="text-xs text-muted-foreground">{fmtDateTime(b.createdAt)}</p>
                   </div>
                   <div className="text-right">
-                    <p className="font-semibold tabular-nums">{fmtMoney(b.amount)}</p>
+                    <p className="font-semibold tabular-nums">{formatMoney(b.amount)}</p>
                     <Badge variant="secondary">{statusLabel(b.status)}</Badge>
                   </div>
                 </li>

@@ -9,7 +9,8 @@ import { Card, CardContent } from '@/components/ui/card'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { compactNumber, platformFeePercent } from '@/lib/bids'
-import { EmptyState, fmtDateTime, fmtMoney, LoadError, StatCard } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { EmptyState, fmtDateTime, LoadError, StatCard } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import type { Post, Slot } from '@/api/types'
 import { useActiveSlots, useInfluencerDashboard, usePosts } from './api/queries'
@@ -113,7 +114,7 @@ function Connected() {
         <StatCard icon={Images} label="Total Posts" value={posts.data ? posts.data.length : '…'} />
         <StatCard icon={Gavel} label="Active Slots" value={active.data ? liveSlots.length : '…'} />
         <StatCard icon={MessageCircle} label="Pending Bids" value={active.data ? pendingBids : '…'} />
-        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? fmtMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
+        <StatCard icon={DollarSign} label="Revenue" value={stats.data ? formatMoney(stats.data.totalEarnings) : '…'} hint={`Net after ${platformFeePercent()}% fee`} />
       </div>
       {posts.isPending ? (
         <div role="status" className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
@@ -152,7 +153,7 @@ function Connected() {
                       <div className="mt-auto space-y-2 rounded-lg bg-muted/60 p-3 text-sm">
                         <p className="font-medium [overflow-wrap:anywhere]">{slot.title}</p>
                         <p className="flex justify-between">
-                          <span>Current bid {slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</span>
+                          <span>Current bid {slot.currentBid != null ? formatMoney(slot.currentBid) : '—'}</span>
                           <span>
                             {slot.bidCount} active {slot.bidCount === 1 ? 'bid' : 'bids'}
                           </span>

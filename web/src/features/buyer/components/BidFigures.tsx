@@ -1,5 +1,6 @@
 import type { Bid, Slot } from '@/api/types'
-import { fmtDateTime, fmtMoney } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { fmtDateTime } from '@/components/common'
 import { SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { useFlash } from '@/hooks/use-motion'
 import { minimumNextBid, timeLeft } from '@/lib/bids'
@@ -21,24 +22,24 @@ export function BidFigures({ slot, closed, now, mine, myMaximum }: { slot: Slot;
         <div className="rounded-md bg-muted/60 p-2">
           <dt className="text-xs text-muted-foreground">Current bid</dt>
           <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', bidFlash && 'live-flash')} data-testid="panel-current-bid">
-            {slot.currentBid != null ? fmtMoney(slot.currentBid) : 'No bids yet'}
+            {slot.currentBid != null ? formatMoney(slot.currentBid) : 'No bids yet'}
           </dd>
         </div>
         <div className="rounded-md bg-muted/60 p-2">
           <dt className="text-xs text-muted-foreground">{slot.currentBid != null ? 'Minimum next bid' : 'Minimum bid'}</dt>
           <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', bidFlash && 'live-flash')} data-testid="panel-minimum-next">
-            {fmtMoney(minimumNextBid(slot))}
+            {formatMoney(minimumNextBid(slot))}
           </dd>
         </div>
         {mine && (
           <>
             <div className="rounded-md bg-primary/5 p-2">
               <dt className="text-xs text-muted-foreground">Your bid</dt>
-              <dd className="font-semibold">{fmtMoney(mine.amount)}</dd>
+              <dd className="font-semibold">{formatMoney(mine.amount)}</dd>
             </div>
             <div className="rounded-md bg-primary/5 p-2">
               <dt className="text-xs text-muted-foreground">Your maximum</dt>
-              <dd className="font-semibold">{fmtMoney(myMaximum ?? mine.amount)}</dd>
+              <dd className="font-semibold">{formatMoney(myMaximum ?? mine.amount)}</dd>
             </div>
           </>
         )}

@@ -10,7 +10,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { bidAgainAmount, bidMaximum, buyerControls, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
-import { fmtDateTime, fmtMoney } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { fmtDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
@@ -43,7 +44,7 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
     mutationFn: async () => unwrap(await api().PUT('/buyer/bids/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { amount: bidAgainAmount(bid.pinSlot) } })),
     onSuccess: (b) => {
       setInlineError(null)
-      toast.success('Bid Placed Successfully!', { description: `Your new bid is ${fmtMoney(b.amount)}.` })
+      toast.success('Bid Placed Successfully!', { description: `Your new bid is ${formatMoney(b.amount)}.` })
       reload()
     },
     onError: (err) => {
@@ -91,18 +92,18 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
           <div>
             <dt className="text-xs text-muted-foreground">{bid.payment?.status === 'COMPLETED' ? 'Price paid' : bid.finalPrice != null ? 'Price to pay' : 'Your bid'}</dt>
-            <dd className="font-semibold tabular-nums">{fmtMoney(price)}</dd>
+            <dd className="font-semibold tabular-nums">{formatMoney(price)}</dd>
           </div>
           {slot.status === 'ACTIVE' && (
             <div>
               <dt className="text-xs text-muted-foreground">Current bid</dt>
-              <dd className={cn('-mx-1 px-1 tabular-nums', bidFlash && 'live-flash')}>{slot.currentBid != null ? fmtMoney(slot.currentBid) : '—'}</dd>
+              <dd className={cn('-mx-1 px-1 tabular-nums', bidFlash && 'live-flash')}>{slot.currentBid != null ? formatMoney(slot.currentBid) : '—'}</dd>
             </div>
           )}
           {maximum != null && bid.finalPrice == null && (
             <div>
               <dt className="text-xs text-muted-foreground">Your maximum</dt>
-              <dd className="tabular-nums">{fmtMoney(maximum)}</dd>
+              <dd className="tabular-nums">{formatMoney(maximum)}</dd>
             </div>
           )}
           <div>
@@ -148,7 +149,7 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
           )}
           {c.bidAgain && (
             <Button size="sm" onClick={() => again.mutate()} disabled={again.isPending}>
-              {again.isPending && <Spinner />} Bid Again ({fmtMoney(bidAgainAmount(slot))})
+              {again.isPending && <Spinner />} Bid Again ({formatMoney(bidAgainAmount(slot))})
             </Button>
           )}
           {c.cancel && (

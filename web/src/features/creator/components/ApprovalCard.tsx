@@ -7,7 +7,8 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { statusLabel } from '@/lib/bids'
-import { fmtDateTime, fmtMoney, OUTCOME_TOAST_MS } from '@/components/common'
+import { formatMoney } from '@/lib/money'
+import { fmtDateTime, OUTCOME_TOAST_MS } from '@/components/common'
 import { ConfirmButton } from '@/components/confirm-button'
 import { SlotMedia } from '@/components/slot-media'
 import { KEYS } from '@/api/keys'
@@ -62,7 +63,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
         <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
           <div>
             <dt className="text-xs text-muted-foreground">Bid amount</dt>
-            <dd className="font-semibold tabular-nums">{fmtMoney(price)}</dd>
+            <dd className="font-semibold tabular-nums">{formatMoney(price)}</dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">Date</dt>
@@ -107,7 +108,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
                 size="sm"
                 disabled={decide.isPending}
                 title={`Approve ${bid.user.name}'s bid?`}
-                description={`${bid.user.name} will be asked to pay ${fmtMoney(price)} for “${slot.title}”. Once paid, you pin their comment for ${bid.duration} days.`}
+                description={`${bid.user.name} will be asked to pay ${formatMoney(price)} for “${slot.title}”. Once paid, you pin their comment for ${bid.duration} days.`}
                 confirmLabel="Approve"
                 onConfirm={() => decide.mutate('APPROVED')}
               >
@@ -118,7 +119,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
                 variant="outline"
                 disabled={decide.isPending}
                 title={`Reject ${bid.user.name}'s bid?`}
-                description={`The bid of ${fmtMoney(price)} for “${slot.title}” will be turned down; the brand is told and nothing is charged.`}
+                description={`The bid of ${formatMoney(price)} for “${slot.title}” will be turned down; the brand is told and nothing is charged.`}
                 confirmLabel="Reject"
                 destructive
                 onConfirm={() => decide.mutate('REJECTED')}
