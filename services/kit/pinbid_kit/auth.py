@@ -1,7 +1,7 @@
 """FastAPI dependencies that turn the Bearer token into a Principal, per the status contract:
 a missing, invalid, expired or revoked token, or the wrong role, is a 403.
 
-The routes take `SignedIn`, `Influencer` or `Buyer`; the token verifier is the app's `state.verifier`
+The routes take `SignedIn`, `Influencer`, `Buyer` or `Operator`; the token verifier is the app's `state.verifier`
 (see `create_app(state=...)`), so a test can replace any of the three with `app.dependency_overrides`."""
 
 from typing import Annotated
@@ -53,6 +53,11 @@ async def buyer(request: Request) -> Principal:
     return _of_role(principal_from(request, request.app.state.verifier), "BUYER")
 
 
+async def operator(request: Request) -> Principal:
+    return _of_role(principal_from(request, request.app.state.verifier), "OPERATOR")
+
+
 SignedIn = Annotated[Principal, Depends(signed_in)]
 Influencer = Annotated[Principal, Depends(influencer)]
 Buyer = Annotated[Principal, Depends(buyer)]
+Operator = Annotated[Principal, Depends(operator)]

@@ -15,7 +15,7 @@ from .revocations import Revocations
 
 ISSUER = "pinbid-identity"
 AUDIENCE = "pinbid"
-ROLES = ("INFLUENCER", "BUYER")
+ROLES = ("INFLUENCER", "BUYER", "OPERATOR")  # OPERATOR: staff, never signed up for, signed in with a second factor
 
 
 @dataclass(frozen=True)

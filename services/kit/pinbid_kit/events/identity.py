@@ -3,6 +3,7 @@ from datetime import datetime
 from typing import Literal
 
 from .catalog import EventData, event
+from .trust import AccountSignal, OperatorAction
 
 
 @event("identity.user.registered.v1")
@@ -12,7 +13,7 @@ class UserRegistered(EventData):
     user_id: uuid.UUID
     email: str
     name: str
-    role: Literal["INFLUENCER", "BUYER"]
+    role: Literal["INFLUENCER", "BUYER", "OPERATOR"]
     instagram_handle: str | None = None
     business_name: str | None = None
 
@@ -24,7 +25,7 @@ class UserUpdated(EventData):
     user_id: uuid.UUID
     email: str
     name: str
-    role: Literal["INFLUENCER", "BUYER"]
+    role: Literal["INFLUENCER", "BUYER", "OPERATOR"]
 
 
 @event("identity.user.sessions_revoked.v1")
@@ -49,3 +50,35 @@ class NotificationCreated(EventData):
     link: str | None = None
     created_at: datetime
     unread_count: int
+
+
+@event("identity.user.suspended.v1")
+class UserSuspended(EventData):
+    """An operator suspended a user: its tokens are revoked (a SessionsRevoked goes with it), marketplace withdraws
+    its open bids and closes its open slots without sale, and it is told why."""
+
+    user_id: uuid.UUID
+    reason: str
+    operator_id: uuid.UUID
+    suspended_at: datetime
+
+
+@event("identity.user.restored.v1")
+class UserRestored(EventData):
+    """An operator lifted a user's suspension; the user can sign in again."""
+
+    user_id: uuid.UUID
+    reason: str
+    operator_id: uuid.UUID
+    restored_at: datetime
+
+
+@event("identity.operator.acted.v1")
+class IdentityOperatorAction(OperatorAction):
+    """An operator acted in identity (suspended or restored a user, ...): for the audit log."""
+
+
+@event("identity.account.signal_observed.v1")
+class IdentityAccountSignal(AccountSignal):
+    """A user signed in from a device (DEVICE) or a network address (ADDRESS), for flagging associated
+    accounts."""

@@ -3,6 +3,7 @@ from datetime import datetime
 from typing import Literal
 
 from .catalog import EventData, event
+from .trust import OperatorAction
 
 
 @event("marketplace.bid.placed.v1")
@@ -144,3 +145,8 @@ class CommentApproved(EventData):
     comment_username: str | None = None
     text: str
     approved_at: datetime
+
+
+@event("marketplace.operator.acted.v1")
+class MarketplaceOperatorAction(OperatorAction):
+    """An operator acted in marketplace (cleared a flag, ...): for the audit log."""

@@ -2,6 +2,7 @@ import uuid
 from datetime import datetime
 
 from .catalog import EventData, event
+from .trust import AccountSignal, OperatorAction
 
 
 @event("payments.payment.requested.v1")
@@ -120,3 +121,14 @@ class PaymentPartiallyRefunded(EventData):
     refund_cents: int
     currency: str = "USD"
     reason: str
+
+
+@event("payments.operator.acted.v1")
+class PaymentsOperatorAction(OperatorAction):
+    """An operator acted in payments (refunded a payment, ...): for the audit log."""
+
+
+@event("payments.account.signal_observed.v1")
+class PaymentsAccountSignal(AccountSignal):
+    """A user connected a payout account (PAYOUT_ACCOUNT) or paid with a card (CARD, the provider's card
+    fingerprint), for finding associated accounts."""

@@ -1,8 +1,10 @@
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from typing import Literal
 
 from .catalog import EventData, event
+from .trust import AccountSignal, OperatorAction
 
 
 class CreatorProfile(EventData):
@@ -72,6 +74,8 @@ class CommentPinned(EventData):
     comment_text: str
     pinned_at: datetime
     method: str = "SESSION"  # SESSION: pinned by Pinbid through the creator's login; MANUAL: "I pinned it", checked
+    # MANUAL with a screenshot: Pinbid cannot see the pin, so releases wait for social.placement.accepted.v1
+    awaits_acceptance: bool = False
 
 
 @event("social.comment.unpinned.v1")
@@ -119,3 +123,59 @@ class PlacementKept(EventData):
     checked_at: datetime
     days_kept: int
     duration_days: int
+
+
+@event("social.placement.accepted.v1")
+class PlacementAccepted(EventData):
+    """The brand accepted a placement the creator pinned in the Instagram app (its screenshot "looks right"), or
+    the acceptance window ran out without an answer (`by` SILENCE). Releases held since the pin may go."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    accepted_at: datetime
+    by: Literal["BRAND", "SILENCE"]
+
+
+@event("social.placement.disputed.v1")
+class PlacementDisputed(EventData):
+    """The brand reported a problem with a placement (during the acceptance window or at any time while it runs),
+    or the creator did not answer a fresh-screenshot request in time (`reporter` SYSTEM). Every further release
+    of the placement stops until an operator decides."""
+
+    dispute_id: uuid.UUID
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    reason: str
+    reporter: Literal["BRAND", "SYSTEM"]
+    reported_at: datetime
+
+
+@event("social.dispute.decided.v1")
+class DisputeDecided(EventData):
+    """An operator decided a dispute: CONTINUE (releases resume), REFUND_UNEARNED (the placement ends; the brand
+    gets back what was not yet released) or REFUND_ALL (the placement ends; the brand gets everything back and
+    what was released is recovered from the creator)."""
+
+    dispute_id: uuid.UUID
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    reason: str
+    operator_id: uuid.UUID
+    decided_at: datetime
+
+
+@event("social.operator.acted.v1")
+class SocialOperatorAction(OperatorAction):
+    """An operator acted in social (decided a dispute, ...): for the audit log."""
+
+
+@event("social.account.signal_observed.v1")
+class SocialAccountSignal(AccountSignal):
+    """A user connected an Instagram account (kind INSTAGRAM_ACCOUNT), for finding associated accounts."""
