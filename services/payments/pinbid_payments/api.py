@@ -1,26 +1,31 @@
 """Payments' HTTP routes: checkout, the provider webhook, creators' earnings, payouts and payout settings,
 and the buyer's total spent (for the gateway's dashboard)."""
 
+import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from pinbid_kit.auth import Buyer, Influencer
+from pinbid_kit.auth import Buyer, Influencer, Operator
 from pinbid_kit.deps import from_state
+from pinbid_kit.errors import Invalid
 
 from .checkout import Checkout
 from .domain.money import to_money
 from .earnings import Earnings
 from .onboarding import Onboarding
+from .operator_refunds import OperatorPayments
 from .payout_settings import PayoutSettingsService
 from .schemas import (
     CheckoutIn,
     EarningsOut,
     MonthlyEarningsOut,
     MonthlySpendOut,
+    OpsPaymentOut,
     PayoutOut,
     PayoutSettingsIn,
     PayoutSettingsOut,
+    RefundIn,
     TotalSpentOut,
     UrlOut,
     WebhookOut,
@@ -32,6 +37,7 @@ WebhooksDep = Annotated[Webhooks, Depends(from_state("webhooks"))]
 EarningsDep = Annotated[Earnings, Depends(from_state("earnings"))]
 PayoutSettingsDep = Annotated[PayoutSettingsService, Depends(from_state("payout_settings"))]
 OnboardingDep = Annotated[Onboarding, Depends(from_state("onboarding"))]
+OperatorPaymentsDep = Annotated[OperatorPayments, Depends(from_state("operator_payments"))]
 
 
 payments = APIRouter(prefix="/payments", tags=["payments"])
@@ -107,4 +113,26 @@ async def total_spent(principal: Buyer, earnings: EarningsDep) -> TotalSpentOut:
     return TotalSpentOut(total_spent=await earnings.total_spent(principal.user_id))
 
 
-ROUTERS = (payments, creator, buyers)
+ops = APIRouter(prefix="/ops/payments", tags=["ops"])
+
+
+@ops.get("", response_model=list[OpsPaymentOut])
+async def find_payments(_: Operator, desk: OperatorPaymentsDep, bid_id: Annotated[uuid.UUID | None, Query(
+        alias="bidId")] = None, user_id: Annotated[uuid.UUID | None, Query(alias="userId")] = None,
+) -> list[OpsPaymentOut]:
+    """A bid's payment, or a user's (as buyer or creator); one of the two is required."""
+    if bid_id is None and user_id is None:
+        raise Invalid("Give a bidId or a userId.", field="bidId", code="filter_required")
+    return [OpsPaymentOut.of(p, released) for p, released in await desk.find(bid_id=bid_id, user_id=user_id)]
+
+
+@ops.post("/{payment_id}/refund", response_model=OpsPaymentOut,
+          responses={409: {"description": "already_refunded, or not_paid"}})
+async def refund_payment(payment_id: uuid.UUID, body: RefundIn, operator: Operator,
+                         desk: OperatorPaymentsDep) -> OpsPaymentOut:
+    """Refund the brand in full: releases stop; what was released is taken back from the creator (owed if it was
+    already paid out). `status` is REFUNDING while the provider has not taken the refund yet."""
+    return OpsPaymentOut.of(*await desk.refund(operator, payment_id, body.reason))
+
+
+ROUTERS = (payments, creator, buyers, ops)

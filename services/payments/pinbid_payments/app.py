@@ -16,6 +16,7 @@ from .checkout import Checkout
 from .earnings import Earnings
 from .models import token_revocations
 from .onboarding import Onboarding
+from .operator_refunds import OperatorPayments
 from .payment_requests import PaymentRequests
 from .payout_settings import PayoutSettingsService
 from .payouts import PayoutWorker
@@ -54,7 +55,8 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
                      "sandbox": providers.sandbox, "settings": settings}
     routers = [*ROUTERS, sandbox_router] if settings.checkout_provider == "sandbox" else ROUTERS
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
-                             state={**service.state, "onboarding": onboarding, "verifier": verifier},
+                             state={**service.state, "onboarding": onboarding, "verifier": verifier,
+                                    "operator_payments": OperatorPayments(db, refunds, clock)},
                              description="Checkout, provider webhooks, the ledger, earnings, payouts and "
                                          "payout settings.")
     service.jobs = [

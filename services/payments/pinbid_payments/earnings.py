@@ -14,7 +14,7 @@ from . import bookkeeping
 from .domain import ledger
 from .domain.money import to_money
 from .domain.months import last_months, month_label, series
-from .models import Earning, EarningRelease, Payment, Payout, User
+from .models import CreatorRecovery, Earning, EarningRelease, Payment, Payout, User
 
 CHART_MONTHS = 6
 
@@ -47,10 +47,13 @@ class Earnings:
                 .where(EarningRelease.creator_id == creator_id, Payout.status == "PAID", kept))
             pending = await bookkeeping.balance(session, ledger.creator_pending(creator_id))
             available = await bookkeeping.balance(session, ledger.creator_available(creator_id))
+            owed = await bookkeeping.balance(session, ledger.creator_owed(creator_id))
+        # owed money is taken from the available balance as soon as there is any, so the two are never both
+        # positive: the balance shown is negative while the creator owes money
         return {"total_earnings": to_money(row[0]), "this_month_earnings": to_money(row[1]),
                 "pending_payouts": to_money(row[0] - paid_out), "pending_balance": to_money(pending),
-                "available_balance": to_money(available), "released_earnings": to_money(row[2]),
-                "refunded_earnings": to_money(row[3])}
+                "available_balance": to_money(available - owed), "released_earnings": to_money(row[2]),
+                "refunded_earnings": to_money(row[3]), "owed": to_money(owed)}
 
     async def monthly(self, creator_id: uuid.UUID, months: int = CHART_MONTHS) -> list[dict[str, object]]:
         """Per month: the net earned on paid bids not refunded (by the day paid), and the payouts paid
@@ -79,12 +82,18 @@ class Earnings:
                                               .order_by(Payout.created_at.desc())))
 
     async def report_csv(self, creator_id: uuid.UUID) -> str:
-        """Every earning with its buyer, amounts and payout: the spec's Download Report."""
+        """Every earning with its buyer, amounts and payout: the spec's Download Report; then each amount the
+        creator came to owe (status OWED, net negative: a refund of money already paid out) and each recovery of
+        it from later earnings (status RECOVERED)."""
         async with self.db.transaction() as session:
             rows = (await session.execute(
                 select(Earning, User.name, Payout.period, Payout.status)
                 .outerjoin(User, User.id == Earning.buyer_id).outerjoin(Payout, Payout.id == Earning.payout_id)
                 .where(Earning.creator_id == creator_id).order_by(Earning.earned_at))).all()
+            recoveries = (await session.execute(
+                select(CreatorRecovery, Payment.bid_id, Payment.slot_title)
+                .outerjoin(Payment, Payment.id == CreatorRecovery.refunded_payment_id)
+                .where(CreatorRecovery.creator_id == creator_id).order_by(CreatorRecovery.recorded_at))).all()
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["date", "bid_id", "slot", "buyer", "gross", "platform_fee", "net", "currency", "status",
@@ -94,6 +103,10 @@ class Earnings:
                              _safe(buyer or ""), to_money(earning.gross_cents), to_money(earning.fee_cents),
                              to_money(earning.net_cents), earning.currency, earning.status, period or "",
                              payout_status or ""])
+        for recovery, bid_id, slot_title in recoveries:
+            net = -recovery.cents if recovery.kind == "OWED" else recovery.cents
+            writer.writerow([recovery.recorded_at.date().isoformat(), bid_id or "", _safe(slot_title or ""), "", "",
+                             "", to_money(net), recovery.currency, recovery.kind, "", ""])
         return out.getvalue()
 
     async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:

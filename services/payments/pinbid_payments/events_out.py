@@ -3,25 +3,31 @@
 `payment_completed_event` only builds its event (completion.py writes it with its own statement); the others
 record one in the session's transaction."""
 
+import hashlib
+import uuid
 from datetime import datetime
 
 from pinbid_kit import outbox
 from pinbid_kit.events import EventData
 from pinbid_kit.events.payments import (
+    DisputeSettled,
     PaymentCompleted,
     PaymentExpired,
     PaymentFailed,
     PaymentPartiallyRefunded,
     PaymentRefunded,
     PaymentRequested,
+    PaymentsAccountSignal,
+    PaymentsOperatorAction,
     PayoutCreated,
     PayoutFailed,
     PayoutPaid,
+    RecoveryRecorded,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
-from .models import Payment, Payout
+from .models import CreatorRecovery, Payment, Payout
 
 
 async def payment_requested(session: AsyncSession, payment: Payment) -> None:
@@ -89,3 +95,38 @@ async def payout_failed(session: AsyncSession, payout: Payout) -> None:
         payout_id=payout.id, creator_id=payout.creator_id, period=payout.period, net_cents=payout.net_cents,
         currency=payout.currency, reason=payout.failure_reason, idempotency_key=payout.idempotency_key),
         source=SERVICE)
+
+
+async def dispute_settled(session: AsyncSession, payment: Payment, *, dispute_id: uuid.UUID, outcome: str,
+                          refunded_cents: int = 0, released_cents: int = 0, recovered_cents: int = 0,
+                          owed_cents: int = 0, transaction_ids: list[uuid.UUID], at: datetime) -> None:
+    await outbox.publish(session, DisputeSettled(
+        dispute_id=dispute_id, payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id,
+        creator_id=payment.creator_id, outcome=outcome, refunded_cents=refunded_cents, released_cents=released_cents,
+        recovered_cents=recovered_cents, owed_cents=owed_cents, currency=payment.currency,
+        ledger_transaction_ids=transaction_ids, settled_at=at), source=SERVICE)
+
+
+async def recovery_recorded(session: AsyncSession, recovery: CreatorRecovery) -> None:
+    await outbox.publish(session, RecoveryRecorded(
+        recovery_id=recovery.id, creator_id=recovery.creator_id, kind=recovery.kind, amount_cents=recovery.cents,
+        owed_cents=recovery.owed_after_cents, currency=recovery.currency,
+        refunded_payment_id=recovery.refunded_payment_id, ledger_transaction_id=recovery.transaction_id,
+        recorded_at=recovery.recorded_at), source=SERVICE)
+
+
+async def operator_refunded(session: AsyncSession, payment: Payment, *, operator_id: uuid.UUID, reason: str,
+                            at: datetime) -> None:
+    await outbox.publish(session, PaymentsOperatorAction(
+        action_id=uuid.uuid4(), operator_id=operator_id, action="payment.refund", object_type="payment",
+        object_id=str(payment.id), reason=reason, acted_at=at), source=SERVICE)
+
+
+def signal_hash(kind: str, value: str) -> str:
+    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+
+
+async def account_signal(session: AsyncSession, user_id: uuid.UUID, kind: str, value: str, at: datetime) -> None:
+    """Only the hash leaves payments (see pinbid_kit.events.trust.AccountSignal)."""
+    await outbox.publish(session, PaymentsAccountSignal(user_id=user_id, kind=kind, value_hash=signal_hash(kind, value),
+                                                        observed_at=at), source=SERVICE)

@@ -31,9 +31,32 @@ def register(consumers: Consumers, requests: PaymentRequests) -> None:
     @on(s.CommentPinned.event_type)
     async def first_stage(session: AsyncSession, data: s.CommentPinned, _: Envelope) -> None:
         payment = await payment_of(session, data.bid_id)
-        if payment is None or not await settlement.pinned(session, payment, data.pinned_at):
+        released = payment is not None and await settlement.pinned(
+            session, payment, data.pinned_at, awaits_acceptance=data.awaits_acceptance)
+        if not released and not data.awaits_acceptance:
             log.warning("pin of bid %s releases nothing (payment %s)", data.bid_id,
                         payment.status if payment else "missing")
+
+    @on(s.PlacementAccepted.event_type)
+    async def accepted(session: AsyncSession, data: s.PlacementAccepted, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is not None:
+            await settlement.accepted(session, payment, data.accepted_at)
+
+    @on(s.PlacementDisputed.event_type)
+    async def disputed(session: AsyncSession, data: s.PlacementDisputed, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is not None:
+            await settlement.disputed(session, payment, data.dispute_id, data.reported_at)
+
+    @on(s.DisputeDecided.event_type)
+    async def decided(session: AsyncSession, data: s.DisputeDecided, _: Envelope) -> None:
+        payment = await payment_of(session, data.bid_id)
+        if payment is None:
+            log.warning("decision %s on bid %s without a payment", data.dispute_id, data.bid_id)
+            return
+        await settlement.decided(session, payment, dispute_id=data.dispute_id, outcome=data.outcome,
+                                 at=data.decided_at)
 
     @on(s.PlacementKept.event_type)
     async def day_kept(session: AsyncSession, data: s.PlacementKept, _: Envelope) -> None:

@@ -63,6 +63,9 @@ class Payment(Base):
         Index("payments_unpinned_by_deadline", "pin_deadline_at",
               postgresql_where="status = 'COMPLETED' AND pinned_at IS NULL"),
         Index("payments_buyer", "buyer_id"),
+        Index("payments_creator", "creator_id"),
+        Index("payments_full_refund_due", "full_refund_next_at",
+              postgresql_where=text("full_refund_next_at IS NOT NULL")),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
@@ -95,6 +98,19 @@ class Payment(Base):
     early_refund_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     early_refund_next_at: Mapped[datetime | None] = mapped_column(When)  # when the refund job tries (again)
     early_refunded_at: Mapped[datetime | None] = mapped_column(When)
+    # pinned in the Instagram app with a screenshot: nothing is released until the brand accepts (or its silence
+    # does); the days kept and the completion seen meanwhile are remembered and released on acceptance
+    awaits_acceptance: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+    accepted_at: Mapped[datetime | None] = mapped_column(When)
+    days_kept: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    duration_days: Mapped[int | None] = mapped_column(Integer)
+    placement_completed_at: Mapped[datetime | None] = mapped_column(When)
+    # a full refund ordered (an operator, or a dispute's REFUND_ALL): releases stop at once, the refund job asks
+    # the provider and books it
+    full_refund_requested_at: Mapped[datetime | None] = mapped_column(When)
+    full_refund_reason: Mapped[str | None] = mapped_column(String(100))
+    full_refund_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    full_refund_next_at: Mapped[datetime | None] = mapped_column(When)
 
 
 class CheckoutSession(Base):
@@ -161,6 +177,7 @@ class EarningRelease(Base):
     __tablename__ = "earning_releases"
     __table_args__ = (
         CheckConstraint("cents > 0", name="release_moves_money"),
+        CheckConstraint("recovered_cents >= 0 AND recovered_cents <= cents", name="release_recovered_share"),
         Index("earning_releases_unpaid", "creator_id", "released_at", postgresql_where=text("payout_id IS NULL")),
         Index("earning_releases_payout", "payout_id"),
     )
@@ -172,6 +189,52 @@ class EarningRelease(Base):
     fee_cents: Mapped[int] = mapped_column(BigInteger)  # the platform's fee on this share (the payout shows it)
     released_at: Mapped[datetime] = mapped_column(When)
     payout_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payouts.id"))
+    # the part of this release that paid back money the creator owed (never paid out)
+    recovered_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class PaymentDispute(Base):
+    """A dispute of a placement as payments knows it (from social's events): OPEN holds every release of the
+    payment; DECIDED carries the operator's outcome and, once its money moved, when it was settled. Keyed by the
+    dispute's id, so a redelivered or late `disputed` after its decision changes nothing."""
+
+    __tablename__ = "payment_disputes"
+    __table_args__ = (
+        CheckConstraint("status IN ('OPEN', 'DECIDED')", name="dispute_status"),
+        CheckConstraint("outcome IS NULL OR outcome IN ('CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL')",
+                        name="dispute_outcome"),
+        Index("payment_disputes_payment", "payment_id"),
+    )
+
+    dispute_id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
+    payment_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("payments.id"))
+    status: Mapped[str] = mapped_column(String(10))
+    outcome: Mapped[str | None] = mapped_column(String(20))
+    reported_at: Mapped[datetime | None] = mapped_column(When)
+    decided_at: Mapped[datetime | None] = mapped_column(When)
+    settled_at: Mapped[datetime | None] = mapped_column(When)
+
+
+class CreatorRecovery(Base):
+    """Money a creator owes after a refund of released money already paid out (OWED), and each time some of it
+    is taken back from their available balance (RECOVERED). `owed_after_cents`: what is still owed after it."""
+
+    __tablename__ = "creator_recoveries"
+    __table_args__ = (
+        CheckConstraint("kind IN ('OWED', 'RECOVERED')", name="recovery_kind"),
+        CheckConstraint("cents > 0 AND owed_after_cents >= 0", name="recovery_amounts"),
+        Index("creator_recoveries_creator", "creator_id", "recorded_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
+    creator_id: Mapped[uuid.UUID] = mapped_column(Id)
+    kind: Mapped[str] = mapped_column(String(10))
+    cents: Mapped[int] = mapped_column(BigInteger)
+    owed_after_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    refunded_payment_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("payments.id"))  # OWED: which refund
+    transaction_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ledger_transactions.id"))
+    recorded_at: Mapped[datetime] = mapped_column(When)
 
 
 class PayoutSettingsRow(Base):

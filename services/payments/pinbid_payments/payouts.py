@@ -8,11 +8,11 @@ from decimal import Decimal
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import bookkeeping, events_out
+from . import bookkeeping, events_out, recovery
 from .domain import ledger
 from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings
@@ -66,15 +66,22 @@ class PayoutWorker:
             ).on_conflict_do_nothing().returning(PayoutRun.period))
             if claimed is None:
                 return 0  # another worker, or an earlier run, already decided this period
+            # what the creator owes is paid back before anything is paid out (a payout never pays while owed > 0)
+            await recovery.recover(session, creator_id, currency=settings.currency, at=now)
+            owed = await recovery.owed(session, creator_id)
             releases = list(await session.scalars(
                 select(EarningRelease).where(EarningRelease.creator_id == creator_id,
-                                             EarningRelease.payout_id.is_(None), EarningRelease.released_at <= now)
+                                             EarningRelease.payout_id.is_(None), EarningRelease.released_at <= now,
+                                             EarningRelease.cents > EarningRelease.recovered_cents)
                 .order_by(EarningRelease.released_at).with_for_update()))
-            net = sum(r.cents for r in releases)
+            net = sum(r.cents - r.recovered_cents for r in releases)
             run = await session.get(PayoutRun, (creator_id, period))
             run.available_cents = net
             destination = self._destination(settings)
-            if net < to_cents(settings.minimum_payout or Decimal(50)):
+            if owed > 0:
+                run.outcome = "HELD_OWED"  # what the creator owes is recovered from this money first
+                return 0
+            if net <= 0 or net < to_cents(settings.minimum_payout or Decimal(50)):
                 run.outcome = "ROLLED_OVER"
                 return 0
             if destination is None:
@@ -82,7 +89,8 @@ class PayoutWorker:
                 return 0
             earnings = {e.payment_id: e for e in await session.scalars(select(Earning).where(
                 Earning.payment_id.in_({r.payment_id for r in releases})))}
-            fee = sum(r.fee_cents for r in releases)
+            # a release partly used to pay back a debt carries the fee of the part paid out
+            fee = sum(r.fee_cents * (r.cents - r.recovered_cents) // r.cents for r in releases)
             payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
                             gross_cents=net + fee, fee_cents=fee, net_cents=net,
                             currency=next(iter(earnings.values())).currency, status="CREATED", created_at=now,
@@ -173,18 +181,11 @@ class PayoutWorker:
         await session.execute(update(Earning).where(Earning.payout_id == payout.id).values(payout_id=None))
         await bookkeeping.post(session, ledger.payout_reversed(payout.creator_id, payout.net_cents),
                                payout_id=payout.id)
-        # a bid refunded while its payout was in flight was booked as a loss; that money came back too, and its
-        # releases are not to be paid again
-        refunded = await session.scalar(select(func.coalesce(func.sum(EarningRelease.cents), 0)).join(
-            Earning, Earning.payment_id == EarningRelease.payment_id).where(
-            EarningRelease.payout_id == payout.id, Earning.status == "REFUNDED"))
-        await session.execute(delete(EarningRelease).where(
-            EarningRelease.payout_id == payout.id,
-            EarningRelease.payment_id.in_(select(Earning.payment_id).where(Earning.status == "REFUNDED"))))
+        # the money is back in the available balance: what the creator owes (a bid refunded while this payout was
+        # in flight, or another refund since) is paid back from it first
         await session.execute(update(EarningRelease).where(EarningRelease.payout_id == payout.id)
                               .values(payout_id=None))
-        if refunded:
-            await bookkeeping.post(session, ledger.loss_recovered(payout.creator_id, refunded), payout_id=payout.id)
+        await recovery.recover(session, payout.creator_id, currency=payout.currency, at=now)
         await events_out.payout_failed(session, payout)
         PAYOUTS_FAILED.inc()
         return 1

@@ -1,9 +1,11 @@
 """The refund job: a paid bid whose comment is not pinned by the pin deadline is refunded in full; a placement
-that ended early gets its unearned share refunded. The provider is asked first, under an idempotency key; the
+that ended early gets its unearned share refunded; a full refund ordered (an operator, a dispute's REFUND_ALL) is
+made. The provider is asked first, under an idempotency key; the
 ledger books the refund once the provider took it. A refusal is tried again later with a growing delay, counted
 (`pinbid_refunds_failed_total`, alerted on) and kept on the payment: never lost."""
 
 import logging
+import uuid
 from datetime import timedelta
 
 from pinbid_kit.clock import Clock, utcnow
@@ -32,7 +34,7 @@ class Refunds:
 
     async def run_once(self, limit: int = 50) -> int:
         refunded = 0
-        for step in (self._refund_unpinned, self._refund_ended_early):
+        for step in (self._refund_unpinned, self._refund_ended_early, self._refund_ordered):
             for _ in range(limit):
                 outcome = await step()
                 if outcome is None:
@@ -80,6 +82,32 @@ class Refunds:
                 return 0
             await settlement.early_refund_done(session, payment, now=now)
             return 1
+
+    async def _refund_ordered(self, payment_id: uuid.UUID | None = None) -> int | None:
+        """A full refund ordered; `payment_id`: that one only (the operator's request makes it at once)."""
+        async with self.db.transaction() as session:
+            now = self.clock()
+            query = select(Payment).where(Payment.full_refund_next_at <= now, Payment.status == "COMPLETED")
+            if payment_id is not None:
+                query = query.where(Payment.id == payment_id)
+            payment = await session.scalar(query.order_by(Payment.full_refund_next_at).limit(1)
+                                           .with_for_update(skip_locked=True))
+            if payment is None:
+                return None
+            try:
+                if payment.payment_intent:
+                    await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
+            except ProviderError as exc:
+                payment.full_refund_attempts += 1
+                payment.full_refund_next_at = now + retry_delay(payment.full_refund_attempts)
+                self._refused(payment, exc)
+                return 0
+            await settlement.reverse(session, payment, now=now, reason=payment.full_refund_reason or "refunded")
+            return 1
+
+    async def refund_ordered_now(self, payment_id: uuid.UUID) -> bool:
+        """Make one ordered full refund now (False: the provider refused, the job tries again later)."""
+        return bool(await self._refund_ordered(payment_id))
 
     def _refused(self, payment: Payment, exc: ProviderError) -> None:
         log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)

@@ -5,12 +5,12 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pinbid_kit.api import ApiModel, Money, PlainText
+from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
 from pydantic import Field
 
 from .domain.money import to_money
 from .domain.payout_settings import PayoutSettings
-from .models import Payout
+from .models import Payment, Payout
 
 Short = Annotated[PlainText, Field(max_length=300)]
 
@@ -36,6 +36,7 @@ class EarningsOut(ApiModel):
     available_balance: Money  # released and not paid out
     released_earnings: Money
     refunded_earnings: Money  # the creator's share that went back to brands (placements that ended early)
+    owed: Money  # still to recover from this creator (a refund of money already paid out); 0 when none
 
 
 class PayoutOut(ApiModel):
@@ -117,3 +118,37 @@ class MonthlySpendOut(ApiModel):
 
     month: str = Field(description="YYYY-MM")
     spent: Money  # paid for bids not refunded (buyer fee included), by the day paid
+
+
+class OpsPaymentOut(ApiModel):
+    """A payment as the operator's desk lists it. `status`: REQUESTED, COMPLETED, REFUNDING (a full refund ordered,
+    the provider not done yet), REFUNDED or EXPIRED; `refunded`: what went back to the brand; `released`: what
+    the creator has been released and keeps."""
+
+    id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    amount: Money
+    currency: str
+    status: str
+    refunded: Money
+    released: Money
+    paid_at: datetime | None
+
+    @classmethod
+    def of(cls, p: Payment, released_cents: int) -> "OpsPaymentOut":
+        if p.status == "REFUNDED":
+            refunded = p.amount_cents
+        elif p.early_refunded_at is not None:
+            refunded = p.early_refund_cents or 0
+        else:
+            refunded = 0
+        status = "REFUNDING" if p.status == "COMPLETED" and p.full_refund_requested_at is not None else p.status
+        return cls(id=p.id, bid_id=p.bid_id, buyer_id=p.buyer_id, creator_id=p.creator_id,
+                   amount=to_money(p.amount_cents), currency=p.currency, status=status, refunded=to_money(refunded),
+                   released=to_money(released_cents), paid_at=p.completed_at)
+
+
+class RefundIn(ApiModel):
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]

@@ -3,16 +3,18 @@ pinned (domain/stages.py), the unearned share refunded when the placement ends e
 Each function runs inside the caller's transaction with the payment row locked."""
 
 import logging
+import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import bookkeeping, events_out
+from . import bookkeeping, events_out, recovery
 from .domain import ledger, stages
 from .domain.money import Split
-from .models import Earning, EarningRelease, Payment
+from .models import Earning, EarningRelease, Payment, PaymentDispute
 
 log = logging.getLogger("pinbid.payments.settlement")
 
@@ -46,17 +48,32 @@ async def complete(session: AsyncSession, payment: Payment, **kwargs) -> None:
 COMPLETION_STAGE = 100_000  # the stage number of the remainder released at completion (after any day's)
 
 
+async def held(session: AsyncSession, payment: Payment) -> bool:
+    """Releases wait while the brand has not accepted a placement pinned on the creator's word, and stop while
+    a dispute of it is open."""
+    if payment.awaits_acceptance and payment.accepted_at is None:
+        return True
+    return bool(await session.scalar(select(exists().where(
+        PaymentDispute.payment_id == payment.id, PaymentDispute.status == "OPEN"))))
+
+
 async def release(session: AsyncSession, payment: Payment, *, stage: int, released_by: int, at: datetime) -> int:
     """Release the creator's share up to `released_by` cents in all, as `stage`; returns what this stage released.
     A stage released before (a redelivery) or overtaken by a later one (reordered events) releases nothing."""
-    if payment.status != "COMPLETED" or payment.ended_early_at is not None:
-        return 0
+    return (await _release(session, payment, stage=stage, released_by=released_by, at=at))[0]
+
+
+async def _release(session: AsyncSession, payment: Payment, *, stage: int, released_by: int,
+                   at: datetime) -> tuple[int, uuid.UUID | None]:
+    if (payment.status != "COMPLETED" or payment.ended_early_at is not None
+            or payment.full_refund_requested_at is not None or await held(session, payment)):
+        return 0, None
     earning = await session.get(Earning, payment.id, with_for_update=True)
     if earning is None or earning.status not in ("PENDING", "RELEASING"):
-        return 0
+        return 0, None
     cents = min(released_by, earning.net_cents) - earning.released_cents
     if cents <= 0:
-        return 0
+        return 0, None
     # the fee share by cumulative difference, so an earning's releases carry exactly its fee
     fee = (earning.fee_cents * (earning.released_cents + cents) // earning.net_cents
            - earning.fee_cents * earning.released_cents // earning.net_cents)
@@ -65,35 +82,121 @@ async def release(session: AsyncSession, payment: Payment, *, stage: int, releas
         released_at=at,
     ).on_conflict_do_nothing().returning(EarningRelease.stage))
     if stored is None:
-        return 0
+        return 0, None
     earning.released_cents += cents
     earning.status = "AVAILABLE" if earning.released_cents == earning.net_cents else "RELEASING"
     earning.available_at = earning.available_at or at
-    await bookkeeping.post(session, ledger.earnings_released(payment.creator_id, cents), payment_id=payment.id)
-    return cents
+    await recovery.lock_balances(session, payment.creator_id)
+    tx = await bookkeeping.post(session, ledger.earnings_released(payment.creator_id, cents), payment_id=payment.id)
+    await recovery.recover(session, payment.creator_id, currency=payment.currency, at=at)
+    return cents, tx
 
 
-async def pinned(session: AsyncSession, payment: Payment, pinned_at: datetime) -> int:
-    """The comment is pinned: the first stage (a quarter of the creator's share)."""
+async def pinned(session: AsyncSession, payment: Payment, pinned_at: datetime, *,
+                 awaits_acceptance: bool = False) -> int:
+    """The comment is pinned: the first stage (a quarter of the creator's share), unless the pin is on the
+    creator's word and waits for the brand's acceptance."""
     if payment.status == "COMPLETED" and payment.pinned_at is None:
         payment.pinned_at = pinned_at
+        payment.awaits_acceptance = awaits_acceptance
     return await release(session, payment, stage=0, released_by=stages.released_by(
         payment.creator_cents, days_kept=0, duration_days=1), at=pinned_at)
 
 
 async def kept(session: AsyncSession, payment: Payment, *, days_kept: int, duration_days: int, at: datetime) -> int:
+    if days_kept > payment.days_kept:  # remembered for a release held now
+        payment.days_kept = days_kept
+    payment.duration_days = duration_days
     return await release(session, payment, stage=days_kept, released_by=stages.released_by(
         payment.creator_cents, days_kept=days_kept, duration_days=duration_days), at=at)
 
 
 async def completed(session: AsyncSession, payment: Payment, at: datetime) -> int:
+    payment.placement_completed_at = payment.placement_completed_at or at
     return await release(session, payment, stage=COMPLETION_STAGE, released_by=payment.creator_cents, at=at)
+
+
+async def release_due(session: AsyncSession, payment: Payment, at: datetime) -> tuple[int, uuid.UUID | None]:
+    """Everything due so far, at once (a hold lifted): the pin's quarter, the days kept, the completion."""
+    if payment.pinned_at is None:
+        return 0, None
+    if payment.placement_completed_at is not None:
+        return await _release(session, payment, stage=COMPLETION_STAGE, released_by=payment.creator_cents, at=at)
+    return await _release(session, payment, stage=payment.days_kept, released_by=stages.released_by(
+        payment.creator_cents, days_kept=payment.days_kept, duration_days=payment.duration_days or 1), at=at)
+
+
+async def accepted(session: AsyncSession, payment: Payment, at: datetime) -> int:
+    """The brand accepted (or its silence did): what was held since the pin is released."""
+    if payment.accepted_at is not None:
+        return 0
+    payment.accepted_at = at
+    return (await release_due(session, payment, at))[0]
+
+
+async def disputed(session: AsyncSession, payment: Payment, dispute_id: uuid.UUID, reported_at: datetime) -> bool:
+    """Every release of the payment stops until the dispute is decided. A dispute already decided (its decision
+    overtook it) or seen before changes nothing."""
+    stored = await session.scalar(insert(PaymentDispute).values(
+        dispute_id=dispute_id, payment_id=payment.id, status="OPEN", reported_at=reported_at,
+    ).on_conflict_do_nothing().returning(PaymentDispute.dispute_id))
+    return stored is not None
+
+
+def request_full_refund(payment: Payment, *, at: datetime, reason: str) -> bool:
+    """Order a full refund (the refund job asks the provider, then books it); releases stop at once. Once only."""
+    if payment.status != "COMPLETED" or payment.full_refund_requested_at is not None:
+        return False
+    payment.full_refund_requested_at, payment.full_refund_reason = at, reason[:100]
+    payment.full_refund_next_at = at
+    return True
+
+
+async def decided(session: AsyncSession, payment: Payment, *, dispute_id: uuid.UUID, outcome: str,
+                  at: datetime) -> bool:
+    """An operator's decision, applied once: CONTINUE lifts the hold and releases what accrued (the decision
+    counts as the brand's acceptance); REFUND_UNEARNED ends the placement early (the refund job gives back the
+    share not released); REFUND_ALL orders a full refund. A refund's dispute is settled when its money moved."""
+    stored = await session.scalar(insert(PaymentDispute).values(
+        dispute_id=dispute_id, payment_id=payment.id, status="DECIDED", outcome=outcome, decided_at=at,
+    ).on_conflict_do_update(index_elements=["dispute_id"], set_={"status": "DECIDED", "outcome": outcome,
+                                                                 "decided_at": at},
+                            where=PaymentDispute.status == "OPEN").returning(PaymentDispute.dispute_id))
+    if stored is None:
+        return False  # decided before: a redelivery
+    await session.flush()
+    if outcome == "CONTINUE":
+        if payment.awaits_acceptance and payment.accepted_at is None:
+            payment.accepted_at = at
+        cents, tx = await release_due(session, payment, at)
+        await _settled(session, payment, dispute_id, outcome, at=at, released_cents=cents,
+                       transaction_ids=[tx] if tx else [])
+    elif outcome == "REFUND_UNEARNED":
+        if not await end_early(session, payment, at=at, reason="DISPUTE") or payment.early_refunded_at is not None:
+            await _settled(session, payment, dispute_id, outcome, at=at, transaction_ids=[])
+    elif not request_full_refund(payment, at=at, reason="dispute_refund_all"):
+        await _settled(session, payment, dispute_id, outcome, at=at, transaction_ids=[])
+    return True
+
+
+async def _settled(session: AsyncSession, payment: Payment, dispute_id: uuid.UUID, outcome: str, *, at: datetime,
+                   **amounts) -> None:
+    dispute = await session.get(PaymentDispute, dispute_id, with_for_update=True)
+    dispute.settled_at = at
+    await events_out.dispute_settled(session, payment, dispute_id=dispute_id, outcome=outcome, at=at, **amounts)
+
+
+async def _unsettled(session: AsyncSession, payment: Payment, outcome: str) -> uuid.UUID | None:
+    return await session.scalar(select(PaymentDispute.dispute_id).where(
+        PaymentDispute.payment_id == payment.id, PaymentDispute.outcome == outcome,
+        PaymentDispute.settled_at.is_(None)).limit(1))
 
 
 async def end_early(session: AsyncSession, payment: Payment, *, at: datetime, reason: str) -> bool:
     """The comment was unpinned, hidden or deleted before its duration ran out: nothing more is released, and the
     unearned share is to go back to the buyer (the refund job asks the provider, then books it)."""
-    if payment.status != "COMPLETED" or payment.pinned_at is None or payment.ended_early_at is not None:
+    if (payment.status != "COMPLETED" or payment.pinned_at is None or payment.ended_early_at is not None
+            or payment.full_refund_requested_at is not None):
         return False
     earning = await session.get(Earning, payment.id, with_for_update=True)
     back = stages.early_end(money_of(payment), earning.released_cents)
@@ -111,36 +214,68 @@ async def early_refund_done(session: AsyncSession, payment: Payment, *, now: dat
     """The provider refunded the unearned share: book it (balanced) and tell everyone."""
     earning = await session.get(Earning, payment.id, with_for_update=True)
     back = stages.early_end(money_of(payment), earning.released_cents)
-    await bookkeeping.post(session, ledger.placement_ended_early(
+    tx = await bookkeeping.post(session, ledger.placement_ended_early(
         payment.id, payment.buyer_id, payment.creator_id, creator_cents=back.creator_cents,
         fee_cents=back.fee_cents), payment_id=payment.id)
     earning.refunded_cents = back.creator_cents
     payment.early_refunded_at, payment.early_refund_next_at = now, None
     await events_out.payment_partially_refunded(session, payment, back.refund_cents)
+    dispute_id = await _unsettled(session, payment, "REFUND_UNEARNED")
+    if dispute_id is not None:
+        await _settled(session, payment, dispute_id, "REFUND_UNEARNED", at=now, refunded_cents=back.refund_cents,
+                       transaction_ids=[tx])
 
 
-async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, reason: str) -> None:
+@dataclass(frozen=True)
+class Reversal:
+    to_buyer: int  # what the brand got back now
+    taken_back: int  # released money taken back from the creator
+    owed: int  # of it, already paid out: now owed by the creator
+    transaction_ids: list[uuid.UUID]
+
+
+async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, reason: str) -> Reversal:
     """The buyer got everything back (the provider already refunded): undo what is left of the payment in the
-    ledger. The creator's share is taken back from where it is: not released yet, or released and not paid out
-    (those releases are withdrawn); what was already paid out stays with the creator as the platform's loss."""
+    ledger. The creator's share is taken back from where it is: not released yet, released and not paid out
+    (those releases are withdrawn), or paid out (owed by the creator, recovered from their available balance now
+    and from their next earnings)."""
     earning = await session.get(Earning, payment.id, with_for_update=True)
     money = money_of(payment)
     already = payment.early_refund_cents if payment.early_refunded_at is not None else 0
-    unpaid = await session.scalar(select(func.coalesce(func.sum(EarningRelease.cents), 0)).where(
-        EarningRelease.payment_id == payment.id, EarningRelease.payout_id.is_(None)))
+    await recovery.lock_balances(session, payment.creator_id)
+    unpaid = int(await session.scalar(select(func.coalesce(func.sum(
+        EarningRelease.cents - EarningRelease.recovered_cents), 0)).where(
+        EarningRelease.payment_id == payment.id, EarningRelease.payout_id.is_(None))))
     await session.execute(delete(EarningRelease).where(EarningRelease.payment_id == payment.id,
                                                        EarningRelease.payout_id.is_(None)))
     from_pending = earning.net_cents - earning.released_cents - earning.refunded_cents
-    refunded = ledger.payment_refunded(
-        payment.id, payment.buyer_id, payment.creator_id, to_buyer=money.total_cents - already,
-        from_fees=money.platform_cents - (already - earning.refunded_cents), from_pending=from_pending,
-        from_available=int(unpaid))
-    await bookkeeping.post(session, refunded, payment_id=payment.id)
-    earning.released_cents -= int(unpaid)
-    earning.refunded_cents += from_pending + int(unpaid)
+    taken_back = earning.released_cents
+    owed = taken_back - unpaid
+    transactions = []
+    if money.total_cents - already > 0:  # nothing is left when an early end gave back all and no buyer fee was paid
+        refunded = ledger.payment_refunded(
+            payment.id, payment.buyer_id, payment.creator_id, to_buyer=money.total_cents - already,
+            from_fees=money.platform_cents - (already - earning.refunded_cents), from_pending=from_pending,
+            from_available=unpaid)
+        transactions.append(await bookkeeping.post(session, refunded, payment_id=payment.id))
+    earning.released_cents = 0
+    earning.refunded_cents = earning.net_cents
     earning.status = "REFUNDED"
     payment.status = "REFUNDED"
     payment.refunded_at = now
     payment.refund_reason = reason
     payment.early_refund_next_at = None  # nothing is left for the early-end refund to give back
+    payment.full_refund_next_at = None
     await events_out.payment_refunded(session, payment, reason)
+    if owed > 0:
+        owed_now = await recovery.owed(session, payment.creator_id)
+        await recovery.record(session, payment.creator_id, kind="OWED", cents=owed, owed_after=owed_now,
+                              currency=payment.currency, transaction_id=transactions[0], at=now,
+                              refunded_payment_id=payment.id)
+        await recovery.recover(session, payment.creator_id, currency=payment.currency, at=now)
+    reversal = Reversal(money.total_cents - already, taken_back, owed, transactions)
+    dispute_id = await _unsettled(session, payment, "REFUND_ALL")
+    if dispute_id is not None:
+        await _settled(session, payment, dispute_id, "REFUND_ALL", at=now, refunded_cents=reversal.to_buyer,
+                       recovered_cents=taken_back, owed_cents=owed, transaction_ids=transactions)
+    return reversal

@@ -1,5 +1,6 @@
 import uuid
 from datetime import datetime
+from typing import Literal
 
 from .catalog import EventData, event
 from .trust import AccountSignal, OperatorAction
@@ -132,3 +133,42 @@ class PaymentsOperatorAction(OperatorAction):
 class PaymentsAccountSignal(AccountSignal):
     """A user connected a payout account (PAYOUT_ACCOUNT) or paid with a card (CARD, the provider's card
     fingerprint), for finding associated accounts."""
+
+
+@event("payments.dispute.settled.v1")
+class DisputeSettled(EventData):
+    """The money of an operator's decision on a disputed placement moved (for finance). CONTINUE: the held
+    releases went to the creator; REFUND_UNEARNED: the share not released went back to the brand with its fee;
+    REFUND_ALL: the brand got everything back and what was released was taken back from the creator
+    (`recoveredCents`, of which `owedCents` was already paid out and is now owed by the creator). Minor units."""
+
+    dispute_id: uuid.UUID
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    refunded_cents: int  # back to the brand, through the provider
+    released_cents: int  # released to the creator by this settlement (CONTINUE)
+    recovered_cents: int  # taken back from the creator (REFUND_ALL)
+    owed_cents: int  # of recoveredCents: already paid out, now owed by the creator
+    currency: str = "USD"
+    ledger_transaction_ids: list[uuid.UUID]
+    settled_at: datetime
+
+
+@event("payments.recovery.recorded.v1")
+class RecoveryRecorded(EventData):
+    """Money a creator owes (OWED: a refund took back released money already paid out) or some of it taken back
+    from their available balance (RECOVERED: new releases pay it back first). `owedCents` is what is still owed
+    after this step. Minor units."""
+
+    recovery_id: uuid.UUID
+    creator_id: uuid.UUID
+    kind: Literal["OWED", "RECOVERED"]
+    amount_cents: int
+    owed_cents: int
+    currency: str = "USD"
+    refunded_payment_id: uuid.UUID | None = None  # OWED: the payment whose refund created the debt
+    ledger_transaction_id: uuid.UUID
+    recorded_at: datetime

@@ -50,8 +50,15 @@ def creator_payouts(creator_id: uuid.UUID) -> str:
     return f"creator:{creator_id}:payouts"
 
 
+def creator_owed(creator_id: uuid.UUID) -> str:
+    """Owed BY a creator (a receivable): released money taken back by a refund after it was paid out. The
+    creator's next earnings pay it back first (`owed_recovered`); this is the negative balance Earnings shows."""
+    return f"creator:{creator_id}:owed"
+
+
 def normal_side(account: str) -> Side:
-    if account.startswith("buyer:") or account == REFUND_LOSSES:
+    if account.startswith("buyer:") or account == REFUND_LOSSES or (
+            account.startswith("creator:") and account.endswith(":owed")):
         return Side.DEBIT
     if is_platform_fees(account) or account.startswith("creator:"):
         return Side.CREDIT
@@ -107,17 +114,22 @@ def earnings_released(creator_id: uuid.UUID, cents: int) -> Transaction:
 def payment_refunded(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, to_buyer: int,
                      from_fees: int, from_pending: int, from_available: int) -> Transaction:
     """`to_buyer` goes back to the buyer: the platform's part from its fee account, the creator's from where it
-    is (not yet released, or released and not paid out); whatever cannot be taken back (already paid out) is the
-    platform's loss."""
-    loss = to_buyer - from_fees - from_pending - from_available
-    if min(to_buyer, from_fees, from_pending, from_available, loss) < 0:
+    is (not yet released, or released and not paid out); what was already paid out is owed by the creator
+    (`creator_owed`), recovered from their next earnings."""
+    owed = to_buyer - from_fees - from_pending - from_available
+    if min(to_buyer, from_fees, from_pending, from_available, owed) < 0:
         raise Unbalanced("cannot take back more than was paid")
     return _tx("payment_refunded",
                (buyer_charges(buyer_id), -to_buyer),
                (platform_fees(payment_id), from_fees),
                (creator_pending(creator_id), from_pending),
                (creator_available(creator_id), from_available),
-               (REFUND_LOSSES, loss))
+               (creator_owed(creator_id), owed))
+
+
+def owed_recovered(creator_id: uuid.UUID, cents: int) -> Transaction:
+    """Money the creator owes is taken from their available balance (new releases, or a failed payout's return)."""
+    return _tx("owed_recovered", (creator_available(creator_id), cents), (creator_owed(creator_id), -cents))
 
 
 def placement_ended_early(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, creator_cents: int,

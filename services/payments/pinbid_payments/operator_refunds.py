@@ -1,0 +1,62 @@
+"""The operator's desk for payments: find a bid's or a user's payments, and refund one in full. The refund is
+ordered once (the payment row locked; a second order is 409), with its audit event in the same transaction, then
+made at once through the provider (the refund job tries again if the provider refuses)."""
+
+import uuid
+
+from pinbid_kit.clock import Clock, utcnow
+from pinbid_kit.db import Database
+from pinbid_kit.errors import Conflict, NotFound
+from pinbid_kit.tokens import Principal
+from sqlalchemy import func, or_, select
+
+from . import events_out, settlement
+from .models import Earning, Payment
+from .refunds import Refunds
+
+
+class OperatorPayments:
+    def __init__(self, db: Database, refunds: Refunds, clock: Clock = utcnow):
+        self.db = db
+        self.refunds = refunds
+        self.clock = clock
+
+    async def find(self, *, bid_id: uuid.UUID | None, user_id: uuid.UUID | None) -> list[tuple[Payment, int]]:
+        """Payments with what was released to the creator, newest first."""
+        conditions = []
+        if bid_id is not None:
+            conditions.append(Payment.bid_id == bid_id)
+        if user_id is not None:
+            conditions.append(or_(Payment.buyer_id == user_id, Payment.creator_id == user_id))
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Payment, func.coalesce(Earning.released_cents, 0))
+                .outerjoin(Earning, Earning.payment_id == Payment.id).where(*conditions)
+                .order_by(Payment.created_at.desc()).limit(200))).all()
+        return [(payment, int(released)) for payment, released in rows]
+
+    async def one(self, payment_id: uuid.UUID) -> tuple[Payment, int]:
+        async with self.db.transaction() as session:
+            row = (await session.execute(
+                select(Payment, func.coalesce(Earning.released_cents, 0))
+                .outerjoin(Earning, Earning.payment_id == Payment.id).where(Payment.id == payment_id))).one_or_none()
+        if row is None:
+            raise NotFound("There is no such payment.", code="payment_not_found")
+        return row[0], int(row[1])
+
+    async def refund(self, operator: Principal, payment_id: uuid.UUID, reason: str) -> tuple[Payment, int]:
+        now = self.clock()
+        async with self.db.transaction() as session:
+            payment = await session.get(Payment, payment_id, with_for_update=True)
+            if payment is None:
+                raise NotFound("There is no such payment.", code="payment_not_found")
+            if payment.status == "REFUNDED" or payment.full_refund_requested_at is not None:
+                raise Conflict("This payment is already refunded.", code="already_refunded")
+            if payment.status != "COMPLETED":
+                raise Conflict("This payment was never paid, so there is nothing to refund.", code="not_paid")
+            if payment.early_refunded_at is not None and payment.early_refund_cents == payment.amount_cents:
+                raise Conflict("This payment is already refunded.", code="already_refunded")
+            settlement.request_full_refund(payment, at=now, reason="operator_refund")
+            await events_out.operator_refunded(session, payment, operator_id=operator.user_id, reason=reason, at=now)
+        await self.refunds.refund_ordered_now(payment_id)
+        return await self.one(payment_id)

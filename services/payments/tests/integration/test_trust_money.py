@@ -1,0 +1,253 @@
+"""Issue 22, the money side: releases held while a placement pinned on the creator's word awaits the brand's
+acceptance or is disputed; each decision's money (CONTINUE, REFUND_UNEARNED, REFUND_ALL); a refund after payout
+owed by the creator and recovered from the next earnings; every event delivered twice, in any order; the ledger
+balanced at every step."""
+
+import uuid
+from datetime import datetime, timedelta
+
+from pinbid_kit.events.social import (
+    CommentPinned,
+    DisputeDecided,
+    PlacementAccepted,
+    PlacementDisputed,
+    PlacementKept,
+)
+from pinbid_payments.domain import ledger
+
+DURATION = 10
+MONDAY = "2026-11-23T00:05:00+00:00"
+
+
+async def twice(pay, event, source: str = "social") -> None:
+    """At-least-once delivery: the same envelope (same id) twice, as a broker's redelivery would."""
+    envelope = await pay.deliver(event, source=source)
+    await pay.service.consumers.dispatch(envelope, {})
+
+
+async def app_pin(pay, approved) -> None:
+    await twice(pay, CommentPinned(bid_id=approved.bid_id, slot_id=approved.slot_id, creator_id=approved.creator_id,
+                                   buyer_id=approved.buyer_id, comment_id="c1", comment_text="Ad · @brand: Love it",
+                                   pinned_at=pay.clock(), method="MANUAL", awaits_acceptance=True))
+
+
+async def kept(pay, approved, day: int) -> None:
+    await twice(pay, PlacementKept(bid_id=approved.bid_id, slot_id=approved.slot_id, creator_id=approved.creator_id,
+                                   pinned_at=pay.clock(), checked_at=pay.clock(), days_kept=day,
+                                   duration_days=DURATION))
+
+
+def accepted(pay, approved) -> PlacementAccepted:
+    return PlacementAccepted(bid_id=approved.bid_id, slot_id=approved.slot_id, creator_id=approved.creator_id,
+                             buyer_id=approved.buyer_id, accepted_at=pay.clock(), by="SILENCE")
+
+
+def disputed(pay, approved, dispute_id) -> PlacementDisputed:
+    return PlacementDisputed(dispute_id=dispute_id, bid_id=approved.bid_id, slot_id=approved.slot_id,
+                             creator_id=approved.creator_id, buyer_id=approved.buyer_id, reason="Not pinned",
+                             reporter="BRAND", reported_at=pay.clock())
+
+
+def decided(pay, approved, dispute_id, outcome: str) -> DisputeDecided:
+    return DisputeDecided(dispute_id=dispute_id, bid_id=approved.bid_id, slot_id=approved.slot_id,
+                          creator_id=approved.creator_id, buyer_id=approved.buyer_id, outcome=outcome,
+                          reason="Checked the post", operator_id=uuid.uuid4(), decided_at=pay.clock())
+
+
+async def balanced(pay) -> bool:
+    unbalanced = await pay.rows("SELECT transaction_id FROM ledger_entries GROUP BY transaction_id "
+                                "HAVING sum(amount_cents) <> 0")
+    return unbalanced == [] and await pay.scalar("SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries") == 0
+
+
+async def money(pay, approved) -> tuple[int, int, int, int, int]:
+    """The buyer's charge, the creator's pending, available and owed, the platform's fees."""
+    return (await pay.balance(ledger.buyer_charges(approved.buyer_id)),
+            await pay.balance(ledger.creator_pending(approved.creator_id)),
+            await pay.balance(ledger.creator_available(approved.creator_id)),
+            await pay.balance(ledger.creator_owed(approved.creator_id)),
+            await pay.balance(ledger.PLATFORM_FEES))
+
+
+async def paid_and_app_pinned(pay, price: int = 20_000, creator=None):
+    approved = await pay.approve(price, creator=creator)
+    await pay.pay(approved)
+    await app_pin(pay, approved)
+    return approved
+
+
+async def test_app_pin_releases_nothing_until_accepted_then_everything_due_once(pay):
+    approved = await paid_and_app_pinned(pay)  # creator's share 18,000, fee 2,000
+    assert await money(pay, approved) == (20_000, 18_000, 0, 0, 2_000) and await balanced(pay)
+    for day in (1, 2):  # days kept before acceptance are remembered, not released
+        pay.clock.advance(days=1)
+        await kept(pay, approved, day)
+    assert await money(pay, approved) == (20_000, 18_000, 0, 0, 2_000)
+    assert await pay.scalar("SELECT pinned_at IS NOT NULL FROM payments") is True  # no pin-deadline refund
+
+    await twice(pay, accepted(pay, approved))
+    due = 18_000 // 4 + (18_000 - 18_000 // 4) * 2 // DURATION
+    assert await money(pay, approved) == (20_000, 18_000 - due, due, 0, 2_000) and await balanced(pay)
+    pay.clock.advance(days=1)
+    await kept(pay, approved, 3)
+    due3 = 18_000 // 4 + (18_000 - 18_000 // 4) * 3 // DURATION
+    assert await money(pay, approved) == (20_000, 18_000 - due3, due3, 0, 2_000) and await balanced(pay)
+    assert await pay.scalar("SELECT count(*) FROM ledger_transactions WHERE kind = 'earnings_released'") == 2
+
+
+async def test_acceptance_before_the_pin_and_a_completion_while_held(pay):
+    approved = await pay.approve(10_000)
+    await pay.pay(approved)
+    await twice(pay, accepted(pay, approved))  # overtook the pin: remembered
+    await app_pin(pay, approved)
+    assert await money(pay, approved) == (10_000, 9_000 - 2_250, 2_250, 0, 1_000)
+
+    other = await paid_and_app_pinned(pay, 10_000)
+    await pay.complete(other)  # the whole duration ran while awaiting: released in full on acceptance
+    assert await pay.balance(ledger.creator_available(other.creator_id)) == 0
+    await twice(pay, accepted(pay, other))
+    assert await pay.balance(ledger.creator_available(other.creator_id)) == 9_000 and await balanced(pay)
+
+
+async def test_a_dispute_stops_every_release_and_continue_releases_what_accrued(pay):
+    approved = await paid_and_app_pinned(pay)
+    await twice(pay, accepted(pay, approved))
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    before = await money(pay, approved)
+    for day in (1, 2, 3):
+        pay.clock.advance(days=1)
+        await kept(pay, approved, day)
+    assert await money(pay, approved) == before  # held
+
+    await twice(pay, decided(pay, approved, dispute, "CONTINUE"))
+    due = 18_000 // 4 + (18_000 - 18_000 // 4) * 3 // DURATION
+    assert await money(pay, approved) == (20_000, 18_000 - due, due, 0, 2_000) and await balanced(pay)
+    [settled] = await pay.events("payments.dispute.settled.v1")
+    assert (settled["outcome"], settled["releasedCents"], settled["refundedCents"]) == (
+        "CONTINUE", due - 18_000 // 4, 0)
+    assert len(settled["ledgerTransactionIds"]) == 1
+    await twice(pay, disputed(pay, approved, dispute))  # a late redelivery of the report: no new hold
+    pay.clock.advance(days=1)
+    await kept(pay, approved, 4)
+    assert await pay.balance(ledger.creator_available(approved.creator_id)) > due
+
+
+async def test_continue_during_the_acceptance_window_counts_as_accepted(pay):
+    approved = await paid_and_app_pinned(pay)
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    await twice(pay, decided(pay, approved, dispute, "CONTINUE"))
+    assert await money(pay, approved) == (20_000, 13_500, 4_500, 0, 2_000) and await balanced(pay)
+
+
+async def test_decision_before_its_dispute_is_applied_once_and_the_late_report_holds_nothing(pay):
+    approved = await paid_and_app_pinned(pay)
+    await twice(pay, accepted(pay, approved))
+    dispute = uuid.uuid4()
+    await twice(pay, decided(pay, approved, dispute, "CONTINUE"))
+    await twice(pay, disputed(pay, approved, dispute))
+    pay.clock.advance(days=1)
+    await kept(pay, approved, 1)
+    assert await pay.balance(ledger.creator_available(approved.creator_id)) == 4_500 + 13_500 // DURATION
+    assert len(await pay.events("payments.dispute.settled.v1")) == 1
+
+
+async def test_refund_unearned_gives_back_the_unreleased_share_with_its_fee_through_the_provider(pay):
+    approved = await paid_and_app_pinned(pay)
+    await twice(pay, accepted(pay, approved))  # 4,500 released
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    pay.clock.advance(days=1)
+    await kept(pay, approved, 1)  # held
+    await twice(pay, decided(pay, approved, dispute, "REFUND_UNEARNED"))
+    assert await pay.service.state["refunds"].run_once() == 1
+    assert await pay.service.state["refunds"].run_once() == 0
+    creator_back, fee_back = 13_500, 2_000 * 13_500 // 18_000
+    assert await money(pay, approved) == (20_000 - creator_back - fee_back, 0, 4_500, 0, 2_000 - fee_back)
+    assert await balanced(pay)
+    provider = await pay.rows("SELECT amount_refunded_cents FROM sandbox_checkouts")
+    assert provider == [(creator_back + fee_back,)]
+    [settled] = await pay.events("payments.dispute.settled.v1")
+    assert (settled["outcome"], settled["refundedCents"], settled["recoveredCents"]) == (
+        "REFUND_UNEARNED", creator_back + fee_back, 0)
+    assert len(settled["ledgerTransactionIds"]) == 1
+
+
+async def test_refund_all_before_payout_takes_back_the_released_money_from_the_available_balance(pay):
+    approved = await paid_and_app_pinned(pay)
+    await twice(pay, accepted(pay, approved))
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    await twice(pay, decided(pay, approved, dispute, "REFUND_ALL"))
+    await kept(pay, approved, 1)  # after the order: nothing more is released
+    assert await pay.service.state["refunds"].run_once() == 1
+    assert await money(pay, approved) == (0, 0, 0, 0, 0) and await balanced(pay)
+    assert await pay.status(approved) == "REFUNDED"
+    [settled] = await pay.events("payments.dispute.settled.v1")
+    assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (20_000, 4_500, 0)
+    assert len(await pay.events("payments.payment.refunded.v1")) == 1
+    assert await pay.events("payments.recovery.recorded.v1") == []
+
+
+async def payout_settings(pay, creator) -> None:
+    response = await pay.http.put("/influencer/payout-settings", json={
+        "payoutMethod": "PAYPAL", "minimumPayout": 50, "schedule": "WEEKLY", "paypalEmail": "maya@creator.test"},
+        headers=pay.token(creator, "INFLUENCER"))
+    assert response.status_code == 200, response.text
+
+
+async def test_refund_after_payout_is_owed_and_recovered_from_the_next_earnings_first(pay):
+    creator = uuid.uuid4()
+    await payout_settings(pay, creator)
+    approved = await paid_and_app_pinned(pay, 40_000, creator=creator)  # the creator's share 36,000
+    await twice(pay, accepted(pay, approved))  # 9,000 available
+    pay.clock.now = datetime.fromisoformat(MONDAY)
+    assert await pay.service.state["payouts"].run_once() == (1, 1)  # paid out
+    assert await money(pay, approved) == (40_000, 27_000, 0, 0, 4_000)
+
+    operator = uuid.uuid4()
+    answer = await pay.http.post(f"/ops/payments/{await payment_id(pay, approved)}/refund",
+                                 json={"reason": "Fake screenshot"}, headers=pay.token(operator, "OPERATOR"))
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["status"], answer.json()["refunded"]) == ("REFUNDED", 400.0)
+    assert await money(pay, approved) == (0, 0, 0, 9_000, 0) and await balanced(pay)
+    summary = (await pay.http.get("/influencer/earnings", headers=pay.token(creator, "INFLUENCER"))).json()
+    assert (summary["owed"], summary["availableBalance"]) == (90.0, -90.0)
+    [owed] = await pay.events("payments.recovery.recorded.v1")
+    assert (owed["kind"], owed["amountCents"], owed["owedCents"]) == ("OWED", 9_000, 9_000)
+    [action] = await pay.events("payments.operator.acted.v1")
+    assert (action["action"], action["objectType"], action["reason"]) == ("payment.refund", "payment",
+                                                                         "Fake screenshot")
+
+    pay.clock.advance(days=1)
+    earning = await pay.approve(8_000, creator=creator)  # the creator's share 7,200: all of it pays the debt
+    await pay.pay(earning)
+    await pay.pin(earning)  # 1,800 released → recovered
+    assert await pay.balance(ledger.creator_owed(creator)) == 7_200
+    await pay.complete(earning)  # 5,400 more → recovered
+    assert await pay.balance(ledger.creator_owed(creator)) == 1_800
+    assert await pay.balance(ledger.creator_available(creator)) == 0 and await balanced(pay)
+    pay.clock.now = datetime.fromisoformat(MONDAY) + timedelta(days=7)
+    assert await pay.service.state["payouts"].run_once() == (0, 0)  # nothing to pay while money is owed
+
+    third = await pay.approve(40_000, creator=creator)
+    await pay.pay(third)
+    await pay.pin(third)  # 9,000 released: 1,800 pays the rest of the debt, 7,200 stays available
+    assert (await pay.balance(ledger.creator_owed(creator)),
+            await pay.balance(ledger.creator_available(creator))) == (0, 7_200)
+    recoveries = [(e["kind"], e["amountCents"], e["owedCents"])
+                  for e in await pay.events("payments.recovery.recorded.v1")]
+    assert recoveries == [("OWED", 9_000, 9_000), ("RECOVERED", 1_800, 7_200), ("RECOVERED", 5_400, 1_800),
+                          ("RECOVERED", 1_800, 0)]
+    pay.clock.now = datetime.fromisoformat(MONDAY) + timedelta(days=14)
+    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    [_, payout] = await pay.rows("SELECT net_cents FROM payouts ORDER BY created_at")
+    assert payout == (7_200,) and await balanced(pay)
+    report = (await pay.http.get("/influencer/earnings/report.csv",
+                                 headers=pay.token(creator, "INFLUENCER"))).text
+    assert ",-90.00,USD,OWED," in report and ",18.00,USD,RECOVERED," in report
+
+
+async def payment_id(pay, approved):
+    return await pay.scalar("SELECT id FROM payments WHERE bid_id = :b", b=approved.bid_id)
