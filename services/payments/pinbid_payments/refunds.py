@@ -88,10 +88,11 @@ class Refunds:
         async with self.db.transaction() as session:
             now = self.clock()
             query = select(Payment).where(Payment.full_refund_next_at <= now, Payment.status == "COMPLETED")
-            if payment_id is not None:
-                query = query.where(Payment.id == payment_id)
-            payment = await session.scalar(query.order_by(Payment.full_refund_next_at).limit(1)
-                                           .with_for_update(skip_locked=True))
+            if payment_id is not None:  # waits for the row (the job, or a refused concurrent order, may hold it)
+                query = query.where(Payment.id == payment_id).with_for_update()
+            else:
+                query = query.order_by(Payment.full_refund_next_at).limit(1).with_for_update(skip_locked=True)
+            payment = await session.scalar(query)
             if payment is None:
                 return None
             try:
