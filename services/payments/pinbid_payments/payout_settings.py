@@ -3,12 +3,14 @@
 import uuid
 from dataclasses import replace
 
+from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid
 from pinbid_kit.secrets import SecretBox, mask
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import events_out
 from .domain.payout_settings import DEFAULTS, PayoutSettings, normalized, problems
 from .models import PayoutSettingsRow
 
@@ -63,6 +65,8 @@ class PayoutSettingsService:
                 value = getattr(clean, field)
                 setattr(row, column, self.box.seal(value) if value else None)
             await session.flush()
+            for account in payout_accounts(clean) - payout_accounts(current):
+                await events_out.account_signal(session, creator_id, "PAYOUT_ACCOUNT", account, utcnow())
         return masked(clean)
 
 
@@ -86,6 +90,19 @@ def _keep_masked(wanted: PayoutSettings, current: PayoutSettings | None) -> Payo
             stored = getattr(current, field) if current else None
             changes[field] = stored if stored and masked_value(field, stored) == value else None
     return replace(wanted, **changes)
+
+
+def payout_accounts(s: PayoutSettings) -> set[str]:
+    """Where money can be sent, as one person holds it: a PayPal address, a bank account (with its routing number or
+    sort code). Each new one is announced (hashed) as a PAYOUT_ACCOUNT signal."""
+    accounts = set()
+    if s.paypal_email:
+        accounts.add(f"PAYPAL:{s.paypal_email.strip().lower()}")
+    if s.bank_account:
+        digits = "".join(ch for ch in s.bank_account if ch.isalnum()).upper()
+        branch = "".join(ch for ch in (s.routing_number or s.sort_code or "") if ch.isalnum())
+        accounts.add(f"BANK:{branch}:{digits}")
+    return accounts
 
 
 def masked_value(field: str, value: str | None) -> str | None:

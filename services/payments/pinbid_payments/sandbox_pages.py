@@ -1,4 +1,5 @@
-"""The sandbox checkout page: GET shows what is being paid; POST action=pay|cancel completes it (303)."""
+"""The sandbox checkout page: GET shows what is being paid; POST action=pay|cancel completes it (303). `card`: a
+test card number (any digits; the same number gives the same card fingerprint)."""
 
 from html import escape
 from typing import Annotated
@@ -9,7 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pinbid_kit.api import PlainText
 from pinbid_kit.deps import from_state
 
-from .adapters.sandbox import SandboxError, SandboxProvider
+from .adapters.sandbox import DEFAULT_CARD, SandboxError, SandboxProvider
 from .domain.money import to_money
 
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
@@ -46,7 +47,9 @@ async def show(session_id: SessionId, sandbox: SandboxDep) -> Response:
     return _page(f"Pay {amount}", (
         f"<h1>Pinned comment</h1><p>{escape(row.title)}</p><p class=\"amount\">{amount}</p>"
         f"<p class=\"note\">{escape(row.customer_email or '')}</p>"
-        '<form method="post"><button class="pay" name="action" value="pay">Pay</button>'
+        '<form method="post"><p><label>Test card <input name="card" value="4242 4242 4242 4242" '
+        'inputmode="numeric" maxlength="23" autocomplete="off"></label></p>'
+        '<button class="pay" name="action" value="pay">Pay</button>'
         '<button name="action" value="cancel">Cancel</button></form>'))
 
 
@@ -56,8 +59,9 @@ async def act(session_id: SessionId, request: Request, sandbox: SandboxDep) -> R
     action = (form.get("action") or [""])[0]
     if action not in ("pay", "cancel"):
         return _page("Bad request", "<h1>Choose Pay or Cancel.</h1>", 400)
+    card = (form.get("card") or [DEFAULT_CARD])[0][:23]
     try:
-        url = await (sandbox.pay(session_id) if action == "pay" else sandbox.cancel(session_id))
+        url = await (sandbox.pay(session_id, card) if action == "pay" else sandbox.cancel(session_id))
     except SandboxError as exc:
         return _page("Checkout", f"<h1>{escape(str(exc))}</h1>", 409)
     return RedirectResponse(url, status_code=303)

@@ -18,6 +18,7 @@ from . import events_out, settlement
 from .adapters.signing import signed_at
 from .completion import Completions
 from .domain.webhooks import (
+    CardCharged,
     ChargeRefunded,
     CheckoutExpired,
     CheckoutPaid,
@@ -149,6 +150,14 @@ class Webhooks:
             payment.last_failure = action.message[:1000]
             await events_out.payment_failed(session, payment, action.message[:500])
             return "attempt failed"
+        if isinstance(action, CardCharged):
+            payment = await self._payment(session, action.payment_id, action.payment_intent)
+            if payment is None:
+                # Stripe often sends the charge before the checkout's completion that tells us its payment
+                # intent: asked to send it again later
+                raise Conflict("This charge arrived before its payment; it will be retried.", code="out_of_order")
+            await events_out.account_signal(session, payment.buyer_id, "CARD", action.fingerprint, now)
+            return "card signal"
         if isinstance(action, ChargeRefunded):
             payment = await self._payment(session, action.payment_id, action.payment_intent)
             if payment is None:

@@ -23,6 +23,13 @@ from .signing import stripe_signature
 log = logging.getLogger("pinbid.payments.sandbox")
 FAILING_PAYPAL_DOMAIN = "@fail.example"
 FAILING_BANK_ACCOUNT = "00000000"
+DEFAULT_CARD = "4242424242424242"  # Stripe's test Visa
+
+
+def card_fingerprint(card: str) -> str:
+    """Stable per card number, like Stripe's fingerprint, and not the number itself."""
+    digits = "".join(ch for ch in card if ch.isdigit()) or DEFAULT_CARD
+    return hashlib.sha256(f"pinbid-sandbox-card:{digits}".encode()).hexdigest()[:16]
 
 
 class SandboxError(Exception):
@@ -64,8 +71,9 @@ class SandboxProvider:
         async with self.db.transaction() as session:
             return await session.get(SandboxCheckout, session_id)
 
-    async def pay(self, session_id: str) -> str:
-        """Completes an open session and sends checkout.session.completed. Returns the success URL."""
+    async def pay(self, session_id: str, card: str = DEFAULT_CARD) -> str:
+        """Completes an open session and sends checkout.session.completed, then charge.succeeded with the card's
+        fingerprint (the same test card number, the same fingerprint, as Stripe's). Returns the success URL."""
         async with self.db.transaction() as session:
             row = await session.get(SandboxCheckout, session_id, with_for_update=True)
             if row is None:
@@ -76,8 +84,10 @@ class SandboxProvider:
                 raise SandboxError("This checkout has expired.")
             row.status = "complete"
             row.payment_intent = _id("pi")
-            event_id = await self._enqueue(session, "checkout.session.completed", _session_object(row))
-        await self.deliver(event_id)
+            event_ids = [await self._enqueue(session, "checkout.session.completed", _session_object(row)),
+                         await self._enqueue(session, "charge.succeeded", _card_charge_object(row, card))]
+        for event_id in event_ids:
+            await self.deliver(event_id)
         return row.success_url
 
     async def cancel(self, session_id: str) -> str:
@@ -191,4 +201,16 @@ def _charge_object(row: SandboxCheckout, refund_id: str, amount_cents: int) -> d
         "payment_intent": row.payment_intent, "refunded": row.refunded, "status": "succeeded",
         "refunds": {"object": "list", "data": [{"id": refund_id, "object": "refund", "amount": amount_cents,
                                                 "status": "succeeded"}]},
+    }
+
+
+def _card_charge_object(row: SandboxCheckout, card: str) -> dict:
+    """A Charge as Stripe sends it in charge.succeeded (the fields that matter)."""
+    digits = "".join(ch for ch in card if ch.isdigit()) or DEFAULT_CARD
+    return {
+        "id": _digest_id("ch", row.payment_intent), "object": "charge", "amount": row.amount_cents,
+        "amount_captured": row.amount_cents, "amount_refunded": 0, "captured": True, "paid": True,
+        "currency": row.currency.lower(), "metadata": row.metadata_, "payment_intent": row.payment_intent,
+        "status": "succeeded", "payment_method_details": {"type": "card", "card": {
+            "brand": "visa", "last4": digits[-4:], "fingerprint": card_fingerprint(card)}},
     }

@@ -40,11 +40,20 @@ class ChargeRefunded:
 
 
 @dataclass(frozen=True)
+class CardCharged:
+    """A card charge succeeded: the provider's fingerprint of the card (the same card, the same fingerprint)."""
+
+    payment_id: uuid.UUID | None
+    payment_intent: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
 class Ignored:
     reason: str
 
 
-Action = CheckoutPaid | CheckoutExpired | PaymentAttemptFailed | ChargeRefunded | Ignored
+Action = CheckoutPaid | CheckoutExpired | PaymentAttemptFailed | ChargeRefunded | CardCharged | Ignored
 
 
 class Malformed(ValueError):
@@ -85,6 +94,12 @@ def interpret(event: dict[str, Any]) -> Action:
         if kind == "charge.refunded":
             return ChargeRefunded(_payment_id(obj), obj.get("payment_intent"), int(obj["amount"]),
                                   int(obj["amount_refunded"]))
+        if kind == "charge.succeeded":
+            card = ((obj.get("payment_method_details") or {}).get("card") or {})
+            fingerprint, intent = card.get("fingerprint"), obj.get("payment_intent")
+            if not isinstance(fingerprint, str) or not fingerprint or not isinstance(intent, str) or not intent:
+                return Ignored("not a card charge of a payment intent")
+            return CardCharged(_payment_id(obj), intent, fingerprint[:255])
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, Malformed):
             raise
