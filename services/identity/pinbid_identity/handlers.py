@@ -110,6 +110,11 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
         await deliver(session, [notices.payout_sent(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period)],
                       e.id)
 
+    @on(p.RecoveryRecorded.event_type)
+    async def notify_recovery(session: AsyncSession, d: p.RecoveryRecorded, e: Envelope) -> None:
+        notice = notices.money_owed if d.kind == "OWED" else notices.money_recovered
+        await deliver(session, [notice(d.creator_id, d.recovery_id, d.amount_cents, d.owed_cents, d.currency)], e.id)
+
     @on(p.PayoutFailed.event_type)
     async def notify_payout_failed(session: AsyncSession, d: p.PayoutFailed, e: Envelope) -> None:
         await deliver(session, [notices.payout_failed(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period)],

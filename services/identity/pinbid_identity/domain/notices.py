@@ -157,8 +157,13 @@ def earnings_released(creator_id: UUID, slot_id: UUID) -> Notice:
                   EARNINGS, "See your earnings", slot_id)
 
 
+_BECAUSE = {"not_pinned_in_time": ": the comment was not pinned in time.",
+            "operator_refund": " by Pinbid's support team.",
+            "dispute_refund_all": " after Pinbid decided the brand's dispute."}
+
+
 def _because(reason: str) -> str:
-    return ": the comment was not pinned in time." if reason == "not_pinned_in_time" else "."
+    return _BECAUSE.get(reason, ".")
 
 
 def refund_made(buyer_id: UUID, payment_id: UUID, amount_cents: int, currency: str, reason: str) -> Notice:
@@ -178,6 +183,11 @@ _FOUND = {"HIDDEN": "hidden", "DELETED": "deleted", "UNPINNED": "unpinned"}
 
 def placement_ended_early_buyer(buyer_id: UUID, payment_id: UUID, amount_cents: int, refund_cents: int,
                                 currency: str, reason: str) -> Notice:
+    if reason == "DISPUTE":
+        return Notice(buyer_id, Category.APPROVALS, "payment.partially_refunded", "Part of your payment was refunded",
+                      f"After your dispute was decided, we refunded {money(refund_cents, currency)} of the "
+                      f"{money(amount_cents, currency)} you paid: the share not yet earned.", MY_BIDS,
+                      "View your bids", payment_id)
     return Notice(buyer_id, Category.APPROVALS, "payment.partially_refunded", "Part of your payment was refunded",
                   f"Your pinned comment was {_FOUND.get(reason, 'unpinned')} before its time was up, so we refunded "
                   f"{money(refund_cents, currency)} of the {money(amount_cents, currency)} you paid: the share of "
@@ -186,6 +196,11 @@ def placement_ended_early_buyer(buyer_id: UUID, payment_id: UUID, amount_cents: 
 
 def placement_ended_early_creator(creator_id: UUID, payment_id: UUID, refund_cents: int, currency: str,
                                   reason: str) -> Notice:
+    if reason == "DISPUTE":
+        return Notice(creator_id, Category.PAYOUTS, "payment.partially_refunded", "A placement ended after a dispute",
+                      f"After the brand's dispute was decided, the brand got back {money(refund_cents, currency)}, "
+                      "the share not yet earned. You keep what was released.", EARNINGS, "See your earnings",
+                      payment_id)
     return Notice(creator_id, Category.PAYOUTS, "payment.partially_refunded", "A placement ended early",
                   f"The brand's pinned comment was {_FOUND.get(reason, 'unpinned')} before its time was up, so the "
                   f"brand got back {money(refund_cents, currency)}, the share not yet earned. You keep what was "
@@ -201,6 +216,22 @@ def payout_failed(creator_id: UUID, payout_id: UUID, net_cents: int, currency: s
     return Notice(creator_id, Category.PAYOUTS, "payout.failed", "Payout failed",
                   f"We could not send your payout of {money(net_cents, currency)} for {period}. The money stays "
                   "in your available balance; check your payout details.", EARNINGS, "Check your payout", payout_id)
+
+
+def money_owed(creator_id: UUID, recovery_id: UUID, amount_cents: int, owed_cents: int, currency: str) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "recovery.owed", "Money to pay back",
+                  f"A refund took back {money(amount_cents, currency)} that had already been paid out to you. You now "
+                  f"owe {money(owed_cents, currency)}: your next earnings pay it back first, before any payout.",
+                  EARNINGS, "See your earnings", recovery_id)
+
+
+def money_recovered(creator_id: UUID, recovery_id: UUID, amount_cents: int, owed_cents: int,
+                    currency: str) -> Notice:
+    left = (f"You still owe {money(owed_cents, currency)}." if owed_cents
+            else "You owe nothing now; your next earnings are yours again.")
+    return Notice(creator_id, Category.PAYOUTS, "recovery.recovered", "Owed money paid back",
+                  f"{money(amount_cents, currency)} of your earnings paid back money you owed. {left}",
+                  EARNINGS, "See your earnings", recovery_id)
 
 
 def wanted(notice: Notice, preferences: dict[Category, bool]) -> bool:

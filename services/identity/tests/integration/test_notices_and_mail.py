@@ -322,3 +322,20 @@ async def test_every_notice_is_mailed_unless_its_category_is_off(web, quiet, clo
                 for role, who in (("buyer", buyer), ("creator", creator)) for subject in people[role]}
     assert sent == expected
     assert len(mails(settings.mail_folder)) == len(expected)
+
+
+async def test_money_owed_and_recovered_become_the_creators_notices(web, quiet, clock):
+    creator, creator_token = await person(web, "INFLUENCER")
+    tx = uuid.uuid4()
+    for kind, amount, owed in (("OWED", 9000, 9000), ("RECOVERED", 1800, 7200), ("RECOVERED", 7200, 0)):
+        await quiet.consumers.dispatch(envelope(p.RecoveryRecorded(
+            recovery_id=uuid.uuid4(), creator_id=creator, kind=kind, amount_cents=amount, owed_cents=owed,
+            ledger_transaction_id=tx, recorded_at=clock.now)), {})
+    messages = sorted((n["kind"], n["link"], n["message"]) for n in await notes(web, creator_token))
+    assert [(k, link) for k, link, _ in messages] == [("recovery.owed", "/earnings"),
+                                                      ("recovery.recovered", "/earnings"),
+                                                      ("recovery.recovered", "/earnings")]
+    assert "You now owe $90.00" in messages[0][2]
+    assert {"$18.00 of your earnings paid back money you owed. You still owe $72.00.",
+            "$72.00 of your earnings paid back money you owed. You owe nothing now; your next earnings are yours "
+            "again."} == {m for _, _, m in messages[1:]}

@@ -77,3 +77,11 @@ def test_mail_bodies_link_to_the_screen_and_the_preferences_and_escape_html():
     assert 'href="https://pinbid.example/my-bids"' in html_body
     assert 'href="https://pinbid.example/settings"' in html_body
     assert "&lt;b&gt;Reel&lt;/b&gt;" in html_body and "Leo &amp; Co" in html_body and "<b>Reel" not in html_body
+
+
+def test_refunds_by_an_operator_or_a_dispute_say_so():
+    user, payment = uuid.uuid4(), uuid.uuid4()
+    assert "support team" in notices.refund_made(user, payment, 4200, "USD", "operator_refund").message
+    assert "dispute" in notices.payment_refunded(user, payment, 4200, "USD", "dispute_refund_all").message
+    ended = notices.placement_ended_early_creator(user, payment, 2100, "USD", "DISPUTE")
+    assert "dispute" in ended.message and "unpinned" not in ended.message
