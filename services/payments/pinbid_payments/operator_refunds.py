@@ -54,9 +54,8 @@ class OperatorPayments:
                 raise Conflict("This payment is already refunded.", code="already_refunded")
             if payment.status != "COMPLETED":
                 raise Conflict("This payment was never paid, so there is nothing to refund.", code="not_paid")
-            if payment.early_refunded_at is not None and payment.early_refund_cents == payment.amount_cents:
+            if not settlement.request_full_refund(payment, at=now, reason="operator_refund"):
                 raise Conflict("This payment is already refunded.", code="already_refunded")
-            settlement.request_full_refund(payment, at=now, reason="operator_refund")
             await events_out.operator_refunded(session, payment, operator_id=operator.user_id, reason=reason, at=now)
         await self.refunds.refund_ordered_now(payment_id)
         return await self.one(payment_id)

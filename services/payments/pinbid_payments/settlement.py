@@ -65,7 +65,7 @@ async def release(session: AsyncSession, payment: Payment, *, stage: int, releas
 
 async def _release(session: AsyncSession, payment: Payment, *, stage: int, released_by: int,
                    at: datetime) -> tuple[int, uuid.UUID | None]:
-    if (payment.status != "COMPLETED" or payment.ended_early_at is not None
+    if (payment.status != "COMPLETED" or payment.pinned_at is None or payment.ended_early_at is not None
             or payment.full_refund_requested_at is not None or await held(session, payment)):
         return 0, None
     earning = await session.get(Earning, payment.id, with_for_update=True)
@@ -99,8 +99,7 @@ async def pinned(session: AsyncSession, payment: Payment, pinned_at: datetime, *
     if payment.status == "COMPLETED" and payment.pinned_at is None:
         payment.pinned_at = pinned_at
         payment.awaits_acceptance = awaits_acceptance
-    return await release(session, payment, stage=0, released_by=stages.released_by(
-        payment.creator_cents, days_kept=0, duration_days=1), at=pinned_at)
+    return (await release_due(session, payment, pinned_at))[0]  # days or completion that overtook the pin too
 
 
 async def kept(session: AsyncSession, payment: Payment, *, days_kept: int, duration_days: int, at: datetime) -> int:
@@ -147,8 +146,11 @@ def request_full_refund(payment: Payment, *, at: datetime, reason: str) -> bool:
     """Order a full refund (the refund job asks the provider, then books it); releases stop at once. Once only."""
     if payment.status != "COMPLETED" or payment.full_refund_requested_at is not None:
         return False
+    if payment.early_refunded_at is not None and (payment.early_refund_cents or 0) >= payment.amount_cents:
+        return False  # an early end already gave everything back
     payment.full_refund_requested_at, payment.full_refund_reason = at, reason[:100]
     payment.full_refund_next_at = at
+    payment.early_refund_next_at = None  # a pending early-end refund is part of the full one
     return True
 
 

@@ -251,3 +251,59 @@ async def test_refund_after_payout_is_owed_and_recovered_from_the_next_earnings_
 
 async def payment_id(pay, approved):
     return await pay.scalar("SELECT id FROM payments WHERE bid_id = :b", b=approved.bid_id)
+
+
+async def test_any_order_of_the_placement_events_delivered_twice_releases_the_same_once(pay):
+    import random
+
+    shuffle = random.Random(22)
+    expected = 18_000 // 4 + (18_000 - 18_000 // 4) * 3 // DURATION
+    for _ in range(12):
+        approved = await pay.approve(20_000)
+        await pay.pay(approved)
+        dispute = uuid.uuid4()
+        pin = CommentPinned(bid_id=approved.bid_id, slot_id=approved.slot_id, creator_id=approved.creator_id,
+                            buyer_id=approved.buyer_id, comment_id="c1", comment_text="Ad", pinned_at=pay.clock(),
+                            method="MANUAL", awaits_acceptance=True)
+        days = [PlacementKept(bid_id=approved.bid_id, slot_id=approved.slot_id, creator_id=approved.creator_id,
+                              pinned_at=pay.clock(), checked_at=pay.clock(), days_kept=day, duration_days=DURATION)
+                for day in (1, 2, 3)]
+        events = [pin, accepted(pay, approved), disputed(pay, approved, dispute),
+                  decided(pay, approved, dispute, "CONTINUE"), *days]
+        shuffle.shuffle(events)
+        for event in events:
+            await twice(pay, event)
+        assert await pay.balance(ledger.creator_available(approved.creator_id)) == expected, events
+        assert await pay.balance(ledger.creator_pending(approved.creator_id)) == 18_000 - expected
+    assert await balanced(pay)
+    assert len(await pay.events("payments.dispute.settled.v1")) == 12
+
+
+async def test_a_refund_all_with_a_payout_in_flight_is_owed_then_paid_back_by_the_failed_payouts_return(pay):
+    creator = uuid.uuid4()
+    response = await pay.http.put("/influencer/payout-settings", json={
+        "payoutMethod": "PAYPAL", "minimumPayout": 50, "schedule": "WEEKLY", "paypalEmail": "maya@fail.example"},
+        headers=pay.token(creator, "INFLUENCER"))
+    assert response.status_code == 200
+    approved = await paid_and_app_pinned(pay, 40_000, creator=creator)
+    await twice(pay, accepted(pay, approved))  # 9,000 available
+    pay.clock.now = datetime.fromisoformat(MONDAY)
+    other = await pay.approve(40_000, creator=creator)
+    await pay.pay(other)
+    worker = pay.service.state["payouts"]
+    assert await worker.plan() == 1  # 9,000 in a payout not yet delivered
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    await twice(pay, decided(pay, approved, dispute, "REFUND_ALL"))
+    assert await pay.service.state["refunds"].run_once() == 1
+    assert await pay.balance(ledger.creator_owed(creator)) == 9_000
+    [settled] = await pay.events("payments.dispute.settled.v1")
+    assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (40_000, 9_000, 9_000)
+
+    assert await worker.deliver() == 1  # the payout fails: its 9,000 come back and pay the debt
+    assert (await pay.balance(ledger.creator_owed(creator)),
+            await pay.balance(ledger.creator_available(creator))) == (0, 0)
+    assert await pay.rows("SELECT status FROM payouts") == [("FAILED",)]
+    assert await balanced(pay)
+    await pay.pin(other)  # the next earning is the creator's again
+    assert await pay.balance(ledger.creator_available(creator)) == 9_000
