@@ -20,9 +20,11 @@ MONDAY = "2026-11-23T00:05:00+00:00"
 
 
 async def twice(pay, event, source: str = "social") -> None:
-    """At-least-once delivery: the same envelope (same id) twice, as a broker's redelivery would."""
+    """At-least-once delivery, the hard way: the same envelope again (the inbox's redelivery), then the same fact
+    in a new envelope (a producer that announced it twice), so the handlers' own idempotency is what is tested."""
     envelope = await pay.deliver(event, source=source)
     await pay.service.consumers.dispatch(envelope, {})
+    await pay.deliver(event, source=source)
 
 
 async def app_pin(pay, approved) -> None:

@@ -143,3 +143,20 @@ def test_a_payments_fee_goes_to_one_of_16_accounts_and_its_refund_takes_it_back_
         assert ledger.normal_side(fee_in[0]) is ledger.Side.CREDIT
         used.update(fee_in)
     assert len(used) == 16
+
+
+def test_owed_money_is_a_debit_receivable_and_every_recovery_step_balances():
+    creator, buyer, payment = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    owed = ledger.creator_owed(creator)
+    assert ledger.normal_side(owed) is ledger.Side.DEBIT
+    assert ledger.normal_side(ledger.creator_available(creator)) is ledger.Side.CREDIT
+    # 10,000 paid; 2,250 released, of which 2,000 already paid out: 250 from available, 2,000 owed
+    refunded = ledger.payment_refunded(payment, buyer, creator, to_buyer=10_000, from_fees=1_000,
+                                       from_pending=6_750, from_available=250)
+    assert dict((p.account, p.amount_cents) for p in refunded.postings)[owed] == 2_000
+    recovered = ledger.owed_recovered(creator, 700)
+    assert sum(p.amount_cents for p in recovered.postings) == 0
+    assert ledger.balance_change(owed, dict((p.account, p.amount_cents) for p in recovered.postings)[owed]) == -700
+    with pytest.raises(ledger.Unbalanced):
+        ledger.payment_refunded(payment, buyer, creator, to_buyer=1_000, from_fees=1_000, from_pending=500,
+                                from_available=0)
