@@ -123,3 +123,30 @@ async def test_a_full_refund_at_the_provider_after_release_takes_it_back_and_not
     assert await pay.balance(ledger.creator_available(approved.creator_id)) == 0
     assert await pay.balance(ledger.creator_pending(approved.creator_id)) == 0
     assert len(await pay.events("payments.payment.refunded.v1")) == 1
+
+
+async def test_a_refund_all_decision_racing_operator_refunds_refunds_once(pay):
+    from pinbid_kit.events.social import DisputeDecided, PlacementDisputed
+
+    approved, payment_id = await paid_and_pinned(pay)
+    dispute = uuid.uuid4()
+    common = dict(dispute_id=dispute, bid_id=approved.bid_id, slot_id=approved.slot_id,
+                  creator_id=approved.creator_id, buyer_id=approved.buyer_id)
+    await pay.deliver(PlacementDisputed(**common, reason="Not pinned", reporter="BRAND", reported_at=pay.clock()),
+                      source="social")
+    decision = DisputeDecided(**common, outcome="REFUND_ALL", reason="Fake", operator_id=uuid.uuid4(),
+                              decided_at=pay.clock())
+    operator = pay.token(uuid.uuid4(), "OPERATOR")
+    results = await asyncio.gather(pay.deliver(decision, source="social"), *(
+        pay.http.post(f"/ops/payments/{payment_id}/refund", json={"reason": "Fraud"}, headers=operator)
+        for _ in range(10)))
+    codes = [r.status_code for r in results[1:]]
+    assert set(codes) <= {200, 409} and codes.count(200) <= 1
+    await pay.service.state["refunds"].run_once()
+    assert await pay.status(approved) == "REFUNDED"
+    assert await pay.rows("SELECT count(*), sum(amount_cents) FROM sandbox_refunds") == [(1, 20_000)]
+    assert len(await pay.events("payments.payment.refunded.v1")) == 1
+    assert len(await pay.events("payments.operator.acted.v1")) == codes.count(200)
+    [settled] = await pay.events("payments.dispute.settled.v1")
+    assert settled["outcome"] == "REFUND_ALL"
+    assert await pay.balance(ledger.buyer_charges(approved.buyer_id)) == 0
