@@ -33,11 +33,17 @@ export interface NotificationEvent {
   unreadCount: number
 }
 
+/** A placement's proof, acceptance, recheck or dispute changed (issue 22): its screens ask the server again. */
+export interface PlacementEvent {
+  bidId: string
+}
+
 export type LiveEvent =
   | { type: 'ready' }
   | { type: 'slot'; data: SlotEvent }
   | { type: 'bid'; data: BidEvent }
   | { type: 'notification'; data: NotificationEvent }
+  | { type: 'placement'; data: PlacementEvent }
   | { type: 'end'; reason: string }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
@@ -68,6 +74,9 @@ export function parseLiveEvent(event: string, raw: string): LiveEvent | null {
       if (!isObject(n) || typeof n.id !== 'string' || typeof n.title !== 'string' || typeof data.unreadCount !== 'number') return null
       return { type: 'notification', data: data as unknown as NotificationEvent }
     }
+    case 'placement':
+      if (typeof data.bidId !== 'string') return null
+      return { type: 'placement', data: { bidId: data.bidId } }
     default:
       return null
   }

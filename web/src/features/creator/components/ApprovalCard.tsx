@@ -14,6 +14,7 @@ import { SlotMedia } from '@/components/slot-media'
 import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
 import { approvalAction } from '../approvals'
+import { PlacementTrustPanel } from './PlacementTrustPanel'
 
 
 type CardProps = { bid: Bid; onPin: () => void; pinning: boolean; manual?: boolean; posted?: boolean; onConfirm?: () => void; confirming?: boolean }
@@ -49,7 +50,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
   // after the bid is approved, the exact text must be approved too (a comment changed since waits for it)
   const needsCommentApproval = hasComment && !bid.approvedComment && action !== 'decide' && action !== 'pinned'
   return (
-    <article className="flex gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
+    <article id={`bid-${bid.id}`} className="flex scroll-mt-20 gap-3 rounded-xl border bg-card p-3 sm:gap-4 sm:p-4">
       <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-32" />
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-start justify-between gap-2">
@@ -143,6 +144,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
           {action === 'pinned' && <p className="text-sm font-medium text-success">Pinned.</p>}
           {action === 'waiting-pin' && <p className="text-sm text-muted-foreground">Approved and waiting for you to pin the comment.</p>}
         </div>
+        {action === 'pinned' && <PlacementTrustPanel bidId={bid.id} />}
       </div>
     </article>
   )
