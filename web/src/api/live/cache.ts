@@ -95,7 +95,7 @@ export function applyNotificationEvent(client: QueryClient, e: NotificationEvent
 /** A placement's acceptance, recheck or dispute changed: its proof, the lists and the money behind it are asked again. */
 export function applyPlacementEvent(client: QueryClient, e: PlacementEvent, role: Role) {
   void client.invalidateQueries({ queryKey: KEYS.placementTrust(e.bidId) })
-  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings] : [KEYS.buyerBids]
+  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings] : [KEYS.buyerBids, KEYS.placementResults(e.bidId)]
   for (const queryKey of lists) void client.invalidateQueries({ queryKey })
 }
 

@@ -33,9 +33,12 @@ export interface NotificationEvent {
   unreadCount: number
 }
 
-/** A placement's proof, acceptance, recheck or dispute changed (issue 22): its screens ask the server again. */
+/** A placement's proof, acceptance, recheck or dispute changed (issue 22): its screens ask the server again.
+ *  The stream names the bid as `id`; `change` says what happened (ACCEPTED, DISPUTED, ANSWERED, DECIDED,
+ *  RECHECK_REQUESTED, ENDED). */
 export interface PlacementEvent {
   bidId: string
+  change: string | null
 }
 
 export type LiveEvent =
@@ -74,9 +77,11 @@ export function parseLiveEvent(event: string, raw: string): LiveEvent | null {
       if (!isObject(n) || typeof n.id !== 'string' || typeof n.title !== 'string' || typeof data.unreadCount !== 'number') return null
       return { type: 'notification', data: data as unknown as NotificationEvent }
     }
-    case 'placement':
-      if (typeof data.bidId !== 'string') return null
-      return { type: 'placement', data: { bidId: data.bidId } }
+    case 'placement': {
+      const bidId = data.id ?? data.bidId
+      if (typeof bidId !== 'string') return null
+      return { type: 'placement', data: { bidId, change: typeof data.change === 'string' ? data.change : null } }
+    }
     default:
       return null
   }

@@ -13,7 +13,7 @@ const notice = { id: 'n-1', title: 'Check your placement', message: 'm', created
 
 describe('live placement changes', () => {
   it('a placement message is read; a malformed one is dropped', () => {
-    expect(parseLiveEvent('placement', '{"bidId":"bid-1"}')).toEqual({ type: 'placement', data: { bidId: 'bid-1' } })
+    expect(parseLiveEvent('placement', '{"id":"bid-1","change":"DISPUTED"}')).toEqual({ type: 'placement', data: { bidId: 'bid-1', change: 'DISPUTED' } })
     expect(parseLiveEvent('placement', '{"bid":"bid-1"}')).toBeNull()
   })
 
@@ -21,7 +21,7 @@ describe('live placement changes', () => {
     for (const apply of [
       (c: QueryClient) => applyNotificationEvent(c, { notification: notice, unreadCount: 1 }, 'BUYER'),
       (c: QueryClient) => applyBidEvent(c, { id: 'bid-1', slotId: 'slot-1', status: 'PINNED', amount: null }),
-      (c: QueryClient) => applyPlacementEvent(c, { bidId: 'bid-1' }, 'INFLUENCER'),
+      (c: QueryClient) => applyPlacementEvent(c, { bidId: 'bid-1', change: 'ACCEPTED' }, 'INFLUENCER'),
     ]) {
       const client = new QueryClient()
       client.setQueryData(KEYS.placementTrust('bid-1'), { ended: false })
@@ -31,7 +31,7 @@ describe('live placement changes', () => {
     }
     const client = new QueryClient()
     client.setQueryData(KEYS.placementTrust('bid-2'), { ended: false })
-    applyPlacementEvent(client, { bidId: 'bid-1' }, 'BUYER')
+    applyPlacementEvent(client, { bidId: 'bid-1', change: 'DECIDED' }, 'BUYER')
     expect(client.getQueryState(KEYS.placementTrust('bid-2'))!.isInvalidated).toBe(false)
   })
 
@@ -59,7 +59,7 @@ describe('live placement changes', () => {
     expect(await screen.findByText(/Pinbid checks this pin itself/)).toBeInTheDocument()
     await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
     reported = true
-    stream.send('placement', { bidId: 'bid-1' })
+    stream.send('placement', { id: 'bid-1', change: 'DECIDED' })
     expect(await screen.findByText('Reason: It is pinned.')).toBeInTheDocument()
   })
 })

@@ -9,6 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
 import { api } from '@/api/client'
+import { KEYS } from '@/api/keys'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -23,7 +24,7 @@ import { RoleGate } from '@/components/role-gate'
 import { useBuyerBids } from './api/queries'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
 
-export const placementKey = (bidId: string) => ['instagram', 'placement', bidId] as const
+export const placementKey = KEYS.placementResults
 
 export default function PlacementPage() {
   return (
