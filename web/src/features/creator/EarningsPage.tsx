@@ -82,7 +82,7 @@ function EarningsPageInner() {
         <CardHeader>
           <CardTitle>Released as comments stay pinned</CardTitle>
           <p className="text-sm text-muted-foreground">
-            A quarter of each placement's earnings is released when you pin the comment, the rest day by day while it stays pinned. If it is unpinned, hidden or deleted early, the share not yet released goes back to the brand.
+            A quarter of each placement's earnings is released when you pin the comment (when you pin in the Instagram app, once the brand accepts your screenshot), the rest day by day while it stays pinned. If it is unpinned, hidden or deleted early, the share not yet released goes back to the brand.
           </p>
         </CardHeader>
         <CardContent>
