@@ -21,4 +21,8 @@ export const KEYS = {
   notificationsUnread: ['notifications', 'unread'] as const,
   instagramConnection: ['instagram', 'connection'] as const,
   creatorRecord: ['influencer', 'record'] as const,
+  placementResults: (bidId: string) => ['instagram', 'placement', bidId] as const,
+  placementTrustAll: ['placements', 'trust'] as const,
+  placementTrust: (bidId: string) => ['placements', 'trust', bidId] as const,
+  evidence: (url: string) => ['placements', 'evidence', url] as const,
 }

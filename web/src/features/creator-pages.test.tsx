@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
+import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
 
 const slot = makeSlot
@@ -15,8 +16,10 @@ describe('approvals', () => {
       'GET /instagram/connection': () => json(200, { connected: true, pinMethod: 'MANUAL' }),
       'PUT /influencer/pin-comment/bid-WON': () =>
         json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'AWAITING_MANUAL_PIN', detail: 'ok' }),
-      'POST /influencer/pin-comment/bid-WON/confirm': () =>
-        json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'PINNED', detail: 'ok' }),
+    })
+    stubObjectUrls()
+    const uploads = mockUpload({
+      'POST /influencer/pin-comment/bid-WON/confirm': () => ({ status: 200, body: { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'PINNED', detail: 'ok' } }),
     })
     renderApp('/approvals')
     await userEvent.click(await screen.findByRole('button', { name: 'Post comment' }))
@@ -25,8 +28,10 @@ describe('approvals', () => {
     expect(screen.getByRole('button', { name: 'Posted' })).toBeDisabled()
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(1)
     await userEvent.click(screen.getByRole('button', { name: 'I pinned it' }))
+    await userEvent.upload(await screen.findByLabelText('Screenshot'), imageFile('proof.png'))
+    await userEvent.click(screen.getByRole('button', { name: 'Send and confirm' }))
     await toastWith('Comment Pinned')
-    expect(api.called('POST', '/influencer/pin-comment/bid-WON/confirm')).toBe(true)
+    expect(uploads.calls.map((c) => c.path)).toEqual(['/influencer/pin-comment/bid-WON/confirm'])
     expect(api.called('POST', '/influencer/instagram-login')).toBe(false)
   })
 

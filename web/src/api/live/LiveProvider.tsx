@@ -6,7 +6,7 @@ import { getToken, handleRefused } from '@/auth/token'
 import { getConfig } from '@/config'
 import { formatMoney } from '@/lib/money'
 import { KEYS } from '@/api/keys'
-import { applyBidEvent, applyNotificationEvent, applySlotEvent, refetchOnScreen } from './cache'
+import { applyBidEvent, applyNotificationEvent, applyPlacementEvent, applySlotEvent, refetchOnScreen } from './cache'
 import type { BidEvent, LiveEvent, LiveNotice } from './events'
 import { openStream, streamUrl } from './stream'
 
@@ -124,6 +124,9 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
         case 'notification':
           applyNotificationEvent(queryClient, event.data, role)
           tellNotice(event.data.notification)
+          return
+        case 'placement':
+          applyPlacementEvent(queryClient, event.data, role)
           return
         default:
           return

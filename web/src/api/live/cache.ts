@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
 import { KEYS } from '@/api/keys'
-import type { BidEvent, LiveNotice, NotificationEvent, SlotEvent } from './events'
+import type { BidEvent, LiveNotice, NotificationEvent, PlacementEvent, SlotEvent } from './events'
 
 type Role = 'INFLUENCER' | 'BUYER' | 'ADMIN' | string | undefined
 
@@ -73,8 +73,9 @@ export function applyBidEvent(client: QueryClient, e: BidEvent): string | undefi
     next[index] = { ...bid, status: e.status, amount }
     return next
   })
-  // the rest of a bid's change (final price, payment, counters) is the server's to say
+  // the rest of a bid's change (final price, payment, counters, the proof of its pin) is the server's to say
   void client.invalidateQueries({ queryKey: KEYS.buyerBids })
+  void client.invalidateQueries({ queryKey: KEYS.placementTrust(e.id) })
   void client.invalidateQueries({ queryKey: KEYS.buyerDashboard })
   return before
 }
@@ -87,6 +88,14 @@ export function applyNotificationEvent(client: QueryClient, e: NotificationEvent
   client.setQueryData(KEYS.notificationsUnread, { unreadCount: e.unreadCount })
   // a notice says something changed on a screen the stream has no slot or bid event for (a payment, a payout, a pin)
   const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings, KEYS.payouts, KEYS.influencerDashboard, KEYS.influencerBids, KEYS.activeSlots] : [KEYS.buyerBids, KEYS.buyerDashboard]
+  // placement notices (check the pin, a report, a recheck, a decision) change a placement's proof and dispute
+  for (const queryKey of [...lists, KEYS.placementTrustAll]) void client.invalidateQueries({ queryKey })
+}
+
+/** A placement's acceptance, recheck or dispute changed: its proof, the lists and the money behind it are asked again. */
+export function applyPlacementEvent(client: QueryClient, e: PlacementEvent, role: Role) {
+  void client.invalidateQueries({ queryKey: KEYS.placementTrust(e.bidId) })
+  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings] : [KEYS.buyerBids, KEYS.placementResults(e.bidId)]
   for (const queryKey of lists) void client.invalidateQueries({ queryKey })
 }
 

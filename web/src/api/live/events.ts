@@ -33,11 +33,20 @@ export interface NotificationEvent {
   unreadCount: number
 }
 
+/** A placement's proof, acceptance, recheck or dispute changed (issue 22): its screens ask the server again.
+ *  The stream names the bid as `id`; `change` says what happened (ACCEPTED, DISPUTED, ANSWERED, DECIDED,
+ *  RECHECK_REQUESTED, ENDED). */
+export interface PlacementEvent {
+  bidId: string
+  change: string | null
+}
+
 export type LiveEvent =
   | { type: 'ready' }
   | { type: 'slot'; data: SlotEvent }
   | { type: 'bid'; data: BidEvent }
   | { type: 'notification'; data: NotificationEvent }
+  | { type: 'placement'; data: PlacementEvent }
   | { type: 'end'; reason: string }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
@@ -67,6 +76,11 @@ export function parseLiveEvent(event: string, raw: string): LiveEvent | null {
       const n = data.notification
       if (!isObject(n) || typeof n.id !== 'string' || typeof n.title !== 'string' || typeof data.unreadCount !== 'number') return null
       return { type: 'notification', data: data as unknown as NotificationEvent }
+    }
+    case 'placement': {
+      const bidId = data.id ?? data.bidId
+      if (typeof bidId !== 'string') return null
+      return { type: 'placement', data: { bidId, change: typeof data.change === 'string' ? data.change : null } }
     }
     default:
       return null

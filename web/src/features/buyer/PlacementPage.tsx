@@ -9,6 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
 import { api } from '@/api/client'
+import { KEYS } from '@/api/keys'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -20,8 +21,10 @@ import { placementSeries } from '@/lib/charts'
 import { PlacementChart } from '@/components/charts'
 import { EmptyState, LoadError, StatCard } from '@/components/common'
 import { RoleGate } from '@/components/role-gate'
+import { useBuyerBids } from './api/queries'
+import { PlacementTrustCard } from './components/PlacementTrustCard'
 
-export const placementKey = (bidId: string) => ['instagram', 'placement', bidId] as const
+export const placementKey = KEYS.placementResults
 
 export default function PlacementPage() {
   return (
@@ -38,6 +41,8 @@ function PlacementInner() {
     queryFn: async () => unwrap(await api().GET('/instagram/placements/{bid_id}/results', { params: { path: { bid_id: bidId } } })),
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
   })
+  const bid = useBuyerBids().data?.find((b) => b.id === bidId)
+  const postUrl = bid?.pinSlot.post.permalink ?? bid?.pinSlot.instagramPost?.permalink
   const back = (
     <Link to="/my-bids" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
       <ArrowLeft className="size-4" aria-hidden="true" /> My Bids
@@ -68,6 +73,7 @@ function PlacementInner() {
         <h2 className="text-2xl font-bold">Placement results</h2>
         <p className="text-muted-foreground">Your pinned comment's likes and replies, and the people who followed your short link.</p>
       </div>
+      <PlacementTrustCard bidId={bidId} postUrl={postUrl} />
       <div className="grid grid-cols-3 gap-3">
         <StatCard icon={Heart} label="Likes" value={r.likes} />
         <StatCard icon={MessageCircle} label="Replies" value={r.replies} />

@@ -1,4 +1,5 @@
 import * as React from 'react'
+import { useLocation } from 'react-router'
 import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
@@ -16,6 +17,7 @@ import { approvalsQuery, useCreatorRecord } from './api/queries'
 import { potentialNet, responseTime, untilPaymentRequested } from './approvals'
 import { ApprovalCard } from './components/ApprovalCard'
 import { InstagramLoginDialog } from './components/InstagramLoginDialog'
+import { PinProofDialog } from './components/PinProofDialog'
 
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 
@@ -33,10 +35,11 @@ function ApprovalsPageInner() {
   // a comment posted for the creator to pin in the app: one post is enough, the button says it is done
   const [posted, setPosted] = React.useState<ReadonlySet<string>>(new Set())
   const pin = usePin(setLoginFor, (bidId) => setPosted((seen) => new Set(seen).add(bidId)))
-  const confirm = useConfirmPin()
+  const [proofFor, setProofFor] = React.useState<Bid | null>(null)
   const connection = useQuery(instagramConnectionQuery())
   const manual = connection.data?.pinMethod === 'MANUAL'
   const record = useCreatorRecord()
+  useScrollToHash(!approvals.isPending)
 
   if (approvals.isPending) {
     return (
@@ -73,13 +76,13 @@ function ApprovalsPageInner() {
                 pinning={pin.isPending && pin.variables === b.id}
                 manual={manual}
                 posted={posted.has(b.id)}
-                onConfirm={() => confirm.mutate(b.id)}
-                confirming={confirm.isPending && confirm.variables === b.id}
+                onConfirm={() => setProofFor(b)}
               />
             </li>
           ))}
         </ul>
       )}
+      <PinProofDialog bid={proofFor} onClose={() => setProofFor(null)} />
       <InstagramLoginDialog
         open={loginFor !== null}
         onClose={() => setLoginFor(null)}
@@ -118,17 +121,12 @@ function usePin(onNeedLogin: (bidId: string) => void, onPosted: (bidId: string) 
   })
 }
 
-/** "I pinned it" (the creator pinned in the Instagram app): checked by the server through the official API. */
-function useConfirmPin() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: async (bidId: string) =>
-      unwrap(await api().POST('/influencer/pin-comment/{bid_id}/confirm', { params: { path: { bid_id: bidId } } })),
-    onSuccess: (_, bidId) => {
-      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
-      toast.success('Comment Pinned', { description: 'Checked on your post: the placement has started.' })
-      for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings]) void queryClient.invalidateQueries({ queryKey: key })
-    },
-    onError: (err) => toast.error('Could not confirm the pin', { description: serverMessage(err, 'Please try again.') }),
-  })
+/** A notice about one placement links to its card (/approvals#bid-…): shown once the list has loaded. */
+function useScrollToHash(ready: boolean) {
+  const { hash } = useLocation()
+  React.useEffect(() => {
+    if (!ready || !hash) return
+    const card = document.getElementById(decodeURIComponent(hash.slice(1)))
+    card?.scrollIntoView?.({ block: 'start' })
+  }, [ready, hash])
 }

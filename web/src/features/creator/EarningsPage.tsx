@@ -14,6 +14,7 @@ import { formatMoney } from '@/lib/money'
 import { EmptyState, fmtDateTime, LoadError, StatCard } from '@/components/common'
 import { useEarnings, useInfluencerBids, usePayouts } from './api/queries'
 import { PayoutSettingsCard } from './components/PayoutSettingsForm'
+import { isNegative, OwedNotice, type Earnings } from './components/OwedNotice'
 
 export const EARNINGS_LOAD_ERROR = 'Failed to load earnings data. Please try again later.'
 
@@ -56,7 +57,7 @@ function EarningsPageInner() {
     )
   }
   if (earnings.isError) return <LoadError message={EARNINGS_LOAD_ERROR} onRetry={() => void earnings.refetch()} />
-  const e = earnings.data
+  const e: Earnings = earnings.data
   const paid = (bids.data ?? []).filter((b) => b.payment?.status === 'COMPLETED')
 
   return (
@@ -70,17 +71,18 @@ function EarningsPageInner() {
           {report.isPending ? <Spinner /> : <Download />} Download Report
         </Button>
       </div>
+      <OwedNotice earnings={e} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard icon={DollarSign} label="Total Earned" value={formatMoney(e.totalEarnings)} />
         <StatCard icon={CalendarDays} label="This Month" value={formatMoney(e.thisMonthEarnings)} />
-        <StatCard icon={Hourglass} label="Pending Payout" value={formatMoney(e.pendingPayouts)} hint={`${formatMoney(e.pendingBalance)} not released yet`} />
+        <StatCard icon={Hourglass} label="Pending Payout" value={<span className={isNegative(e.pendingPayouts) ? 'text-destructive' : undefined}>{formatMoney(e.pendingPayouts)}</span>} hint={`${formatMoney(e.pendingBalance)} not released yet`} />
         <StatCard icon={TrendingUp} label="Growth Rate" value="N/A" />
       </div>
       <Card>
         <CardHeader>
           <CardTitle>Released as comments stay pinned</CardTitle>
           <p className="text-sm text-muted-foreground">
-            A quarter of each placement's earnings is released when you pin the comment, the rest day by day while it stays pinned. If it is unpinned, hidden or deleted early, the share not yet released goes back to the brand.
+            A quarter of each placement's earnings is released when you pin the comment (when you pin in the Instagram app, once the brand accepts your screenshot), the rest day by day while it stays pinned. If it is unpinned, hidden or deleted early, the share not yet released goes back to the brand.
           </p>
         </CardHeader>
         <CardContent>

@@ -1,0 +1,74 @@
+import { useQuery } from '@tanstack/react-query'
+import { AlertTriangle, Camera, Hourglass } from 'lucide-react'
+import { ApiError } from '@/api/errors'
+import { trustQuery } from '@/api/trust'
+import { fmtDateTime } from '@/components/common'
+import { DisputeSummary } from '@/components/dispute-summary'
+import { Button } from '@/components/ui/button'
+import { Spinner } from '@/components/ui/spinner'
+import { disputeAnswerDue, openDispute, recheckDue } from '@/lib/trust'
+import { ScreenshotAnswerForm } from './ScreenshotAnswerForm'
+
+/** A pinned placement seen by its creator: the brand's check, a fresh screenshot asked for, a report to answer. */
+export function PlacementTrustPanel({ bidId }: { bidId: string }) {
+  const trust = useQuery(trustQuery(bidId))
+  if (trust.isPending) {
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Spinner /> Checking the placement...
+      </p>
+    )
+  }
+  if (trust.isError) {
+    if (trust.error instanceof ApiError && trust.error.status === 404) return null
+    return (
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <p role="alert" className="text-destructive">
+          Failed to load this placement’s checks.
+        </p>
+        <Button size="sm" variant="outline" onClick={() => void trust.refetch()}>
+          Try again
+        </Button>
+      </div>
+    )
+  }
+  const t = trust.data
+  const dispute = openDispute(t)
+  return (
+    <div className="grid gap-3">
+      {t.acceptance.status === 'AWAITING' && !dispute && (
+        <p className="flex items-start gap-2 text-sm text-muted-foreground">
+          <Hourglass className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          The brand is checking your screenshot. It counts as accepted on {fmtDateTime(t.acceptance.acceptBy)}; your earnings are released from then.
+        </p>
+      )}
+      {recheckDue(t) && !dispute && t.recheck && (
+        <section aria-label="Fresh screenshot requested" className="grid gap-3 rounded-lg border border-primary/30 bg-primary/5 p-3">
+          <p className="flex items-start gap-2 text-sm font-medium">
+            <Camera className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            Send a fresh screenshot by {fmtDateTime(t.recheck.answerBy)}. Without it, the placement is reported and its releases stop.
+          </p>
+          <ScreenshotAnswerForm bidId={bidId} purpose="recheck" />
+        </section>
+      )}
+      {dispute && disputeAnswerDue(t) && (
+        <section aria-label="Report to answer" className="grid gap-3 rounded-lg border border-destructive/30 bg-destructive/5 p-3">
+          <p className="flex items-start gap-2 text-sm font-medium">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
+            <span className="break-words">
+              {dispute.reporter === 'SYSTEM' ? 'No fresh screenshot arrived in time' : `The brand reported: “${dispute.reason}”`} — answer by {fmtDateTime(dispute.answerBy)}.
+            </span>
+          </p>
+          <p className="text-sm text-muted-foreground">Releases are stopped until an operator decides. Your note and a new screenshot help them decide.</p>
+          <ScreenshotAnswerForm bidId={bidId} purpose="dispute" />
+        </section>
+      )}
+      {t.dispute && !(dispute && disputeAnswerDue(t)) && <DisputeSummary dispute={t.dispute} viewer="CREATOR" />}
+      {t.ended && (
+        <p className="rounded-lg bg-muted/60 p-3 text-sm">
+          This placement has ended{t.endReason ? `: ${t.endReason}` : '.'}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,95 @@
+import * as React from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { toast } from 'sonner'
+import { z } from 'zod'
+import { ApiError, serverMessage } from '@/api/errors'
+import { KEYS } from '@/api/keys'
+import { sendPlacementScreenshot } from '@/api/trust'
+import { FormAlert } from '@/components/form-alert'
+import { ScreenshotField, UploadProgress } from '@/components/screenshot-field'
+import { Button } from '@/components/ui/button'
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
+import { Spinner } from '@/components/ui/spinner'
+import { Textarea } from '@/components/ui/textarea'
+import { useOnce } from '@/hooks/use-once'
+import { screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
+import { showServerErrors } from '@/lib/server-errors'
+import { REASON_MAX } from '@/lib/trust'
+
+const answerSchema = z.object({
+  note: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  screenshot: screenshotSchema,
+})
+type AnswerValues = z.infer<typeof answerSchema>
+
+/** The creator's fresh screenshot (a recheck) or answer to a report: POST /influencer/placements/{bidId}/screenshot. */
+export function ScreenshotAnswerForm({ bidId, purpose }: { bidId: string; purpose: 'recheck' | 'dispute' }) {
+  const queryClient = useQueryClient()
+  const once = useOnce()
+  const form = useForm<AnswerValues>({ resolver: zodResolver(answerSchema), defaultValues: { note: '', screenshot: null } })
+  const [error, setError] = React.useState<string | null>(null)
+  const [progress, setProgress] = React.useState<number | null>(null)
+  const send = useMutation({
+    mutationFn: ({ note, screenshot }: { note: string; screenshot: File }) => {
+      setProgress(null)
+      return sendPlacementScreenshot(bidId, screenshot, note, { onProgress: setProgress })
+    },
+    onSuccess: (trust) => {
+      queryClient.setQueryData(KEYS.placementTrust(bidId), trust)
+      toast.success(purpose === 'dispute' ? 'Answer sent' : 'Screenshot sent', {
+        description: purpose === 'dispute' ? 'An operator now decides, and tells you and the brand why.' : 'Thank you: the placement carries on.',
+      })
+      setError(null)
+      form.reset({ note: '', screenshot: null })
+    },
+    onError: (err) => {
+      const onField = showServerErrors(form, err)
+      const refusal = screenshotRefusal(err)
+      if (!onField && refusal) form.setError('screenshot', { type: 'server', message: refusal }, { shouldFocus: true })
+      setError(onField || refusal ? null : serverMessage(err, 'Could not send it. Please try again.'))
+      if (err instanceof ApiError && err.status === 409) void queryClient.invalidateQueries({ queryKey: KEYS.placementTrust(bidId) })
+    },
+  })
+  const onSubmit = ({ note, screenshot }: AnswerValues) => {
+    if (!screenshot) return
+    once((done) => send.mutate({ note, screenshot }, { onSettled: done }))
+  }
+  const label = purpose === 'dispute' ? 'Send my answer' : 'Send the screenshot'
+
+  return (
+    <Form {...form}>
+      <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-3" aria-label={purpose === 'dispute' ? 'Answer the report' : 'Fresh screenshot'} noValidate>
+        <ScreenshotField
+          control={form.control}
+          name="screenshot"
+          id={`${purpose}-screenshot-${bidId}`}
+          label={purpose === 'dispute' ? 'A new screenshot of the pinned comment' : 'A fresh screenshot of the pinned comment'}
+          hint="JPEG, PNG or WebP, at most 5 MB."
+          disabled={send.isPending}
+        />
+        <FormField
+          control={form.control}
+          name="note"
+          render={({ field }) => (
+            <FormItem controlId={`${purpose}-note-${bidId}`}>
+              <FormLabel>{purpose === 'dispute' ? 'Your answer' : 'Note (optional)'}</FormLabel>
+              <FormControl>
+                <Textarea {...field} maxLength={REASON_MAX} placeholder={purpose === 'dispute' ? 'For example: it has stayed pinned; here is the post today.' : undefined} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        {send.isPending && <UploadProgress share={progress} />}
+        {error && <FormAlert>{error}</FormAlert>}
+        <div>
+          <Button type="submit" disabled={send.isPending}>
+            {send.isPending && <Spinner />} {label}
+          </Button>
+        </div>
+      </form>
+    </Form>
+  )
+}
