@@ -156,8 +156,10 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await events_out.publish_all(session, [events_out.account_connected(user_id, profile, stats),
-                                                   events_out.media_synced(user_id, profile.id, media)])
+            await events_out.publish_all(session, [
+                events_out.account_connected(user_id, profile, stats),
+                events_out.media_synced(user_id, profile.id, media),
+                events_out.instagram_account_signal(user_id, profile.id, self.clock())])
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()
