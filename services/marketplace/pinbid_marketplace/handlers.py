@@ -6,16 +6,19 @@ import logging
 
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
+from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.inbox import Consumers
 from sqlalchemy import func, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, reliability
+from . import events_out, flags, reliability, suspensions
 from .domain.states import BidStatus, can_move
-from .models import Bid, CreatorProfile, Post, Slot, User
+from .models import AccountSignal, Bid, CreatorProfile, Post, Slot, User
+from .rules import auction_rules
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.handlers")
@@ -142,4 +145,32 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
     async def placement_completed(session: AsyncSession, d: s.PlacementCompleted, _: Envelope) -> None:
         await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
                               .values(pinned_status="COMPLETED"))
+        await reliability.refresh(session, d.creator_id)
+
+    @on(s.SocialAccountSignal.event_type)
+    @on(p.PaymentsAccountSignal.event_type)
+    @on(i.IdentityAccountSignal.event_type)
+    async def keep_account_signal(session: AsyncSession, d: Signal, _: Envelope) -> None:
+        statement = insert(AccountSignal).values(user_id=d.user_id, kind=d.kind, value_hash=d.value_hash,
+                                                 first_seen_at=d.observed_at, last_seen_at=d.observed_at)
+        await session.execute(statement.on_conflict_do_update(
+            index_elements=[AccountSignal.user_id, AccountSignal.kind, AccountSignal.value_hash],
+            set_={"first_seen_at": func.least(AccountSignal.first_seen_at, statement.excluded.first_seen_at),
+                  "last_seen_at": func.greatest(AccountSignal.last_seen_at, statement.excluded.last_seen_at)}))
+
+    @on(m.AuctionClosed.event_type)
+    async def review_bidders(session: AsyncSession, d: m.AuctionClosed, e: Envelope) -> None:
+        await flags.review_closed_slot(session, d.slot_id, e.occurred_at)
+
+    @on(i.UserSuspended.event_type)
+    async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, _: Envelope) -> None:
+        withdrawn, closed = await suspensions.withdraw_everything_of(
+            session, d.user_id, now=d.suspended_at, rules=auction_rules(settings), settings=settings)
+        log.info("user %s suspended: %d bids withdrawn, %d slots closed", d.user_id, withdrawn, closed)
+
+    @on(s.DisputeDecided.event_type)
+    async def count_dispute(session: AsyncSession, d: s.DisputeDecided, _: Envelope) -> None:
+        if d.outcome == "CONTINUE":
+            return
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(dispute_outcome=d.outcome))
         await reliability.refresh(session, d.creator_id)

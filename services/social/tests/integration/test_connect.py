@@ -1,10 +1,9 @@
 """Connecting Instagram through the sandbox's authorize page, and every way the OAuth state can be bad."""
 
 import asyncio
+import hashlib
 import uuid
 from urllib.parse import parse_qs, urlsplit
-
-import hashlib
 
 from pinbid_kit.events.social import AccountConnected, AccountDisconnected, MediaSynced, SocialAccountSignal
 from pinbid_testing import counting_statements
