@@ -11,7 +11,7 @@ from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.inbox import Consumers
-from sqlalchemy import func, update
+from sqlalchemy import func, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -174,3 +174,29 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
             return
         await session.execute(update(Bid).where(Bid.id == d.bid_id).values(dispute_outcome=d.outcome))
         await reliability.refresh(session, d.creator_id)
+
+    @on(s.BidCommentResolved.event_type)
+    async def fill_named_comment(session: AsyncSession, d: s.BidCommentResolved, _: Envelope) -> None:
+        """The text and author of the comment a bid names, as social read them on the post: shown wherever the bid
+        is (what the brand's client sent, if anything, gives way to them). A changed text withdraws an approval
+        of the old one, so the creator approves what will be pinned."""
+        if not d.found:
+            log.info("bid %s names comment %s, which its post does not have", d.bid_id, d.comment_id)
+            return
+        # a change to a live bid outside a batch bumps its slot's version first (store.py), so a batch that read
+        # the bid before does not write the old comment back
+        await session.execute(_TOUCH_SLOT_OF_BID, {"bid_id": d.bid_id})
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None or bid.comment_id != d.comment_id:
+            return  # the brand chose another comment since
+        if (bid.comment_text, bid.comment_username) == (d.text, d.username):
+            return
+        withdrawn = bid.approved_text is not None and bid.approved_text != d.text and bid.status != BidStatus.PINNED
+        bid.comment_text, bid.comment_username = d.text, d.username
+        if withdrawn:  # told as a changed comment: social then waits for the new approval before it pins
+            bid.approved_text = bid.approved_at = None
+            await events_out.comment_changed(session, bid)
+
+
+_TOUCH_SLOT_OF_BID = text("""
+    UPDATE slots SET version = version FROM bids WHERE bids.id = :bid_id AND slots.id = bids.slot_id""")

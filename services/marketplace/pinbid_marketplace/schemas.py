@@ -86,6 +86,9 @@ class BidHistoryOut(ApiModel):
     created_at: datetime
     updated_at: datetime
     user: BidderOut | None = None
+    # the bid's comment (its text and author), for the slot's creator only, as the bidder
+    comment: str | None = None
+    comment_username: str | None = None
 
 
 class PricePointOut(ApiModel):
@@ -206,9 +209,11 @@ def bidder(user: User | None, with_email: bool) -> BidderOut:
 
 
 def history(views: list[BidView], *, with_bidders: bool) -> list[BidHistoryOut]:
-    """Bid history, newest first. Other buyers see amounts and statuses, not who bid."""
+    """Bid history, newest first. Other buyers see amounts and statuses, not who bid nor their comments."""
     return [BidHistoryOut(id=v.bid.id, amount=v.bid.amount, status=v.bid.status, created_at=v.bid.created_at,
-                          updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None)
+                          updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None,
+                          comment=v.bid.comment_text if with_bidders else None,
+                          comment_username=v.bid.comment_username if with_bidders else None)
             for v in views]
 
 
