@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_kit.api import PlainText
-from pinbid_kit.auth import Buyer, Influencer, SignedIn
+from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 
 from .connections import Connections, connection_of
@@ -26,6 +26,7 @@ from .schemas import (
     InstagramLoginIn,
     InstagramLoginOut,
     InstagramPostOut,
+    LinkChangeOut,
     LinkIn,
     LinkOut,
     PinCommentOut,
@@ -187,4 +188,14 @@ async def follow(code: PlainText, request: Request, links: LinksDep) -> Response
                                                               "Referrer-Policy": "no-referrer"})
 
 
-ROUTERS = (instagram, creator, go)
+ops = APIRouter(prefix="/ops/links", tags=["ops"])
+
+
+@ops.get("/changes", response_model=list[LinkChangeOut])
+async def link_changes(_: Operator, links: LinksDep, bid_id: Annotated[uuid.UUID | None, Query(alias="bidId")] = None
+                       ) -> list[LinkChangeOut]:
+    """Short links whose target the brand changed after the comment was pinned, newest first."""
+    return [LinkChangeOut(**vars(c)) for c in await links.target_changes(bid_id)]
+
+
+ROUTERS = (instagram, creator, go, ops)
