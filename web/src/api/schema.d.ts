@@ -1165,6 +1165,10 @@ export interface components {
              */
             updatedAt: string;
             user?: components["schemas"]["BidderOut"] | null;
+            /** Comment */
+            comment?: string | null;
+            /** Commentusername */
+            commentUsername?: string | null;
         };
         /** BidOut */
         BidOut: {
@@ -1287,6 +1291,11 @@ export interface components {
              * Format: uuid
              */
             bidId: string;
+        };
+        /** ClearFlagIn */
+        ClearFlagIn: {
+            /** Reason */
+            reason: string;
         };
         /** ClicksAt */
         ClicksAt: {
@@ -1425,6 +1434,49 @@ export interface components {
             likes: number;
             /** Replies */
             replies: number;
+        };
+        /**
+         * FlagOut
+         * @description A bidder that may be tied to a creator, for operators: the reasons found and their score (0..100).
+         */
+        FlagOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+            /** Username */
+            userName: string | null;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /** Score */
+            score: number;
+            /** Reasons */
+            reasons: string[];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "OPEN" | "CLEARED";
+            /** Clearedat */
+            clearedAt: string | null;
+            /** Clearreason */
+            clearReason: string | null;
         };
         /** ForgotPasswordIn */
         ForgotPasswordIn: {
@@ -1577,6 +1629,52 @@ export interface components {
             timestamp: string | null;
             /** Pinslots */
             pinSlots: components["schemas"]["InstagramPinSlotOut"][];
+        };
+        /**
+         * LinkChangeOut
+         * @description A short link's target changed after its comment was pinned (for operators).
+         */
+        LinkChangeOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /** Code */
+            code: string;
+            /**
+             * Buyerid
+             * Format: uuid
+             */
+            buyerId: string;
+            /** Buyername */
+            buyerName: string | null;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /** Fromurl */
+            fromUrl: string;
+            /** Tourl */
+            toUrl: string;
+            /**
+             * Pinnedat
+             * Format: date-time
+             */
+            pinnedAt: string;
+            /**
+             * Changedat
+             * Format: date-time
+             */
+            changedAt: string;
         };
         /** LinkIn */
         LinkIn: {
@@ -1954,6 +2052,8 @@ export interface components {
             kept: number;
             /** Endedearly */
             endedEarly: number;
+            /** Disputedplacements */
+            disputedPlacements: number;
             /** Keptpercent */
             keptPercent: number | null;
             /** Decisions */
