@@ -153,3 +153,17 @@ async def test_an_honest_lone_maximum_just_under_the_winner_raises_no_flag(world
     await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     await asyncio.sleep(0.5)
     assert await flags_of(world) == []
+
+
+async def test_a_live_bid_raised_after_the_tie_became_known_is_refused_too(world):
+    creator, posts = await world.creator(posts=1)
+    shill, honest = await world.buyer("Second"), await world.buyer("Honest")
+    slot = await world.slot(creator, posts[0], minBid=10)
+    assert (await world.bid(honest, slot["id"], 50, autoBidEnabled=True, maxAutoBid=400)).status_code == 201
+    bid = (await world.bid(shill, slot["id"], 100)).json()  # before the tie was known
+    for user in (creator, shill):
+        await signal(world, s.SocialAccountSignal, user, "INSTAGRAM_ACCOUNT", "ig-shared")
+    raised = await world.http.put(f"/buyer/bids/{bid['id']}", json={"amount": 200}, headers=shill)
+    assert raised.status_code == 403 and raised.json()["code"] == "associated_account"
+    again = await world.bid(shill, slot["id"], 200)
+    assert again.status_code == 403
