@@ -107,7 +107,8 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                   "amount": f"ARRAY[{price}, {price}]", "ceiling": f"ARRAY[{price}, {price} + 100]",
                   "auto_bid_enabled": "ARRAY[false, true]", "max_auto_bid": f"ARRAY[NULL, {price} + 100]",
                   "seq": "ARRAY[1, 2]", "status": "ARRAY['OUTBID', 'ACTIVE']", "is_demo": "ARRAY[false, false]",
-                  "created_at": f"ARRAY[{now}, {now}]", "updated_at": f"ARRAY[{now}, {now}]"}
+                  "created_at": f"ARRAY[{now}, {now}]", "updated_at": f"ARRAY[{now}, {now}]",
+                  "raises": "ARRAY[0, 1]"}
     # every other column the service writes is empty on both bids (final price, comment, approval)
     for column in store.BID_INSERTED:
         bid_values.setdefault(column, f"ARRAY[NULL, NULL]::{store.array_element_type(Bid.__table__.c[column])}[]")

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query
 from pinbid_kit.api import PlainText
-from pinbid_kit.auth import Buyer, Influencer, SignedIn
+from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 
@@ -17,6 +17,7 @@ from .domain import comments
 from .domain.listing import SORTS, NewSlot
 from .domain.money import MAX_AMOUNT
 from .domain.states import BidStatus
+from .flags import Flags
 from .queries import APPROVAL_STATUSES, Queries, Search
 from .rules import as_api_errors
 from .schemas import (
@@ -24,9 +25,11 @@ from .schemas import (
     BuyerFiguresOut,
     BuyNowIn,
     ChangeBidIn,
+    ClearFlagIn,
     CommentSubmissionIn,
     CreateSlotIn,
     DecisionIn,
+    FlagOut,
     InfluencerFiguresOut,
     PlaceBidIn,
     RecordOut,
@@ -42,6 +45,7 @@ BiddingDep = Annotated[Bidding, Depends(from_state("bidding"))]
 CloserDep = Annotated[Closer, Depends(from_state("closer"))]
 ApprovalsDep = Annotated[Approvals, Depends(from_state("approvals"))]
 QueriesDep = Annotated[Queries, Depends(from_state("queries"))]
+FlagsDep = Annotated[Flags, Depends(from_state("flags"))]
 SettingsDep = Annotated[MarketplaceSettings, Depends(from_state("settings"))]
 
 
@@ -201,4 +205,19 @@ async def buyer_figures(principal: Buyer, queries: QueriesDep) -> BuyerFiguresOu
     return BuyerFiguresOut.model_validate(await queries.buyer_figures(principal.user_id))
 
 
-ROUTERS = (market, creator, brand)
+ops = APIRouter(prefix="/ops", tags=["ops"])
+
+
+@ops.get("/flags", response_model=list[FlagOut])
+async def list_flags(_: Operator, flags: FlagsDep,
+                     status: Literal["OPEN", "CLEARED"] | None = None) -> list[FlagOut]:
+    """Bidders that may be tied to a creator (soft signals, bid patterns), highest score first."""
+    return [FlagOut.of(f) for f in await flags.list(status)]
+
+
+@ops.post("/flags/{flag_id}/clear", response_model=FlagOut)
+async def clear_flag(flag_id: uuid.UUID, body: ClearFlagIn, principal: Operator, flags: FlagsDep) -> FlagOut:
+    return FlagOut.of(await flags.clear(principal.user_id, flag_id, body.reason))
+
+
+ROUTERS = (market, creator, brand, ops)

@@ -14,6 +14,7 @@ from .api import ROUTERS
 from .approvals import Approvals
 from .bidding import Bidding
 from .closing import Closer
+from .flags import Flags
 from .models import token_revocations
 from .queries import Queries
 from .rules import auction_rules
@@ -32,13 +33,14 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     closer = Closer(db, settings, rules, clock)
     approvals = Approvals(db, settings, clock)
     queries = Queries(db, clock)
+    flags = Flags(db, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     handlers.register(consumers, settings)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
-                     "queries": queries, "settings": settings}
+                     "queries": queries, "settings": settings, "flags": flags}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")

@@ -17,18 +17,19 @@ from decimal import Decimal
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Busy, Database
-from pinbid_kit.errors import ApiError, Conflict, NotFound
+from pinbid_kit.errors import ApiError, Conflict, Forbidden, NotFound
 from pinbid_kit.events import EventData
-from sqlalchemy import bindparam, select
+from sqlalchemy import ColumnElement, bindparam, func, literal_column, select
 from sqlalchemy.engine import Row
+from sqlalchemy.orm import aliased
 
 from . import events_out, store
 from .batches import Batches, Pending
-from .domain import auction
+from .domain import auction, trust
 from .domain.comments import Comment
 from .domain.states import LIVE, BidStatus, check_move
 from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
-from .models import Bid, Slot, User
+from .models import AccountSignal, Bid, Slot, User
 from .queries import BidView
 from .rules import BidTooLow, as_api_errors, bid_state, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
@@ -80,11 +81,33 @@ class Placing:
     bid_id: uuid.UUID | None = None
 
 
+
+
+def shared_hard_signal(buyer_id: ColumnElement, creator_id: ColumnElement) -> ColumnElement:
+    """The kind of a hard signal (pinbid_kit.events.trust.HARD_SIGNALS) the buyer shares with the creator, or
+    NULL: a column of the pre-check's own statement, so a refusal still costs one statement. The kinds are written
+    in the statement (constants), so it has one shape (and the hot-path benchmark can replay it as compiled)."""
+    own, creators = aliased(AccountSignal), aliased(AccountSignal)
+    return (select(func.min(own.kind))
+            .join(creators, (creators.kind == own.kind) & (creators.value_hash == own.value_hash))
+            .where(own.user_id == buyer_id, creators.user_id == creator_id,
+                   own.kind.in_([literal_column(f"'{kind}'") for kind in sorted(trust.HARD_SIGNALS)]))
+            .scalar_subquery().label("shared_signal"))
+
+
+def refuse_associated(shared_kind: str | None) -> None:
+    message = trust.refusal(shared_kind)
+    if message is not None:
+        raise Forbidden(message, code="associated_account")
+
+
 _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
+                          shared_hard_signal(bindparam("buyer_id"), Slot.creator_id),
                           *[c.label("u_" + c.name) for c in User.__table__.columns])
                    .outerjoin(User, User.id == bindparam("buyer_id")).where(Slot.id == bindparam("slot_id")))
 _BID_SLOT_AND_BUYER = (select(Bid.slot_id, Bid.status.label("bid_status"), Bid.auto_bid_enabled, Bid.max_auto_bid,
                               Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
+                              shared_hard_signal(Bid.buyer_id, Slot.creator_id),
                               *[c.label("u_" + c.name) for c in User.__table__.columns])
                        .join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
                        .where(Bid.id == bindparam("bid_id"), Bid.buyer_id == bindparam("buyer_id")))
@@ -115,6 +138,7 @@ class Bidding:
             row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(SLOT_NOT_FOUND)
+        refuse_associated(row.shared_signal)
         self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
         return await self.slot_batches.join_next_batch(slot_id, Placing(buyer_id, offer, comment, store.user_of(row)))
 
@@ -125,6 +149,7 @@ class Bidding:
         if row is None:
             raise NotFound(BID_NOT_FOUND)
         require_live(row.bid_status)
+        refuse_associated(row.shared_signal)
         self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
@@ -199,6 +224,8 @@ class Bidding:
         slot_row.updated_at = now
         if placement.created:
             by_id[placement.bid.id] = _new_bid(placement.bid.id, slot_row.id, buyer_id, now)
+        if not placement.created:
+            by_id[placement.bid.id].raises += 1
         for state in placement.changed:
             store_bid(by_id[state.id], state)
             by_id[state.id].updated_at = now  # the service's clock (docs/decisions/auctions-and-bidding.md)
@@ -246,6 +273,7 @@ class Bidding:
             locked = await store.lock_slot_for_buyer(conn, slot_id, buyer_id)
             if locked is None:
                 raise NotFound(SLOT_NOT_FOUND)
+            refuse_associated(locked.shared_signal)
             slot_row = locked.slot
             slot = slot_state(slot_row)
             now = self.clock()
@@ -292,4 +320,4 @@ def _new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) ->
     return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
                final_price=None, comment_id=None, comment_username=None, comment_text=None, approved_text=None,
                approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
-               updated_at=now)
+               updated_at=now, raises=0)

@@ -6,16 +6,19 @@ import logging
 
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
+from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.inbox import Consumers
-from sqlalchemy import func, update
+from sqlalchemy import func, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, reliability
+from . import events_out, flags, reliability, suspensions
 from .domain.states import BidStatus, can_move
-from .models import Bid, CreatorProfile, Post, Slot, User
+from .models import AccountSignal, Bid, CreatorProfile, Post, Slot, User
+from .rules import auction_rules
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.handlers")
@@ -143,3 +146,57 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
         await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
                               .values(pinned_status="COMPLETED"))
         await reliability.refresh(session, d.creator_id)
+
+    @on(s.SocialAccountSignal.event_type)
+    @on(p.PaymentsAccountSignal.event_type)
+    @on(i.IdentityAccountSignal.event_type)
+    async def keep_account_signal(session: AsyncSession, d: Signal, _: Envelope) -> None:
+        statement = insert(AccountSignal).values(user_id=d.user_id, kind=d.kind, value_hash=d.value_hash,
+                                                 first_seen_at=d.observed_at, last_seen_at=d.observed_at)
+        await session.execute(statement.on_conflict_do_update(
+            index_elements=[AccountSignal.user_id, AccountSignal.kind, AccountSignal.value_hash],
+            set_={"first_seen_at": func.least(AccountSignal.first_seen_at, statement.excluded.first_seen_at),
+                  "last_seen_at": func.greatest(AccountSignal.last_seen_at, statement.excluded.last_seen_at)}))
+
+    @on(m.AuctionClosed.event_type)
+    async def review_bidders(session: AsyncSession, d: m.AuctionClosed, e: Envelope) -> None:
+        await flags.review_closed_slot(session, d.slot_id, e.occurred_at)
+
+    @on(i.UserSuspended.event_type)
+    async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, _: Envelope) -> None:
+        withdrawn, closed = await suspensions.withdraw_everything_of(
+            session, d.user_id, now=d.suspended_at, rules=auction_rules(settings), settings=settings)
+        log.info("user %s suspended: %d bids withdrawn, %d slots closed", d.user_id, withdrawn, closed)
+
+    @on(s.DisputeDecided.event_type)
+    async def count_dispute(session: AsyncSession, d: s.DisputeDecided, _: Envelope) -> None:
+        if d.outcome == "CONTINUE":
+            return
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(dispute_outcome=d.outcome))
+        await reliability.refresh(session, d.creator_id)
+
+    @on(s.BidCommentResolved.event_type)
+    async def fill_named_comment(session: AsyncSession, d: s.BidCommentResolved, _: Envelope) -> None:
+        """The text and author of the comment a bid names, as social read them on the post: shown wherever the bid
+        is (what the brand's client sent, if anything, gives way to them). A changed text withdraws an approval
+        of the old one, so the creator approves what will be pinned."""
+        if not d.found:
+            log.info("bid %s names comment %s, which its post does not have", d.bid_id, d.comment_id)
+            return
+        # a change to a live bid outside a batch bumps its slot's version first (store.py), so a batch that read
+        # the bid before does not write the old comment back
+        await session.execute(_TOUCH_SLOT_OF_BID, {"bid_id": d.bid_id})
+        bid = await locked_bid(session, d.bid_id)
+        if bid is None or bid.comment_id != d.comment_id:
+            return  # the brand chose another comment since
+        if (bid.comment_text, bid.comment_username) == (d.text, d.username):
+            return
+        withdrawn = bid.approved_text is not None and bid.approved_text != d.text and bid.status != BidStatus.PINNED
+        bid.comment_text, bid.comment_username = d.text, d.username
+        if withdrawn:  # told as a changed comment: social then waits for the new approval before it pins
+            bid.approved_text = bid.approved_at = None
+            await events_out.comment_changed(session, bid)
+
+
+_TOUCH_SLOT_OF_BID = text("""
+    UPDATE slots SET version = version FROM bids WHERE bids.id = :bid_id AND slots.id = bids.slot_id""")

@@ -25,7 +25,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import UUID
+from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -217,3 +217,44 @@ class Bid(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())
+    # times the buyer raised this bid itself (a new amount on its live bid): a bid pattern for flags (trust.py)
+    raises: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # an operator's REFUND_* decision on the placement's dispute: it counts in the creator's record
+    dispute_outcome: Mapped[str | None] = mapped_column(String(20))
+
+
+class AccountSignal(Base):
+    """Something a user holds or uses, hashed (pinbid_kit.events.trust.AccountSignal), from social, payments and
+    identity: two users with the same hash are associated."""
+
+    __tablename__ = "account_signals"
+    __table_args__ = (Index("account_signals_by_value", "kind", "value_hash", "user_id"),)
+
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    value_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    first_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Flag(Base):
+    """A bidder that may be tied to a creator (soft signals, bid patterns), for an operator to look at. At most one
+    OPEN flag per bidder and creator; a later finding updates it."""
+
+    __tablename__ = "flags"
+    __table_args__ = (
+        Index("flags_one_open", "user_id", "creator_id", unique=True, postgresql_where=text("status = 'OPEN'")),
+        Index("flags_by_status", "status", text("created_at DESC")),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    user_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    creator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    score: Mapped[int] = mapped_column(Integer)
+    reasons: Mapped[list[str]] = mapped_column(ARRAY(Text))
+    status: Mapped[str] = mapped_column(String(10), default="OPEN")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    cleared_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cleared_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    clear_reason: Mapped[str | None] = mapped_column(Text)

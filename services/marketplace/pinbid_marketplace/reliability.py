@@ -13,8 +13,9 @@ _RECORD = text("""
     SELECT count(*) FILTER (WHERE b.pinned_at IS NOT NULL) AS pinned,
            count(*) FILTER (WHERE b.pinned_at IS NOT NULL
                             AND (b.pin_deadline_at IS NULL OR b.pinned_at <= b.pin_deadline_at)) AS pinned_on_time,
-           count(*) FILTER (WHERE b.pinned_status = 'COMPLETED') AS kept,
-           count(*) FILTER (WHERE b.pinned_status = 'UNPINNED') AS ended_early,
+           count(*) FILTER (WHERE b.pinned_status = 'COMPLETED' AND b.dispute_outcome IS NULL) AS kept,
+           count(*) FILTER (WHERE b.pinned_status = 'UNPINNED' AND b.dispute_outcome IS NULL) AS ended_early,
+           count(*) FILTER (WHERE b.dispute_outcome IS NOT NULL) AS disputed,
            count(*) FILTER (WHERE b.decided_at IS NOT NULL) AS decisions,
            round(avg(extract(epoch FROM b.decided_at - s.closed_at))
                  FILTER (WHERE b.decided_at IS NOT NULL AND s.closed_at IS NOT NULL)) AS response_seconds
@@ -32,7 +33,7 @@ _COPY = text("""
 async def record_of(conn: AsyncConnection | AsyncSession, creator_id: uuid.UUID) -> Record:
     row = (await conn.execute(_RECORD, {"creator_id": creator_id})).one()
     return Record(pinned=row.pinned, pinned_on_time=row.pinned_on_time, kept=row.kept, ended_early=row.ended_early,
-                  decisions=row.decisions,
+                  disputed=row.disputed, decisions=row.decisions,
                   response_seconds=int(row.response_seconds) if row.response_seconds is not None else None)
 
 

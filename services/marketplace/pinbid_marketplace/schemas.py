@@ -13,6 +13,7 @@ from .domain import comments
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
 from .domain.tabs import tab_of
+from .flags import FlagView
 from .models import Bid, Slot, SlotPrice, User
 from .queries import BidView, Page
 
@@ -44,9 +45,10 @@ class CreatorOut(ApiModel):
 class RecordOut(ApiModel):
     pinned: int
     pinned_on_time_percent: int | None
-    placements: int  # finished: kept to the end or ended early
+    placements: int  # finished: kept to the end, ended early or by a dispute
     kept: int
     ended_early: int
+    disputed_placements: int  # ended by a dispute an operator decided with a refund
     kept_percent: int | None
     decisions: int
     response_minutes: int | None  # average, from an auction's end to the creator's decision
@@ -54,7 +56,8 @@ class RecordOut(ApiModel):
     @classmethod
     def of(cls, r: Record) -> "RecordOut":
         return cls(pinned=r.pinned, pinned_on_time_percent=r.on_time_percent, placements=r.finished, kept=r.kept,
-                   ended_early=r.ended_early, kept_percent=r.kept_percent, decisions=r.decisions,
+                   ended_early=r.ended_early, disputed_placements=r.disputed, kept_percent=r.kept_percent,
+                   decisions=r.decisions,
                    response_minutes=r.response_minutes)
 
 
@@ -83,6 +86,9 @@ class BidHistoryOut(ApiModel):
     created_at: datetime
     updated_at: datetime
     user: BidderOut | None = None
+    # the bid's comment (its text and author), for the slot's creator only, as the bidder
+    comment: str | None = None
+    comment_username: str | None = None
 
 
 class PricePointOut(ApiModel):
@@ -203,9 +209,11 @@ def bidder(user: User | None, with_email: bool) -> BidderOut:
 
 
 def history(views: list[BidView], *, with_bidders: bool) -> list[BidHistoryOut]:
-    """Bid history, newest first. Other buyers see amounts and statuses, not who bid."""
+    """Bid history, newest first. Other buyers see amounts and statuses, not who bid nor their comments."""
     return [BidHistoryOut(id=v.bid.id, amount=v.bid.amount, status=v.bid.status, created_at=v.bid.created_at,
-                          updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None)
+                          updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None,
+                          comment=v.bid.comment_text if with_bidders else None,
+                          comment_username=v.bid.comment_username if with_bidders else None)
             for v in views]
 
 
@@ -287,3 +295,29 @@ class CommentSubmissionIn(ApiModel):
 
 class DecisionIn(ApiModel):
     status: Literal["APPROVED", "REJECTED"]
+
+
+class FlagOut(ApiModel):
+    """A bidder that may be tied to a creator, for operators: the reasons found and their score (0..100)."""
+
+    id: uuid.UUID
+    user_id: uuid.UUID
+    user_name: str | None
+    creator_id: uuid.UUID
+    creator_name: str | None
+    score: int
+    reasons: list[str]
+    created_at: datetime
+    status: Literal["OPEN", "CLEARED"]
+    cleared_at: datetime | None
+    clear_reason: str | None
+
+    @classmethod
+    def of(cls, f: FlagView) -> "FlagOut":
+        return cls(id=f.id, user_id=f.user_id, user_name=f.user_name, creator_id=f.creator_id,
+                   creator_name=f.creator_name, score=f.score, reasons=f.reasons, created_at=f.created_at,
+                   status=f.status, cleared_at=f.cleared_at, clear_reason=f.clear_reason)  # type: ignore[arg-type]
+
+
+class ClearFlagIn(ApiModel):
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]

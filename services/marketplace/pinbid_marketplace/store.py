@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pinbid_kit.events import EventData
+from pinbid_kit.events.trust import HARD_SIGNALS
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
 from sqlalchemy import Column, String, Table, TextClause, text
 from sqlalchemy.dialects import postgresql
@@ -41,6 +42,7 @@ class SlotRows:
     bids: dict[uuid.UUID, Bid]
     buyer: User | None = None
     bidders: dict[uuid.UUID, User | None] = field(default_factory=dict)  # by bid id, when asked for
+    shared_signal: str | None = None  # a hard signal the buyer shares with the slot's creator (Buy Now's lock)
 
 
 def _select_list(alias: str, columns: Iterable[str], prefix: str) -> str:
@@ -128,7 +130,11 @@ async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: 
 
 
 _LOCK_SLOT_FOR_BUYER = text(f"""
-    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("u", USER_COLUMNS, "u_")}
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("u", USER_COLUMNS, "u_")},
+           (SELECT min(own.kind) FROM account_signals own
+            JOIN account_signals creators ON creators.kind = own.kind AND creators.value_hash = own.value_hash
+            WHERE own.user_id = :buyer_id AND creators.user_id = s.creator_id
+              AND own.kind = ANY(CAST(:hard AS text[]))) AS shared_signal
     FROM slots s LEFT JOIN users u ON u.id = :buyer_id
     WHERE s.id = :slot_id
     FOR UPDATE OF s""")
@@ -136,10 +142,11 @@ _LOCK_SLOT_FOR_BUYER = text(f"""
 
 async def lock_slot_for_buyer(conn: AsyncConnection, slot_id: uuid.UUID, buyer_id: uuid.UUID) -> SlotRows | None:
     """A slot FOR UPDATE (no bids) with the acting buyer: what Buy Now needs."""
-    row = (await conn.execute(_LOCK_SLOT_FOR_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
+    row = (await conn.execute(_LOCK_SLOT_FOR_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id,
+                                                     "hard": sorted(HARD_SIGNALS)})).first()
     if row is None:
         return None
-    return SlotRows(slot=slot_of(row), bids={}, buyer=user_of(row))
+    return SlotRows(slot=slot_of(row), bids={}, buyer=user_of(row), shared_signal=row.shared_signal)
 
 
 _LOCK_BID_OF_CREATOR = text(f"""
@@ -172,6 +179,12 @@ _LOCK_DUE = _lock_slots_for_closing("status = 'ACTIVE' AND auction_end <= :now",
 _LOCK_ONE = _lock_slots_for_closing("id = :slot_id", skip_locked=False, every_bid=True)
 
 
+# a suspended user's open slots (as creator) and the open slots it bids on, each with all its live bids
+_LOCK_OF_SUSPENDED = _lock_slots_for_closing(
+    "status = 'ACTIVE' AND (creator_id = :user_id OR id IN (SELECT slot_id FROM bids WHERE buyer_id = :user_id "
+    "AND status IN ('ACTIVE', 'OUTBID')))", skip_locked=False, every_bid=False)
+
+
 def _by_slot(rows: list[Row], *, with_bidders: bool = False) -> list[SlotRows]:
     locked: dict[uuid.UUID, SlotRows] = {}
     for row in rows:
@@ -192,6 +205,12 @@ async def lock_due_for_closing(conn: AsyncConnection, now: datetime, limit: int)
     return _by_slot((await conn.execute(_LOCK_DUE, {"now": now, "limit": limit})).all())
 
 
+async def lock_open_slots_of(conn: AsyncConnection, user_id: uuid.UUID) -> list[SlotRows]:
+    """Every open slot of `user_id` and every open slot it has a live bid on, FOR UPDATE, with all their live
+    bids (waits for a batch or the closer that holds one)."""
+    return _by_slot((await conn.execute(_LOCK_OF_SUSPENDED, {"user_id": user_id, "limit": 100_000})).all())
+
+
 async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRows | None:
     """One slot FOR UPDATE with every bid it ever had and their bidders."""
     found = _by_slot((await conn.execute(_LOCK_ONE, {"slot_id": slot_id, "limit": 1})).all(), with_bidders=True)
@@ -206,11 +225,11 @@ SLOT_WRITTEN = ("id", "current_bid", "bid_count", "auction_end", "status", "outc
                 "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
                 "final_price", "comment_id", "comment_username", "comment_text", "approved_text", "approved_at",
-                "decided_at", "is_demo", "created_at", "updated_at")
+                "decided_at", "is_demo", "created_at", "updated_at", "raises")
 BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at")
 BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
-                   "pinned_text", "pinned_status", "pinned_at")
+                   "pinned_text", "pinned_status", "pinned_at", "dispute_outcome")
 BID_COUNTERS = ("likes", "replies", "clicks")
 _POSTGRESQL = postgresql.dialect()
 

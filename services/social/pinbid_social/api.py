@@ -7,10 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_kit.api import PlainText
-from pinbid_kit.auth import Buyer, Influencer, SignedIn
+from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 
 from .connections import Connections, connection_of
+from .domain import sandbox_owner
+from .domain.sandbox_owner import sign_owner
 from .links import Link, Links
 from .models import PinSession
 from .pins import AWAITING_MANUAL_PIN, Pins
@@ -24,6 +26,7 @@ from .schemas import (
     InstagramLoginIn,
     InstagramLoginOut,
     InstagramPostOut,
+    LinkChangeOut,
     LinkIn,
     LinkOut,
     PinCommentOut,
@@ -74,10 +77,16 @@ async def callback(request: Request, connections: ConnectionsDep,
                    code: PlainText | None = Query(None, max_length=2048),
                    state: PlainText | None = Query(None, max_length=512),
                    error: PlainText | None = Query(None, max_length=200)) -> RedirectResponse:
-    location = await connections.complete(code=code, state=state, error=error,
-                                          browser_nonce=request.cookies.get(STATE_COOKIE))
+    location, instagram_id = await connections.complete_connection(
+        code=code, state=state, error=error, browser_nonce=request.cookies.get(STATE_COOKIE))
     redirect = RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})
     redirect.delete_cookie(STATE_COOKIE, path="/")
+    if instagram_id is not None and connections.providers.sandbox is not None:
+        # the sandbox Instagram's "signed in to the app": its post page acts only for this account's owner
+        redirect.set_cookie(sandbox_owner.COOKIE, sign_owner(connections.sandbox_owner_key, instagram_id,
+                                                             now=int(connections.clock().timestamp())),
+                            max_age=sandbox_owner.TTL_SECONDS, httponly=True, samesite="lax", path="/",
+                            secure=connections.public_url.startswith("https://"))
     return redirect
 
 
@@ -179,4 +188,14 @@ async def follow(code: PlainText, request: Request, links: LinksDep) -> Response
                                                               "Referrer-Policy": "no-referrer"})
 
 
-ROUTERS = (instagram, creator, go)
+ops = APIRouter(prefix="/ops/links", tags=["ops"])
+
+
+@ops.get("/changes", response_model=list[LinkChangeOut])
+async def link_changes(_: Operator, links: LinksDep, bid_id: Annotated[uuid.UUID | None, Query(alias="bidId")] = None
+                       ) -> list[LinkChangeOut]:
+    """Short links whose target the brand changed after the comment was pinned, newest first."""
+    return [LinkChangeOut(**vars(c)) for c in await links.target_changes(bid_id)]
+
+
+ROUTERS = (instagram, creator, go, ops)

@@ -12,7 +12,7 @@ from pinbid_kit.tokens import TokenVerifier
 from sqlalchemy import text
 
 from . import SERVICE, handlers
-from .adapters import Providers, build_providers
+from .adapters import Providers, build_providers, link_reputation
 from .api import ROUTERS
 from .connections import Connections
 from .links import Links
@@ -41,10 +41,10 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(SERVICE, db)
-    handlers.register(consumers)
+    handlers.register(consumers, pins)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
-    links = Links(db, visitor_key(settings), clock)
+    links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
                      "providers": providers, "settings": settings}
     routers = ROUTERS if providers.sandbox is None else [*ROUTERS, sandbox_router]

@@ -28,6 +28,7 @@ from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_stat
 from .domain.stats import PostFigures, ProfileStats, profile_stats
 from .models import Connection, OAuthNonce, PinSession, Post, User
 from .ports import Grant, Media, Profile, ProviderError, ProviderRejected
+from .secrecy import sandbox_owner_key
 from .settings import SocialSettings
 
 log = logging.getLogger("pinbid.social.connections")
@@ -62,6 +63,7 @@ class Connections:
         self.settings = settings
         self.clock = clock
         self.public_url = settings.public_url.rstrip("/")
+        self.sandbox_owner_key = sandbox_owner_key(settings)
 
     # --- OAuth ------------------------------------------------------------------------------
     async def start(self, user_id: uuid.UUID) -> ConnectStart:
@@ -91,6 +93,11 @@ class Connections:
                        browser_nonce: str | None) -> str:
         """Handles the provider's redirect; returns where the browser goes next. Nothing is stored
         unless every step succeeded."""
+        return (await self.complete_connection(code=code, state=state, error=error, browser_nonce=browser_nonce))[0]
+
+    async def complete_connection(self, *, code: str | None, state: str | None, error: str | None,
+                                  browser_nonce: str | None) -> tuple[str, str | None]:
+        """`complete`, with the Instagram account id connected (None when nothing was)."""
         accepted: OAuthState | None = None
         try:
             accepted = read_state(self.state_key, state or "", now=int(self.clock().timestamp()))
@@ -105,8 +112,8 @@ class Connections:
             await self._store(accepted.user_id, grant, profile, media)
         except StateRejected as rejected:
             log.info("instagram connection refused: %s", rejected.reason)
-            return await self._back(accepted.user_id if accepted else None, rejected.reason)
-        return await self._back(accepted.user_id)
+            return await self._back(accepted.user_id if accepted else None, rejected.reason), None
+        return await self._back(accepted.user_id), profile.id
 
     async def _burn(self, state: OAuthState) -> None:
         async with self.db.transaction() as session:
@@ -156,8 +163,10 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await events_out.publish_all(session, [events_out.account_connected(user_id, profile, stats),
-                                                   events_out.media_synced(user_id, profile.id, media)])
+            await events_out.publish_all(session, [
+                events_out.account_connected(user_id, profile, stats),
+                events_out.media_synced(user_id, profile.id, media),
+                events_out.instagram_account_signal(user_id, profile.id, self.clock())])
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()

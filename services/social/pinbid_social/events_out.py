@@ -1,6 +1,7 @@
 """The integration events social announces, built from what it read from Instagram and from its rows, and
 recorded in the session's transaction."""
 
+import hashlib
 import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from pinbid_kit.events.social import (
     MediaSynced,
     PlacementCompleted,
     PlacementKept,
+    SocialAccountSignal,
     SyncedPost,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -44,6 +46,16 @@ def _profile(stats: ProfileStats) -> CreatorProfile:
 def account_connected(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountConnected:
     return AccountConnected(user_id=user_id, instagram_id=profile.id, username=profile.username,
                             profile=_profile(stats))
+
+
+def instagram_account_signal(user_id: uuid.UUID, instagram_id: str, observed_at: datetime) -> SocialAccountSignal:
+    """The user holds this Instagram account: only its hash leaves social (pinbid_kit.events.trust)."""
+    return SocialAccountSignal(user_id=user_id, kind="INSTAGRAM_ACCOUNT",
+                               value_hash=signal_hash("INSTAGRAM_ACCOUNT", instagram_id), observed_at=observed_at)
+
+
+def signal_hash(kind: str, value: str) -> str:
+    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
 
 
 def account_updated(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountUpdated:

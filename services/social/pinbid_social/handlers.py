@@ -2,20 +2,50 @@
 posts), and the bids it must pin. Every handler is an upsert guarded by the event's time, so a
 redelivered or late event changes nothing."""
 
+import logging
+from typing import TYPE_CHECKING
+
+from pinbid_kit import outbox
 from pinbid_kit.envelope import Envelope
+from pinbid_kit.errors import ApiError
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
+from pinbid_kit.events import social as s
 from pinbid_kit.inbox import Consumers
 from sqlalchemy import or_
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import SERVICE
 from .domain.placement import Status
 from .models import BidComment, Placement, Slot, User
 
+if TYPE_CHECKING:
+    from .pins import Pins
 
-def register(consumers: Consumers) -> None:
+log = logging.getLogger("pinbid.social.handlers")
+
+
+def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
     on = consumers.on
+
+    if pins is not None:
+        @on(m.BidCommentChanged.event_type)
+        async def resolve_named_comment(session: AsyncSession, d: m.BidCommentChanged, e: Envelope) -> None:
+            """A bid names an existing comment: tell marketplace its text and author, as Instagram has them."""
+            if not d.comment_id:
+                return
+            try:
+                found = await pins.comment_on_slot(d.slot_id, d.comment_id)
+            except ApiError as unreadable:
+                log.warning("cannot read comment %s of bid %s: %s", d.comment_id, d.bid_id, unreadable)
+                if unreadable.code == "creator_not_connected":
+                    return  # nothing to read it with; the bid keeps what the brand sent
+                raise  # delivered again later (the slot's event may not be here yet, Instagram may be down)
+            await outbox.publish(session, s.BidCommentResolved(
+                bid_id=d.bid_id, comment_id=d.comment_id, found=found is not None,
+                text=found.text if found else None, username=found.username if found else None,
+                read_at=e.occurred_at), source=SERVICE)
 
     @on(i.UserRegistered.event_type)
     async def keep_user(session: AsyncSession, d: i.UserRegistered, e: Envelope) -> None:

@@ -9,12 +9,13 @@ from datetime import datetime
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, Invalid, NotFound
+from pinbid_kit.errors import BadGateway, Conflict, Invalid, NotFound
 from sqlalchemy import exc, select, text
 from sqlalchemy.dialects.postgresql import insert
 
 from .domain import links
-from .models import LinkClicks, Placement, PlacementFigures, VanityLink
+from .models import LinkClicks, LinkTargetChange, Placement, PlacementFigures, VanityLink
+from .ports import LinkReputation, ProviderError
 
 NOT_YOURS = "This placement does not exist."
 
@@ -60,9 +61,45 @@ def _slug(title: str | None, code: str) -> str:
     return slug or f"pinbid-{code}"
 
 
+@dataclass(frozen=True)
+class TargetChange:
+    id: uuid.UUID
+    bid_id: uuid.UUID
+    code: str
+    buyer_id: uuid.UUID
+    buyer_name: str | None
+    creator_id: uuid.UUID
+    creator_name: str | None
+    from_url: str
+    to_url: str
+    pinned_at: datetime
+    changed_at: datetime
+
+
+_CHANGES = text("""
+    SELECT c.id, c.bid_id, c.code, c.buyer_id, coalesce(b.business_name, b.name, p.business_name, p.buyer_name)
+           AS buyer_name, c.creator_id, u.name AS creator_name, c.from_url, c.to_url, c.pinned_at, c.changed_at
+    FROM link_target_changes c LEFT JOIN placements p ON p.bid_id = c.bid_id
+    LEFT JOIN users b ON b.user_id = c.buyer_id LEFT JOIN users u ON u.user_id = c.creator_id
+    WHERE (CAST(:bid_id AS uuid) IS NULL OR c.bid_id = :bid_id)
+    ORDER BY c.changed_at DESC, c.id LIMIT 500""")
+
+
 class Links:
-    def __init__(self, db: Database, visitor_key: bytes, clock: Clock):
-        self.db, self.visitor_key, self.clock = db, visitor_key, clock
+    def __init__(self, db: Database, visitor_key: bytes, clock: Clock, reputation: LinkReputation | None = None):
+        self.db, self.visitor_key, self.clock, self.reputation = db, visitor_key, clock, reputation
+
+    async def _refuse_unsafe(self, destination: str) -> None:
+        if self.reputation is None:
+            return
+        try:
+            threat = await self.reputation.threat(destination, links.host_of(destination))
+        except ProviderError as failed:
+            raise BadGateway(f"Could not check the link's safety right now; please try again. ({failed.detail})",
+                             code="link_check_unavailable") from None
+        if threat is not None:
+            raise Invalid("This address is listed as unsafe, so a pinned comment cannot send people there.",
+                          field="url", code="unsafe_link")
 
     async def _placement(self, session, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> Placement:
         placement = await session.get(Placement, bid_id)
@@ -75,11 +112,15 @@ class Links:
             destination, promo_code = links.destination(url), links.promo_code(promo)
         except links.BadLink as bad:
             raise Invalid(bad.message, field=bad.field) from None
+        await self._refuse_unsafe(destination)
         now = self.clock()
         for _ in range(5):  # a new code that is taken already: draw another
             try:
                 async with self.db.transaction() as session:
-                    await self._placement(session, buyer_id, bid_id)
+                    placement = await self._placement(session, buyer_id, bid_id)
+                    before = await session.scalar(select(VanityLink).where(VanityLink.bid_id == bid_id)
+                                                  .with_for_update())
+                    previous = before.destination if before is not None else None
                     row = await session.scalar(
                         insert(VanityLink).values(code=links.new_code(), bid_id=bid_id, buyer_id=buyer_id,
                                                   destination=destination, promo_code=promo_code, created_at=now,
@@ -87,11 +128,22 @@ class Links:
                         .on_conflict_do_update(index_elements=[VanityLink.bid_id],
                                                set_={"destination": destination, "promo_code": promo_code,
                                                      "updated_at": now})
-                        .returning(VanityLink))
+                        .returning(VanityLink).execution_options(populate_existing=True))
+                    if previous is not None and previous != destination and placement.pinned_at is not None:
+                        session.add(LinkTargetChange(
+                            id=uuid.uuid4(), bid_id=bid_id, code=row.code, buyer_id=buyer_id,
+                            creator_id=placement.creator_id, from_url=previous, to_url=destination,
+                            pinned_at=placement.pinned_at, changed_at=now))
                     return Link(row.code, row.destination, row.promo_code)
             except exc.IntegrityError:
                 continue
         raise Conflict("Could not make a short link right now. Please try again.", code="link_busy")
+
+    async def target_changes(self, bid_id: uuid.UUID | None = None) -> list[TargetChange]:
+        """Short-link targets changed after their comment was pinned, newest first (for operators)."""
+        async with self.db.autocommit() as conn:
+            rows = (await conn.execute(_CHANGES, {"bid_id": bid_id})).all()
+        return [TargetChange(**row._mapping) for row in rows]
 
     async def follow(self, code: str, *, method: str, user_agent: str, address: str) -> str | None:
         """Where `/go/<code>` sends a visitor (None: no such link), the click counted if it can be a person's."""

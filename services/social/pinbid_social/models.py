@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from pinbid_kit.revocations import add_revocations_table
 from pinbid_kit.tables import add_messaging_tables
-from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, Numeric, String, Text, func
+from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, Numeric, String, Text, func, text
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -256,6 +256,24 @@ class VanityLink(Base):
     promo_code: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(Stamp)
     updated_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class LinkTargetChange(Base):
+    """A short link's target changed after its comment was pinned: what people reach through a pinned comment
+    is no longer what the creator saw, so operators see it (GET /ops/links/changes)."""
+
+    __tablename__ = "link_target_changes"
+    __table_args__ = (Index("link_target_changes_recent", text("changed_at DESC")),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), index=True)
+    code: Mapped[str] = mapped_column(String(16))
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    creator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    from_url: Mapped[str] = mapped_column(Text)
+    to_url: Mapped[str] = mapped_column(Text)
+    pinned_at: Mapped[datetime] = mapped_column(Stamp)
+    changed_at: Mapped[datetime] = mapped_column(Stamp)
 
 
 class LinkVisitor(Base):

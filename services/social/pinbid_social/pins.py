@@ -96,6 +96,20 @@ class Pins:
         comments = await self._comments(creator.access_token, slot.post_id)
         return [c for c in comments if handle(c.username) == handle(buyer.username)]
 
+    async def comment_on_slot(self, slot_id: uuid.UUID, comment_id: str) -> Comment | None:
+        """The comment `comment_id` on the slot's post, read from Instagram with the creator's connection; None
+        when the post has no such comment. Raises when it cannot be read (the slot not known yet, the creator not
+        connected, Instagram failing)."""
+        async with self.db.transaction() as session:
+            slot = await session.get(Slot, slot_id)
+            creator = await connection_of(session, slot.creator_id) if slot is not None else None
+        if slot is None:
+            raise Conflict("The pin slot is not known here yet.", code="slot_unknown")
+        if creator is None:
+            raise Conflict("The creator's Instagram account is not connected.", code="creator_not_connected")
+        return next((c for c in await self._comments(creator.access_token, slot.post_id) if c.id == comment_id),
+                    None)
+
     async def _comments(self, sealed_token: str, post_id: str) -> list[Comment]:
         try:
             return await self.providers.api.comments(self.box.open(sealed_token), post_id)

@@ -120,3 +120,11 @@ class Pinning(Protocol):
     async def unpin(self, session: str, media: MediaRef, comment_id: str) -> None: ...
 
     async def pinned_comment_ids(self, session: str, media: MediaRef) -> set[str]: ...
+
+
+class LinkReputation(Protocol):
+    """Whether a web address is known to be unsafe (malware, phishing, unwanted software)."""
+
+    async def threat(self, url: str, host: str) -> str | None:
+        """The kind of threat the address is known for, or None. Raises ProviderError when it cannot tell now."""
+        ...

@@ -1,5 +1,7 @@
 """The sandbox Instagram's own pages: the authorize page, generated images and a post page, where the post's owner
-pins, unpins, hides or deletes comments as in the Instagram app."""
+pins, unpins, hides or deletes comments as in the Instagram app: only its owner, signed in by the cookie social
+gives the browser that connected the account (domain/sandbox_owner.py); anyone else sees the comments and a clear
+refusal."""
 
 import asyncio
 import html
@@ -12,8 +14,11 @@ from pinbid_kit.api import PlainText
 from pinbid_kit.deps import from_state
 from pinbid_kit.text import unsafe_character
 
-from .adapters.sandbox import CLIENT_ID, SandboxInstagram
+from .adapters.sandbox import CLIENT_ID, NotOwner, SandboxInstagram
 from .adapters.sandbox_images import post_image
+from .connections import Connections
+from .domain import sandbox_owner
+from .domain.sandbox_owner import read_owner
 from .ports import LoginProblem, ProviderRejected
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
@@ -34,18 +39,26 @@ def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
 ACTIONS = {"pin": "pinned", "unpin": "unpinned", "hide": "hidden", "unhide": "shown again", "delete": "deleted"}
 
 
-def _comment_item(c, action_url: str) -> str:
+def _comment_item(c, action_url: str, *, owner: bool) -> str:
     state = ("📌 " if c.pinned_at else "") + ("(hidden) " if c.hidden else "")
+    line = f"<li class='{'pinned' if c.pinned_at else ''}'>{state}<b>@{html.escape(c.author)}</b> {html.escape(c.text)}"
+    if not owner:
+        return line + "</li>"
     buttons = "".join(
         f"<button name='action' value='{a}'>{a.capitalize()}</button> "
         for a in (("unpin" if c.pinned_at else "pin"), ("unhide" if c.hidden else "hide"), "delete"))
-    return (f"<li class='{'pinned' if c.pinned_at else ''}'>{state}<b>@{html.escape(c.author)}</b> "
-            f"{html.escape(c.text)}<form method='post' action='{action_url}'>"
-            f"<input type='hidden' name='comment' value='{html.escape(c.id)}'>"
-            f"<label>Password <input type='password' name='password' autocomplete='off'></label> {buttons}</form></li>")
+    return (f"{line}<form method='post' action='{action_url}'>"
+            f"<input type='hidden' name='comment' value='{html.escape(c.id)}'> {buttons}</form></li>")
+
+
+def signed_in_as(request: Request, connections: Connections) -> str | None:
+    """The sandbox account this browser is signed in as (the owner cookie), if any."""
+    return read_owner(connections.sandbox_owner_key, request.cookies.get(sandbox_owner.COOKIE),
+                      now=int(connections.clock().timestamp()))
 
 
 SandboxDep = Annotated[SandboxInstagram, Depends(from_state("sandbox"))]
+ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
 
 router = APIRouter(prefix="/instagram/sandbox", include_in_schema=False)
 
@@ -108,32 +121,38 @@ async def image(media_id: PlainText, sandbox: SandboxDep) -> Response:
 
 
 @router.get("/p/{media_id}", response_class=HTMLResponse)
-async def post_page(media_id: PlainText, sandbox: SandboxDep,
+async def post_page(media_id: PlainText, request: Request, sandbox: SandboxDep, connections: ConnectionsDep,
                     note: PlainText | None = Query(None, max_length=200)) -> HTMLResponse:
     found = await sandbox.media(media_id)
     if found is None:
         return _page("Not found", "<h1>Post not found</h1>", 404)
     media, owner, comments = found
+    is_owner = signed_in_as(request, connections) == owner.id
     action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
-    items = "".join(_comment_item(c, action_url) for c in sorted(comments, key=lambda c: c.pinned_at is None))
+    items = "".join(_comment_item(c, action_url, owner=is_owner)
+                    for c in sorted(comments, key=lambda c: c.pinned_at is None))
     notice = f"<p role='status'><b>{html.escape(note)}</b></p>" if note else ""
+    who = ("<p><small>You are signed in as the post's owner, as in the Instagram app: pin, unpin, hide or delete "
+           "a comment.</small></p>" if is_owner else
+           f"<p><small>Only @{html.escape(owner.username)}, signed in on this browser (by connecting the account "
+           "to Pinbid here), can pin, unpin, hide or delete comments.</small></p>")
     body = (f"<h1>@{html.escape(owner.username)}</h1>{notice}<img src='{html.escape(sandbox.media_url(media.id))}' "
-            f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p>"
-            "<p><small>As the post's owner in the Instagram app: pin, unpin, hide or delete a comment (the "
-            "sandbox password is <code>sandbox</code>).</small></p>"
-            f"<ul>{items}</ul>")
+            f"alt='' style='width:100%'><p>{html.escape(media.caption)}</p>{who}<ul>{items}</ul>")
     return _page(f"@{owner.username} on Instagram (sandbox)", body)
 
 
 @router.post("/p/{media_id}")
-async def act_on_comment(media_id: PlainText, request: Request, sandbox: SandboxDep) -> Response:
+async def act_on_comment(media_id: PlainText, request: Request, sandbox: SandboxDep,
+                         connections: ConnectionsDep) -> Response:
     form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
-    comment_id, action, password = (form.get(k, "")[:64] for k in ("comment", "action", "password"))
+    comment_id, action = (form.get(k, "")[:64] for k in ("comment", "action"))
     if action not in ACTIONS:
         return _page("Not allowed", "<h1>Unknown action</h1>", 422)
     try:
-        await sandbox.act_as_owner(media_id, comment_id, action, password)
+        await sandbox.act_as_owner(media_id, comment_id, action, signed_in_as(request, connections))
         note = f"Comment {ACTIONS[action]}."
+    except NotOwner as refused:
+        return _page("Not allowed", f"<h1>Not allowed</h1><p>{html.escape(str(refused))}</p>", 403)
     except (ProviderRejected, LoginProblem) as refused:
         note = str(refused)
     page = f"{sandbox.public_url}/api/instagram/sandbox/p/{quote(media_id)}?{urlencode({'note': note})}"

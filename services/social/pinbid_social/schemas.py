@@ -105,6 +105,22 @@ class LinkOut(ApiModel):
     promo_code: str | None
 
 
+class LinkChangeOut(ApiModel):
+    """A short link's target changed after its comment was pinned (for operators)."""
+
+    id: uuid.UUID
+    bid_id: uuid.UUID
+    code: str
+    buyer_id: uuid.UUID
+    buyer_name: str | None
+    creator_id: uuid.UUID
+    creator_name: str | None
+    from_url: str
+    to_url: str
+    pinned_at: datetime
+    changed_at: datetime
+
+
 class ClicksAt(ApiModel):
     hour: datetime
     clicks: int

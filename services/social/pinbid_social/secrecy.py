@@ -22,3 +22,8 @@ def state_key(settings: SocialSettings) -> bytes:
     """Derived from the data encryption key(s), which every replica shares, so any replica can check
     a state another one signed."""
     return hashlib.sha256(b"pinbid-social-oauth-state|" + _material(settings).encode()).digest()
+
+
+def sandbox_owner_key(settings: SocialSettings) -> bytes:
+    """Signs the sandbox post page's owner cookie (domain/sandbox_owner.py)."""
+    return hashlib.sha256(b"pinbid-social-sandbox-owner|" + _material(settings).encode()).digest()

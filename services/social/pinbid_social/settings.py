@@ -32,6 +32,11 @@ class SocialSettings(KitSettings):
     pin_sync_concurrency: int = Field(default=20, ge=1)
     sandbox_seed: int = 20261122
     sandbox_posts_per_account: int = Field(default=9, ge=1, le=30)
+    web_risk_key: str = Field(default="", description="Google Web Risk API key: links are checked with uris.search "
+                                                    "when set, else against the local deny list")
+    web_risk_url: WebUrl = "https://webrisk.googleapis.com"
+    link_deny_list_file: str = Field(default="", description="hosts a short link may not target (default: the "
+                                                             "packaged pinbid_social/link_deny_list.txt)")
     instagrapi_delay_seconds: float = Field(default=0.0, ge=0, description="instagrapi's pause between calls")
 
     def uses_real_providers(self) -> bool:

@@ -46,6 +46,7 @@ class Harness:
         self.signer = signer
         self.clock = clock
         self.http = httpx.AsyncClient(transport=httpx.ASGITransport(app=service.app), base_url="http://social")
+        self.sandbox_owners: dict[uuid.UUID, str] = {}  # the sandbox owner cookie each user's browser was given
 
     def auth(self, user_id: uuid.UUID, role: str = "INFLUENCER") -> dict[str, str]:
         return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
@@ -98,16 +99,25 @@ class Harness:
         assert response.status_code == 303, response.text
         return response.headers["location"]
 
-    async def callback(self, location: str, cookie: str | None) -> str:
+    async def callback(self, location: str, cookie: str | None, user_id: uuid.UUID | None = None) -> str:
         parts = urlsplit(location)
         headers = {"Cookie": f"pinbid_ig_state={cookie}"} if cookie else {}
         response = await self.http.get(f"{parts.path.removeprefix('/api')}?{parts.query}", headers=headers)
         assert response.status_code == 303, response.text
+        owner = response.cookies.get("pinbid_sandbox_owner")
+        if owner is not None:  # one browser per user: kept apart from the shared client's jar
+            self.http.cookies.delete("pinbid_sandbox_owner")
+            if user_id is not None:
+                self.sandbox_owners[user_id] = owner
         return response.headers["location"]
+
+    def as_sandbox_owner(self, user_id: uuid.UUID) -> dict[str, str]:
+        """The Cookie header of `user_id`'s browser, signed in to the sandbox Instagram by its connection."""
+        return {"Cookie": f"pinbid_sandbox_owner={self.sandbox_owners[user_id]}"}
 
     async def connect(self, user_id: uuid.UUID, role: str = "INFLUENCER", *, username: str | None = None) -> str:
         url, cookie = await self.start_connect(user_id, role)
-        return await self.callback(await self.authorize(url, username=username), cookie)
+        return await self.callback(await self.authorize(url, username=username), cookie, user_id)
 
 
 @pytest.fixture

@@ -1165,6 +1165,10 @@ export interface components {
              */
             updatedAt: string;
             user?: components["schemas"]["BidderOut"] | null;
+            /** Comment */
+            comment?: string | null;
+            /** Commentusername */
+            commentUsername?: string | null;
         };
         /** BidOut */
         BidOut: {
@@ -1288,6 +1292,11 @@ export interface components {
              */
             bidId: string;
         };
+        /** ClearFlagIn */
+        ClearFlagIn: {
+            /** Reason */
+            reason: string;
+        };
         /** ClicksAt */
         ClicksAt: {
             /**
@@ -1393,6 +1402,8 @@ export interface components {
             releasedEarnings: number;
             /** Refundedearnings */
             refundedEarnings: number;
+            /** Owed */
+            owed: number;
         };
         /** Error */
         Error: {
@@ -1425,6 +1436,49 @@ export interface components {
             likes: number;
             /** Replies */
             replies: number;
+        };
+        /**
+         * FlagOut
+         * @description A bidder that may be tied to a creator, for operators: the reasons found and their score (0..100).
+         */
+        FlagOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Userid
+             * Format: uuid
+             */
+            userId: string;
+            /** Username */
+            userName: string | null;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /** Score */
+            score: number;
+            /** Reasons */
+            reasons: string[];
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "OPEN" | "CLEARED";
+            /** Clearedat */
+            clearedAt: string | null;
+            /** Clearreason */
+            clearReason: string | null;
         };
         /** ForgotPasswordIn */
         ForgotPasswordIn: {
@@ -1578,6 +1632,52 @@ export interface components {
             /** Pinslots */
             pinSlots: components["schemas"]["InstagramPinSlotOut"][];
         };
+        /**
+         * LinkChangeOut
+         * @description A short link's target changed after its comment was pinned (for operators).
+         */
+        LinkChangeOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /** Code */
+            code: string;
+            /**
+             * Buyerid
+             * Format: uuid
+             */
+            buyerId: string;
+            /** Buyername */
+            buyerName: string | null;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /** Fromurl */
+            fromUrl: string;
+            /** Tourl */
+            toUrl: string;
+            /**
+             * Pinnedat
+             * Format: date-time
+             */
+            pinnedAt: string;
+            /**
+             * Changedat
+             * Format: date-time
+             */
+            changedAt: string;
+        };
         /** LinkIn */
         LinkIn: {
             /**
@@ -1672,6 +1772,46 @@ export interface components {
             createdAt: string;
             /** Read */
             read: boolean;
+        };
+        /**
+         * OpsPaymentOut
+         * @description A payment as the operator's desk lists it. `status`: REQUESTED, COMPLETED, REFUNDING (a full refund ordered,
+         *     the provider not done yet), REFUNDED or EXPIRED; `refunded`: what went back to the brand; `released`: what
+         *     the creator has been released and keeps.
+         */
+        OpsPaymentOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /**
+             * Buyerid
+             * Format: uuid
+             */
+            buyerId: string;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Amount */
+            amount: number;
+            /** Currency */
+            currency: string;
+            /** Status */
+            status: string;
+            /** Refunded */
+            refunded: number;
+            /** Released */
+            released: number;
+            /** Paidat */
+            paidAt: string | null;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -1954,12 +2094,19 @@ export interface components {
             kept: number;
             /** Endedearly */
             endedEarly: number;
+            /** Disputedplacements */
+            disputedPlacements: number;
             /** Keptpercent */
             keptPercent: number | null;
             /** Decisions */
             decisions: number;
             /** Responseminutes */
             responseMinutes: number | null;
+        };
+        /** RefundIn */
+        RefundIn: {
+            /** Reason */
+            reason: string;
         };
         /** RegisterIn */
         RegisterIn: {

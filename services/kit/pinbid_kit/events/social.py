@@ -179,3 +179,16 @@ class SocialOperatorAction(OperatorAction):
 @event("social.account.signal_observed.v1")
 class SocialAccountSignal(AccountSignal):
     """A user connected an Instagram account (kind INSTAGRAM_ACCOUNT), for finding associated accounts."""
+
+
+@event("social.bid_comment.resolved.v1")
+class BidCommentResolved(EventData):
+    """Social read, on the post, the existing comment a bid names (`commentId`): its text and author as Instagram
+    has them, so the bid shows them wherever it is shown (`found` false: no such comment on the slot's post)."""
+
+    bid_id: uuid.UUID
+    comment_id: str
+    found: bool
+    text: str | None = None
+    username: str | None = None
+    read_at: datetime

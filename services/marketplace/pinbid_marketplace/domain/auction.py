@@ -204,3 +204,36 @@ def cancel(slot: Slot, bid: Bid, *, now: datetime) -> None:
     if bid.status is BidStatus.ACTIVE:
         raise StateConflict("You cannot cancel the highest bid.", code="leading_bid")
     bid.move(BidStatus.CANCELLED)
+
+
+def withdraw(slot: Slot, live: list[Bid], bid: Bid, *, rules: Rules) -> Bid | None:
+    """An operator's suspension withdraws a live bid, leading or not (a cancellation the auction understands): the
+    rest are ranked again and the leader's amount is what it needs against the next one (the minimum bid when it
+    is alone). `live` must hold every live bid of the slot. Returns the leader afterwards, if any."""
+    if bid.status not in LIVE:
+        return ranked(live)[0] if ranked(live) else None
+    bid.move(BidStatus.CANCELLED)
+    order = ranked(live)
+    if not order:
+        slot.current_bid = None
+        return None
+    leader = order[0]
+    if len(order) > 1:
+        order[1].amount = order[1].ceiling
+        leader.amount = min(leader.ceiling, max(slot.min_bid, order[1].ceiling + rules.step))
+    else:
+        leader.amount = min(leader.ceiling, slot.min_bid)
+    leader.move(BidStatus.ACTIVE)
+    for other in order[1:]:
+        other.move(BidStatus.OUTBID)
+    slot.current_bid = leader.amount
+    return leader
+
+
+def close_without_sale(slot: Slot, live: list[Bid]) -> None:
+    """An operator's suspension of the creator closes the open slot unsold: every live bid expires."""
+    if slot.status is not SlotStatus.ACTIVE:
+        raise StateConflict("This auction has already ended.", code="auction_ended")
+    slot.status, slot.outcome, slot.winning_bid_id = SlotStatus.CLOSED, "UNSOLD", None
+    for bid in ranked(live):
+        bid.move(BidStatus.EXPIRED)

@@ -1,6 +1,8 @@
 """A creator's reliability record, from what their placements did: pins made on time (before the pin deadline the
 brand's payment set), placements kept for their whole duration or ended early (unpinned, hidden or deleted), and
-how long they take to decide on a winning bid. A creator with no finished placement is new: no rate is shown."""
+how long they take to decide on a winning bid, and placements ended by a dispute an operator decided with a refund
+(each counts as finished and not kept, whatever the tracker saw). A creator with no finished placement is new: no
+rate is shown."""
 
 from dataclasses import dataclass
 
@@ -10,13 +12,14 @@ class Record:
     pinned: int = 0
     pinned_on_time: int = 0
     kept: int = 0  # placements kept pinned for their whole duration
-    ended_early: int = 0
+    ended_early: int = 0  # unpinned, hidden or deleted before the end (not counting the disputed ones)
+    disputed: int = 0  # ended by an operator's refund decision on a dispute
     decisions: int = 0
     response_seconds: int | None = None  # the average time from an auction's end to the creator's decision
 
     @property
     def finished(self) -> int:
-        return self.kept + self.ended_early
+        return self.kept + self.ended_early + self.disputed
 
     @property
     def kept_percent(self) -> int | None:

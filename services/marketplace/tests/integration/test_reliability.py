@@ -45,6 +45,7 @@ async def test_the_record_follows_the_placements_and_reaches_the_cards_the_filte
 
     record = (await world.http.get("/influencer/record", headers=creator)).json()
     assert record == {"pinned": 4, "pinnedOnTimePercent": 75, "placements": 4, "kept": 3, "endedEarly": 1,
+                      "disputedPlacements": 0,
                       "keptPercent": 75, "decisions": 4, "responseMinutes": 45}
 
     open_slot = await world.slot(creator, posts[4], minBid=10)

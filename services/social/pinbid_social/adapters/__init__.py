@@ -4,15 +4,18 @@ of them this service talks to, chosen from its settings: the sandbox (default) o
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 
-from ..ports import InstagramApi, Pinning
+from ..ports import InstagramApi, LinkReputation, Pinning
 from ..settings import SocialSettings
+from .deny_list import DenyList
 from .instagram_graph import InstagramGraph
 from .instagrapi_pinning import InstagrapiPinning
 from .sandbox import SandboxInstagram
+from .web_risk import WebRisk
 
 
 @dataclass
@@ -40,3 +43,11 @@ def build_providers(settings: SocialSettings, db: Database, *, clock: Callable[[
     sandbox = SandboxInstagram(db, public_url=settings.public_url, seed=settings.sandbox_seed,
                                posts_per_account=settings.sandbox_posts_per_account, clock=clock)
     return Providers(api=sandbox, pinning=sandbox, redirect_uri=redirect_uri, sandbox=sandbox)
+
+
+def link_reputation(settings: SocialSettings) -> LinkReputation:
+    """Google Web Risk when a key is set, else the local deny list."""
+    if settings.web_risk_key:
+        return WebRisk(key=settings.web_risk_key, base_url=settings.web_risk_url,
+                       timeout=settings.provider_timeout_seconds)
+    return DenyList(Path(settings.link_deny_list_file) if settings.link_deny_list_file else None)

@@ -39,6 +39,10 @@ from ..ports import (
 
 CLIENT_ID = "pinbid-sandbox"
 PASSWORD = "sandbox"
+
+
+class NotOwner(ProviderRejected):
+    """A sandbox post page action by someone other than the post's signed-in owner."""
 TOKEN_DAYS = 60
 MAX_PINNED = 3  # Instagram allows up to three pinned comments per post
 
@@ -314,17 +318,19 @@ class SandboxInstagram:
             comment = await self._own_comment(session, session_blob, media.id, comment_id)
             comment.pinned_at = None
 
-    async def act_as_owner(self, media_id: str, comment_id: str, action: str, password: str) -> None:
-        """What the post's owner does in the Instagram app: pin, unpin, hide, unhide or delete a comment (the
-        sandbox asks for the owner's password, as the app is signed in)."""
+    async def act_as_owner(self, media_id: str, comment_id: str, action: str, signed_in: str | None) -> None:
+        """What the post's owner does in the Instagram app: pin, unpin, hide, unhide or delete a comment. Only the
+        owner's own session (`signed_in`, the sandbox account its browser is signed in as) may; anyone else is
+        refused, as the app shows these actions only to the post's owner."""
         async with self.db.transaction() as session:
             media = await session.get(SandboxMedia, media_id, with_for_update=True)
             comment = await session.get(SandboxComment, comment_id, with_for_update=True)
             if media is None or comment is None or comment.media_id != media_id:
                 raise ProviderRejected("The comment does not exist on this post.")
-            if password != PASSWORD:
-                raise LoginProblem("bad_password", "The Instagram password is wrong. (In the sandbox it is "
-                                                   "'sandbox'.)")
+            if signed_in is None or signed_in != media.account_id:
+                raise NotOwner("Only the post's owner, signed in to this sandbox Instagram, can pin, unpin, hide "
+                               "or delete its comments. Connect this account to Pinbid from this browser to sign "
+                               "in as its owner.")
             if action == "pin" and comment.pinned_at is None:
                 pinned = await session.scalar(select(func.count()).where(
                     SandboxComment.media_id == media_id, SandboxComment.pinned_at.is_not(None)))

@@ -10,6 +10,8 @@ import string
 from datetime import datetime, timedelta
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from .hosts import BadHost, public_host
+
 CODE_ALPHABET = string.ascii_letters + string.digits
 CODE_LENGTH = 7
 CODE = re.compile(rf"^[A-Za-z0-9]{{{CODE_LENGTH}}}$")
@@ -34,18 +36,26 @@ def new_code() -> str:
 
 
 def destination(url: str) -> str:
-    """The brand's page as given, if it is one a person can be sent to safely: https, a real host name."""
+    """The brand's page as given, if it is one a person can be sent to safely: https, a public website's name
+    (domain/hosts.py)."""
     url = url.strip()
     if not url or len(url) > MAX_URL or any(ord(c) < 33 or ord(c) == 127 for c in url):
         raise BadLink(f"Enter the full address of your page (https://…), at most {MAX_URL} characters.", "url")
     parts = urlsplit(url)
     host = parts.hostname or ""
-    if parts.scheme != "https" or not host or "." not in host or parts.username or parts.password:
+    if parts.scheme != "https" or not host or parts.username or parts.password:
         raise BadLink("The link must be an https:// address of your page, for example https://yourbrand.com/offer.",
                       "url")
-    if host.replace(".", "").isdigit() or host == "localhost" or host.endswith(".local"):
-        raise BadLink("The link must go to your brand's public website.", "url")
+    try:
+        public_host(host)
+    except BadHost as bad:
+        raise BadLink(str(bad), "url") from None
     return url
+
+
+def host_of(url: str) -> str:
+    """The ASCII (IDNA) host of a URL `destination` accepted."""
+    return public_host(urlsplit(url).hostname or "")
 
 
 def promo_code(code: str | None) -> str | None:

@@ -1,10 +1,11 @@
 """Connecting Instagram through the sandbox's authorize page, and every way the OAuth state can be bad."""
 
 import asyncio
+import hashlib
 import uuid
 from urllib.parse import parse_qs, urlsplit
 
-from pinbid_kit.events.social import AccountConnected, AccountDisconnected, MediaSynced
+from pinbid_kit.events.social import AccountConnected, AccountDisconnected, MediaSynced, SocialAccountSignal
 from pinbid_testing import counting_statements
 
 PUBLIC = "http://pinbid.test"
@@ -42,6 +43,16 @@ async def test_connecting_writes_the_account_and_its_media_events_with_one_outbo
         assert await social.connect(creator) == f"{PUBLIC}/post-manager?connected=1"
     assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
     assert len(await social.events(AccountConnected.event_type)) == len(await social.events(MediaSynced.event_type))
+
+
+async def test_connecting_announces_the_instagram_account_as_a_hashed_signal(social):
+    creator = await social.user(handle="ivy.signals")
+    await social.connect(creator)
+    instagram_id = (await social.sql("SELECT instagram_id FROM connections WHERE user_id = :u", u=creator))[0][0]
+    signals = await social.events(SocialAccountSignal.event_type)
+    assert len(signals) == 1 and signals[0]["userId"] == str(creator) and signals[0]["kind"] == "INSTAGRAM_ACCOUNT"
+    assert signals[0]["valueHash"] == hashlib.sha256(f"INSTAGRAM_ACCOUNT:{instagram_id}".encode()).hexdigest()
+    assert instagram_id not in str(signals[0])
 
 
 async def test_denying_on_the_authorize_page_connects_nothing(social):

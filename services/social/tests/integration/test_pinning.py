@@ -183,9 +183,12 @@ async def confirm(world, bid):
                                         headers=world.social.auth(world.creator))
 
 
-async def owner_does(world, comment_id: str, action: str, password: str = "sandbox"):
+async def owner_does(world, comment_id: str, action: str, user=None):
+    """The post's owner (or `user`'s browser) in the sandbox Instagram app."""
+    headers = world.social.as_sandbox_owner(user) if user is not None else \
+        world.social.as_sandbox_owner(world.creator)
     return await world.social.http.post(f"/instagram/sandbox/p/{world.post_id}",
-                                        data={"comment": comment_id, "action": action, "password": password})
+                                        data={"comment": comment_id, "action": action}, headers=headers)
 
 
 async def test_the_manual_path_posts_without_a_password_and_starts_on_the_creators_word_checked(world):
@@ -232,17 +235,52 @@ async def test_i_pinned_it_is_refused_when_the_comment_is_hidden_deleted_or_chan
 
 async def test_the_sandbox_post_page_lets_its_owner_pin_unpin_hide_and_delete(world):
     crowd = await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m LIMIT 4", m=world.post_id)
-    wrong = await owner_does(world, crowd[0][0], "pin", password="nope")
-    assert wrong.status_code == 303 and "password" in wrong.headers["location"]
-    assert await pinned_on(world.social, world.post_id) == []
     for row in crowd[:3]:
         await owner_does(world, row[0], "pin")
     fourth = await owner_does(world, crowd[3][0], "pin")
     assert "at most 3 pinned" in fourth.headers["location"].replace("+", " ")
     await owner_does(world, crowd[0][0], "unpin")
     assert len(await pinned_on(world.social, world.post_id)) == 2
-    page = await world.social.http.get(f"/instagram/sandbox/p/{world.post_id}")
-    assert page.status_code == 200 and "Unpin" in page.text and "name='password'" in page.text
+    page = await world.social.http.get(f"/instagram/sandbox/p/{world.post_id}",
+                                       headers=world.social.as_sandbox_owner(world.creator))
+    assert page.status_code == 200 and "Unpin" in page.text and "name='password'" not in page.text
     bad = await world.social.http.post(f"/instagram/sandbox/p/{world.post_id}",
-                                       data={"comment": crowd[0][0], "action": "drop table", "password": "sandbox"})
+                                       data={"comment": crowd[0][0], "action": "drop table"},
+                                       headers=world.social.as_sandbox_owner(world.creator))
     assert bad.status_code == 422
+
+
+async def test_the_sandbox_post_page_refuses_everyone_but_its_signed_in_owner(world):
+    """Issue 22: anyone could unpin another creator's pinned comment with the shared sandbox password."""
+    crowd = await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m LIMIT 2", m=world.post_id)
+    await owner_does(world, crowd[0][0], "pin")
+    before = await pinned_on(world.social, world.post_id)
+    other = await world.social.user(handle="other.creator")
+    await world.social.connect(other, username="other.creator")
+    [(owner_account,)] = await world.social.sql("SELECT account_id FROM sandbox_media WHERE id = :m", m=world.post_id)
+    _, expires, mac = world.social.as_sandbox_owner(other)["Cookie"].split("=", 1)[1].split(".")
+    attempts = [
+        {},  # not signed in, with the old shared password
+        world.social.as_sandbox_owner(other),  # signed in, as another account
+        world.social.as_sandbox_owner(world.buyer),  # the brand whose comment it may be
+        {"Cookie": f"pinbid_sandbox_owner={owner_account}.{expires}.{mac}"},  # another's cookie, renamed
+    ]
+    for headers in attempts:
+        for action in ("unpin", "hide", "delete", "pin"):
+            refused = await world.social.http.post(f"/instagram/sandbox/p/{world.post_id}", headers=headers,
+                                                   data={"comment": crowd[0][0], "action": action,
+                                                         "password": "sandbox"})
+            assert refused.status_code == 403, (headers, action)
+            assert "signed in to this sandbox Instagram" in refused.text
+    assert await pinned_on(world.social, world.post_id) == before
+    assert await world.social.sql("SELECT hidden FROM sandbox_comments WHERE id = :c", c=crowd[0][0]) == [(False,)]
+    page = await world.social.http.get(f"/instagram/sandbox/p/{world.post_id}",
+                                       headers=world.social.as_sandbox_owner(other))
+    assert page.status_code == 200 and "<button" not in page.text and "Only @maya.makes" in page.text
+
+
+async def test_an_expired_owner_cookie_signs_nobody_in(world):
+    crowd = await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m LIMIT 1", m=world.post_id)
+    world.social.clock.advance(days=31)
+    refused = await owner_does(world, crowd[0][0], "pin")
+    assert refused.status_code == 403

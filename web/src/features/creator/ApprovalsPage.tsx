@@ -14,7 +14,7 @@ import { KEYS } from '@/api/keys'
 import { instagramConnectionQuery } from '@/api/queries'
 import type { Bid } from '@/api/types'
 import { approvalsQuery, useCreatorRecord } from './api/queries'
-import { potentialNet, responseTime, untilPaymentRequested } from './approvals'
+import { potentialNet, recordHint, responseTime, untilPaymentRequested } from './approvals'
 import { ApprovalCard } from './components/ApprovalCard'
 import { InstagramLoginDialog } from './components/InstagramLoginDialog'
 import { PinProofDialog } from './components/PinProofDialog'
@@ -62,7 +62,7 @@ function ApprovalsPageInner() {
         <StatCard icon={Hourglass} label="Pending" value={pending.length} />
         <StatCard icon={CheckCircle2} label="In progress" value={bids.length - pending.length} />
         <StatCard icon={DollarSign} label="Potential net revenue" value={formatMoney(potentialNet(bids))} hint={`After the ${platformFeePercent()}% fee`} />
-        <StatCard icon={Clock} label="Avg. response time" value={responseTime(record.data?.responseMinutes)} hint={record.data?.keptPercent != null ? `${record.data.keptPercent}% of placements kept` : undefined} />
+        <StatCard icon={Clock} label="Avg. response time" value={responseTime(record.data?.responseMinutes)} hint={recordHint(record.data)} />
       </div>
       {bids.length === 0 ? (
         <EmptyState icon={CheckCircle2} text="All caught up!" />

@@ -32,3 +32,11 @@ export function responseTime(minutes: number | null | undefined): string {
   if (minutes < 48 * 60) return `${Math.round(minutes / 60)} h`
   return `${Math.round(minutes / (24 * 60))} days`
 }
+
+/** The creator's record under the response time: the share kept, and placements ended by a dispute, if any. */
+export function recordHint(record?: { keptPercent?: number | null; disputedPlacements?: number }): string | undefined {
+  const parts = []
+  if (record?.keptPercent != null) parts.push(`${record.keptPercent}% of placements kept`)
+  if (record?.disputedPlacements) parts.push(`${record.disputedPlacements} ended by a dispute`)
+  return parts.length ? parts.join(' · ') : undefined
+}

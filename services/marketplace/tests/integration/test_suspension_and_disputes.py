@@ -1,0 +1,105 @@
+"""Marketplace's side of an operator's decisions (issue 22): a suspended user's open bids are withdrawn (the slot
+re-ranked) and its open slots closed without sale, once whatever the redeliveries; a dispute decided with a refund
+counts in the creator's record."""
+
+import uuid
+from datetime import timedelta
+
+from pinbid_kit.events import identity as i
+from pinbid_kit.events import social as s
+from sqlalchemy import text
+
+from .test_reliability import placement
+
+
+async def slot_state(world, slot_id: str) -> dict:
+    return (await world.http.get(f"/marketplace/slots/{slot_id}", headers=world.auth(uuid.uuid4(), "BUYER"))).json()
+
+
+async def bid_statuses(world, slot_id: str) -> dict[str, tuple[str, float]]:
+    async with world.service.db.autocommit() as conn:
+        rows = (await conn.execute(text("SELECT buyer_id, status, amount FROM bids WHERE slot_id = :s"),
+                                   {"s": slot_id})).all()
+    return {str(r.buyer_id): (r.status, float(r.amount)) for r in rows}
+
+
+async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_second_price(world):
+    creator, posts = await world.creator(posts=2)
+    leader, second, third = await world.buyer("L"), await world.buyer("S"), await world.buyer("T")
+    slot = await world.slot(creator, posts[0], minBid=10)
+    for buyer, amount, maximum in ((third, 80, None), (second, 100, 200), (leader, 150, 300)):
+        extra = {"autoBidEnabled": True, "maxAutoBid": maximum} if maximum else {}
+        assert (await world.bid(buyer, slot["id"], amount, **extra)).status_code == 201
+    assert (await slot_state(world, slot["id"]))["currentBid"] == 201
+    other = await world.slot(creator, posts[1], minBid=10)
+    await world.bid(leader, other["id"], 30)  # alone: withdrawn, the slot has no bid left
+
+    suspended = i.UserSuspended(user_id=uuid.UUID(leader["x-user"]), reason="Shill bidding",
+                                operator_id=uuid.uuid4(), suspended_at=world.clock.now)
+    envelope = await world.deliver(suspended)
+    statuses = await bid_statuses(world, slot["id"])
+    assert statuses[leader["x-user"]][0] == "CANCELLED"
+    assert statuses[second["x-user"]] == ("ACTIVE", 81.0)  # one step above the next maximum, 80
+    assert statuses[third["x-user"]] == ("OUTBID", 80.0)
+    shown = await slot_state(world, slot["id"])
+    assert (shown["currentBid"], shown["status"]) == (81, "ACTIVE")
+    emptied = await slot_state(world, other["id"])
+    assert (emptied["currentBid"], emptied["status"]) == (None, "ACTIVE")
+
+    async with world.service.db.autocommit() as conn:
+        outbox_before = await conn.scalar(text("SELECT count(*) FROM outbox"))
+    await world.service.consumers.dispatch(envelope, {})  # redelivered: nothing more
+    async with world.service.db.autocommit() as conn:
+        assert await conn.scalar(text("SELECT count(*) FROM outbox")) == outbox_before
+    assert await bid_statuses(world, slot["id"]) == statuses
+
+    # the runner-up now wins the auction as usual
+    ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    winner = [b for b in ended.json()["bids"] if b["status"] == "PENDING_INFLUENCER_APPROVAL"]
+    assert [b["user"]["name"] for b in winner] == ["S Inc"]
+
+
+async def test_a_suspended_creators_open_slots_close_without_sale_and_their_bidders_are_told(world):
+    creator, posts = await world.creator(posts=2)
+    brand = await world.buyer()
+    open_one = await world.slot(creator, posts[0], minBid=10)
+    await world.bid(brand, open_one["id"], 40)
+    quiet = await world.slot(creator, posts[1], minBid=10)
+    await world.deliver(i.UserSuspended(user_id=uuid.UUID(creator["x-user"]), reason="Fake account",
+                                        operator_id=uuid.uuid4(), suspended_at=world.clock.now))
+    for slot in (open_one, quiet):
+        shown = await slot_state(world, slot["id"])
+        assert shown["status"] == "CLOSED", shown
+    assert (await bid_statuses(world, open_one["id"]))[brand["x-user"]][0] == "EXPIRED"
+    async with world.service.db.autocommit() as conn:
+        closed = (await conn.execute(text("SELECT envelope FROM outbox WHERE type = 'marketplace.auction.closed.v1'"))
+                  ).scalars().all()
+        outcomes = await conn.execute(text("SELECT outcome, winning_bid_id FROM slots WHERE creator_id = :c"),
+                                      {"c": creator["x-user"]})
+        assert set(outcomes.all()) == {("UNSOLD", None)}
+    assert sorted(e["data"]["slotId"] for e in closed) == sorted([open_one["id"], quiet["id"]])
+    assert {e["data"]["outcome"] for e in closed} == {"UNSOLD"}
+    brand_views = (await world.http.get("/buyer/bids", headers=brand)).json()
+    assert brand_views[0]["status"] == "EXPIRED"
+
+
+async def test_a_dispute_refunded_counts_in_the_creators_record_once_and_continue_does_not(world):
+    creator, posts = await world.creator(posts=3)
+    kept, refunded, continued = [await placement(world, creator, posts[n], minutes_to_decide=5) for n in range(3)]
+    await world.deliver(s.PlacementCompleted(completed_at=world.clock.now, **kept))
+    buyer = uuid.uuid4()
+
+    def decided(event, outcome):
+        return s.DisputeDecided(dispute_id=uuid.uuid4(), bid_id=event["bid_id"], slot_id=event["slot_id"],
+                                creator_id=event["creator_id"], buyer_id=buyer, outcome=outcome, reason="r",
+                                operator_id=uuid.uuid4(), decided_at=world.clock.now + timedelta(days=2))
+
+    envelope = await world.deliver(decided(refunded, "REFUND_ALL"))
+    await world.service.consumers.dispatch(envelope, {})
+    await world.deliver(decided(continued, "CONTINUE"))
+    # the tracker's later unpin of the refunded placement does not count it twice
+    await world.deliver(s.CommentUnpinned(comment_id="c", unpinned_at=world.clock.now, reason="UNPINNED",
+                                          **refunded))
+    record = (await world.http.get("/influencer/record", headers=creator)).json()
+    assert (record["placements"], record["kept"], record["endedEarly"], record["disputedPlacements"],
+            record["keptPercent"]) == (2, 1, 0, 1, 50)

@@ -1,0 +1,69 @@
+"""A short link's host must be a public website: every kind of bad host is refused, real names in any script pass."""
+
+import pytest
+from pinbid_social.domain import links
+from pinbid_social.domain.hosts import BadHost, public_host
+
+IP_LITERALS = ["127.0.0.1", "2130706433", "0177.0.0.1", "0x7f.0.0.1", "0x7f000001", "127.1", "0x7f.1",
+               "017700000001", "127.0.0.1.", "169.254.169.254", "10.0.0.1", "::1", "[::1]", "::ffff:127.0.0.1",
+               "[::ffff:7f00:1]", "fe80::1%25eth0", "１２７.０.０.１", "127。0。0。1", "%31%32%37.0.0.1", "1.2.3.0x4"]
+SINGLE_LABEL = ["localhost", "localhost.", "LOCALHOST.", "intranet", "router", "xn--bcher-kva", "metadata"]
+RESERVED = ["foo.localhost", "db.internal", "printer.local", "api.svc", "api.default.svc.cluster.local",
+            "shop.test", "brand.example", "x.invalid", "nas.home.arpa", "1.0.0.127.in-addr.arpa", "example.com",
+            "www.example.org", "hidden.onion", "files.corp", "wiki.lan", "box.localdomain",
+            "%6c%6f%63%61%6c%68%6f%73%74.%6c%6f%63%61%6c", "例え.テスト"]
+CONFUSABLE = ["pаypal.com",  # a Cyrillic а among Latin letters
+              "xn--pypal-4ve.com",  # the same, already in IDNA form
+              "аррӏе.com",  # wholly Cyrillic letters that look Latin, under a Latin top-level domain
+              "xn--80ak6aa92e.com", "gοogle.com",  # a Greek ο
+              "ѕсоре.net", "bаnk.co.uk", "miсrosoft.com"]
+MALFORMED = ["", ".", "a..b.com", "-brand.com", "brand-.com", "under_score.com", "x" * 64 + ".com",
+             "sp ace.com", "brand.com/evil"]
+PUBLIC = {"yourbrand.com": "yourbrand.com", "Shop.NorthWind.Coffee.": "shop.northwind.coffee",
+          "bücher.de": "xn--bcher-kva.de", "москва.рф": "xn--80adxhks.xn--p1ai", "日本語.jp": "xn--wgv71a119e.jp",
+          "ラーメンdays.jp": "xn--days-kt4cvb3d8c.jp", "1password.com": "1password.com",
+          "my-shop.co.uk": "my-shop.co.uk", "xn--bcher-kva.de": "xn--bcher-kva.de", "123.example-brand.io":
+          "123.example-brand.io"}
+
+
+@pytest.mark.parametrize("host", IP_LITERALS)
+def test_ip_literals_in_any_spelling_are_refused(host):
+    with pytest.raises(BadHost, match="not an IP address"):
+        public_host(host)
+
+
+@pytest.mark.parametrize("host", SINGLE_LABEL)
+def test_single_label_names_are_refused(host):
+    with pytest.raises(BadHost, match="full domain name"):
+        public_host(host)
+
+
+@pytest.mark.parametrize("host", RESERVED)
+def test_reserved_and_internal_names_are_refused(host):
+    with pytest.raises(BadHost, match="local, internal or reserved"):
+        public_host(host)
+
+
+@pytest.mark.parametrize("host", CONFUSABLE)
+def test_mixed_script_and_confusable_names_are_refused(host):
+    with pytest.raises(BadHost, match="imitate"):
+        public_host(host)
+
+
+@pytest.mark.parametrize("host", MALFORMED)
+def test_malformed_names_are_refused(host):
+    with pytest.raises(BadHost):
+        public_host(host)
+
+
+@pytest.mark.parametrize(("host", "ascii_form"), PUBLIC.items())
+def test_public_names_pass_in_their_idna_form(host, ascii_form):
+    assert public_host(host) == ascii_form
+
+
+@pytest.mark.parametrize("url", ["https://2130706433/x", "https://[::1]/", "https://0x7f.1/", "https://db.internal/",
+                                 "https://pаypal.com/login", "https://localhost./", "https://%6c%6f%63%61%6c%68%6f%73%74/"])
+def test_the_link_rule_refuses_them_with_a_message_for_the_url_field(url):
+    with pytest.raises(links.BadLink) as refused:
+        links.destination(url)
+    assert refused.value.field == "url"
