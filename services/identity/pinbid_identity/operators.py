@@ -91,7 +91,7 @@ async def create(email: str, name: str | None, settings: IdentitySettings) -> En
         await db.dispose()
 
 
-def main(argv: list[str] | None = None) -> int:
+async def run(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pinbid_identity.operators", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     create_parser = commands.add_parser("create", help="create an operator, or enroll an existing one afresh")
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     create_parser.add_argument("--name")
     args = parser.parse_args(argv)
     try:
-        enrollment = asyncio.run(create(args.email, args.name, IdentitySettings.load()))
+        enrollment = await create(args.email, args.name, IdentitySettings.load())
     except (RuleBroken, NotAnOperator) as refused:
         print(f"Refused: {refused}", file=sys.stderr)
         return 1
@@ -108,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Password (shown once, keep it in a password manager): {enrollment.password}")
     print(f"Second factor: add this to an authenticator app (or make a QR code of it):\n{enrollment.otpauth_uri}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return asyncio.run(run(argv))
 
 
 if __name__ == "__main__":
