@@ -72,9 +72,24 @@ const PAGE = 100
 
 function AuditPageOf({ filter, before, last, onMore }: { filter: AuditFilter; before?: string; last: boolean; onMore: (before: string) => void }) {
   const entries = useAudit(filter, before)
-  if (entries.isPending) return <Loading text="Loading the audit log..." />
-  if (entries.isError) return <LoadError message={serverMessage(entries.error, 'Could not load the audit log.')} onRetry={() => void entries.refetch()} />
-  if (entries.data.length === 0 && !before) return <EmptyState icon={ScrollText} text="No operator action yet." />
+  if (entries.isPending)
+    return (
+      <li>
+        <Loading text="Loading the audit log..." />
+      </li>
+    )
+  if (entries.isError)
+    return (
+      <li>
+        <LoadError message={serverMessage(entries.error, 'Could not load the audit log.')} onRetry={() => void entries.refetch()} />
+      </li>
+    )
+  if (entries.data.length === 0 && !before)
+    return (
+      <li>
+        <EmptyState icon={ScrollText} text="No operator action yet." />
+      </li>
+    )
   return (
     <>
       {entries.data.map((e) => (
