@@ -33,10 +33,11 @@ run: install web
 	$(UV) run --frozen --no-dev python -m pinbid_launcher embedded --port $(PORT)
 
 ## operator: create an operator (staff) account, or enroll an existing one afresh, against identity's configured
-## database (IDENTITY_DATABASE_URL, IDENTITY_ENCRYPTION_KEYS from the environment or .env): make operator EMAIL=you@example.com [NAME="Ops Desk"]
+## database (IDENTITY_DATABASE_URL, IDENTITY_ENCRYPTION_KEYS from the environment or .env), or with EMBEDDED=1 the
+## embedded run's (make run): make operator EMAIL=you@example.com [NAME="Ops Desk"] [EMBEDDED=1]
 operator: install
 	@if [ -z "$(EMAIL)" ]; then echo "usage: make operator EMAIL=you@example.com [NAME=\"Ops Desk\"]"; exit 2; fi
-	$(UV) run --frozen --no-dev python -m pinbid_identity.operators create --email "$(EMAIL)" $(if $(NAME),--name "$(NAME)")
+	$(UV) run --frozen --no-dev python -m pinbid_identity.operators create --email "$(EMAIL)" $(if $(NAME),--name "$(NAME)") $(if $(EMBEDDED),--embedded)
 
 ## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml, the web's API types and rules
 contracts:

