@@ -27,8 +27,9 @@ async def operator_token(identity, http) -> str:
                           "Pinbid")
     enrolled = await operators.enroll("desk@example.com", "Desk")
     secret = pyotp.parse_uri(enrolled.otpauth_uri).secret
+    code = code_at(secret, datetime.now(UTC) + timedelta(seconds=30))
     login = await http.post("/api/auth/login", json={"email": "desk@example.com", "password": enrolled.password,
-                                                     "code": code_at(secret, datetime.now(UTC) + timedelta(seconds=30))})
+                                                     "code": code})
     assert login.status_code == 200, login.text
     return login.json()["token"]
 
