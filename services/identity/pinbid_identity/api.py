@@ -1,7 +1,6 @@
 """Identity's HTTP routes: the spec's /auth/* and /notifications calls."""
 
 import uuid
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -14,6 +13,7 @@ from .notifications import Notifications
 from .queries import OpsQueries
 from .schemas import (
     AuditEntryOut,
+    AuditQuery,
     ChangePasswordIn,
     DetailOut,
     ForgotPasswordIn,
@@ -33,6 +33,7 @@ from .schemas import (
     TokenVersionOut,
     UnreadCountOut,
     UserOut,
+    UserSearchQuery,
 )
 from .suspensions import Suspensions
 
@@ -138,10 +139,10 @@ ops = APIRouter(prefix="/ops", tags=["ops"])
 
 
 @ops.get("/users", response_model=list[OpsUserOut])
-async def search_users(_: Operator, queries: OpsQueriesDep,
-                       q: Annotated[str | None, Query(max_length=254)] = None) -> list[OpsUserOut]:
+async def search_users(_: Operator, queries: OpsQueriesDep, query: Annotated[UserSearchQuery, Query()]
+                       ) -> list[OpsUserOut]:
     """Users whose email or name contains `q` (any case), prefix matches first; at most 50."""
-    return [OpsUserOut.of(u) for u in await queries.search_users(q)]
+    return [OpsUserOut.of(u) for u in await queries.search_users(query.q)]
 
 
 @ops.post("/users/{user_id}/suspend", response_model=OpsUserOut)
@@ -160,12 +161,10 @@ async def restore_user(user_id: uuid.UUID, body: ReasonIn, operator: Operator,
 
 
 @ops.get("/audit", response_model=list[AuditEntryOut])
-async def audit_log(_: Operator, queries: OpsQueriesDep,
-                    object_type: Annotated[str | None, Query(alias="objectType", max_length=40)] = None,
-                    object_id: Annotated[str | None, Query(alias="objectId", max_length=100)] = None,
-                    before: datetime | None = None) -> list[AuditEntryOut]:
+async def audit_log(_: Operator, queries: OpsQueriesDep, query: Annotated[AuditQuery, Query()]
+                    ) -> list[AuditEntryOut]:
     """Every operator action of every service, newest first, 100 at a time (`before`: the last `actedAt` seen)."""
-    return [AuditEntryOut.of(e) for e in await queries.audit(object_type, object_id, before)]
+    return [AuditEntryOut.of(e) for e in await queries.audit(query.object_type, query.object_id, query.before)]
 
 
 internal = APIRouter(prefix="/internal", include_in_schema=False)

@@ -71,7 +71,7 @@ class DetailOut(ApiModel):
 class LoginIn(ApiModel):
     email: Text
     password: Password
-    code: Annotated[str, Field(max_length=10, description="an operator's 6-digit TOTP code")] | None = None
+    code: Annotated[PlainText, Field(max_length=10, description="an operator's 6-digit TOTP code")] | None = None
 
 
 class RegisterIn(ApiModel):
@@ -181,6 +181,16 @@ class OpsUserOut(ApiModel):
     def of(cls, user: User) -> "OpsUserOut":
         return cls(id=user.id, email=user.email, name=user.name, role=user.role, status=user.status,
                    created_at=user.created_at, suspended_reason=user.suspended_reason)
+
+
+class UserSearchQuery(ApiModel):
+    q: PlainText | None = Field(default=None, max_length=254, description="part of the email or name, any case")
+
+
+class AuditQuery(ApiModel):
+    object_type: PlainText | None = Field(default=None, max_length=40)
+    object_id: PlainText | None = Field(default=None, max_length=100)
+    before: datetime | None = Field(default=None, description="entries acted before this (the last actedAt seen)")
 
 
 class ReasonIn(ApiModel):

@@ -4147,6 +4147,7 @@ export interface operations {
             query?: {
                 objectType?: string | null;
                 objectId?: string | null;
+                /** @description entries acted before this (the last actedAt seen) */
                 before?: string | null;
             };
             header?: never;
@@ -4178,6 +4179,7 @@ export interface operations {
     search_users_ops_users_get: {
         parameters: {
             query?: {
+                /** @description part of the email or name, any case */
                 q?: string | null;
             };
             header?: never;
