@@ -7,7 +7,7 @@ REPLICAS ?= 1
 PYTEST_WORKERS ?= 2
 WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean
+.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean operator
 
 ## install: what the product runs on: the runtime Python packages (uv, locked, without the dev group; packages
 ## already there stay) and the web app's locked packages (npm ci, again only when the lock changed)
@@ -31,6 +31,13 @@ web/dist/index.html: $(WEB_SOURCES) web/node_modules/.package-lock.json
 ## run: the whole product at http://127.0.0.1:8000 (embedded PostgreSQL, in-process bus, sandboxes, demo data)
 run: install web
 	$(UV) run --frozen --no-dev python -m pinbid_launcher embedded --port $(PORT)
+
+## operator: create an operator (staff) account, or enroll an existing one afresh, against identity's configured
+## database (IDENTITY_DATABASE_URL, IDENTITY_ENCRYPTION_KEYS from the environment or .env), or with EMBEDDED=1 the
+## embedded run's (make run): make operator EMAIL=you@example.com [NAME="Ops Desk"] [EMBEDDED=1]
+operator: install
+	@if [ -z "$(EMAIL)" ]; then echo "usage: make operator EMAIL=you@example.com [NAME=\"Ops Desk\"]"; exit 2; fi
+	$(UV) run --frozen --no-dev python -m pinbid_identity.operators create --email "$(EMAIL)" $(if $(NAME),--name "$(NAME)") $(if $(EMBEDDED),--embedded)
 
 ## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml, the web's API types and rules
 contracts:

@@ -28,7 +28,7 @@ def check_access(request: Request, access: Access, verifier: TokenVerifier) -> N
     if access is Access.PUBLIC:
         return
     principal = principal_from(request, verifier)  # refuses expired and revoked tokens
-    if access in (Access.INFLUENCER, Access.BUYER) and principal.role != access.value:
+    if access in (Access.INFLUENCER, Access.BUYER, Access.OPERATOR) and principal.role != access.value:
         raise Forbidden(WRONG_ROLE, code="wrong_role")
 
 

@@ -9,6 +9,7 @@ class Access(StrEnum):
     SIGNED_IN = "signed-in"
     INFLUENCER = "INFLUENCER"
     BUYER = "BUYER"
+    OPERATOR = "OPERATOR"
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,13 @@ ROUTES = [
     Route("/influencer/pin-comment", "social", Access.INFLUENCER),
     Route("/blog", "content", Access.PUBLIC),
     Route("/newsletter", "content", Access.PUBLIC),
+    # the operator's desk: every /ops path needs the OPERATOR role, whichever service answers it
+    Route("/ops", "identity", Access.OPERATOR),  # a path no service has: 403 before the 404, for non-operators
+    Route("/ops/users", "identity", Access.OPERATOR),
+    Route("/ops/audit", "identity", Access.OPERATOR),
+    Route("/ops/disputes", "social", Access.OPERATOR),
+    Route("/ops/payments", "payments", Access.OPERATOR),
+    Route("/ops/flags", "marketplace", Access.OPERATOR),
 ]
 
 

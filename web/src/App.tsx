@@ -27,6 +27,12 @@ const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
 const PlacementPage = React.lazy(() => import('@/features/buyer/PlacementPage'))
 const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
 const NotificationsPage = React.lazy(() => import('@/features/notifications/NotificationsPage'))
+const OpsShell = React.lazy(() => import('@/features/ops/OpsShell').then((m) => ({ default: m.OpsShell })))
+const OpsDisputesPage = React.lazy(() => import('@/features/ops/DisputesPage'))
+const OpsDisputePage = React.lazy(() => import('@/features/ops/DisputeDetailPage'))
+const OpsFlagsPage = React.lazy(() => import('@/features/ops/FlagsPage'))
+const OpsUsersPage = React.lazy(() => import('@/features/ops/UsersPage'))
+const OpsAuditPage = React.lazy(() => import('@/features/ops/AuditPage'))
 
 export function AppRoutes() {
   return (
@@ -63,6 +69,20 @@ export function AppRoutes() {
           <Route path="earnings" element={<EarningsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="notifications" element={<NotificationsPage />} />
+        </Route>
+        <Route
+          path="ops"
+          element={
+            <React.Suspense fallback={null}>
+              <OpsShell />
+            </React.Suspense>
+          }
+        >
+          <Route index element={<OpsDisputesPage />} />
+          <Route path="disputes/:disputeId" element={<OpsDisputePage />} />
+          <Route path="flags" element={<OpsFlagsPage />} />
+          <Route path="users" element={<OpsUsersPage />} />
+          <Route path="audit" element={<OpsAuditPage />} />
         </Route>
       </Route>
     </Routes>
@@ -109,12 +129,16 @@ const TITLES: Record<string, string> = {
   '/earnings': 'Earnings — Pinbid',
   '/settings': 'Settings — Pinbid',
   '/notifications': 'Notifications — Pinbid',
+  '/ops': 'Disputes — Pinbid operator desk',
+  '/ops/flags': 'Flags — Pinbid operator desk',
+  '/ops/users': 'Users — Pinbid operator desk',
+  '/ops/audit': 'Audit log — Pinbid operator desk',
 }
 
 function RouteEffects() {
   const { pathname, hash } = useLocation()
   React.useEffect(() => {
-    const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname
+    const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname.startsWith('/ops/disputes/') ? '/ops' : pathname
     // blog posts set their own title once loaded
     if (!pathname.startsWith('/blog/')) document.title = TITLES[key] ?? 'Page not found — Pinbid'
   }, [pathname])

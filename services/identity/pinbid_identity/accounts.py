@@ -7,16 +7,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pinbid_kit import mail
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, Forbidden, Invalid
+from pinbid_kit.errors import Conflict, Forbidden, Invalid, SecondFactor
 from pinbid_kit.revocations import Revocations
+from pinbid_kit.secrets import SecretBox
 from pinbid_kit.tokens import Principal, TokenSigner
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out
+from .domain import second_factor
 from .domain.accounts import (
+    OPERATOR,
+    SUSPENDED,
     Role,
     RuleBroken,
     check_password,
@@ -25,6 +30,7 @@ from .domain.accounts import (
     normalize_email,
 )
 from .domain.notices import DEFAULT_PREFERENCES
+from .domain.signals import address_signal_value
 from .models import NotificationPreferences, PasswordReset, User
 from .notifications import preference_columns
 from .passwords import Passwords
@@ -38,6 +44,8 @@ RESET_INVALID = "This reset link is invalid or has expired. Please request a new
 SIGNED_OUT = "Your session has expired. Please sign in again."
 WRONG_PASSWORD = "Your current password is incorrect."
 PASSWORD_FOR_EMAIL = "Enter your current password to change your email address."
+CODE_REQUIRED = "Enter the 6-digit code from your authenticator app."
+CODE_INVALID = "That code is not valid or was already used. Wait for the next code and try again."
 
 
 def rule(fn, *args, **kwargs):
@@ -46,6 +54,27 @@ def rule(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     except RuleBroken as broken:
         raise Invalid(str(broken), field=broken.field) from None
+
+
+@dataclass(frozen=True)
+class Client:
+    """Where a request came from: the address the gateway saw and the browser's device id, if it sent one."""
+
+    address: str
+    device: str | None = None
+
+    def signals(self) -> dict[str, str]:
+        observed = {}
+        if self.device:
+            observed["DEVICE"] = self.device
+        if (address := address_signal_value(self.address)) is not None:
+            observed["ADDRESS"] = address
+        return observed
+
+
+def suspended_message(reason: str | None) -> str:
+    return f"This account is suspended: {reason or 'no reason was given'}. Contact Pinbid support if you think " \
+        "this is a mistake."
 
 
 @dataclass(frozen=True)
@@ -59,18 +88,23 @@ class Signup:
 
 
 class Accounts:
-    def __init__(self, db: Database, settings: IdentitySettings, signer: TokenSigner, passwords: Passwords):
+    def __init__(self, db: Database, settings: IdentitySettings, signer: TokenSigner, passwords: Passwords,
+                 secret_box: SecretBox, clock: Clock = utcnow):
         self.db = db
         self.settings = settings
         self.signer = signer
         self.passwords = passwords
+        self.secret_box = secret_box
+        self.clock = clock
         self.failed_logins = FailedLogins(db, settings.login_policy())
 
     def _token(self, user: User) -> str:
-        return self.signer.sign(user.id, user.role, user.token_version)
+        ttl = self.settings.operator_token_ttl_seconds if user.role == OPERATOR else None
+        return self.signer.sign(user.id, user.role, user.token_version, ttl_seconds=ttl)
 
     # --- sign up, sign in -------------------------------------------------------------------
-    async def register(self, signup: Signup, *, demo: bool = False) -> tuple[User, str]:
+    async def register(self, signup: Signup, *, demo: bool = False, client: Client | None = None
+                       ) -> tuple[User, str]:
         name = rule(clean_name, signup.name)
         email = rule(normalize_email, signup.email)
         rule(check_password, signup.password)
@@ -84,27 +118,53 @@ class Accounts:
                 await session.flush()
                 session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
                 await events_out.user_registered(session, user)
+                if client is not None:
+                    await events_out.signals_observed(session, user.id, client.signals(), datetime.now(UTC))
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, self._token(user)
 
-    async def login(self, email_raw: str, password: str, client: str) -> tuple[User, str]:
+    async def login(self, email_raw: str, password: str, client: Client | str, code: str | None = None
+                    ) -> tuple[User, str]:
+        """An operator also gives the TOTP code of its authenticator app. A wrong code counts as a failed login
+        (the throttle), a missing one does not (the web asks for it once it knows the account needs one)."""
+        client = Client(client) if isinstance(client, str) else client
         try:
             email = normalize_email(email_raw)
         except RuleBroken:
             email = email_raw.strip().lower()[:254]
-        attempt = await self.failed_logins.begin(email, client)
+        attempt = await self.failed_logins.begin(email, client.address)
         async with self.db.transaction() as session:
             user = await session.scalar(select(User).where(User.email == email))
         ok = await self.passwords.verify(user.password_hash if user else None, password)
         if not ok or user is None:
             raise Forbidden(LOGIN_FAILED, code="login_failed")
+        if user.status == SUSPENDED:
+            await self.failed_logins.succeeded(attempt)
+            raise Forbidden(suspended_message(user.suspended_reason), code="account_suspended")
+        if user.role == OPERATOR and not code:
+            await self.failed_logins.withdraw(attempt)
+            raise SecondFactor(CODE_REQUIRED, code="second_factor_required")
+        async with self.db.transaction() as session:
+            if user.role == OPERATOR:
+                await self._accept_code(session, user, code or "")
+            if self.passwords.needs_rehash(user.password_hash):
+                await session.execute(update(User).where(User.id == user.id).values(
+                    password_hash=await self.passwords.hash(password)))
+            await events_out.signals_observed(session, user.id, client.signals(), datetime.now(UTC))
         await self.failed_logins.succeeded(attempt)
-        if self.passwords.needs_rehash(user.password_hash):
-            new_hash = await self.passwords.hash(password)
-            async with self.db.transaction() as session:
-                await session.execute(update(User).where(User.id == user.id).values(password_hash=new_hash))
         return user, self._token(user)
+
+    async def _accept_code(self, session: AsyncSession, user: User, code: str) -> None:
+        """Accepts the code once: the step it matched must be newer than the last accepted one, and the update
+        that records it says so in its WHERE, so two sign-ins with one code at the same moment let one through."""
+        secret = self.secret_box.open(user.totp_secret_sealed) if user.totp_secret_sealed else None
+        step = second_factor.accepted_step(secret, code, self.clock(), user.totp_last_step) if secret else None
+        recorded = step is not None and await session.scalar(
+            update(User).where(User.id == user.id, or_(User.totp_last_step.is_(None), User.totp_last_step < step))
+            .values(totp_last_step=step).returning(User.id))
+        if not recorded:
+            raise SecondFactor(CODE_INVALID, code="invalid_second_factor")
 
     # --- the signed-in user ---------------------------------------------------------------
     async def current(self, principal: Principal) -> User:

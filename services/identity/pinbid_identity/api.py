@@ -1,24 +1,31 @@
 """Identity's HTTP routes: the spec's /auth/* and /notifications calls."""
 
+import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
-from pinbid_kit.auth import SignedIn
+from fastapi import APIRouter, Depends, Query, Request
+from pinbid_kit.auth import Operator, SignedIn
 from pinbid_kit.deps import from_state
 
-from .accounts import Accounts, Signup
+from .accounts import Accounts, Client, Signup
+from .domain.signals import device_id
 from .notifications import Notifications
+from .queries import OpsQueries
 from .schemas import (
+    AuditEntryOut,
+    AuditQuery,
     ChangePasswordIn,
     DetailOut,
     ForgotPasswordIn,
     LoginIn,
     MarkReadIn,
     NotificationOut,
+    OpsUserOut,
     PreferencesIO,
     PreferencesOut,
     ProfileIn,
     ProfileOut,
+    ReasonIn,
     RegisterIn,
     ResetPasswordIn,
     SessionOut,
@@ -26,10 +33,14 @@ from .schemas import (
     TokenVersionOut,
     UnreadCountOut,
     UserOut,
+    UserSearchQuery,
 )
+from .suspensions import Suspensions
 
 AccountsDep = Annotated[Accounts, Depends(from_state("accounts"))]
 NotificationsDep = Annotated[Notifications, Depends(from_state("notifications"))]
+SuspensionsDep = Annotated[Suspensions, Depends(from_state("suspensions"))]
+OpsQueriesDep = Annotated[OpsQueries, Depends(from_state("ops_queries"))]
 
 
 def client_address(request: Request) -> str:
@@ -40,20 +51,28 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def client_of(request: Request) -> Client:
+    """The client address and, when the web sent one, the browser's device id (account signals)."""
+    return Client(client_address(request),
+                  device_id(request.cookies.get("pinbid_device"), request.headers.get("x-pinbid-device")))
+
+
 auth = APIRouter(prefix="/auth", tags=["auth"])
 
 
 @auth.post("/register", response_model=SessionOut, status_code=201)
-async def register(body: RegisterIn, accounts: AccountsDep) -> SessionOut:
+async def register(body: RegisterIn, request: Request, accounts: AccountsDep) -> SessionOut:
     user, token = await accounts.register(Signup(
         name=body.name, email=body.email, password=body.password, role=body.role,
-        instagram_handle=body.instagram_handle, business_name=body.business_name))
+        instagram_handle=body.instagram_handle, business_name=body.business_name), client=client_of(request))
     return SessionOut(token=token, user=UserOut.of(user))
 
 
 @auth.post("/login", response_model=SessionOut)
 async def login(body: LoginIn, request: Request, accounts: AccountsDep) -> SessionOut:
-    user, token = await accounts.login(body.email, body.password, client_address(request))
+    """An OPERATOR account also sends `code` (401 `second_factor_required` without it, `invalid_second_factor`
+    when wrong or already used); a suspended account is refused with 403 `account_suspended`."""
+    user, token = await accounts.login(body.email, body.password, client_of(request), body.code)
     return SessionOut(token=token, user=UserOut.of(user))
 
 
@@ -116,6 +135,38 @@ async def set_preferences(body: PreferencesIO, principal: SignedIn, notification
     return PreferencesOut.of(*await notifications.set_preferences(principal.user_id, body.as_dict()))
 
 
+ops = APIRouter(prefix="/ops", tags=["ops"])
+
+
+@ops.get("/users", response_model=list[OpsUserOut])
+async def search_users(_: Operator, queries: OpsQueriesDep, query: Annotated[UserSearchQuery, Query()]
+                       ) -> list[OpsUserOut]:
+    """Users whose email or name contains `q` (any case), prefix matches first; at most 50."""
+    return [OpsUserOut.of(u) for u in await queries.search_users(query.q)]
+
+
+@ops.post("/users/{user_id}/suspend", response_model=OpsUserOut)
+async def suspend_user(user_id: uuid.UUID, body: ReasonIn, operator: Operator,
+                       suspensions: SuspensionsDep) -> OpsUserOut:
+    """Signs the user out everywhere and refuses its sign-ins; the user is told the reason. 409
+    `already_suspended`; 403 `operator_account` for an operator."""
+    return OpsUserOut.of(await suspensions.suspend(operator.user_id, user_id, body.reason))
+
+
+@ops.post("/users/{user_id}/restore", response_model=OpsUserOut)
+async def restore_user(user_id: uuid.UUID, body: ReasonIn, operator: Operator,
+                       suspensions: SuspensionsDep) -> OpsUserOut:
+    """409 `not_suspended` when the user is active."""
+    return OpsUserOut.of(await suspensions.restore(operator.user_id, user_id, body.reason))
+
+
+@ops.get("/audit", response_model=list[AuditEntryOut])
+async def audit_log(_: Operator, queries: OpsQueriesDep, query: Annotated[AuditQuery, Query()]
+                    ) -> list[AuditEntryOut]:
+    """Every operator action of every service, newest first, 100 at a time (`before`: the last `actedAt` seen)."""
+    return [AuditEntryOut.of(e) for e in await queries.audit(query.object_type, query.object_id, query.before)]
+
+
 internal = APIRouter(prefix="/internal", include_in_schema=False)
 
 
@@ -125,4 +176,4 @@ async def token_versions(accounts: AccountsDep) -> list[TokenVersionOut]:
     return [TokenVersionOut(user_id=u, token_version=v) for u, v in await accounts.token_versions()]
 
 
-ROUTERS = (auth, notes, internal)
+ROUTERS = (auth, notes, ops, internal)

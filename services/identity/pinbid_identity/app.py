@@ -17,8 +17,10 @@ from .api import ROUTERS
 from .notice_mail import NoticeMailQueue, NoticeMailWorker
 from .notifications import Notifications, Notifier
 from .passwords import Passwords
+from .queries import OpsQueries
 from .reminders import Reminders
 from .settings import IdentitySettings
+from .suspensions import Suspensions
 
 SETTINGS = IdentitySettings
 
@@ -32,17 +34,20 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     passwords = Passwords(time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib,
                           parallelism=settings.argon2_parallelism)
-    accounts = Accounts(db, settings, signer, passwords)
+    accounts = Accounts(db, settings, signer, passwords, settings.secret_box(), clock)
     notifications = Notifications(db)
     notifier = Notifier(NoticeMailQueue(settings.public_url, timedelta(seconds=settings.notice_mail_coalesce_seconds),
                                         clock))
+    suspensions = Suspensions(db, notifier, clock)
+    ops_queries = OpsQueries(db)
     consumers = Consumers(SERVICE, db)
     handlers.register(consumers, notifier, clock)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),
-                             state={"accounts": accounts, "notifications": notifications, "verifier": verifier},
-                             description="Users, sessions, password reset and notifications.")
+                             state={"accounts": accounts, "notifications": notifications, "suspensions": suspensions,
+                                    "ops_queries": ops_queries, "verifier": verifier},
+                             description="Users, sessions, password reset, notifications, operators' audit.")
     sender = mailer or sender_for(settings)
     mail_worker = MailWorker(db, sender, settings.mail_from)
     notice_mail_worker = NoticeMailWorker(db, sender, settings.mail_from, clock)
@@ -54,6 +59,7 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]
     service.state = {"accounts": accounts, "notifications": notifications, "reminders": reminders,
+                     "suspensions": suspensions,
                      "notice_mail": notice_mail_worker}
     return service
 

@@ -3,6 +3,7 @@ event becomes which notice for whom: domain/notices.py), schedule and cancel rem
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
@@ -10,7 +11,7 @@ from pinbid_kit.inbox import Consumers
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import reminders
+from . import audit, reminders
 from .domain import notices
 from .domain.notices import PAYMENT_REMINDER_BEFORE, PIN_REMINDER_BEFORE, reminder_due
 from .models import User
@@ -20,6 +21,13 @@ from .notifications import Notifier
 def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     on = consumers.on
     deliver = notifier.deliver
+
+    @on(i.IdentityOperatorAction.event_type)
+    @on(m.MarketplaceOperatorAction.event_type)
+    @on(p.PaymentsOperatorAction.event_type)
+    @on(s.SocialOperatorAction.event_type)
+    async def keep_in_audit_log(session: AsyncSession, data, envelope: Envelope) -> None:
+        await audit.record(session, data, envelope)
 
     @on(s.AccountConnected.event_type)
     @on(s.AccountUpdated.event_type)

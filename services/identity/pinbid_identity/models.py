@@ -51,6 +51,14 @@ class User(Base):
     token_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     tokens_revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+    # ACTIVE or SUSPENDED (by an operator, with the reason the user is told)
+    status: Mapped[str] = mapped_column(String(20), default="ACTIVE", server_default="ACTIVE")
+    suspended_reason: Mapped[str | None] = mapped_column(Text)
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # OPERATOR accounts only: the TOTP secret, sealed with the encryption keys, and the last time step whose
+    # code was accepted (a code is accepted once)
+    totp_secret_sealed: Mapped[str | None] = mapped_column(Text)
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())
@@ -151,3 +159,23 @@ class LoginThrottle(Base):
     key: Mapped[str] = mapped_column(String(300), primary_key=True)
     window_start: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class AuditEntry(Base):
+    """One operator action (from any service's `*.operator.acted.v1`). Append-only: a trigger refuses UPDATE and
+    DELETE (migration 0003). `id` is the action's id, so a redelivered action is one row."""
+
+    __tablename__ = "audit_entries"
+    __table_args__ = (Index("audit_entries_recent", "acted_at"),
+                      Index("audit_entries_object", "object_type", "object_id", "acted_at"))
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    source: Mapped[str] = mapped_column(String(40))  # the service that acted
+    operator_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    operator_email: Mapped[str | None] = mapped_column(String(254))  # as it was when the action was recorded
+    action: Mapped[str] = mapped_column(String(60))
+    object_type: Mapped[str] = mapped_column(String(40))
+    object_id: Mapped[str] = mapped_column(String(100))
+    reason: Mapped[str] = mapped_column(Text)
+    acted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

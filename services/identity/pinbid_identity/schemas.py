@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from .domain.accounts import MAX_PASSWORD, Role
 from .domain.notices import Category
-from .models import Notification, User
+from .models import AuditEntry, Notification, User
 
 Text = Annotated[PlainText, Field(max_length=300)]
 Password = Annotated[str, Field(max_length=MAX_PASSWORD * 4)]
@@ -27,7 +27,7 @@ class UserOut(ApiModel):
     id: uuid.UUID
     name: str
     email: str
-    role: Literal["INFLUENCER", "BUYER"]
+    role: Literal["INFLUENCER", "BUYER", "OPERATOR"]
     business_name: str | None
     instagram_handle: str | None
     instagram_id: str | None
@@ -71,6 +71,7 @@ class DetailOut(ApiModel):
 class LoginIn(ApiModel):
     email: Text
     password: Password
+    code: Annotated[PlainText, Field(max_length=10, description="an operator's 6-digit TOTP code")] | None = None
 
 
 class RegisterIn(ApiModel):
@@ -162,3 +163,51 @@ class PreferencesOut(PreferencesIO):
 class TokenVersionOut(ApiModel):
     user_id: uuid.UUID
     token_version: int
+
+
+Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+
+
+class OpsUserOut(ApiModel):
+    id: uuid.UUID
+    email: str
+    name: str
+    role: Literal["INFLUENCER", "BUYER", "OPERATOR"]
+    status: Literal["ACTIVE", "SUSPENDED"]
+    created_at: datetime
+    suspended_reason: str | None
+
+    @classmethod
+    def of(cls, user: User) -> "OpsUserOut":
+        return cls(id=user.id, email=user.email, name=user.name, role=user.role, status=user.status,
+                   created_at=user.created_at, suspended_reason=user.suspended_reason)
+
+
+class UserSearchQuery(ApiModel):
+    q: PlainText | None = Field(default=None, max_length=254, description="part of the email or name, any case")
+
+
+class AuditQuery(ApiModel):
+    object_type: PlainText | None = Field(default=None, max_length=40)
+    object_id: PlainText | None = Field(default=None, max_length=100)
+    before: datetime | None = Field(default=None, description="entries acted before this (the last actedAt seen)")
+
+
+class ReasonIn(ApiModel):
+    reason: Reason
+
+
+class AuditEntryOut(ApiModel):
+    id: uuid.UUID
+    operator_id: uuid.UUID
+    operator_email: str | None
+    action: str
+    object_type: str
+    object_id: str
+    reason: str
+    acted_at: datetime
+
+    @classmethod
+    def of(cls, row: AuditEntry) -> "AuditEntryOut":
+        return cls(id=row.id, operator_id=row.operator_id, operator_email=row.operator_email, action=row.action,
+                   object_type=row.object_type, object_id=row.object_id, reason=row.reason, acted_at=row.acted_at)

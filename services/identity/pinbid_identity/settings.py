@@ -14,10 +14,15 @@ class IdentitySettings(MailSettings):
     model_config = SettingsConfigDict(env_prefix="IDENTITY_", env_file=".env", extra="ignore")
     # on its first start (compose keeps the pair in its `keys` volume); later starts read it back
     makes_its_jwt_keys = True
+    keeps_secrets_at_rest = True  # the operators' TOTP secrets
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_identity"
     jwt_private_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pem")
     token_ttl_seconds: int = Field(default=12 * 3600, ge=60)
+    # operators' tokens: short-lived, as they can move money and suspend accounts
+    operator_token_ttl_seconds: int = Field(default=3600, ge=60)
+    totp_issuer: str = Field(default="Pinbid", min_length=1, max_length=60,
+                             description="the issuer shown in the operator's authenticator app")
     reset_token_ttl_seconds: int = Field(default=3600, ge=60)
     # Failed logins only (successes never count): per (email, client address) and per client address in
     # one window, and per email alone, much higher, as the last resort against guessing from many addresses.

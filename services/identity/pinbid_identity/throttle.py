@@ -51,6 +51,10 @@ class FailedLogins:
             await session.execute(delete(LoginThrottle).where(
                 LoginThrottle.key == pair_key(attempt.email, attempt.client)))
 
+    async def withdraw(self, attempt: Attempt) -> None:
+        """The attempt counts for nothing (an operator's right password sent before its second factor)."""
+        await self._uncount(attempt)
+
     async def _uncount(self, attempt: Attempt) -> None:
         async with self.db.transaction() as session:
             await _add(session, attempt, -1)

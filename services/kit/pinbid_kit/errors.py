@@ -50,6 +50,14 @@ class InstagramUnauthorized(ApiError):
     code = "instagram_unauthorized"
 
 
+class SecondFactor(ApiError):
+    """401 also answers an operator's sign-in without its second factor (`second_factor_required`) or with a wrong
+    or already used code (`invalid_second_factor`)."""
+
+    status = 401
+    code = "second_factor_required"
+
+
 class NotFound(ApiError):
     status = 404
     code = "not_found"

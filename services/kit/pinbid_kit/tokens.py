@@ -61,10 +61,12 @@ class TokenSigner:
         self._key = serialization.load_pem_private_key(private_key_pem, password=None)
         self.ttl_seconds = ttl_seconds
 
-    def sign(self, user_id: uuid.UUID, role: str, token_version: int) -> str:
+    def sign(self, user_id: uuid.UUID, role: str, token_version: int, *, ttl_seconds: int | None = None) -> str:
+        """`ttl_seconds` overrides the signer's lifetime for this token (operators' tokens are short-lived)."""
         now = int(time.time())
         claims = {"sub": str(user_id), "role": role, "tv": token_version, "iat": now,
-                  "exp": now + self.ttl_seconds, "iss": ISSUER, "aud": AUDIENCE, "jti": uuid.uuid4().hex}
+                  "exp": now + (ttl_seconds or self.ttl_seconds), "iss": ISSUER, "aud": AUDIENCE,
+                  "jti": uuid.uuid4().hex}
         return jwt.encode(claims, self._key, algorithm="EdDSA")
 
 

@@ -2,6 +2,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import type { paths as GeneratedPaths, components } from './schema'
 import { getConfig } from '@/config'
 import { getToken, handleRefused } from '@/auth/token'
+import { deviceId } from '@/auth/device'
 
 /** The contract lists paths with their /api prefix; the client is rooted at the runtime `apiBase`, so strip it. */
 type StripApiPrefix<P> = { [K in keyof P as K extends `/api${infer R}` ? R : K]: P[K] }
@@ -17,11 +18,13 @@ export type NotificationPreferences = Schemas['PreferencesIO']
 export const SILENT_HEADER = 'X-Pinbid-Silent'
 const silentRequests = new WeakSet<Request>()
 
-/** Adds the bearer token and applies the 403 rule to every call. */
+/** Adds the bearer token and the browser's device id, and applies the 403 rule to every call. */
 export const authMiddleware: Middleware = {
   onRequest({ request }) {
     const token = getToken()
     if (token) request.headers.set('Authorization', `Bearer ${token}`)
+    const device = deviceId()
+    if (device) request.headers.set('X-Pinbid-Device', device)
     if (request.headers.has(SILENT_HEADER)) {
       request.headers.delete(SILENT_HEADER)
       silentRequests.add(request)

@@ -47,7 +47,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Login */
+        /**
+         * Login
+         * @description An OPERATOR account also sends `code` (401 `second_factor_required` without it, `invalid_second_factor`
+         *     when wrong or already used); a suspended account is refused with 403 `account_suspended`.
+         */
         post: operations["login_auth_login_post"];
         delete?: never;
         options?: never;
@@ -968,6 +972,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit Log
+         * @description Every operator action of every service, newest first, 100 at a time (`before`: the last `actedAt` seen).
+         */
+        get: operations["audit_log_ops_audit_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Flags
+         * @description Bidders that may be tied to a creator (soft signals, bid patterns), highest score first.
+         */
+        get: operations["list_flags_ops_flags_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/flags/{flag_id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clear Flag */
+        post: operations["clear_flag_ops_flags__flag_id__clear_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/links/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Link Changes
+         * @description Short links whose target the brand changed after the comment was pinned, newest first.
+         */
+        get: operations["link_changes_ops_links_changes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find Payments
+         * @description A bid's payment, or a user's (as buyer or creator); one of the two is required.
+         */
+        get: operations["find_payments_ops_payments_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/payments/{payment_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund Payment
+         * @description Refund the brand in full: releases stop; what was released is taken back from the creator (owed if it was
+         *     already paid out). `status` is REFUNDING while the provider has not taken the refund yet.
+         */
+        post: operations["refund_payment_ops_payments__payment_id__refund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search Users
+         * @description Users whose email or name contains `q` (any case), prefix matches first; at most 50.
+         */
+        get: operations["search_users_ops_users_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{user_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore User
+         * @description 409 `not_suspended` when the user is active.
+         */
+        post: operations["restore_user_ops_users__user_id__restore_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/users/{user_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend User
+         * @description Signs the user out everywhere and refuses its sign-ins; the user is told the reason. 409
+         *     `already_suspended`; 403 `operator_account` for an operator.
+         */
+        post: operations["suspend_user_ops_users__user_id__suspend_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/create-checkout-session": {
         parameters: {
             query?: never;
@@ -1139,6 +1322,34 @@ export interface components {
              * @description minutes
              */
             readTime: number;
+        };
+        /** AuditEntryOut */
+        AuditEntryOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Operatorid
+             * Format: uuid
+             */
+            operatorId: string;
+            /** Operatoremail */
+            operatorEmail: string | null;
+            /** Action */
+            action: string;
+            /** Objecttype */
+            objectType: string;
+            /** Objectid */
+            objectId: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Actedat
+             * Format: date-time
+             */
+            actedAt: string;
         };
         /**
          * BidHistoryOut
@@ -1705,6 +1916,8 @@ export interface components {
             email: string;
             /** Password */
             password: string;
+            /** Code */
+            code?: string | null;
         };
         /**
          * MarkReadIn
@@ -1812,6 +2025,35 @@ export interface components {
             released: number;
             /** Paidat */
             paidAt: string | null;
+        };
+        /** OpsUserOut */
+        OpsUserOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Email */
+            email: string;
+            /** Name */
+            name: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "INFLUENCER" | "BUYER" | "OPERATOR";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ACTIVE" | "SUSPENDED";
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Suspendedreason */
+            suspendedReason: string | null;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -2064,7 +2306,7 @@ export interface components {
              * Role
              * @enum {string}
              */
-            role: "INFLUENCER" | "BUYER";
+            role: "INFLUENCER" | "BUYER" | "OPERATOR";
             /** Businessname */
             businessName: string | null;
             /** Instagramhandle */
@@ -2081,6 +2323,11 @@ export interface components {
             createdAt: string;
             /** Token */
             token?: string | null;
+        };
+        /** ReasonIn */
+        ReasonIn: {
+            /** Reason */
+            reason: string;
         };
         /** RecordOut */
         RecordOut: {
@@ -2147,6 +2394,7 @@ export interface components {
         };
         /**
          * Role
+         * @description The roles one can sign up for. OPERATOR (staff) is not one: operators are created by a command.
          * @enum {string}
          */
         Role: "INFLUENCER" | "BUYER";
@@ -2265,7 +2513,7 @@ export interface components {
              * Role
              * @enum {string}
              */
-            role: "INFLUENCER" | "BUYER";
+            role: "INFLUENCER" | "BUYER" | "OPERATOR";
             /** Businessname */
             businessName: string | null;
             /** Instagramhandle */
@@ -4126,6 +4374,313 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnreadCountOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    audit_log_ops_audit_get: {
+        parameters: {
+            query?: {
+                objectType?: string | null;
+                objectId?: string | null;
+                /** @description entries acted before this (the last actedAt seen) */
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_flags_ops_flags_get: {
+        parameters: {
+            query?: {
+                status?: ("OPEN" | "CLEARED") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clear_flag_ops_flags__flag_id__clear_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                flag_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClearFlagIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    link_changes_ops_links_changes_get: {
+        parameters: {
+            query?: {
+                bidId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkChangeOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    find_payments_ops_payments_get: {
+        parameters: {
+            query?: {
+                bidId?: string | null;
+                userId?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsPaymentOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refund_payment_ops_payments__payment_id__refund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsPaymentOut"];
+                };
+            };
+            /** @description already_refunded, or not_paid */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search_users_ops_users_get: {
+        parameters: {
+            query?: {
+                /** @description part of the email or name, any case */
+                q?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsUserOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restore_user_ops_users__user_id__restore_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsUserOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    suspend_user_ops_users__user_id__suspend_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReasonIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpsUserOut"];
                 };
             };
             /** @description An error */

@@ -17,5 +17,6 @@ export function PublicOnlyRoute() {
   if (initializing) return <FullPageSpinner label="Loading..." />
   // only users with a known role: /dashboard sends any other role to /login, which must not bounce them back
   if (user && (user.role === 'INFLUENCER' || user.role === 'BUYER')) return <Navigate to="/dashboard" replace />
+  if (user?.role === 'OPERATOR') return <Navigate to="/ops" replace />
   return <Outlet />
 }

@@ -26,7 +26,8 @@ export interface Session {
   loading: boolean
   /** True only during the initial profile check at start-up. */
   initializing: boolean
-  login: (email: string, password: string) => Promise<User>
+  /** `code`: an operator's 6-digit TOTP code (the server asks for it with 401 `second_factor_required`). */
+  login: (email: string, password: string, code?: string) => Promise<User>
   signup: (payload: SignupPayload) => Promise<User>
   logout: () => void
   /** Replace the user after a profile update. */
@@ -88,10 +89,11 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   }, [])
 
   const login = React.useCallback(
-    async (email: string, password: string) => {
+    async (email: string, password: string, code?: string) => {
       setBusy(true)
       try {
-        return establish(unwrap(await api().POST('/auth/login', { body: { email, password } })) as AuthResponse)
+        const body = code ? { email, password, code } : { email, password }
+        return establish(unwrap(await api().POST('/auth/login', { body })) as AuthResponse)
       } finally {
         setBusy(false)
       }

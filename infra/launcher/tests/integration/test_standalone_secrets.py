@@ -8,6 +8,7 @@ import sys
 import uuid
 
 import psycopg
+from cryptography.fernet import Fernet
 
 UNREACHABLE_DATABASE = "postgresql://postgres@127.0.0.1:1/pinbid_payments"
 
@@ -62,9 +63,18 @@ def test_identity_needs_no_key_pair_it_can_make_but_a_pair_it_cannot_write_is_na
     line = refusal(start(["service", "identity"], {
         "PINBID_VAR": str(tmp_path), "IDENTITY_DATABASE_URL": UNREACHABLE_DATABASE.replace("payments", "identity"),
         "IDENTITY_PUBLIC_URL": "http://127.0.0.1:8000", "IDENTITY_JWT_PRIVATE_KEY_FILE": str(unwritable / "k.pem"),
-        "IDENTITY_JWT_PUBLIC_KEY_FILE": str(unwritable / "k.pub")}, tmp_path))
+        "IDENTITY_JWT_PUBLIC_KEY_FILE": str(unwritable / "k.pub"),
+        "IDENTITY_ENCRYPTION_KEYS": Fernet.generate_key().decode()}, tmp_path))
     assert line.startswith("Refusing to start: Set IDENTITY_JWT_PRIVATE_KEY_FILE")
     assert "IDENTITY_JWT_PUBLIC_KEY_FILE" not in line  # identity makes the public key with the private one
+
+
+def test_identity_without_encryption_keys_refuses_to_start_naming_them(tmp_path):
+    """They seal the operators' TOTP secrets: every replica must read what another sealed."""
+    line = refusal(start(["service", "identity"], {
+        "PINBID_VAR": str(tmp_path), "IDENTITY_DATABASE_URL": UNREACHABLE_DATABASE.replace("payments", "identity"),
+        "IDENTITY_PUBLIC_URL": "http://127.0.0.1:8000"}, tmp_path))
+    assert line.startswith("Refusing to start: Set IDENTITY_ENCRYPTION_KEYS")
 
 
 def test_the_gateway_without_a_jwt_public_key_refuses_to_start(tmp_path):

@@ -14,8 +14,15 @@ MAX_EMAIL = 254
 
 
 class Role(StrEnum):
+    """The roles one can sign up for. OPERATOR (staff) is not one: operators are created by a command."""
+
     INFLUENCER = "INFLUENCER"
     BUYER = "BUYER"
+
+
+OPERATOR = "OPERATOR"
+ACTIVE = "ACTIVE"
+SUSPENDED = "SUSPENDED"
 
 
 class RuleBroken(ValueError):

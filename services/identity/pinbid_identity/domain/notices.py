@@ -41,6 +41,7 @@ EARNINGS = "/earnings"
 DASHBOARD = "/dashboard"
 POST_MANAGER = "/post-manager"
 SETTINGS = "/settings"
+HOME = "/"
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Notice:
     # What the notice is about (a slot, else a payment, bid or payout): mails of one kind about one topic
     # are coalesced.
     topic: UUID | None = None
+    # about the account itself (a suspension): mailed whatever the preferences say
+    always_mail: bool = False
 
 
 def money(cents: int, currency: str = "USD") -> str:
@@ -234,8 +237,23 @@ def money_recovered(creator_id: UUID, recovery_id: UUID, amount_cents: int, owed
                   EARNINGS, "See your earnings", recovery_id)
 
 
+def account_suspended(user_id: UUID, reason: str) -> Notice:
+    return Notice(user_id, Category.APPROVALS, "account.suspended", "Your account was suspended",
+                  f"Pinbid suspended your account: {reason}. You are signed out everywhere, your open bids are "
+                  "withdrawn and your open slots closed. Reply to this mail if you think this is a mistake.",
+                  HOME, "Contact Pinbid", user_id, always_mail=True)
+
+
+def account_restored(user_id: UUID, reason: str) -> Notice:
+    return Notice(user_id, Category.APPROVALS, "account.restored", "Your account is active again",
+                  f"Pinbid lifted the suspension of your account: {reason}. You can sign in again.",
+                  HOME, "Sign in", user_id, always_mail=True)
+
+
 def wanted(notice: Notice, preferences: dict[Category, bool]) -> bool:
     """Whether the notice also goes by mail."""
+    if notice.always_mail:
+        return True
     return preferences.get(notice.category, DEFAULT_PREFERENCES[notice.category])
 
 

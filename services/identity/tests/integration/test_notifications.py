@@ -99,7 +99,7 @@ async def test_events_published_by_identity_reach_the_bus(http, service):
         seen.append(env.type)
 
     bus = service.state["bus"]
-    bus.subscribe_broadcast(["identity.#"], record)
+    bus.subscribe_broadcast(["identity.user.#"], record)
     body = signup()
     token = (await http.post("/auth/register", json=body)).json()["token"]
     await http.post("/auth/change-password", json={"currentPassword": body["password"], "newPassword": "new password"},

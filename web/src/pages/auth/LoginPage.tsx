@@ -16,24 +16,44 @@ import { AuthCard } from './AuthCard'
 
 export const LOGIN_FAILED = 'Login failed. Please check your credentials and try again.'
 
-const loginSchema = z.object({ email: emailField, password: z.string().min(1, MESSAGES.passwordRequired) })
+export const CODE_NEEDED = 'Enter the 6-digit code from your authenticator app.'
+const CODE_FORMAT = 'The code has 6 digits.'
+
+// `code` is asked for only once the server says the account needs one (an operator's second factor)
+const loginSchema = z.object({ email: emailField, password: z.string().min(1, MESSAGES.passwordRequired), code: z.string() })
 type LoginValues = z.infer<typeof loginSchema>
 
 export default function LoginPage() {
   const { login } = useAuth()
   const navigate = useNavigate()
-  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } })
+  const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', code: '' } })
   const [formError, setFormError] = React.useState<string | null>(null)
+  const [needsCode, setNeedsCode] = React.useState(false)
   const busy = form.formState.isSubmitting
 
-  async function onSubmit({ email, password }: LoginValues) {
+  async function onSubmit({ email, password, code }: LoginValues) {
     setFormError(null)
+    const digits = code.replace(/\s/g, '')
+    if (needsCode && !/^\d{6}$/.test(digits)) {
+      form.setError('code', { type: 'format', message: CODE_FORMAT }, { shouldFocus: true })
+      return
+    }
     try {
-      await login(email, password)
-      navigate('/dashboard', { replace: true })
+      const user = await login(email, password, needsCode ? digits : undefined)
+      navigate(user.role === 'OPERATOR' ? '/ops' : '/dashboard', { replace: true })
     } catch (err) {
+      if (err instanceof ApiError && err.code === 'second_factor_required') {
+        setNeedsCode(true)
+        return
+      }
+      if (err instanceof ApiError && err.code === 'invalid_second_factor') {
+        form.setValue('code', '')
+        form.setError('code', { type: 'server', message: err.detail ?? CODE_NEEDED }, { shouldFocus: true })
+        return
+      }
       if (showServerErrors(form, err)) return
-      setFormError(err instanceof ApiError && err.status === 429 && err.detail ? err.detail : LOGIN_FAILED)
+      const readable = err instanceof ApiError && (err.status === 429 || err.code === 'account_suspended') && err.detail
+      setFormError(readable || LOGIN_FAILED)
     }
   }
 
@@ -70,6 +90,18 @@ export default function LoginPage() {
               </Link>
             }
           />
+          {needsCode && (
+            <TextField
+              control={form.control}
+              name="code"
+              label="Authentication code"
+              hint={CODE_NEEDED}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={7}
+              autoFocus
+            />
+          )}
           <Button type="submit" size="lg" disabled={busy} className="mt-1 w-full">
             {busy && <Spinner />}
             {busy ? 'Logging in...' : 'Log In'}

@@ -1,0 +1,122 @@
+import * as React from 'react'
+import { ScrollText } from 'lucide-react'
+import { EmptyState, LoadError, Loading } from '@/components/common'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { NativeSelect } from '@/components/ui/native-select'
+import { serverMessage } from '@/api/errors'
+import { useAudit, type AuditFilter } from './api/queries'
+import type { AuditEntry } from './api/types'
+import { When } from './components/status'
+
+const OBJECT_TYPES = ['', 'dispute', 'payment', 'user', 'flag']
+
+export default function AuditPage() {
+  const [filter, setFilter] = React.useState<AuditFilter>({})
+  const [objectType, setObjectType] = React.useState('')
+  const [objectId, setObjectId] = React.useState('')
+  // the pages read so far, each from the `actedAt` of the one before
+  const [cursors, setCursors] = React.useState<(string | undefined)[]>([undefined])
+  return (
+    <section aria-labelledby="audit-title" className="grid gap-4">
+      <div>
+        <h1 id="audit-title" className="text-2xl font-bold">
+          Audit log
+        </h1>
+        <p className="text-sm text-muted-foreground">Every operator action, in every service: who, what, which object, when and why. Nobody can change it.</p>
+      </div>
+      <form
+        aria-label="Filter the audit log"
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setFilter({ objectType: objectType || undefined, objectId: objectId.trim() || undefined })
+          setCursors([undefined])
+        }}
+      >
+        <div className="grid gap-1">
+          <Label htmlFor="audit-type">Object</Label>
+          <NativeSelect id="audit-type" value={objectType} onChange={(e) => setObjectType(e.target.value)}>
+            {OBJECT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t ? t.charAt(0).toUpperCase() + t.slice(1) : 'Any'}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="grid min-w-0 flex-1 gap-1">
+          <Label htmlFor="audit-id">Object id</Label>
+          <Input id="audit-id" value={objectId} onChange={(e) => setObjectId(e.target.value)} maxLength={100} placeholder="any" />
+        </div>
+        <Button type="submit" variant="outline">
+          Filter
+        </Button>
+      </form>
+      <ol aria-label="Audit entries" className="grid gap-2">
+        {cursors.map((before, i) => (
+          <AuditPageOf
+            key={before ?? 'first'}
+            filter={filter}
+            before={before}
+            last={i === cursors.length - 1}
+            onMore={(after) => setCursors((c) => [...c, after])}
+          />
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+const PAGE = 100
+
+function AuditPageOf({ filter, before, last, onMore }: { filter: AuditFilter; before?: string; last: boolean; onMore: (before: string) => void }) {
+  const entries = useAudit(filter, before)
+  if (entries.isPending)
+    return (
+      <li>
+        <Loading text="Loading the audit log..." />
+      </li>
+    )
+  if (entries.isError)
+    return (
+      <li>
+        <LoadError message={serverMessage(entries.error, 'Could not load the audit log.')} onRetry={() => void entries.refetch()} />
+      </li>
+    )
+  if (entries.data.length === 0 && !before)
+    return (
+      <li>
+        <EmptyState icon={ScrollText} text="No operator action yet." />
+      </li>
+    )
+  return (
+    <>
+      {entries.data.map((e) => (
+        <AuditRow key={e.id} entry={e} />
+      ))}
+      {last && entries.data.length === PAGE && (
+        <li>
+          <Button variant="outline" onClick={() => onMore(entries.data[entries.data.length - 1].actedAt)}>
+            Load older
+          </Button>
+        </li>
+      )}
+    </>
+  )
+}
+
+function AuditRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <li className="grid gap-0.5 rounded-md border p-3 text-sm sm:grid-cols-[10rem_1fr]">
+      <span className="text-muted-foreground">
+        <When iso={entry.actedAt} />
+      </span>
+      <span className="min-w-0">
+        <span className="font-medium">{entry.operatorEmail ?? entry.operatorId}</span> · <code className="text-xs">{entry.action}</code> on {entry.objectType}{' '}
+        <code className="break-all text-xs">{entry.objectId}</code>
+        <span className="block whitespace-pre-wrap text-muted-foreground">{entry.reason}</span>
+      </span>
+    </li>
+  )
+}

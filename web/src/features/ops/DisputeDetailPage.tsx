@@ -1,0 +1,280 @@
+import * as React from 'react'
+import { Link, useParams } from 'react-router'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
+import { toast } from 'sonner'
+import { ArrowLeft, ExternalLink, ImageOff } from 'lucide-react'
+import { LoadError, Loading, OUTCOME_TOAST_MS } from '@/components/common'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
+import { Skeleton } from '@/components/ui/skeleton'
+import { Spinner } from '@/components/ui/spinner'
+import { Textarea } from '@/components/ui/textarea'
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog'
+import { ApiError, serverMessage } from '@/api/errors'
+import { useDecideDispute, useDispute, useEvidenceImage } from './api/queries'
+import { OUTCOMES, type DisputeDetail, type Evidence } from './api/types'
+import { REASON_MAX } from './components/ReasonDialog'
+import { Money, StatusBadge, When } from './components/status'
+
+const EVIDENCE_KIND = { PIN: 'At the pin', RECHECK: 'Fresh screenshot', ANSWER: "Creator's answer" } as const
+
+export default function DisputeDetailPage() {
+  const { disputeId = '' } = useParams()
+  const dispute = useDispute(disputeId)
+  return (
+    <section aria-labelledby="dispute-title" className="grid gap-4">
+      <Link to="/ops" className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+        <ArrowLeft className="size-4" aria-hidden="true" /> All disputes
+      </Link>
+      {dispute.isPending ? (
+        <Loading text="Loading the dispute..." />
+      ) : dispute.isError ? (
+        <LoadError message={serverMessage(dispute.error, 'Could not load this dispute.')} onRetry={() => void dispute.refetch()} />
+      ) : (
+        <DisputeView dispute={dispute.data} />
+      )}
+    </section>
+  )
+}
+
+function DisputeView({ dispute }: { dispute: DisputeDetail }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 id="dispute-title" className="text-2xl font-bold">
+          {dispute.buyerName} vs {dispute.creatorName}
+        </h1>
+        <StatusBadge status={dispute.status} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
+        <div className="grid content-start gap-4">
+          <Card>
+            <CardHeader>
+              <CardTitle>The report</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-2 text-sm">
+              <p className="whitespace-pre-wrap">{dispute.reason}</p>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-muted-foreground">
+                <dt>Reported</dt>
+                <dd>
+                  <When iso={dispute.reportedAt} /> by {dispute.reporter === 'BRAND' ? 'the brand' : 'Pinbid'}
+                </dd>
+                <dt>Amount</dt>
+                <dd>
+                  <Money amount={dispute.amount} />
+                </dd>
+                <dt>Creator answers by</dt>
+                <dd>
+                  <When iso={dispute.answerBy} />
+                </dd>
+              </dl>
+              {dispute.postUrl && (
+                <a href={dispute.postUrl} target="_blank" rel="noreferrer noopener" className="flex w-fit items-center gap-1 text-primary hover:underline">
+                  The post on Instagram <ExternalLink className="size-3.5" aria-hidden="true" />
+                </a>
+              )}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>The creator&apos;s note</CardTitle>
+            </CardHeader>
+            <CardContent className="text-sm">
+              {dispute.creatorNote ? <p className="whitespace-pre-wrap">{dispute.creatorNote}</p> : <p className="text-muted-foreground">The creator has not answered.</p>}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Evidence</CardTitle>
+            </CardHeader>
+            <CardContent>
+              {dispute.evidence.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No screenshots.</p>
+              ) : (
+                <ul aria-label="Evidence" className="grid gap-3 sm:grid-cols-2">
+                  {dispute.evidence.map((e) => (
+                    <li key={e.id}>
+                      <EvidenceImage evidence={e} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+        <div className="grid content-start gap-4">
+          {dispute.status === 'OPEN' ? (
+            <DecideForm dispute={dispute} />
+          ) : (
+            <Card>
+              <CardHeader>
+                <CardTitle>Decision</CardTitle>
+              </CardHeader>
+              <CardContent className="grid gap-1 text-sm">
+                <p className="font-medium">{OUTCOMES.find((o) => o.value === dispute.outcome)?.label ?? dispute.outcome}</p>
+                {dispute.decisionReason && <p className="whitespace-pre-wrap">{dispute.decisionReason}</p>}
+                <p className="text-muted-foreground">
+                  <When iso={dispute.decidedAt} />
+                </p>
+              </CardContent>
+            </Card>
+          )}
+          <Card>
+            <CardHeader>
+              <CardTitle>History</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ol aria-label="History" className="grid gap-2 text-sm">
+                {dispute.history.map((h, i) => (
+                  <li key={`${h.at}-${i}`} className="border-l-2 pl-3">
+                    <p>{h.what}</p>
+                    <p className="text-xs text-muted-foreground">
+                      <When iso={h.at} /> · {h.by}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </>
+  )
+}
+
+function EvidenceImage({ evidence }: { evidence: Evidence }) {
+  const image = useEvidenceImage(evidence.url)
+  const label = `${EVIDENCE_KIND[evidence.kind]}, uploaded`
+  return (
+    <figure className="grid gap-1">
+      {image.isPending ? (
+        <Skeleton className="aspect-[9/16] w-full" aria-label="Loading the screenshot" />
+      ) : image.isError ? (
+        <div role="alert" className="flex aspect-[9/16] items-center justify-center gap-2 rounded-md border text-sm text-muted-foreground">
+          <ImageOff className="size-4" aria-hidden="true" /> Could not load the screenshot
+        </div>
+      ) : (
+        <a href={image.data} target="_blank" rel="noreferrer noopener">
+          <img src={image.data} alt={`${EVIDENCE_KIND[evidence.kind]} screenshot`} className="w-full rounded-md border object-contain" />
+        </a>
+      )}
+      <figcaption className="text-xs text-muted-foreground">
+        {label} <When iso={evidence.uploadedAt} />
+      </figcaption>
+    </figure>
+  )
+}
+
+const decideSchema = z.object({
+  outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
+  reason: z.string().trim().min(1, 'Give the reason: both sides are told it.').max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+})
+type DecideValues = z.infer<typeof decideSchema>
+
+function DecideForm({ dispute }: { dispute: DisputeDetail }) {
+  const form = useForm<DecideValues>({ resolver: zodResolver(decideSchema), defaultValues: { outcome: undefined, reason: '' } })
+  const [confirming, setConfirming] = React.useState<DecideValues | null>(null)
+  const decide = useDecideDispute(dispute.id)
+  const chosen = OUTCOMES.find((o) => o.value === confirming?.outcome)
+
+  function send() {
+    if (!confirming) return
+    decide.mutate(
+      { outcome: confirming.outcome, reason: confirming.reason.trim() },
+      {
+        onSuccess: () => toast.success('Dispute decided', { description: chosen?.label, duration: OUTCOME_TOAST_MS }),
+        onError: (err) =>
+          toast.error(err instanceof ApiError && err.code === 'already_decided' ? 'Another operator decided this dispute first' : 'The decision was not saved', {
+            description: serverMessage(err, 'Please try again.'),
+          }),
+        onSettled: () => setConfirming(null),
+      },
+    )
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Decide</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit(setConfirming)} noValidate className="grid gap-4" aria-label="Decide the dispute">
+            <FormField
+              control={form.control}
+              name="outcome"
+              render={({ field }) => (
+                <FormItem controlId="decide-outcome">
+                  <fieldset className="grid gap-2">
+                    <legend className="mb-1 text-sm font-medium">Outcome</legend>
+                    {OUTCOMES.map((o) => (
+                      <label key={o.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
+                        <input type="radio" name={field.name} value={o.value} checked={field.value === o.value} onChange={() => field.onChange(o.value)} className="mt-1" />
+                        <span>
+                          <span className="font-medium">{o.label}</span>
+                          <span className="block text-muted-foreground">{o.hint}</span>
+                        </span>
+                      </label>
+                    ))}
+                  </fieldset>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="reason"
+              render={({ field }) => (
+                <FormItem controlId="decide-reason">
+                  <FormLabel>Reason</FormLabel>
+                  <FormControl>
+                    <Textarea rows={4} maxLength={REASON_MAX} {...field} />
+                  </FormControl>
+                  <FormDescription>Told to the brand and the creator, and kept in the audit log.</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <Button type="submit" disabled={decide.isPending}>
+              {decide.isPending && <Spinner />} Decide
+            </Button>
+          </form>
+        </Form>
+        <AlertDialog open={confirming !== null} onOpenChange={(o) => !o && !decide.isPending && setConfirming(null)}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>{chosen?.label}?</AlertDialogTitle>
+              <AlertDialogDescription>
+                {chosen?.hint} Both sides are told the reason. This cannot be undone.
+              </AlertDialogDescription>
+            </AlertDialogHeader>
+            <AlertDialogFooter>
+              <AlertDialogCancel disabled={decide.isPending}>Cancel</AlertDialogCancel>
+              <AlertDialogAction
+                onClick={(event) => {
+                  event.preventDefault()
+                  send()
+                }}
+                disabled={decide.isPending}
+              >
+                {decide.isPending && <Spinner />} Confirm decision
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,100 @@
+import * as React from 'react'
+import { toast } from 'sonner'
+import { Flag as FlagIcon } from 'lucide-react'
+import { EmptyState, LoadError, Loading } from '@/components/common'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent } from '@/components/ui/card'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { serverMessage } from '@/api/errors'
+import { useClearFlag, useFlags } from './api/queries'
+import type { Flag, FlagStatus } from './api/types'
+import { ReasonDialog } from './components/ReasonDialog'
+import { When } from './components/status'
+
+const STATUSES: FlagStatus[] = ['OPEN', 'CLEARED']
+
+export default function FlagsPage() {
+  const [status, setStatus] = React.useState<FlagStatus>('OPEN')
+  return (
+    <section aria-labelledby="flags-title" className="grid gap-4">
+      <div>
+        <h1 id="flags-title" className="text-2xl font-bold">
+          Flagged accounts
+        </h1>
+        <p className="text-sm text-muted-foreground">Bidders who may be tied to the creator they bid on. A flag refuses nothing: look, then clear it or act on the account.</p>
+      </div>
+      <Tabs value={status} onValueChange={(v) => setStatus(v as FlagStatus)}>
+        <TabsList aria-label="Flag status">
+          <TabsTrigger value="OPEN">Open</TabsTrigger>
+          <TabsTrigger value="CLEARED">Cleared</TabsTrigger>
+        </TabsList>
+        {STATUSES.map((s) => (
+          <TabsContent key={s} value={s} className="mt-4">
+            {s === status && <FlagList status={s} />}
+          </TabsContent>
+        ))}
+      </Tabs>
+    </section>
+  )
+}
+
+function FlagList({ status }: { status: FlagStatus }) {
+  const flags = useFlags(status)
+  const clear = useClearFlag()
+  const [clearing, setClearing] = React.useState<Flag | null>(null)
+  if (flags.isPending) return <Loading text="Loading flags..." />
+  if (flags.isError) return <LoadError message={serverMessage(flags.error, 'Could not load the flags.')} onRetry={() => void flags.refetch()} />
+  if (flags.data.length === 0) return <EmptyState icon={FlagIcon} text={status === 'OPEN' ? 'No open flags.' : 'No cleared flags yet.'} />
+  return (
+    <>
+      <ul aria-label={status === 'OPEN' ? 'Open flags' : 'Cleared flags'} className="grid gap-3">
+        {flags.data.map((f) => (
+          <li key={f.id}>
+            <Card className="py-0">
+              <CardContent className="grid gap-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">
+                <div className="min-w-0">
+                  <p className="font-medium">
+                    {f.userName} <span className="font-normal text-muted-foreground">bids on</span> {f.creatorName}
+                  </p>
+                  <ul aria-label="Reasons" className="mt-1 flex flex-wrap gap-1">
+                    {f.reasons.map((r) => (
+                      <li key={r}>
+                        <Badge variant="outline">{r}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                  <p className="mt-1 text-xs text-muted-foreground">
+                    Flagged <When iso={f.createdAt} />
+                  </p>
+                </div>
+                <div className="flex items-center gap-3">
+                  <span className="text-sm tabular-nums" aria-label={`Score ${f.score}`}>
+                    Score <strong>{f.score}</strong>
+                  </span>
+                  {f.status === 'OPEN' && (
+                    <Button variant="outline" size="sm" onClick={() => setClearing(f)} aria-label={`Clear the flag on ${f.userName}`}>
+                      Clear
+                    </Button>
+                  )}
+                </div>
+              </CardContent>
+            </Card>
+          </li>
+        ))}
+      </ul>
+      <ReasonDialog
+        open={clearing !== null}
+        onClose={() => setClearing(null)}
+        title={`Clear the flag on ${clearing?.userName ?? ''}?`}
+        description="The account stays as it is; the flag moves to Cleared with your reason."
+        submitLabel="Clear flag"
+        onSubmit={async (reason) => {
+          if (!clearing) return
+          await clear.mutateAsync({ id: clearing.id, reason })
+          toast.success('Flag cleared')
+        }}
+      />
+    </>
+  )
+}

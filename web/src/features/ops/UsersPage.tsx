@@ -1,0 +1,190 @@
+import * as React from 'react'
+import { toast } from 'sonner'
+import { Search, Users } from 'lucide-react'
+import { EmptyState, LoadError, Loading } from '@/components/common'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent } from '@/components/ui/card'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { serverMessage } from '@/api/errors'
+import { useRefundPayment, useSetSuspension, useUserPayments, useUserSearch } from './api/queries'
+import type { OpsPayment, OpsUser } from './api/types'
+import { ReasonDialog } from './components/ReasonDialog'
+import { Money, StatusBadge, When } from './components/status'
+
+const ROLE = { INFLUENCER: 'Creator', BUYER: 'Brand', OPERATOR: 'Operator' } as const
+
+export default function UsersPage() {
+  const [typed, setTyped] = React.useState('')
+  const [query, setQuery] = React.useState('')
+  return (
+    <section aria-labelledby="users-title" className="grid gap-4">
+      <h1 id="users-title" className="text-2xl font-bold">
+        Users
+      </h1>
+      <form
+        role="search"
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setQuery(typed.trim())
+        }}
+      >
+        <Label htmlFor="user-search" className="sr-only">
+          Email or name
+        </Label>
+        <Input id="user-search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Email or name" maxLength={254} autoComplete="off" />
+        <Button type="submit">
+          <Search /> Search
+        </Button>
+      </form>
+      <UserResults q={query} />
+    </section>
+  )
+}
+
+function UserResults({ q }: { q: string }) {
+  const users = useUserSearch(q)
+  const [acting, setActing] = React.useState<OpsUser | null>(null)
+  const setSuspension = useSetSuspension()
+  if (users.isPending) return <Loading text="Searching..." />
+  if (users.isError) return <LoadError message={serverMessage(users.error, 'Could not search the users.')} onRetry={() => void users.refetch()} />
+  if (users.data.length === 0) return <EmptyState icon={Users} text={q ? `No user's email or name contains “${q}”.` : 'No users yet.'} />
+  const suspending = acting?.status === 'ACTIVE'
+  return (
+    <>
+      <ul aria-label="Users" className="grid gap-3">
+        {users.data.map((u) => (
+          <li key={u.id}>
+            <UserCard user={u} onSuspension={() => setActing(u)} />
+          </li>
+        ))}
+      </ul>
+      <ReasonDialog
+        open={acting !== null}
+        onClose={() => setActing(null)}
+        title={suspending ? `Suspend ${acting?.name ?? ''}?` : `Restore ${acting?.name ?? ''}?`}
+        description={
+          suspending
+            ? 'They are signed out everywhere and cannot sign in; their open bids are withdrawn and their open slots closed. They are told your reason.'
+            : 'They can sign in again. They are told your reason.'
+        }
+        submitLabel={suspending ? 'Suspend account' : 'Restore account'}
+        onSubmit={async (reason) => {
+          if (!acting) return
+          await setSuspension.mutateAsync({ userId: acting.id, suspend: suspending, reason })
+          toast.success(suspending ? `${acting.name} is suspended` : `${acting.name} is active again`)
+        }}
+      />
+    </>
+  )
+}
+
+function UserCard({ user, onSuspension }: { user: OpsUser; onSuspension: () => void }) {
+  const [showPayments, setShowPayments] = React.useState(false)
+  const paymentsId = `payments-${user.id}`
+  return (
+    <Card className="py-0">
+      <CardContent className="grid gap-3 p-4">
+        <div className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-center">
+          <div className="min-w-0">
+            <p className="font-medium">
+              {user.name} <span className="text-sm font-normal text-muted-foreground">· {ROLE[user.role]}</span>
+            </p>
+            <p className="truncate text-sm text-muted-foreground">{user.email}</p>
+            <p className="text-xs text-muted-foreground">
+              Joined <When iso={user.createdAt} />
+            </p>
+            {user.suspendedReason && <p className="text-sm text-destructive">Suspended: {user.suspendedReason}</p>}
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={user.status} />
+            {user.role !== 'OPERATOR' && (
+              <>
+                <Button variant="outline" size="sm" aria-expanded={showPayments} aria-controls={paymentsId} onClick={() => setShowPayments((s) => !s)}>
+                  Payments
+                </Button>
+                <Button variant={user.status === 'ACTIVE' ? 'destructive' : 'outline'} size="sm" onClick={onSuspension}>
+                  {user.status === 'ACTIVE' ? 'Suspend' : 'Restore'}
+                </Button>
+              </>
+            )}
+          </div>
+        </div>
+        {showPayments && (
+          <div id={paymentsId}>
+            <UserPayments userId={user.id} />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function UserPayments({ userId }: { userId: string }) {
+  const payments = useUserPayments(userId)
+  const refund = useRefundPayment()
+  const [refunding, setRefunding] = React.useState<OpsPayment | null>(null)
+  if (payments.isPending) return <Loading text="Loading payments..." />
+  if (payments.isError) return <LoadError message={serverMessage(payments.error, 'Could not load the payments.')} onRetry={() => void payments.refetch()} />
+  if (payments.data.length === 0) return <p className="text-sm text-muted-foreground">No payments.</p>
+  return (
+    <>
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[32rem] text-sm">
+          <caption className="sr-only">Payments</caption>
+          <thead className="text-left text-muted-foreground">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Paid</th>
+              <th className="py-1 pr-3 font-medium">Amount</th>
+              <th className="py-1 pr-3 font-medium">Released</th>
+              <th className="py-1 pr-3 font-medium">Refunded</th>
+              <th className="py-1 pr-3 font-medium">Status</th>
+              <th className="py-1 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {payments.data.map((p) => (
+              <tr key={p.id} className="border-t">
+                <td className="py-1.5 pr-3">
+                  <When iso={p.paidAt} />
+                </td>
+                <td className="py-1.5 pr-3">
+                  <Money amount={p.amount} />
+                </td>
+                <td className="py-1.5 pr-3">
+                  <Money amount={p.released} />
+                </td>
+                <td className="py-1.5 pr-3">
+                  <Money amount={p.refunded} />
+                </td>
+                <td className="py-1.5 pr-3">{p.status.replace(/_/g, ' ').toLowerCase()}</td>
+                <td className="py-1.5 text-right">
+                  {p.refunded < p.amount && p.paidAt && (
+                    <Button variant="outline" size="sm" onClick={() => setRefunding(p)}>
+                      Refund
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ReasonDialog
+        open={refunding !== null}
+        onClose={() => setRefunding(null)}
+        title="Refund this payment in full?"
+        description="The brand gets the whole payment back; releases stop and what was released is recovered from the creator's next earnings. This cannot be undone."
+        submitLabel="Refund in full"
+        onSubmit={async (reason) => {
+          if (!refunding) return
+          await refund.mutateAsync({ paymentId: refunding.id, reason })
+          toast.success('Payment refunded')
+        }}
+      />
+    </>
+  )
+}
