@@ -55,6 +55,7 @@ ROUTES = [
     Route("/ops/disputes", "social", Access.OPERATOR),
     Route("/ops/payments", "payments", Access.OPERATOR),
     Route("/ops/flags", "marketplace", Access.OPERATOR),
+    Route("/ops/links", "social", Access.OPERATOR),
 ]
 
 
