@@ -156,7 +156,7 @@ def _d(value: str) -> Decimal:
 
 # Each brand's voice about its own product, written for the posts it bids on (Pinbid adds the "Ad · @brand:"
 # disclosure in front when it posts the comment). A coffee roaster fits a kitchen, a desk or a long night of
-# games; a luggage maker a trip, a wardrobe or a laptop bag; a game studio only games and gadgets.
+# games; a luggage maker a trip, a wardrobe, a laptop or a console; a game studio only games and gadgets.
 BRANDS = (
     Brand(BRAND, "Leo Brand", "Northwind Coffee", "northwind.coffee", {
         "food": "Our new single-origin roast pairs perfectly with this ☕",
@@ -179,6 +179,8 @@ BRANDS = (
         "travel": "Carry-on that fits everything you saw here ✈️",
         "fashion": "A weekender as well made as this wardrobe: meet the Wanderly Classic ✈️",
         "tech": "The Wanderly tech sleeve: a padded home for the laptop, every cable in its place 🎒",
+        "food": "Eat your way through a city, bring the good stuff home: Wanderly's carry-on has room ✈️",
+        "gaming": "The Wanderly console case: your whole setup, ready for co-op nights away from home 🎒",
     }),
     Brand(f"glow@{DOMAIN}", "Ruth Mensah", "Glow Botanics", "glow.botanics", {
         "fashion": "The finishing touch for any look: Glow's plant-based skincare 🌿",
