@@ -5,8 +5,9 @@ paths (identity registers the people, social connects them to the sandbox Instag
 lists and runs the auctions, payments takes the money and pays out). Items are found again by natural
 keys (emails, slot titles), so seeding twice, after an interrupted run, or after someone changed or deleted
 demo items, adds only what is missing. Times are relative to the moment of seeding: a slot's history
-(listed, bids, closed, approved, paid, pinned) is replayed "as of" those past moments through the use
-cases' injectable clocks.
+(listed, bids, closed, approved, paid, pinned, each kept day, completed, paid out) is replayed "as of" those
+past moments through the use cases' injectable clocks, inside `pinbid_kit.clock.as_of`, so what each step causes
+in the other services (notices, payment requests, ledger transactions) is dated then too.
 """
 
 import asyncio

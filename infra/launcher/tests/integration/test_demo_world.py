@@ -154,7 +154,7 @@ async def test_an_interrupted_first_run_is_completed_by_the_next(world):
         async with built["marketplace"].db.transaction() as session:
             return await session.scalar(text("SELECT count(*) FROM slots")) >= 20
 
-    await eventually(halfway, every=0.02)  # stop it in the middle of marketplace's seeding
+    await eventually(halfway, within=90, every=0.02)  # stop it in the middle of marketplace's seeding
     seeding.cancel()
     with pytest.raises(asyncio.CancelledError):
         await seeding
