@@ -1679,6 +1679,8 @@ export interface components {
             status: string;
             /** Expiresat */
             expiresAt: string | null;
+            /** Paidat */
+            paidAt: string | null;
         };
         /** PayoutOut */
         PayoutOut: {

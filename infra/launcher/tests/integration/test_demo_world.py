@@ -245,6 +245,10 @@ async def _the_history_tells_the_truth(built, began: datetime) -> None:
         read_at = datetime.now(UTC)  # the tracker's run above still releases today's kept days meanwhile
         assert dates and max(dates) <= read_at and min(dates) < now - timedelta(days=60), (table, column)
         assert len({(d.year, d.month) for d in dates}) >= 3, (table, column)
+    paid = [r.paid_at for r in await rows(marketplace, "SELECT paid_at FROM bids WHERE payment_status IN "
+                                                         "('COMPLETED', 'REFUNDED')")]
+    assert paid and None not in paid and max(paid) <= datetime.now(UTC)  # Earnings' "Recent Transactions"
+    assert len({(d.year, d.month) for d in paid}) >= 3
     requests = await rows(payments, "SELECT slot_title, created_at, completed_at FROM payments")
     for request in requests:
         planned = demo.slot(request.slot_title)
