@@ -5,8 +5,9 @@ paths (identity registers the people, social connects them to the sandbox Instag
 lists and runs the auctions, payments takes the money and pays out). Items are found again by natural
 keys (emails, slot titles), so seeding twice, after an interrupted run, or after someone changed or deleted
 demo items, adds only what is missing. Times are relative to the moment of seeding: a slot's history
-(listed, bids, closed, approved, paid, pinned) is replayed "as of" those past moments through the use
-cases' injectable clocks.
+(listed, bids, closed, approved, paid, pinned, each kept day, completed, paid out) is replayed "as of" those
+past moments through the use cases' injectable clocks, inside `pinbid_kit.clock.as_of`, so what each step causes
+in the other services (notices, payment requests, ledger transactions) is dated then too.
 """
 
 import asyncio
@@ -55,8 +56,15 @@ class Brand:
     name: str
     business_name: str
     handle: str
-    comment: str  # the sponsored line they ask to pin
+    # the sponsored line they ask to pin, by the category of the post: a brand bids only where it has one
+    comments: dict[str, str]
     bids_in_background: bool = True  # the demo brand a visitor uses never bids on its own
+
+    def fits(self, category: str) -> bool:
+        return category in self.comments
+
+    def comment_for(self, category: str) -> str:
+        return self.comments[category]
 
 
 class Stage(StrEnum):
@@ -98,6 +106,7 @@ class Slot:
     buy_now_price: Decimal | None = None
     days_ago: float = 0.0  # closed stages: when the auction closed
     ends_in_hours: float = 0.0  # open stages: when the auction ends
+    decided_after_hours: float = 2.0  # approved stages: how long the creator took to approve the winner
 
     def listed_at(self, now: datetime) -> datetime:
         if self.stage is Stage.ENDING:
@@ -121,10 +130,10 @@ class Slot:
         return now - timedelta(days=self.days_ago)
 
     def approved_at(self, now: datetime) -> datetime:
-        return self.closed_at(now) + timedelta(hours=2)
+        return self.closed_at(now) + timedelta(hours=self.decided_after_hours)
 
     def paid_at(self, now: datetime) -> datetime:
-        return self.closed_at(now) + timedelta(hours=5)
+        return self.approved_at(now) + timedelta(hours=3)
 
     def pinned_at(self, now: datetime) -> datetime:
         return self.closed_at(now) + timedelta(days=1)
@@ -146,17 +155,40 @@ def _d(value: str) -> Decimal:
     return Decimal(value)
 
 
+# Each brand's voice about its own product, written for the posts it bids on (Pinbid adds the "Ad · @brand:"
+# disclosure in front when it posts the comment). A coffee roaster fits a kitchen, a desk or a long night of
+# games; a luggage maker a trip, a wardrobe, a laptop or a console; a game studio only games and gadgets.
 BRANDS = (
-    Brand(BRAND, "Leo Brand", "Northwind Coffee", "northwind.coffee",
-          "Our new single-origin roast pairs perfectly with this ☕", bids_in_background=False),
-    Brand(f"aurora@{DOMAIN}", "Hanna Lee", "Aurora Sportswear", "aurora.sportswear",
-          "Train in it, live in it: Aurora's new collection is out 🏃"),
-    Brand(f"pixelforge@{DOMAIN}", "Marco Diaz", "PixelForge Games", "pixelforge.games",
-          "Play the PixelForge summer update free this weekend 🎮"),
-    Brand(f"wanderly@{DOMAIN}", "Elif Kaya", "Wanderly Luggage", "wanderly.luggage",
-          "Carry-on that fits everything you saw here ✈️"),
-    Brand(f"glow@{DOMAIN}", "Ruth Mensah", "Glow Botanics", "glow.botanics",
-          "Plant-based skincare for every morning routine 🌿"),
+    Brand(BRAND, "Leo Brand", "Northwind Coffee", "northwind.coffee", {
+        "food": "Our new single-origin roast pairs perfectly with this ☕",
+        "fitness": "Pre-workout, the simple way: a shot of Northwind espresso ☕",
+        "travel": "Pack a bag of Northwind beans: good coffee wherever you land ☕",
+        "tech": "Every good desk setup needs a good cup: Northwind's desk blend ☕",
+        "fashion": "A slow morning pour-over goes with every outfit. Northwind's autumn roast is out ☕",
+        "gaming": "Late-night sessions run on Northwind cold brew 🎮☕",
+    }, bids_in_background=False),
+    Brand(f"aurora@{DOMAIN}", "Hanna Lee", "Aurora Sportswear", "aurora.sportswear", {
+        "fitness": "Train in it, live in it: Aurora's new collection is out 🏃",
+        "fashion": "Athleisure that goes from the studio to the street: Aurora's autumn drop 🏃",
+        "travel": "Aurora's packable layers: light enough for every trail on this trip 🏔️",
+    }),
+    Brand(f"pixelforge@{DOMAIN}", "Marco Diaz", "PixelForge Games", "pixelforge.games", {
+        "gaming": "Play the PixelForge summer update free this weekend 🎮",
+        "tech": "Built a new rig? Test it on PixelForge's latest release, free this weekend 🎮",
+    }),
+    Brand(f"wanderly@{DOMAIN}", "Elif Kaya", "Wanderly Luggage", "wanderly.luggage", {
+        "travel": "Carry-on that fits everything you saw here ✈️",
+        "fashion": "A weekender as well made as this wardrobe: meet the Wanderly Classic ✈️",
+        "tech": "The Wanderly tech sleeve: a padded home for the laptop, every cable in its place 🎒",
+        "food": "Eat your way through a city, bring the good stuff home: Wanderly's carry-on has room ✈️",
+        "gaming": "The Wanderly console case: your whole setup, ready for co-op nights away from home 🎒",
+    }),
+    Brand(f"glow@{DOMAIN}", "Ruth Mensah", "Glow Botanics", "glow.botanics", {
+        "fashion": "The finishing touch for any look: Glow's plant-based skincare 🌿",
+        "fitness": "Post-workout skin, sorted: Glow's plant-based recovery balm 🌿",
+        "travel": "Travel-size, plant-based skincare for every time zone 🌿",
+        "food": "Good food, good skin: Glow's plant-based skincare, made from a kitchen garden 🌿",
+    }),
 )
 NORTHWIND, AURORA, PIXELFORGE, WANDERLY, GLOW = (b.email for b in BRANDS)
 
@@ -238,12 +270,19 @@ def _bids(stage: Stage, base: Decimal, brands: tuple[str, ...]) -> tuple[Bid, ..
             Bid(brands[-1], _dollars(base * Decimal("1.4")), _dollars(base * Decimal("1.9"))))
 
 
+def _decision_hours(title: str) -> float:
+    """How long a creator took to approve a winner: between half an hour and 9 hours, fixed per slot (a
+    stable checksum of the title, so every seeding has the same history)."""
+    return 0.5 + sum(title.encode()) % 17 / 2
+
+
 def _slot(creator: Creator, post: int, title: str, category: str, stage: Stage, brands: tuple[str, ...], *,
           days_ago: float = 0, ends_in_hours: float = 0, duration: int = 14, buy_now: bool = False) -> Slot:
     base = max(Decimal(15), (Decimal(creator.followers) / 3000).quantize(Decimal(1)) * 5)  # ~ $5 per 3,000
     return Slot(title=title, creator=creator.email, post=post, category=category, min_bid=base,
                 duration_days=duration, stage=stage, bids=_bids(stage, base, brands),
-                buy_now_price=base * 4 if buy_now else None, days_ago=days_ago, ends_in_hours=ends_in_hours)
+                buy_now_price=base * 4 if buy_now else None, days_ago=days_ago, ends_in_hours=ends_in_hours,
+                decided_after_hours=_decision_hours(title))
 
 
 def _maya_slots() -> list[Slot]:
@@ -269,20 +308,21 @@ def _maya_slots() -> list[Slot]:
               days_ago=30, duration=14),
         _slot(m, 9, "Seaside yoga flow: wellness brands", "fitness", Stage.COMPLETED, (NORTHWIND, AURORA),
               days_ago=44, duration=7),
-        _slot(m, 8, "Meal prep Sunday, second round", "food", Stage.REFUNDED, (AURORA, NORTHWIND), days_ago=12),
+        _slot(m, 8, "Meal prep Sunday, second round", "food", Stage.REFUNDED, (GLOW, NORTHWIND), days_ago=12),
         _slot(m, 10, "Autumn pantry: preserves and spices", "food", Stage.COMPLETED, (GLOW, NORTHWIND),
               days_ago=58, duration=7),
-        _slot(m, 11, "Desk coffee corner: the morning cup", "food", Stage.COMPLETED, (AURORA, NORTHWIND),
+        _slot(m, 11, "Desk coffee corner: the morning cup", "food", Stage.COMPLETED, (GLOW, NORTHWIND),
               days_ago=72, duration=14),
-        _slot(m, 11, "Desk coffee corner, the encore", "food", Stage.COMPLETED, (GLOW, WANDERLY),
+        _slot(m, 11, "Desk coffee corner, the encore", "food", Stage.COMPLETED, (NORTHWIND, GLOW),
               days_ago=86, duration=7),
-        _slot(m, 10, "Autumn pantry, the first jars", "food", Stage.COMPLETED, (AURORA, GLOW),
+        _slot(m, 10, "Autumn pantry, the first jars", "food", Stage.COMPLETED, (NORTHWIND, GLOW),
               days_ago=100, duration=7),
     ]
 
 
-# what happens to three of each other creator's posts: two open auctions and one slot past its close (the
-# completed history is the demo creator's)
+# what happens to three of each other creator's posts: two open auctions and one slot past its close; and on
+# their oldest post, a placement completed weeks ago (so their cards show a record), except for the creators
+# who are new here
 _PATTERNS = (
     (Stage.BIDDING, Stage.OPEN, Stage.AWAITING_APPROVAL),
     (Stage.ENDING, Stage.BIDDING, Stage.AWAITING_PAYMENT),
@@ -295,21 +335,30 @@ _CLOSED_DAYS_AGO = {Stage.AWAITING_APPROVAL: 0.2, Stage.AWAITING_PAYMENT: 0.8, S
                     Stage.LIVE: 5, Stage.REFUNDED: 4.5}
 _PITCH = {"fashion": "fashion and beauty brands", "tech": "gadgets and apps", "fitness": "activewear and nutrition",
           "food": "kitchen and food brands", "travel": "travel gear and stays", "gaming": "games and gear"}
+NEW_CREATORS = frozenset({f"sofia@{DOMAIN}", f"priya@{DOMAIN}"})  # no placement finished yet
+
+
+def bidders_for(category: str) -> tuple[str, ...]:
+    """The brands whose product fits a category, background bidders first; the demo brand joins where fewer
+    than two others fit (a coffee roaster fits a kitchen and a gaming night)."""
+    fitting = tuple(b.email for b in BRANDS if b.bids_in_background and b.fits(category))
+    return fitting if len(fitting) >= 2 else (*fitting, NORTHWIND)
 
 
 def _other_slots(index: int, creator: Creator) -> list[Slot]:
     category = CATEGORY[creator.handle.split(".")[0]]
     pitch = _PITCH[category]
-    rivals = tuple(b.email for b in BRANDS[1:])
+    rivals = bidders_for(category)
+
     def brands(k: int, winner: str | None = None) -> tuple[str, ...]:
-        order = [rivals[(index + k + j) % len(rivals)] for j in range(3)]
+        order = [rivals[(index + k + j) % len(rivals)] for j in range(min(3, len(rivals)))]
         if winner:
             order = [b for b in order if b != winner][:1] + [winner]
         return tuple(order)
     first, second, closed = _PATTERNS[index % len(_PATTERNS)]
     # the demo brand wins some of these, so its own screens have history across creators
     closed_winner = NORTHWIND if closed in (Stage.REFUNDED, Stage.AWAITING_PIN) or index % 4 == 0 else None
-    return [
+    slots = [
         _slot(creator, 0, f"{creator.posts[0].caption}: {pitch}", category, first, brands(0),
               ends_in_hours=0.5 + index % 2 * 0.3 if first is Stage.ENDING else 12 + 9 * index, buy_now=index % 3 == 1),
         _slot(creator, 1, f"{creator.posts[1].caption}: {pitch}", category, second, brands(1),
@@ -317,6 +366,10 @@ def _other_slots(index: int, creator: Creator) -> list[Slot]:
         _slot(creator, 2, f"{creator.posts[2].caption}: {pitch}", category, closed, brands(2, closed_winner),
               days_ago=_CLOSED_DAYS_AGO[closed], duration=21),
     ]
+    if creator.email not in NEW_CREATORS:
+        slots.append(_slot(creator, 3, f"{creator.posts[3].caption}: {pitch}", category, Stage.COMPLETED, brands(3),
+                           days_ago=16 + index % 4 * 2, duration=7))
+    return slots
 
 
 def _slots() -> tuple[Slot, ...]:

@@ -2,6 +2,7 @@
 
 import uuid
 
+from pinbid_kit.clock import replayed
 from pinbid_kit.db import Database
 from pinbid_kit.events.identity import NotificationCreated
 from sqlalchemy import func, select, update
@@ -100,6 +101,8 @@ class Notifier:
                 continue
             note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
                                 message=notice.message, link=notice.link, source_event_id=source_event_id)
+            if (moment := replayed()) is not None:
+                note.created_at = moment  # a replayed past (the demo): the notice is dated when its cause happened
             session.add(note)
             await session.flush()  # the insert returns created_at (the database's time, as for every notice)
             events.append(events_out.notification_created(note, await unread(session, user.id)))

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import context
 from .bus import Bus, matches
+from .clock import as_of, moment_of
 from .db import Database
 from .envelope import Envelope
 from .events import EVENTS, EventData
@@ -68,9 +69,10 @@ class Consumers:
 
     async def dispatch(self, envelope: Envelope, headers: dict[str, str]) -> None:
         context.request_id.set(envelope.correlation_id)
-        for registration in self.registrations:
-            if matches(registration.pattern, envelope.type):
-                await self.handle_once(registration, envelope)
+        with as_of(moment_of(headers)):  # an event of a replayed past is handled as of its moment
+            for registration in self.registrations:
+                if matches(registration.pattern, envelope.type):
+                    await self.handle_once(registration, envelope)
 
     async def handle_once(self, registration: Registration, envelope: Envelope) -> bool:
         """Handles the event unless this handler already did. While the service's database is away the delivery

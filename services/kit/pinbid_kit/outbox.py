@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import context
 from .bus import Bus
+from .clock import as_of_header
 from .db import Database, async_url
 from .envelope import Envelope
 from .events import EventData
@@ -63,7 +64,7 @@ def _envelopes(events: list[EventData], source: str) -> list[Envelope]:
 
 
 def _rows(envelopes: list[Envelope]) -> list[dict]:
-    headers = json.dumps(inject_headers())
+    headers = json.dumps({**inject_headers(), **as_of_header()})
     return [{"id": env.id, "type": env.type, "envelope": env.model_dump_json(by_alias=True), "headers": headers}
             for env in envelopes]
 

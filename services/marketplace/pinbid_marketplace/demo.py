@@ -14,7 +14,7 @@ import uuid
 from datetime import datetime
 
 from pinbid_demo import plan as demo
-from pinbid_kit.clock import utcnow
+from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Job, Service
 from sqlalchemy import select
@@ -32,7 +32,7 @@ from .settings import MarketplaceSettings
 from .slots import Slots
 
 log = logging.getLogger("pinbid.marketplace.demo")
-WAIT_SECONDS = 8.0
+WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 BACKGROUND_BID_SECONDS = 20.0
 
 
@@ -134,10 +134,11 @@ async def _seed_slot(service: Service, replay: _Replay, approvals: Approvals, wo
         if planned.stage in demo.OPEN_STAGES and planned.auction_end(now) <= now:
             return 0
         caption = demo.creator(planned.creator).posts[planned.post].caption
-        slot_id = await replay.slots(planned.listed_at(now)).create(creator_id, NewSlot(
-            post_id=post_id, title=planned.title, description=caption, category=planned.category,
-            min_bid=planned.min_bid, buy_now_price=planned.buy_now_price, auction_end=planned.auction_end(now),
-            duration_days=planned.duration_days), demo=True)
+        with as_of(planned.listed_at(now)):
+            slot_id = await replay.slots(planned.listed_at(now)).create(creator_id, NewSlot(
+                post_id=post_id, title=planned.title, description=caption, category=planned.category,
+                min_bid=planned.min_bid, buy_now_price=planned.buy_now_price, auction_end=planned.auction_end(now),
+                duration_days=planned.duration_days), demo=True)
         created = 1
     await _place_bids(service, replay, world, planned, slot_id, now)
     if planned.stage not in demo.OPEN_STAGES:
@@ -162,8 +163,9 @@ async def _place_bids(service: Service, replay: _Replay, world: _World, planned:
         if buyer_id is None or buyer_id in bidders:
             continue
         offer = Offer(amount=bid.amount, auto_bid_enabled=bid.max_auto_bid is not None, max_auto_bid=bid.max_auto_bid)
-        await replay.bidding(planned.bid_at(now, index)).place(buyer_id, slot_id, offer,
-                                                               Comment(text=demo.brand(bid.brand).comment))
+        comment = Comment(text=demo.brand(bid.brand).comment_for(planned.category))
+        with as_of(planned.bid_at(now, index)):
+            await replay.bidding(planned.bid_at(now, index)).place(buyer_id, slot_id, offer, comment)
 
 
 async def _close_and_decide(service: Service, replay: _Replay, approvals: Approvals, creator_id: uuid.UUID,
@@ -171,13 +173,15 @@ async def _close_and_decide(service: Service, replay: _Replay, approvals: Approv
     async with service.db.transaction() as session:
         slot = await session.get(Slot, slot_id)
     if slot.status == "ACTIVE":
-        slot, _ = await replay.closer(planned.closed_at(now)).end_early(creator_id, slot_id)
+        with as_of(planned.closed_at(now)):
+            slot, _ = await replay.closer(planned.closed_at(now)).end_early(creator_id, slot_id)
     if planned.stage is demo.Stage.AWAITING_APPROVAL or slot.winning_bid_id is None:
         return
     async with service.db.transaction() as session:
         winner = await session.get(Bid, slot.winning_bid_id)
     if winner is not None and winner.status == BidStatus.PENDING_INFLUENCER_APPROVAL.value:
-        await approvals.decide(creator_id, winner.id, BidStatus.APPROVED)
+        with as_of(planned.approved_at(now)):  # the creator's response time is the plan's, not the seeding's
+            await approvals.decide(creator_id, winner.id, BidStatus.APPROVED)
 
 
 def background_jobs(service: Service) -> list[Job]:

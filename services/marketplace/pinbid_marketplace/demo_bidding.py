@@ -48,7 +48,8 @@ class DemoBidders:
         if not candidates or not brand_ids:
             return 0
         slot = self.rng.choice(candidates)
-        brands = [b for b in self.brands if b.email in brand_ids and brand_ids[b.email] != leaders.get(slot.id)]
+        brands = [b for b in self.brands if b.email in brand_ids and brand_ids[b.email] != leaders.get(slot.id)
+                  and b.fits(slot.category)]  # a brand bids where its product fits
         if not brands:
             return 0
         brand = self.rng.choice(brands)
@@ -61,7 +62,7 @@ class DemoBidders:
         offer = Offer(amount=amount, auto_bid_enabled=auto,
                       max_auto_bid=amount + step * self.rng.randint(3, 12) if auto else None)
         try:
-            await self.bidding.place(buyer_id, slot.id, offer, Comment(text=brand.comment))
+            await self.bidding.place(buyer_id, slot.id, offer, Comment(text=brand.comment_for(slot.category)))
         except ApiError as refused:  # outbid or ended meanwhile: the next round tries again
             log.info("demo bid on %s refused: %s", slot.id, refused.detail)
             return 0

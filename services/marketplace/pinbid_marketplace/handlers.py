@@ -4,6 +4,7 @@ read models are upserts, and a bid moves only along its state machine (anything 
 
 import logging
 
+from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
@@ -44,7 +45,7 @@ async def advance(bid: Bid, target: BidStatus, envelope: Envelope) -> bool:
     return True
 
 
-def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
+def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock = utcnow) -> None:
     on = consumers.on
 
     @on(i.UserRegistered.event_type)
@@ -99,6 +100,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings) -> None:
         if bid is None or not await advance(bid, BidStatus.WON, e):
             return
         bid.payment_id, bid.payment_status, bid.pin_deadline_at = d.payment_id, "COMPLETED", d.pin_deadline_at
+        bid.paid_at = clock()  # moments after the payment (as of it, when the demo replays its history)
         slot = await session.get(Slot, bid.slot_id)
         assert slot is not None
         await events_out.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),

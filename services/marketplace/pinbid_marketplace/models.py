@@ -206,6 +206,7 @@ class Bid(Base):
     payment_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     payment_status: Mapped[str | None] = mapped_column(String(20))
     payment_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    paid_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # the date of the creator's transaction
     pinned_comment_id: Mapped[str | None] = mapped_column(String(64))
     pinned_text: Mapped[str | None] = mapped_column(Text)
     pinned_status: Mapped[str | None] = mapped_column(String(20))

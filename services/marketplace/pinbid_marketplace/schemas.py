@@ -154,6 +154,7 @@ class SlotPageOut(ApiModel):
 class PaymentOut(ApiModel):
     status: str
     expires_at: datetime | None
+    paid_at: datetime | None  # the date of the transaction
 
 
 class PinnedCommentOut(ApiModel):
@@ -189,7 +190,7 @@ class BidOut(ApiModel):
     @classmethod
     def of(cls, view: BidView) -> "BidOut":
         bid, slot = view.bid, view.slot
-        payment = PaymentOut(status=bid.payment_status, expires_at=bid.payment_expires_at) \
+        payment = PaymentOut(status=bid.payment_status, expires_at=bid.payment_expires_at, paid_at=bid.paid_at) \
             if bid.payment_status else None
         pinned = PinnedCommentOut(comment_text=bid.pinned_text, likes=bid.likes, replies=bid.replies,
                                   clicks=bid.clicks, status=bid.pinned_status, pinned_at=bid.pinned_at) \

@@ -4,6 +4,7 @@ its 16 accounts (ledger.platform_fees)."""
 
 import uuid
 
+from pinbid_kit.clock import replayed
 from sqlalchemy import func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,7 +13,9 @@ from .models import LedgerAccount
 
 _OPEN = text("INSERT INTO ledger_accounts (account, normal_side, balance_cents) VALUES (:account, :side, 0) "
              "ON CONFLICT (account) DO NOTHING")
-_TX = text("INSERT INTO ledger_transactions (id, kind, payment_id, payout_id) VALUES (:id, :kind, :payment, :payout)")
+# created_at: the database's time, or the replayed moment of a replayed past (the demo's history)
+_TX = text("INSERT INTO ledger_transactions (id, kind, payment_id, payout_id, created_at) "
+           "VALUES (:id, :kind, :payment, :payout, coalesce(CAST(:at AS timestamptz), now()))")
 _ENTRY = text("INSERT INTO ledger_entries (transaction_id, account, amount_cents) VALUES (:tx, :account, :amount)")
 
 
@@ -24,7 +27,8 @@ async def post(session: AsyncSession, transaction: Transaction, *, payment_id: u
     for posting in postings:
         await session.execute(_OPEN, {"account": posting.account, "side": normal_side(posting.account).value})
     tx_id = uuid.uuid4()
-    await session.execute(_TX, {"id": tx_id, "kind": transaction.kind, "payment": payment_id, "payout": payout_id})
+    await session.execute(_TX, {"id": tx_id, "kind": transaction.kind, "payment": payment_id, "payout": payout_id,
+                                 "at": replayed()})
     for posting in postings:
         await session.execute(_ENTRY, {"tx": tx_id, "account": posting.account, "amount": posting.amount_cents})
     return tx_id

@@ -12,6 +12,7 @@ written: the general path (webhooks.py) decides, in its locking transaction. A r
 import uuid
 from datetime import datetime, timedelta
 
+from pinbid_kit.clock import replayed
 from pinbid_kit.db import Database
 from pinbid_kit.outbox import NOTIFY_CHANNEL, outbox_rows
 from sqlalchemy import text
@@ -50,7 +51,8 @@ _WRITE = text(f"""
         WHERE EXISTS (SELECT 1 FROM paid)
         ON CONFLICT (account) DO NOTHING),
     transaction AS (
-        INSERT INTO ledger_transactions (id, kind, payment_id) SELECT :transaction_id, :kind, id FROM paid),
+        INSERT INTO ledger_transactions (id, kind, payment_id, created_at)
+        SELECT :transaction_id, :kind, id, coalesce(CAST(:replayed AS timestamptz), now()) FROM paid),
     entries AS (
         INSERT INTO ledger_entries (transaction_id, account, amount_cents)
         SELECT :transaction_id, v.account, v.cents
@@ -99,7 +101,7 @@ class Completions:
             "bid_id": payment.bid_id, "creator_id": payment.creator_id, "buyer_id": payment.buyer_id,
             "slot_title": payment.slot_title, "gross_cents": payment.price_cents, "fee_cents": payment.fee_cents,
             "net_cents": payment.creator_cents, "currency": payment.currency,
-            "transaction_id": uuid.uuid4(), "kind": received.kind,
+            "transaction_id": uuid.uuid4(), "kind": received.kind, "replayed": replayed(),
             "accounts": [p.account for p in postings], "amounts": [p.amount_cents for p in postings],
             "sides": [ledger.normal_side(p.account).value for p in postings],
             "event_ids": [r["id"] for r in rows], "event_types": [r["type"] for r in rows],

@@ -10,12 +10,12 @@ Every step is skipped when done: payments already paid, periods already decided,
 
 import logging
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import httpx
 from pinbid_demo import plan as demo
-from pinbid_kit.clock import utcnow
+from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from pinbid_kit.tokens import Principal
@@ -32,7 +32,7 @@ from .settings import PaymentsSettings
 from .webhooks import Webhooks
 
 log = logging.getLogger("pinbid.payments.demo")
-WAIT_SECONDS = 8.0
+WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 
 def _sandbox_only(service: Service) -> bool:
@@ -104,13 +104,14 @@ async def _pay(service: Service, payment: Payment, moment: datetime) -> None:
         outcome = await webhooks.receive(request.content, request.headers.get("Stripe-Signature"))
         return httpx.Response(200, json={"received": outcome})
 
-    async with httpx.AsyncClient(transport=httpx.MockTransport(deliver)) as in_process:
-        sandbox = SandboxProvider(service.db, page_url=settings.browser_url("/api/payments/sandbox/checkout"),
-                                  webhook_url=settings.webhook_url(), webhook_secret=settings.webhook_secret,
-                                  http=in_process, clock=clock)
-        checkout = Checkout(service.db, settings, sandbox, clock)
-        url = await checkout.start(Principal(payment.buyer_id, "BUYER", 0, 0, ""), payment.bid_id)
-        await sandbox.pay(url.rstrip("/").rsplit("/", 1)[-1])
+    with as_of(moment):  # what the payment causes elsewhere (the notices, the pin deadline) is dated then too
+        async with httpx.AsyncClient(transport=httpx.MockTransport(deliver)) as in_process:
+            sandbox = SandboxProvider(service.db, page_url=settings.browser_url("/api/payments/sandbox/checkout"),
+                                      webhook_url=settings.webhook_url(), webhook_secret=settings.webhook_secret,
+                                      http=in_process, clock=clock)
+            checkout = Checkout(service.db, settings, sandbox, clock)
+            url = await checkout.start(Principal(payment.buyer_id, "BUYER", 0, 0, ""), payment.bid_id)
+            await sandbox.pay(url.rstrip("/").rsplit("/", 1)[-1])
 
 
 async def finish(service: Service) -> int:
@@ -137,8 +138,21 @@ async def finish(service: Service) -> int:
     made = 0
     for day in demo.payout_days(now):
         worker = PayoutWorker(service.db, current.settings_service, current.providers, clock=demo.at(day))
-        made += await worker.plan(only=creators)
-        await worker.deliver(only=creators)
-    refunds: Refunds = service.state["refunds"]
-    await refunds.run_once()
+        with as_of(day):
+            made += await worker.plan(only=creators)
+            await worker.deliver(only=creators)
+    await _refund_the_unpinned(service, now)
     return made
+
+
+async def _refund_the_unpinned(service: Service, now: datetime) -> None:
+    """The refund job as of each planned refund (a minute after its pin deadline passed), so a refund is dated
+    when it happened; then as of now, for anything else due."""
+    settings: PaymentsSettings = service.state["settings"]
+    window = timedelta(days=settings.pin_deadline_days, minutes=1)
+    refunds: Refunds = service.state["refunds"]
+    for moment in sorted(s.paid_at(now) + window for s in demo.SLOTS if s.stage is demo.Stage.REFUNDED):
+        if moment < now:
+            with as_of(moment):
+                await refunds.run_once()
+    await refunds.run_once()

@@ -3,7 +3,7 @@
 import logging
 from datetime import timedelta
 
-from pinbid_kit.clock import Clock, utcnow
+from pinbid_kit.clock import Clock, replayed, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.events.marketplace import BidApproved
 from sqlalchemy import select, update
@@ -35,7 +35,7 @@ class PaymentRequests:
             buyer_id=approved.buyer_id, creator_id=approved.creator_id, price_cents=money.price_cents,
             fee_cents=money.fee_cents, creator_cents=money.creator_cents, buyer_fee_cents=money.buyer_fee_cents,
             amount_cents=money.total_cents, currency=approved.currency.upper(), status="REQUESTED",
-            expires_at=expires,
+            expires_at=expires, **({"created_at": moment} if (moment := replayed()) is not None else {}),
         ).on_conflict_do_nothing(index_elements=["bid_id"]).returning(Payment.id))
         if inserted is None:
             log.info("bid %s already has a payment request", approved.bid_id)

@@ -10,11 +10,11 @@ Either step skips what is already done, so seeding again changes nothing."""
 import logging
 import uuid
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 from pinbid_demo import plan as demo
-from pinbid_kit.clock import utcnow
+from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
@@ -29,7 +29,7 @@ from .settings import SocialSettings
 from .tracker import PinTracker
 
 log = logging.getLogger("pinbid.social.demo")
-WAIT_SECONDS = 8.0
+WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 
 def _figures(person: demo.Creator | demo.Brand) -> tuple[world.AccountSeed, list[world.PlannedPost] | None]:
@@ -135,20 +135,33 @@ async def finish(service: Service) -> int:
                     settings.secret_box(), sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
                     clock=clock)
         try:
-            await pins.pin(placement.creator_id, placement.bid_id)
+            with as_of(planned[title].pinned_at(now)):
+                await pins.pin(placement.creator_id, placement.bid_id)
             return 1
         except ApiError as refused:
             log.info("demo pin of %r refused: %s", title, refused.detail)
             return 0
 
     made = await demo.each(found, pin)
-    # the tracker as of each past end: the placements due by then are checked then (days kept, completed)
-    ends = sorted(planned[title].pinned_at(now) + timedelta(days=planned[title].duration_days, minutes=1)
-                  for _, title in found if planned[title].stage == demo.Stage.COMPLETED)
-    for end in (e for e in ends if e < now):
+    for moment in _tracker_runs([planned[title] for _, title in found], now):
         tracker = PinTracker(service.db, providers, settings.secret_box(),
                              interval=timedelta(seconds=settings.pin_sync_interval_seconds),
                              batch=settings.pin_sync_batch, concurrency=settings.pin_sync_concurrency,
-                             clock=demo.at(end))
-        await tracker.run_once()
+                             clock=demo.at(moment))
+        with as_of(moment):
+            await tracker.run_once()
     return made
+
+
+def _tracker_runs(slots: list[demo.Slot], now: datetime) -> list[datetime]:
+    """The past moments the pin tracker is replayed at: once a day from the first pin (so each kept day, and
+    the earning released on it, is dated on its day) and a minute after each placement's end (its
+    completion), in time order."""
+    pins = [s.pinned_at(now) for s in slots]
+    if not pins:
+        return []
+    first = min(pins)
+    days = [first + timedelta(days=n, minutes=1) for n in range(1, (now - first).days + 1)]
+    ends = [s.pinned_at(now) + timedelta(days=s.duration_days, minutes=1) for s in slots
+            if s.stage is demo.Stage.COMPLETED]
+    return sorted(m for m in {*days, *ends} if m < now)

@@ -2061,6 +2061,8 @@ export interface components {
             status: string;
             /** Expiresat */
             expiresAt: string | null;
+            /** Paidat */
+            paidAt: string | null;
         };
         /** PayoutOut */
         PayoutOut: {

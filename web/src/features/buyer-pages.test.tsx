@@ -118,9 +118,9 @@ describe('my bids', () => {
   const bids = [
     bid('ACTIVE'),
     bid('OUTBID'),
-    bid('AWAITING_PAYMENT', { finalPrice: 30, payment: { status: 'REQUESTED', expiresAt: null } }),
+    bid('AWAITING_PAYMENT', { finalPrice: 30, payment: { status: 'REQUESTED', expiresAt: null, paidAt: null } }),
     bid('PENDING_INFLUENCER_APPROVAL'),
-    bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } }),
+    bid('WON', { payment: { status: 'COMPLETED', expiresAt: null, paidAt: null } }),
     bid('PINNED', { pinnedComment: { commentText: 'x', likes: 3, replies: 1, clicks: 0, status: 'ACTIVE', pinnedAt: null } }),
     bid('EXPIRED'),
   ]

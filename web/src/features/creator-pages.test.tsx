@@ -12,7 +12,7 @@ const bid = (status: string, over: Partial<Bid> = {}) =>
 describe('approvals', () => {
   it('pinning in the Instagram app: post the comment, then "I pinned it"', async () => {
     const api = signedIn(creator, {
-      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } })]),
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null, paidAt: null } })]),
       'GET /instagram/connection': () => json(200, { connected: true, pinMethod: 'MANUAL' }),
       'PUT /influencer/pin-comment/bid-WON': () =>
         json(200, { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'AWAITING_MANUAL_PIN', detail: 'ok' }),
@@ -38,7 +38,7 @@ describe('approvals', () => {
   it('a comment changed after approval is approved on its own before the pin', async () => {
     const api = signedIn(creator, {
       'GET /influencer/approvals': () =>
-        json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null }, comment: 'New words', approvedComment: null, commentApprovedAt: null })]),
+        json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null, paidAt: null }, comment: 'New words', approvedComment: null, commentApprovedAt: null })]),
       'POST /influencer/approvals/bid-WON/comment': () => json(200, bid('WON', { approvedComment: 'Ad · @northwind: New words' })),
     })
     renderApp('/approvals')
@@ -52,7 +52,7 @@ describe('approvals', () => {
   it('pin: 401 opens the Secure Instagram Login dialog, then the pin is retried', async () => {
     let pins = 0
     const api = signedIn(creator, {
-      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null } }), bid('AWAITING_PAYMENT')]),
+      'GET /influencer/approvals': () => json(200, [bid('WON', { payment: { status: 'COMPLETED', expiresAt: null, paidAt: null } }), bid('AWAITING_PAYMENT')]),
       'PUT /influencer/pin-comment/bid-WON': () =>
         ++pins === 1
           ? json(401, { detail: 'Log in to Instagram to pin.', code: 'instagram_login_required' })
@@ -116,6 +116,26 @@ describe('approvals', () => {
     signedIn(creator, { 'GET /influencer/approvals': () => json(200, []) })
     renderApp('/approvals')
     await screen.findByText('All caught up!')
+  })
+})
+
+describe('earnings: recent transactions', () => {
+  it('a transaction is dated when the brand paid, not when its likes were last counted', async () => {
+    const paid = bid('PINNED', {
+      finalPrice: 40,
+      updatedAt: '2026-11-26T10:00:00Z',
+      payment: { status: 'COMPLETED', expiresAt: null, paidAt: '2026-09-15T16:15:00Z' },
+    })
+    signedIn(creator, {
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 36, thisMonthEarnings: 0, pendingPayouts: 0, pendingBalance: 0, availableBalance: 36, releasedEarnings: 36, refundedEarnings: 0 }),
+      'GET /influencer/payouts': () => json(200, []),
+      'GET /influencer/bids': () => json(200, [paid]),
+      'GET /influencer/payout-settings': () => json(404, { detail: 'none' }),
+    })
+    renderApp('/earnings')
+    const row = (await screen.findByText('Slot PINNED')).closest('li') as HTMLElement
+    expect(within(row).getByText(/Sep 15, 2026/)).toBeInTheDocument()
+    expect(within(row).queryByText(/Nov 26, 2026/)).not.toBeInTheDocument()
   })
 })
 

@@ -86,7 +86,7 @@ describe('coming back from another site', () => {
       'GET /buyer/bids': () =>
         json(200, [
           bid({ id: 'bid-live', status: 'ACTIVE', pinSlot: slot({ title: 'Still bidding' }) }),
-          bid({ id: 'bid-paid', status: 'WON', finalPrice: 30, payment: { status: 'COMPLETED', expiresAt: null }, pinSlot: slot({ id: 's2', title: 'Paid slot', status: 'CLOSED' }) }),
+          bid({ id: 'bid-paid', status: 'WON', finalPrice: 30, payment: { status: 'COMPLETED', expiresAt: null, paidAt: null }, pinSlot: slot({ id: 's2', title: 'Paid slot', status: 'CLOSED' }) }),
         ]),
     })
     renderApp('/my-bids?payment=success')

@@ -80,7 +80,7 @@ def reached(stage: demo.Stage, statuses: Counter) -> bool:
 
 async def test_the_demo_world_has_every_stage_and_three_months_of_history(world):
     modules, built = world
-    started = time.perf_counter()
+    started, began = time.perf_counter(), datetime.now(UTC)
     await seed_demo(modules, built, background_bids=False)
     seconds = time.perf_counter() - started
     marketplace, payments = built["marketplace"], built["payments"]
@@ -138,6 +138,8 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(world)
                                                      "COMPLETED": by_stage[demo.Stage.COMPLETED]}
     assert all(p.likes > 0 for p in placements if p.status == "PINNED")  # pinned days ago: likes came in
 
+    await _the_history_tells_the_truth(built, began)
+
     # a second run adds nothing and raises nothing
     before = await census(built)
     await seed_demo(modules, built, background_bids=False)
@@ -152,7 +154,7 @@ async def test_an_interrupted_first_run_is_completed_by_the_next(world):
         async with built["marketplace"].db.transaction() as session:
             return await session.scalar(text("SELECT count(*) FROM slots")) >= 20
 
-    await eventually(halfway, every=0.02)  # stop it in the middle of marketplace's seeding
+    await eventually(halfway, within=90, every=0.02)  # stop it in the middle of marketplace's seeding
     seeding.cancel()
     with pytest.raises(asyncio.CancelledError):
         await seeding
@@ -210,3 +212,63 @@ async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own
     before = await census(built)
     await seed_demo(modules, built, background_bids=False)
     assert await census(built) == before
+
+
+async def _the_history_tells_the_truth(built, began: datetime) -> None:
+    """Dates follow the history they describe, the creators' records are plausible, and the comments fit."""
+    now = datetime.now(UTC)  # after the tracker's first run above, which releases today's kept days
+    identity, marketplace, payments = built["identity"], built["marketplace"], built["payments"]
+    listed = {r.title: r for r in await rows(
+        marketplace, "SELECT s.title, s.created_at, min(b.created_at) AS first_bid FROM slots s "
+                     "LEFT JOIN bids b ON b.slot_id = s.id WHERE s.is_demo GROUP BY s.id")}
+    notes = await rows(identity, "SELECT n.kind, n.message, n.created_at FROM notifications n "
+                                 "JOIN users u ON u.id = n.user_id WHERE u.is_demo")
+    assert notes and all(n.created_at <= now for n in notes)
+    earliest = min(s.listed_at(began) for s in demo.SLOTS)
+    assert all(n.created_at >= earliest - timedelta(seconds=1) for n in notes)
+    about_a_slot = 0
+    for note in notes:
+        title = next((t for t in listed if f"“{t}”" in note.message), None)
+        if title is not None:
+            about_a_slot += 1
+            assert note.created_at >= (listed[title].first_bid or listed[title].created_at), (note, title)
+    assert about_a_slot >= len(notes) // 2
+    months = {(n.created_at.year, n.created_at.month) for n in notes}
+    assert len(months) >= 3  # September's placements are told in September, not today
+    dated_at_the_seeding = sum(n.created_at >= began for n in notes)
+    assert dated_at_the_seeding == 0, dated_at_the_seeding
+
+    for table, column in (("ledger_transactions", "created_at"), ("payments", "created_at"),
+                          ("payments", "completed_at"), ("earnings", "earned_at"), ("payouts", "created_at"),
+                          ("payouts", "settled_at"), ("earning_releases", "released_at")):
+        dates = [r.at for r in await rows(payments, f"SELECT {column} AS at FROM {table} WHERE {column} IS NOT NULL")]
+        read_at = datetime.now(UTC)  # the tracker's run above still releases today's kept days meanwhile
+        assert dates and max(dates) <= read_at and min(dates) < now - timedelta(days=60), (table, column)
+        assert len({(d.year, d.month) for d in dates}) >= 3, (table, column)
+    paid = [r.paid_at for r in await rows(marketplace, "SELECT paid_at FROM bids WHERE payment_status IN "
+                                                         "('COMPLETED', 'REFUNDED')")]
+    assert paid and None not in paid and max(paid) <= datetime.now(UTC)  # Earnings' "Recent Transactions"
+    assert len({(d.year, d.month) for d in paid}) >= 3
+    requests = await rows(payments, "SELECT slot_title, created_at, completed_at FROM payments")
+    for request in requests:
+        planned = demo.slot(request.slot_title)
+        assert abs(request.created_at - planned.approved_at(began)) < timedelta(minutes=5), request.slot_title
+        assert request.completed_at is None or request.completed_at >= request.created_at
+
+    # the record on the open cards: most creators have one, and they decide in hours, not weeks
+    cards = await rows(marketplace, "SELECT creator_placements, creator_kept_pct, creator_response_minutes "
+                                    "FROM slots WHERE is_demo AND status = 'ACTIVE'")
+    with_record = [c for c in cards if c.creator_kept_pct is not None]
+    assert len(with_record) / len(cards) >= 0.7, (len(with_record), len(cards))
+    responses = [c.creator_response_minutes for c in cards if c.creator_response_minutes is not None]
+    assert responses and max(responses) <= 9 * 60
+    print(f"open cards with a record: {len(with_record)}/{len(cards)}; response minutes: max {max(responses)}, "
+          f"mean {sum(responses) / len(responses):.0f}; notifications from {min(n.created_at for n in notes)} "
+          f"to {max(n.created_at for n in notes)} over {len(months)} months")
+
+    # every bid's comment is its brand's line for that post's category, and Instagram would take it
+    bids = await rows(marketplace, "SELECT s.category, b.comment_text, u.email FROM bids b "
+                                   "JOIN slots s ON s.id = b.slot_id JOIN users u ON u.id = b.buyer_id")
+    for bid in bids:
+        brand = demo.brand(bid.email)
+        assert brand.fits(bid.category) and bid.comment_text == brand.comment_for(bid.category), bid

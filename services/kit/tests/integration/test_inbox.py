@@ -86,3 +86,23 @@ async def test_handled_and_duplicate_events_are_counted(db):
     await consumers_touching_widget(db).dispatch(env, {})
     await consumers_touching_widget(db).dispatch(env, {})
     assert (count("handled"), count("duplicate")) == (before[0] + 1, before[1] + 1)
+
+
+async def test_an_event_of_a_replayed_past_is_handled_as_of_its_moment(db):
+    from datetime import UTC, datetime
+
+    from pinbid_kit.clock import AS_OF_HEADER, replayed, utcnow
+
+    consumers = Consumers("test", db)
+    seen = []
+
+    @consumers.on(UserUpdated.event_type)
+    async def note(session, data, envelope):
+        seen.append((utcnow(), replayed()))
+
+    september = datetime(2026, 9, 14, 9, 30, tzinfo=UTC)
+    await consumers.dispatch(envelope(), {AS_OF_HEADER: september.isoformat()})
+    await consumers.dispatch(envelope(), {})
+    assert seen[0] == (september, september)
+    assert seen[1][1] is None and seen[1][0] > september
+    assert replayed() is None  # the moment ends with the delivery

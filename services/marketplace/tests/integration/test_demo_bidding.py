@@ -29,7 +29,8 @@ async def test_background_bidders_bid_on_demo_slots_only(world):
     placed = sum([await bidders.run_once() for _ in range(12)])
 
     async with world.service.db.transaction() as session:
-        bids = (await session.execute(text("SELECT slot_id, buyer_id, status FROM bids"))).all()
+        bids = (await session.execute(text("SELECT slot_id, buyer_id, status, comment_text FROM bids"))).all()
+        brands = dict((await session.execute(text("SELECT id, email FROM users"))).all())
         slot = (await session.execute(text("SELECT current_bid, bid_count FROM slots WHERE id = :i"),
                                       {"i": demo_slot})).one()
         visitor = await session.scalar(text("SELECT id FROM users WHERE email = :e"), {"e": demo.BRAND})
@@ -38,6 +39,9 @@ async def test_background_bidders_bid_on_demo_slots_only(world):
     assert visitor not in {b.buyer_id for b in bids}  # the brand a visitor signs in as never bids by itself
     assert sum(b.status == "ACTIVE" for b in bids) == 1 and slot.current_bid > Decimal(40)
     assert slot.current_bid < Decimal(40) * Decimal("2.5") + 20  # within the brands' budget
+    for bid in bids:  # only brands whose product fits a food post, each with its line for food
+        brand = demo.brand(brands[bid.buyer_id])
+        assert brand.fits("food") and bid.comment_text == brand.comment_for("food")
 
 
 async def test_nothing_to_bid_on_places_nothing(world):

@@ -1,7 +1,7 @@
 """The main journeys through the HTTP calls on a real database."""
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
@@ -73,11 +73,16 @@ async def test_second_price_auction_to_payment_and_pin(world):
     await world.service.consumers.dispatch(completed, {})  # redelivered: no second effect
     won = (await world.http.get("/buyer/bids", headers=alice)).json()[0]
     assert won["status"] == "WON" and won["payment"]["status"] == "COMPLETED"
+    paid_at = won["payment"]["paidAt"]
+    assert datetime.fromisoformat(paid_at) == world.clock.now  # the transaction's date
+    world.clock.advance(days=2)  # the pin and its likes come later: the transaction keeps its date
     await world.deliver(s.CommentPinned(bid_id=ids["bid_id"], slot_id=uuid.UUID(slot["id"]),
                                         creator_id=ids["creator_id"], buyer_id=ids["buyer_id"], comment_id="c1",
                                         comment_text="Love it #ad", pinned_at=world.clock.now))
+    await world.deliver(s.CommentMetricsUpdated(bid_id=ids["bid_id"], likes=4, replies=1, clicks=2))
     pinned = (await world.http.get("/buyer/bids", headers=alice)).json()[0]
     assert pinned["status"] == "PINNED" and pinned["pinnedComment"]["status"] == "ACTIVE"
+    assert pinned["payment"]["paidAt"] == paid_at and pinned["pinnedComment"]["likes"] == 4
     types = await outbox_types(world)
     for expected in ("marketplace.bid.placed.v1", "marketplace.bid.outbid.v1", "marketplace.auction.closed.v1",
                      "marketplace.bid.approved.v1", "marketplace.bid.comment_changed.v1"):

@@ -59,7 +59,8 @@ async def test_the_database_refuses_an_unbalanced_transaction(pay):
         async with pay.db.transaction() as session:
             await session.execute(bookkeeping._OPEN, {"account": creator_pending(creator), "side": "CREDIT"})
             tx = uuid.uuid4()
-            await session.execute(bookkeeping._TX, {"id": tx, "kind": "forged", "payment": None, "payout": None})
+            await session.execute(bookkeeping._TX, {"id": tx, "kind": "forged", "payment": None, "payout": None,
+                                                    "at": None})
             await session.execute(bookkeeping._ENTRY, {"tx": tx, "account": creator_pending(creator), "amount": -500})
     assert await pay.scalar("SELECT count(*) FROM ledger_entries") == 0
 

@@ -165,7 +165,7 @@ function EarningsPageInner() {
                       <div className="min-w-0">
                         <p className="font-medium">{b.user.name}</p>
                         <p className="truncate text-muted-foreground">{b.pinSlot.title}</p>
-                        <p className="text-xs text-muted-foreground">{fmtDateTime(b.updatedAt)}</p>
+                        <p className="text-xs text-muted-foreground">{fmtDateTime(b.payment?.paidAt ?? b.updatedAt)}</p>
                       </div>
                       <div className="text-right tabular-nums">
                         <p>{formatMoney(gross)}</p>
