@@ -2,16 +2,16 @@
 sync of the pinned comment's likes, so it cannot tell when the money came); empty for the bids paid before, whose
 payment date marketplace never kept
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-26 11:10:00.000000
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
