@@ -1,23 +1,35 @@
 """Social's HTTP routes: connecting Instagram, posts with their slots, the buyer's comments, the
 pinning login and pinning. Tokens and sessions never appear in a response."""
 
+import asyncio
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_kit.api import PlainText
-from pinbid_kit.auth import Buyer, Influencer, SignedIn
+from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
+from pinbid_kit.errors import Invalid
+from pinbid_kit.objects import StoredObject
 
 from .connections import Connections, connection_of
+from .domain.placement import Status
+from .domain.trust import Outcome
 from .links import Link, Links
 from .models import PinSession
-from .pins import AWAITING_MANUAL_PIN, Pins
+from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
 from .posts import Posts
 from .schemas import (
+    AcceptanceOut,
     ClicksAt,
+    DecisionIn,
+    DisputeDetailOut,
+    DisputeListItem,
+    DisputeOut,
+    EvidenceOut,
     FiguresAt,
+    HistoryStepOut,
     InstagramCommentOut,
     InstagramConnectionOut,
     InstagramConnectOut,
@@ -29,9 +41,15 @@ from .schemas import (
     PinCommentOut,
     PinMethodIn,
     PinMethodOut,
+    RecheckOut,
+    ReportIn,
     ResultsOut,
+    TrustOut,
+    _money,
 )
+from .screenshots import Screenshot, check, read_upload
 from .settings import SocialSettings
+from .trust import DisputeDetail, DisputeRow, Trust, TrustView
 
 STATE_COOKIE = "pinbid_ig_state"
 
@@ -39,6 +57,7 @@ ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
 LinksDep = Annotated[Links, Depends(from_state("links"))]
+TrustDep = Annotated[Trust, Depends(from_state("trust"))]
 SettingsDep = Annotated[SocialSettings, Depends(from_state("settings"))]
 
 NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not found · Pinbid</title>
@@ -133,10 +152,35 @@ async def pin_comment(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -
                          status=pinned.status, detail=detail)
 
 
-@creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut)
-async def confirm_pin(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -> PinCommentOut:
-    """"I pinned it": checked through the official API, then the placement starts."""
-    pinned = await pins.confirm(principal.user_id, bid_id)
+SCREENSHOT_FORM = {"requestBody": {"required": False, "content": {"multipart/form-data": {"schema": {
+    "type": "object", "properties": {
+        "screenshot": {"type": "string", "format": "binary",
+                       "description": "JPEG, PNG or WebP, at most 5 MB and 40 megapixels"},
+        "note": {"type": "string", "maxLength": 1000}}}}}}}
+UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
+                 422: {"description": "screenshot_required, not_an_image or image_too_large"}}
+
+
+async def screenshot_of(request: Request, *, required: bool) -> tuple[Screenshot | None, str | None]:
+    """The upload read with its cap, then decoded and re-encoded off the event loop."""
+    upload = await read_upload(request)
+    if upload.screenshot is None:
+        if required:
+            raise Invalid("Add a screenshot of the pinned comment on your post (JPEG, PNG or WebP).",
+                          field="screenshot", code="screenshot_required")
+        return None, upload.note
+    return await asyncio.to_thread(check, upload.screenshot), upload.note
+
+
+@creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut, openapi_extra=SCREENSHOT_FORM,
+              responses=UPLOAD_ERRORS)
+async def confirm_pin(bid_id: uuid.UUID, request: Request, principal: Influencer, pins: PinsDep) -> PinCommentOut:
+    """"I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`, required
+    on the MANUAL path): checked through the official API, then the placement starts and awaits the brand's
+    acceptance."""
+    manual = await pins.method_of(principal.user_id) == MANUAL
+    screenshot, _ = await screenshot_of(request, required=manual)
+    pinned = await pins.confirm(principal.user_id, bid_id, screenshot)
     return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
                          status=pinned.status, detail="Comment Pinned.")
 
@@ -164,6 +208,123 @@ async def set_pin_method(body: PinMethodIn, principal: Influencer, pins: PinsDep
     return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
 
 
+def trust_out(view: TrustView) -> TrustOut:
+    p, d = view.placement, view.dispute
+    base = f"/api/instagram/placements/{p.bid_id}/evidence"
+    return TrustOut(
+        method="MANUAL" if p.pin_method == MANUAL else "SESSION",
+        acceptance=AcceptanceOut(status=p.acceptance, accept_by=p.accept_by, accepted_at=p.accepted_at,
+                                 accepted_by=p.accepted_by),
+        evidence=[EvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+                  for e in view.evidence],
+        recheck=None if p.recheck_requested_at is None or p.recheck_answer_by is None else RecheckOut(
+            requested_at=p.recheck_requested_at, answer_by=p.recheck_answer_by, answered_at=p.recheck_answered_at),
+        dispute=None if d is None else DisputeOut(
+            id=d.id, status=d.status, reason=d.reason, reporter=d.reporter, reported_at=d.reported_at,
+            creator_note=d.creator_note, answer_by=d.answer_by, answered_at=d.answered_at, outcome=d.outcome,
+            decision_reason=d.decision_reason, decided_at=d.decided_at),
+        ended=p.status == Status.ENDED, end_reason=p.end_reason)
+
+
+IMAGE = {200: {"content": {"image/jpeg": {}, "image/png": {}, "image/webp": {}},
+               "description": "the re-encoded screenshot"}}
+
+
+def image_response(stored: StoredObject) -> Response:
+    """Served so a browser can only ever show it as the image it is: no sniffing, no script, not cached shared."""
+    return Response(stored.data, media_type=stored.content_type, headers={
+        "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Cache-Control": "private, max-age=300", "Content-Disposition": "inline"})
+
+
+@instagram.get("/placements/{bid_id}/trust", response_model=TrustOut)
+async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> TrustOut:
+    """The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
+    operators only (404 for anyone else)."""
+    return trust_out(await trust.view(principal, bid_id))
+
+
+@instagram.get("/placements/{bid_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
+async def placement_evidence(bid_id: uuid.UUID, evidence_id: uuid.UUID, principal: SignedIn,
+                             trust: TrustDep) -> Response:
+    return image_response(await trust.evidence(principal, bid_id, evidence_id))
+
+
+brand = APIRouter(prefix="/buyer/placements", tags=["placements"])
+
+
+@brand.post("/{bid_id}/accept", response_model=TrustOut)
+async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> TrustOut:
+    """"Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
+    awaiting acceptance."""
+    return trust_out(await trust.accept(principal.user_id, bid_id))
+
+
+@brand.post("/{bid_id}/report", response_model=TrustOut)
+async def report_placement(bid_id: uuid.UUID, body: ReportIn, principal: Buyer, trust: TrustDep) -> TrustOut:
+    """"Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
+    opens and releases stop. 409 already_disputed / placement_ended."""
+    return trust_out(await trust.report(principal.user_id, bid_id, body.reason))
+
+
+@creator.post("/placements/{bid_id}/screenshot", response_model=TrustOut, openapi_extra=SCREENSHOT_FORM,
+              responses=UPLOAD_ERRORS)
+async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
+                                 trust: TrustDep) -> TrustOut:
+    """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
+    optional `note`)."""
+    screenshot, note = await screenshot_of(request, required=True)
+    assert screenshot is not None
+    return trust_out(await trust.answer(principal.user_id, bid_id, screenshot, note))
+
+
+ops = APIRouter(prefix="/ops/disputes", tags=["ops"])
+
+
+def dispute_item(row: DisputeRow) -> dict:
+    d, p = row.dispute, row.placement
+    return dict(id=d.id, bid_id=p.bid_id, slot_id=p.slot_id, status=d.status, reason=d.reason, reporter=d.reporter,
+                reported_at=d.reported_at, answered_at=d.answered_at, answer_by=d.answer_by,
+                creator_id=p.creator_id, creator_name=row.creator_name, buyer_id=p.buyer_id,
+                buyer_name=p.business_name or p.buyer_name, amount=_money(p.price_cents), post_url=row.post_url,
+                outcome=d.outcome, decided_at=d.decided_at)
+
+
+def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
+    d = found.row.dispute
+    base = f"/api/ops/disputes/{d.id}/evidence"
+    return DisputeDetailOut(
+        **dispute_item(found.row), creator_note=d.creator_note, decision_reason=d.decision_reason,
+        evidence=[EvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+                  for e in found.evidence],
+        history=[HistoryStepOut(at=h.at, what=h.what, by=h.by) for h in found.history])
+
+
+@ops.get("", response_model=list[DisputeListItem])
+async def list_disputes(principal: Operator, trust: TrustDep,
+                        status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItem]:
+    return [DisputeListItem(**dispute_item(row)) for row in await trust.disputes(status)]
+
+
+@ops.get("/{dispute_id}", response_model=DisputeDetailOut)
+async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustDep) -> DisputeDetailOut:
+    return dispute_detail(await trust.dispute(dispute_id))
+
+
+@ops.get("/{dispute_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
+async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, principal: Operator,
+                           trust: TrustDep) -> Response:
+    return image_response(await trust.dispute_evidence(dispute_id, evidence_id))
+
+
+@ops.post("/{dispute_id}/decision", response_model=DisputeDetailOut)
+async def decide_dispute(dispute_id: uuid.UUID, body: DecisionIn, principal: Operator,
+                         trust: TrustDep) -> DisputeDetailOut:
+    """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
+    placement ends)."""
+    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason))
+
+
 go = APIRouter(tags=["links"])
 
 
@@ -179,4 +340,4 @@ async def follow(code: PlainText, request: Request, links: LinksDep) -> Response
                                                               "Referrer-Policy": "no-referrer"})
 
 
-ROUTERS = (instagram, creator, go)
+ROUTERS = (instagram, creator, brand, ops, go)
