@@ -87,10 +87,16 @@ class S3Objects:
 
     def __init__(self, *, endpoint: str, bucket: str, access_key: str, secret_key: str, secure: bool,
                  region: str | None = None):
+        import urllib3
         from minio import Minio
 
         self.bucket = bucket
-        self._client = Minio(endpoint, access_key=access_key, secret_key=secret_key, secure=secure, region=region)
+        # bounded: a store that is down answers the upload with an error in seconds, not after minutes of retries
+        http = urllib3.PoolManager(timeout=urllib3.Timeout(connect=3, read=20), maxsize=10,
+                                   retries=urllib3.Retry(total=2, backoff_factor=0.2,
+                                                         status_forcelist=[500, 502, 503, 504]))
+        self._client = Minio(endpoint, access_key=access_key, secret_key=secret_key, secure=secure, region=region,
+                             http_client=http)
         self._bucket_ready = False
 
     def _ensure_bucket(self) -> None:
@@ -108,6 +114,7 @@ class S3Objects:
 
     async def _call(self, what, *args, **kwargs):
         from minio.error import MinioException, S3Error
+        from urllib3.exceptions import HTTPError
 
         def run():
             self._ensure_bucket()
@@ -119,7 +126,7 @@ class S3Objects:
             if error.code in {"NoSuchKey", "NoSuchObject"}:
                 raise ObjectMissing(error.object_name or "") from None
             raise ObjectStoreError(f"{error.code}: {error.message}") from None
-        except (MinioException, OSError) as error:
+        except (MinioException, HTTPError, OSError) as error:
             raise ObjectStoreError(str(error)) from None
 
     async def put(self, key: str, data: bytes, content_type: str) -> None:

@@ -234,7 +234,7 @@ def image_response(stored: StoredObject) -> Response:
     """Served so a browser can only ever show it as the image it is: no sniffing, no script, not cached shared."""
     return Response(stored.data, media_type=stored.content_type, headers={
         "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox",
-        "Cache-Control": "private, max-age=300", "Content-Disposition": "inline"})
+        "Cache-Control": "private, no-store", "Content-Disposition": "inline"})
 
 
 @instagram.get("/placements/{bid_id}/trust", response_model=TrustOut)

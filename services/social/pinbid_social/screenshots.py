@@ -36,6 +36,11 @@ def not_an_image(detail: str) -> Invalid:
     return Invalid(detail, field="screenshot", code="not_an_image")
 
 
+def too_large(what: str) -> Invalid:
+    return Invalid(f"The screenshot is {what}; at most {MAX_PIXELS // 1_000_000} megapixels are accepted.",
+                   field="screenshot", code="image_too_large")
+
+
 @dataclass(frozen=True)
 class Screenshot:
     data: bytes  # re-encoded
@@ -120,10 +125,11 @@ def check(data: bytes) -> Screenshot:
             kind = image.format or ""
             width, height = image.size
             if width * height > MAX_PIXELS:
-                raise Invalid(f"The screenshot is {width}×{height} pixels; at most {MAX_PIXELS // 1_000_000} "
-                              "megapixels are accepted.", field="screenshot", code="image_too_large")
+                raise too_large(f"{width}×{height} pixels")
             image.load()
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):  # Pillow's guard, on opening
+        raise too_large("too many pixels") from None
+    except UnidentifiedImageError:
         raise not_an_image("This file is not a JPEG, PNG or WebP image (whatever its name says).") from None
     except (OSError, SyntaxError, ValueError, struct.error, EOFError):
         raise not_an_image("The image is damaged or incomplete; take the screenshot again.") from None

@@ -80,6 +80,15 @@ def step(dispute_id: uuid.UUID, at: datetime, what: str, by: str) -> DisputeStep
     return DisputeStep(dispute_id=dispute_id, at=at, what=what, by=by)
 
 
+KIND_ORDER = {"PIN": 0, "RECHECK": 1, "ANSWER": 2}
+
+
+async def _evidence_of(session: AsyncSession, bid_id: uuid.UUID) -> list[Evidence]:
+    """Oldest first; at the same moment, the pin's screenshot before later ones."""
+    found = (await session.scalars(select(Evidence).where(Evidence.bid_id == bid_id))).all()
+    return sorted(found, key=lambda e: (e.uploaded_at, KIND_ORDER.get(e.kind, 9)))
+
+
 async def end_placement(session: AsyncSession, bid_id: uuid.UUID, reason: str, now: datetime) -> bool:
     """Ends a placement on a refund, once: no more tracking or kept days; on the SESSION path the job unpins the
     comment, on the MANUAL path PlacementEnded asks the creator to unpin it. False when it had already ended."""
@@ -127,8 +136,7 @@ class Trust:
 
     @staticmethod
     async def _view(session: AsyncSession, placement: Placement) -> TrustView:
-        evidence = list((await session.scalars(select(Evidence).where(Evidence.bid_id == placement.bid_id)
-                                               .order_by(Evidence.uploaded_at, Evidence.id))).all())
+        evidence = await _evidence_of(session, placement.bid_id)
         dispute = (await session.scalars(select(Dispute).where(Dispute.bid_id == placement.bid_id)
                                          .order_by(Dispute.reported_at.desc()).limit(1))).first()
         return TrustView(placement, evidence, dispute)
@@ -368,8 +376,7 @@ class Trust:
             if found is None:
                 raise NotFound(NO_DISPUTE)
             row = DisputeRow(*found)
-            evidence = list((await session.scalars(select(Evidence).where(Evidence.bid_id == row.placement.bid_id)
-                                                   .order_by(Evidence.uploaded_at, Evidence.id))).all())
+            evidence = await _evidence_of(session, row.placement.bid_id)
             history = list((await session.scalars(select(DisputeStep).where(DisputeStep.dispute_id == dispute_id)
                                                   .order_by(DisputeStep.at, DisputeStep.id))).all())
         return DisputeDetail(row, evidence, history)
