@@ -21,15 +21,13 @@ from .models import PinSession
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
 from .posts import Posts
 from .schemas import (
-    AcceptanceOut,
     ClicksAt,
-    DecisionIn,
+    DisputeDecisionIn,
     DisputeDetailOut,
-    DisputeListItem,
+    DisputeHistoryStepOut,
+    DisputeListItemOut,
     DisputeOut,
-    EvidenceOut,
     FiguresAt,
-    HistoryStepOut,
     InstagramCommentOut,
     InstagramConnectionOut,
     InstagramConnectOut,
@@ -41,10 +39,12 @@ from .schemas import (
     PinCommentOut,
     PinMethodIn,
     PinMethodOut,
-    RecheckOut,
-    ReportIn,
+    PlacementAcceptanceOut,
+    PlacementEvidenceOut,
+    PlacementRecheckOut,
+    PlacementReportIn,
+    PlacementTrustOut,
     ResultsOut,
-    TrustOut,
     _money,
 )
 from .screenshots import Screenshot, check, read_upload
@@ -208,16 +208,16 @@ async def set_pin_method(body: PinMethodIn, principal: Influencer, pins: PinsDep
     return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
 
 
-def trust_out(view: TrustView) -> TrustOut:
+def trust_out(view: TrustView) -> PlacementTrustOut:
     p, d = view.placement, view.dispute
     base = f"/api/instagram/placements/{p.bid_id}/evidence"
-    return TrustOut(
+    return PlacementTrustOut(
         method="MANUAL" if p.pin_method == MANUAL else "SESSION",
-        acceptance=AcceptanceOut(status=p.acceptance, accept_by=p.accept_by, accepted_at=p.accepted_at,
+        acceptance=PlacementAcceptanceOut(status=p.acceptance, accept_by=p.accept_by, accepted_at=p.accepted_at,
                                  accepted_by=p.accepted_by),
-        evidence=[EvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+        evidence=[PlacementEvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
                   for e in view.evidence],
-        recheck=None if p.recheck_requested_at is None or p.recheck_answer_by is None else RecheckOut(
+        recheck=None if p.recheck_requested_at is None or p.recheck_answer_by is None else PlacementRecheckOut(
             requested_at=p.recheck_requested_at, answer_by=p.recheck_answer_by, answered_at=p.recheck_answered_at),
         dispute=None if d is None else DisputeOut(
             id=d.id, status=d.status, reason=d.reason, reporter=d.reporter, reported_at=d.reported_at,
@@ -237,8 +237,8 @@ def image_response(stored: StoredObject) -> Response:
         "Cache-Control": "private, no-store", "Content-Disposition": "inline"})
 
 
-@instagram.get("/placements/{bid_id}/trust", response_model=TrustOut)
-async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> TrustOut:
+@instagram.get("/placements/{bid_id}/trust", response_model=PlacementTrustOut)
+async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> PlacementTrustOut:
     """The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
     operators only (404 for anyone else)."""
     return trust_out(await trust.view(principal, bid_id))
@@ -253,24 +253,25 @@ async def placement_evidence(bid_id: uuid.UUID, evidence_id: uuid.UUID, principa
 brand = APIRouter(prefix="/buyer/placements", tags=["placements"])
 
 
-@brand.post("/{bid_id}/accept", response_model=TrustOut)
-async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> TrustOut:
+@brand.post("/{bid_id}/accept", response_model=PlacementTrustOut)
+async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> PlacementTrustOut:
     """"Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
     awaiting acceptance."""
     return trust_out(await trust.accept(principal.user_id, bid_id))
 
 
-@brand.post("/{bid_id}/report", response_model=TrustOut)
-async def report_placement(bid_id: uuid.UUID, body: ReportIn, principal: Buyer, trust: TrustDep) -> TrustOut:
+@brand.post("/{bid_id}/report", response_model=PlacementTrustOut)
+async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal: Buyer,
+                           trust: TrustDep) -> PlacementTrustOut:
     """"Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
     opens and releases stop. 409 already_disputed / placement_ended."""
     return trust_out(await trust.report(principal.user_id, bid_id, body.reason))
 
 
-@creator.post("/placements/{bid_id}/screenshot", response_model=TrustOut, openapi_extra=SCREENSHOT_FORM,
+@creator.post("/placements/{bid_id}/screenshot", response_model=PlacementTrustOut, openapi_extra=SCREENSHOT_FORM,
               responses=UPLOAD_ERRORS)
 async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
-                                 trust: TrustDep) -> TrustOut:
+                                 trust: TrustDep) -> PlacementTrustOut:
     """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
     optional `note`)."""
     screenshot, note = await screenshot_of(request, required=True)
@@ -295,15 +296,15 @@ def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
     base = f"/api/ops/disputes/{d.id}/evidence"
     return DisputeDetailOut(
         **dispute_item(found.row), creator_note=d.creator_note, decision_reason=d.decision_reason,
-        evidence=[EvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+        evidence=[PlacementEvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
                   for e in found.evidence],
-        history=[HistoryStepOut(at=h.at, what=h.what, by=h.by) for h in found.history])
+        history=[DisputeHistoryStepOut(at=h.at, what=h.what, by=h.by) for h in found.history])
 
 
-@ops.get("", response_model=list[DisputeListItem])
+@ops.get("", response_model=list[DisputeListItemOut])
 async def list_disputes(principal: Operator, trust: TrustDep,
-                        status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItem]:
-    return [DisputeListItem(**dispute_item(row)) for row in await trust.disputes(status)]
+                        status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItemOut]:
+    return [DisputeListItemOut(**dispute_item(row)) for row in await trust.disputes(status)]
 
 
 @ops.get("/{dispute_id}", response_model=DisputeDetailOut)
@@ -318,7 +319,7 @@ async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, princi
 
 
 @ops.post("/{dispute_id}/decision", response_model=DisputeDetailOut)
-async def decide_dispute(dispute_id: uuid.UUID, body: DecisionIn, principal: Operator,
+async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, principal: Operator,
                          trust: TrustDep) -> DisputeDetailOut:
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
     placement ends)."""

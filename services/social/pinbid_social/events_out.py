@@ -70,11 +70,11 @@ def media_synced(user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> M
 
 
 async def comment_pinned(session: AsyncSession, placement: Placement, comment_id: str, text: str,
-                         pinned_at: datetime, method: str, *, awaits_acceptance: bool = False) -> None:
+                         pinned_at: datetime, method: str, *, accept_by: datetime | None = None) -> None:
     await outbox.publish(session, CommentPinned(
         bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
         buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=pinned_at, method=method,
-        awaits_acceptance=awaits_acceptance), source=SERVICE)
+        awaits_acceptance=accept_by is not None, accept_by=accept_by), source=SERVICE)
 
 
 # trust (issue 22): each recorded in the transaction of the change it announces
@@ -89,7 +89,8 @@ def placement_accepted(placement: Placement, at: datetime, by: str) -> Placement
 
 def placement_disputed(placement: Placement, dispute: Dispute) -> PlacementDisputed:
     return PlacementDisputed(**_parties(placement), dispute_id=dispute.id, reason=dispute.reason,
-                             reporter=dispute.reporter, reported_at=dispute.reported_at)
+                             reporter=dispute.reporter, reported_at=dispute.reported_at,
+                             answer_by=dispute.answer_by)
 
 
 def recheck_requested(placement: Placement, at: datetime, answer_by: datetime) -> RecheckRequested:

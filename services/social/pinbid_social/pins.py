@@ -276,7 +276,7 @@ class Pins:
                 key, shot, by = proof
                 session.add(evidence_row(placement.bid_id, "PIN", key, shot, by, now))
             await events_out.comment_pinned(session, placement, comment_id, text, now, method,
-                                            awaits_acceptance=proof is not None)
+                                            accept_by=trust.get("accept_by"))
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
 

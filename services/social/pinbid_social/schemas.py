@@ -146,21 +146,21 @@ class PinCommentOut(ApiModel):
 Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
 
 
-class AcceptanceOut(ApiModel):
+class PlacementAcceptanceOut(ApiModel):
     status: Literal["NOT_NEEDED", "AWAITING", "ACCEPTED"]
     accept_by: datetime | None
     accepted_at: datetime | None
     accepted_by: Literal["BRAND", "SILENCE"] | None
 
 
-class EvidenceOut(ApiModel):
+class PlacementEvidenceOut(ApiModel):
     id: uuid.UUID
     kind: Literal["PIN", "RECHECK", "ANSWER"]
     uploaded_at: datetime
     url: str
 
 
-class RecheckOut(ApiModel):
+class PlacementRecheckOut(ApiModel):
     requested_at: datetime
     answer_by: datetime
     answered_at: datetime | None
@@ -180,26 +180,26 @@ class DisputeOut(ApiModel):
     decided_at: datetime | None
 
 
-class TrustOut(ApiModel):
+class PlacementTrustOut(ApiModel):
     method: Literal["SESSION", "MANUAL"]
-    acceptance: AcceptanceOut
-    evidence: list[EvidenceOut]
-    recheck: RecheckOut | None
+    acceptance: PlacementAcceptanceOut
+    evidence: list[PlacementEvidenceOut]
+    recheck: PlacementRecheckOut | None
     dispute: DisputeOut | None
     ended: bool
     end_reason: str | None
 
 
-class ReportIn(ApiModel):
+class PlacementReportIn(ApiModel):
     reason: Reason
 
 
-class DecisionIn(ApiModel):
+class DisputeDecisionIn(ApiModel):
     outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
     reason: Reason
 
 
-class DisputeListItem(ApiModel):
+class DisputeListItemOut(ApiModel):
     id: uuid.UUID
     bid_id: uuid.UUID
     slot_id: uuid.UUID
@@ -219,14 +219,14 @@ class DisputeListItem(ApiModel):
     decided_at: datetime | None
 
 
-class HistoryStepOut(ApiModel):
+class DisputeHistoryStepOut(ApiModel):
     at: datetime
     what: str
     by: str
 
 
-class DisputeDetailOut(DisputeListItem):
-    evidence: list[EvidenceOut]
+class DisputeDetailOut(DisputeListItemOut):
+    evidence: list[PlacementEvidenceOut]
     creator_note: str | None
     decision_reason: str | None
-    history: list[HistoryStepOut]
+    history: list[DisputeHistoryStepOut]

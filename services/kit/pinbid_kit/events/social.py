@@ -76,6 +76,7 @@ class CommentPinned(EventData):
     method: str = "SESSION"  # SESSION: pinned by Pinbid through the creator's login; MANUAL: "I pinned it", checked
     # MANUAL with a screenshot: Pinbid cannot see the pin, so releases wait for social.placement.accepted.v1
     awaits_acceptance: bool = False
+    accept_by: datetime | None = None  # when awaiting: accepted by silence at this moment
 
 
 @event("social.comment.unpinned.v1")
@@ -152,6 +153,7 @@ class PlacementDisputed(EventData):
     reason: str
     reporter: Literal["BRAND", "SYSTEM"]
     reported_at: datetime
+    answer_by: datetime | None = None  # the creator's time to answer with a note and a new screenshot
 
 
 @event("social.dispute.decided.v1")
