@@ -45,9 +45,15 @@ ROUTES = [
     Route("/instagram/sandbox", "social", Access.PUBLIC),
     Route("/influencer/instagram-login", "social", Access.INFLUENCER),
     Route("/influencer/pin-comment", "social", Access.INFLUENCER),
+    Route("/influencer/placements", "social", Access.INFLUENCER),
+    Route("/buyer/placements", "social", Access.BUYER),
     Route("/blog", "content", Access.PUBLIC),
     Route("/newsletter", "content", Access.PUBLIC),
 ]
+
+
+# paths whose requests carry a screenshot (multipart): the gateway lets their bodies be larger
+UPLOAD_PREFIXES = ("/influencer/pin-comment", "/influencer/placements")
 
 
 def route_for(path: str) -> Route | None:
