@@ -161,6 +161,11 @@ UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
                  422: {"description": "screenshot_required, not_an_image or image_too_large"}}
 
 
+# A 40-megapixel image takes up to 160 MB decoded, and WebP's encoder as much again: one at a time per process
+# (uploads are rare: one per placement, and answers), so a pod's memory stays bounded (docs/benchmarks.md)
+DECODING = asyncio.Semaphore(1)
+
+
 async def screenshot_of(request: Request, *, required: bool) -> tuple[Screenshot | None, str | None]:
     """The upload read with its cap, then decoded and re-encoded off the event loop."""
     upload = await read_upload(request)
@@ -169,7 +174,8 @@ async def screenshot_of(request: Request, *, required: bool) -> tuple[Screenshot
             raise Invalid("Add a screenshot of the pinned comment on your post (JPEG, PNG or WebP).",
                           field="screenshot", code="screenshot_required")
         return None, upload.note
-    return await asyncio.to_thread(check, upload.screenshot), upload.note
+    async with DECODING:
+        return await asyncio.to_thread(check, upload.screenshot), upload.note
 
 
 @creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut, openapi_extra=SCREENSHOT_FORM,

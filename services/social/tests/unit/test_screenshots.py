@@ -104,3 +104,26 @@ def test_more_than_5_mb_is_refused_with_413():
     with pytest.raises(BodyTooLarge) as caught:
         check(b"\x89PNG" + b"\0" * MAX_BYTES)
     assert caught.value.status == 413
+
+
+def test_icc_profiles_and_webp_exif_are_stripped_too():
+    from PIL import ImageCms
+
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    for kind in ("PNG", "JPEG", "WEBP"):
+        exif = Image.Exif()
+        exif[0x010F] = "SecretPhone"
+        out = io.BytesIO()
+        Image.new("RGB", (24, 24), "white").save(out, kind, icc_profile=icc, exif=exif.tobytes())
+        assert Image.open(io.BytesIO(out.getvalue())).info.get("icc_profile")
+        cleaned = Image.open(io.BytesIO(check(out.getvalue()).data))
+        assert not cleaned.info.get("icc_profile") and not cleaned.getexif(), kind
+
+
+def test_an_image_turned_by_its_exif_is_stored_upright():
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation: rotate 90° clockwise to show
+    out = io.BytesIO()
+    Image.new("RGB", (40, 20), "white").save(out, "JPEG", exif=exif.tobytes())
+    shot = check(out.getvalue())
+    assert Image.open(io.BytesIO(shot.data)).size == (20, 40) == (shot.width, shot.height)
