@@ -174,7 +174,7 @@ class Trust:
         now = self.clock()
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
-            if placement.status == Status.ENDED:
+            if placement.status not in {Status.PINNED, Status.COMPLETED}:
                 raise Conflict("This placement has ended.", code="placement_ended")
             if placement.acceptance != Acceptance.AWAITING:
                 raise Conflict("This placement is not awaiting your acceptance.", code="not_awaiting")
@@ -415,5 +415,10 @@ class Trust:
                                            f"{outcome.value}: {reason}", now)])
             if ends_placement(outcome):
                 await end_placement(session, placement.bid_id, f"Dispute decided: {outcome.value}", now)
+            elif placement.acceptance == Acceptance.AWAITING:
+                # the operator's CONTINUE settles the window too: releases resume on DisputeDecided, and no
+                # PlacementAccepted follows (acceptedBy stays empty: neither the brand nor silence accepted it)
+                placement.acceptance = Acceptance.ACCEPTED
+                placement.accepted_at = now
         return await self.dispute(dispute_id)
 

@@ -354,6 +354,9 @@ async def test_app_pin_reported_answered_then_decided(t, outcome):
     ended = await t.social.events(PlacementEnded.event_type)
     if outcome == "CONTINUE":
         assert status == "PINNED" and ended == [] and view["ended"] is False
+        assert (view["acceptance"]["status"], view["acceptance"]["acceptedBy"]) == ("ACCEPTED", None)
+        assert (await t.accept(bid)).status_code == 409
+        assert await t.social.events(PlacementAccepted.event_type) == []
         assert (await t.report(bid, "Unpinned again")).status_code == 200  # a new report may follow
     else:
         assert status == "ENDED" and view["ended"] is True and outcome in view["endReason"]
