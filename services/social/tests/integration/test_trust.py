@@ -404,3 +404,22 @@ async def test_an_answer_with_nothing_to_answer_is_409(t):
     answer = await t.answer(bid)
     assert answer.status_code == 409 and answer.json()["code"] == "nothing_to_answer"
     assert await t.stored_files() and await t.social.sql("SELECT kind FROM evidence") == [("PIN",)]
+
+
+async def test_malformed_forms_are_clear_422s_and_strangers_cannot_report(t):
+    bid = await t.manual_bid()
+    for content_type, body in [("multipart/form-data", b"garbage"), ("multipart/form-data; boundary=x", b"garbage"),
+                               ("multipart/form-data; boundary=x", b"--x\r\nContent-Disposition: form-data\r\n\r\n"),
+                               ("application/json", b'{"screenshot": "aGVsbG8="}')]:
+        response = await t.social.http.post(f"/influencer/pin-comment/{bid}/confirm", content=body,
+                                            headers={**t.creator(), "Content-Type": content_type})
+        assert response.status_code == 422, (content_type, body, response.text)
+    two = await t.confirm(bid, [("screenshot", ("a.png", png(), "image/png")),
+                                ("screenshot", ("b.png", png(), "image/png"))])
+    assert two.status_code == 422
+    pinned = await t.pinned()
+    stranger = await t.social.user("BUYER", name="Other Brand")
+    refused = await t.social.http.post(f"/buyer/placements/{pinned}/report", headers=t.social.auth(stranger, "BUYER"),
+                                       json={"reason": "not mine"})
+    assert refused.status_code == 404 and await t.social.events(PlacementDisputed.event_type) == []
+    assert (await t.social.http.get(f"/ops/disputes/{uuid.uuid4()}", headers=t.ops())).status_code == 404
