@@ -20,6 +20,7 @@ from pinbid_kit.events.social import (
     RecheckRequested,
     SocialOperatorAction,
 )
+from sqlalchemy import text
 
 
 def png(size=(90, 160), color=(250, 250, 250)) -> bytes:
@@ -346,8 +347,14 @@ async def test_app_pin_reported_answered_then_decided(t, outcome):
     assert (await t.answer(bid, note="Still pinned")).status_code == 200
     decided = await t.decide(dispute_id, outcome, reason="The screenshots disagree with the post.")
     assert decided.status_code == 200 and decided.json()["status"] == "DECIDED"
-    types = [e for e in await t.social.events()]
-    assert any(e.get("outcome") == outcome for e in types)
+    async with t.social.service.db.transaction() as session:
+        emitted = [r[0] for r in (await session.execute(text("SELECT type FROM outbox ORDER BY seq"))).all()]
+    trust_types = [x for x in emitted if x.startswith(("social.placement.", "social.dispute.", "social.operator."))]
+    assert trust_types == ["social.placement.disputed.v1", "social.dispute.answered.v1",
+                           "social.dispute.decided.v1", "social.operator.acted.v1"] + (
+        [] if outcome == "CONTINUE" else ["social.placement.ended.v1"])
+    [decided_event] = await t.social.events(DisputeDecided.event_type)
+    assert decided_event["outcome"] == outcome and decided_event["reason"] == "The screenshots disagree with the post."
     view = (await t.trust(bid)).json()
     assert view["dispute"]["decisionReason"] == "The screenshots disagree with the post."
     status = (await t.social.sql("SELECT status FROM placements WHERE bid_id = :b", b=bid))[0][0]
