@@ -93,7 +93,8 @@ test: install-dev
 .env:
 	@umask 077 && python3 -c 'import base64, os, secrets; \
 	print("PINBID_ENCRYPTION_KEYS=" + base64.urlsafe_b64encode(os.urandom(32)).decode()); \
-	print("PINBID_POSTGRES_PASSWORD=" + secrets.token_urlsafe(24))' > .env
+	print("PINBID_POSTGRES_PASSWORD=" + secrets.token_urlsafe(24)); \
+	print("PINBID_MINIO_SECRET_KEY=" + secrets.token_urlsafe(30))' > .env
 	@echo "wrote .env (secrets for docker-compose on this machine; never commit it)"
 
 ## up / down / status: the distributed run on this machine (local PostgreSQL and RabbitMQ)

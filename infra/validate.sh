@@ -9,7 +9,7 @@ if grep -nE '\$\{PINBID_[A-Z_]+:?-' docker-compose.yml; then
   echo "docker-compose.yml: a secret has a default (above); it must come from .env"; exit 1
 fi
 no_env_file=$(mktemp)
-PINBID_ENCRYPTION_KEYS=placeholder PINBID_POSTGRES_PASSWORD=placeholder \
+PINBID_ENCRYPTION_KEYS=placeholder PINBID_POSTGRES_PASSWORD=placeholder PINBID_MINIO_SECRET_KEY=placeholder \
   docker-compose --env-file "$no_env_file" -f docker-compose.yml config -q
 rm -f "$no_env_file"
 echo "docker-compose.yml: valid, secrets from .env"

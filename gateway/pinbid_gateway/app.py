@@ -17,6 +17,7 @@ from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .live import Hub
 from .proxy import ApiProxy
+from .routing import UPLOAD_PREFIXES
 from .settings import GatewaySettings
 from .upstreams import Upstreams
 
@@ -67,7 +68,9 @@ class Gateway:
         app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
                                               upstreams=self.upstreams, verifier=self.verifier))
         app.include_router(api.web)  # last: its catch-all answers every path no other route took
-        app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+        app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
+                           upload_max_bytes=settings.upload_max_body_bytes,
+                           upload_prefixes=tuple(f"{settings.api_base}{p}/" for p in UPLOAD_PREFIXES))
         if settings.cors_origins:
             app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                                allow_methods=METHODS, allow_headers=["Authorization", "Content-Type", "X-Request-Id"],

@@ -46,6 +46,8 @@ ROUTES = [
     Route("/instagram/sandbox", "social", Access.PUBLIC),
     Route("/influencer/instagram-login", "social", Access.INFLUENCER),
     Route("/influencer/pin-comment", "social", Access.INFLUENCER),
+    Route("/influencer/placements", "social", Access.INFLUENCER),
+    Route("/buyer/placements", "social", Access.BUYER),
     Route("/blog", "content", Access.PUBLIC),
     Route("/newsletter", "content", Access.PUBLIC),
     # the operator's desk: every /ops path needs the OPERATOR role, whichever service answers it
@@ -57,6 +59,10 @@ ROUTES = [
     Route("/ops/flags", "marketplace", Access.OPERATOR),
     Route("/ops/links", "social", Access.OPERATOR),
 ]
+
+
+# paths whose requests carry a screenshot (multipart): the gateway lets their bodies be larger
+UPLOAD_PREFIXES = ("/influencer/pin-comment", "/influencer/placements")
 
 
 def route_for(path: str) -> Route | None:

@@ -23,6 +23,8 @@ class GatewaySettings(KitSettings):
     api_base: str = "/api"
     cors_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    # screenshot uploads (routing.UPLOAD_PREFIXES): social takes files of at most 5 MB, plus the form around them
+    upload_max_body_bytes: int = Field(default=5 * 1_048_576 + 65_536, ge=1024)
     upstream_timeout_seconds: float = Field(default=30.0, gt=0)
     # When set, /metrics, /docs and /openapi.json are served on this port only, not on the public one.
     operator_port: int | None = Field(default=None, ge=1, le=65535)

@@ -83,3 +83,24 @@ def test_a_notification_goes_to_its_user_with_the_unread_count():
 def test_events_the_stream_does_not_show_make_no_message_and_are_not_subscribed():
     assert m.SlotCreated.event_type not in PATTERNS
     assert messages(Envelope(type=m.SlotCreated.event_type, source="test", data={})) == []
+
+
+@pytest.mark.parametrize("data,change", [
+    (s.PlacementAccepted(bid_id=BID, slot_id=SLOT, creator_id=CREATOR, buyer_id=BUYER, accepted_at=WHEN,
+                         by="SILENCE"), "ACCEPTED"),
+    (s.PlacementDisputed(dispute_id=PAYMENT, bid_id=BID, slot_id=SLOT, creator_id=CREATOR, buyer_id=BUYER,
+                         reason="gone", reporter="BRAND", reported_at=WHEN), "DISPUTED"),
+    (s.DisputeAnswered(dispute_id=PAYMENT, bid_id=BID, creator_id=CREATOR, buyer_id=BUYER, answered_at=WHEN),
+     "ANSWERED"),
+    (s.DisputeDecided(dispute_id=PAYMENT, bid_id=BID, slot_id=SLOT, creator_id=CREATOR, buyer_id=BUYER,
+                      outcome="CONTINUE", reason="ok", operator_id=PAYMENT, decided_at=WHEN), "DECIDED"),
+    (s.RecheckRequested(bid_id=BID, slot_id=SLOT, creator_id=CREATOR, buyer_id=BUYER, requested_at=WHEN,
+                        answer_by=WHEN), "RECHECK_REQUESTED"),
+    (s.PlacementEnded(bid_id=BID, slot_id=SLOT, creator_id=CREATOR, buyer_id=BUYER, method="MANUAL", reason="x",
+                      ended_at=WHEN), "ENDED"),
+])
+def test_a_placements_trust_change_tells_its_brand_and_its_creator_to_refetch(data, change):
+    assert data.event_type in PATTERNS
+    sent = messages(Envelope(type=data.event_type, source="test", data=data.payload()))
+    assert sorted(m.user_id for m in sent) == sorted([BUYER, CREATOR])
+    assert all(m.event == "placement" and json.loads(m.data) == {"id": str(BID), "change": change} for m in sent)

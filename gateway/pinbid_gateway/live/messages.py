@@ -18,7 +18,9 @@ SESSIONS_REVOKED = i.SessionsRevoked.event_type
 PATTERNS = sorted({m.SlotUpdated.event_type, m.BidPlaced.event_type, m.BidOutbid.event_type,
                    m.AuctionClosed.event_type, m.BidApproved.event_type, m.BidRejected.event_type,
                    p.PaymentCompleted.event_type, p.PaymentExpired.event_type, p.PaymentRefunded.event_type,
-                   s.CommentPinned.event_type, i.NotificationCreated.event_type, SESSIONS_REVOKED})
+                   s.CommentPinned.event_type, i.NotificationCreated.event_type, SESSIONS_REVOKED,
+                   *(e.event_type for e in (s.PlacementAccepted, s.PlacementDisputed, s.DisputeAnswered,
+                                            s.DisputeDecided, s.RecheckRequested, s.PlacementEnded))})
 
 
 class SlotMessage(ApiModel):
@@ -41,6 +43,14 @@ class BidMessage(ApiModel):
     current_bid: Money | None = None
     slot_title: str | None = None
     payment_status: str | None = None
+
+
+class PlacementMessage(ApiModel):
+    """A placement's trust changed (`change`: ACCEPTED, DISPUTED, ANSWERED, DECIDED, RECHECK_REQUESTED or ENDED):
+    its page refetches `GET /instagram/placements/{id}/trust`. Sent to its brand and its creator."""
+
+    id: uuid.UUID
+    change: str
 
 
 class NoticeOut(ApiModel):
@@ -80,9 +90,26 @@ def _bid(user_id: uuid.UUID, bid_id: uuid.UUID, slot_id: uuid.UUID | None, statu
     return Message("bid", data.model_dump_json(by_alias=True), user_id=user_id)
 
 
+_PLACEMENT_CHANGES = {s.PlacementAccepted.event_type: (s.PlacementAccepted, "ACCEPTED"),
+                      s.PlacementDisputed.event_type: (s.PlacementDisputed, "DISPUTED"),
+                      s.DisputeAnswered.event_type: (s.DisputeAnswered, "ANSWERED"),
+                      s.DisputeDecided.event_type: (s.DisputeDecided, "DECIDED"),
+                      s.RecheckRequested.event_type: (s.RecheckRequested, "RECHECK_REQUESTED"),
+                      s.PlacementEnded.event_type: (s.PlacementEnded, "ENDED")}
+
+
+def _placement(envelope: Envelope) -> list[Message]:
+    kind, change = _PLACEMENT_CHANGES[envelope.type]
+    e = kind.model_validate(envelope.data)
+    data = PlacementMessage(id=e.bid_id, change=change).model_dump_json(by_alias=True)
+    return [Message("placement", data, user_id=e.buyer_id), Message("placement", data, user_id=e.creator_id)]
+
+
 def messages(envelope: Envelope) -> list[Message]:
     """The messages an event makes (none for an event the stream does not show)."""
     data = envelope.data
+    if envelope.type in _PLACEMENT_CHANGES:
+        return _placement(envelope)
     match envelope.type:
         case m.SlotUpdated.event_type:
             e = m.SlotUpdated.model_validate(data)

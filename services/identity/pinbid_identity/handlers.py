@@ -13,7 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import audit, reminders
 from .domain import notices
-from .domain.notices import PAYMENT_REMINDER_BEFORE, PIN_REMINDER_BEFORE, reminder_due
+from .domain.notices import (
+    ACCEPTANCE_WINDOW,
+    DISPUTE_ANSWER_WINDOW,
+    PAYMENT_REMINDER_BEFORE,
+    PIN_REMINDER_BEFORE,
+    reminder_due,
+)
 from .models import User
 from .notifications import Notifier
 
@@ -95,8 +101,39 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     @on(s.CommentPinned.event_type)
     async def notify_comment_pinned(session: AsyncSession, d: s.CommentPinned, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PIN, d.bid_id)
+        if d.awaits_acceptance:  # pinned in the app, with a screenshot: the brand checks it first
+            accept_by = d.accept_by or d.pinned_at + ACCEPTANCE_WINDOW
+            await deliver(session, [notices.check_placement(d.buyer_id, d.bid_id, accept_by),
+                                    notices.awaiting_acceptance(d.creator_id, d.slot_id, accept_by)], e.id)
+            return
         await deliver(session, [notices.comment_pinned(d.buyer_id, d.slot_id, d.comment_text),
                                 notices.earnings_released(d.creator_id, d.slot_id)], e.id)
+
+    @on(s.PlacementAccepted.event_type)
+    async def notify_accepted(session: AsyncSession, d: s.PlacementAccepted, e: Envelope) -> None:
+        await deliver(session, [notices.placement_accepted(d.creator_id, d.bid_id, d.by)], e.id)
+
+    @on(s.PlacementDisputed.event_type)
+    async def notify_disputed(session: AsyncSession, d: s.PlacementDisputed, e: Envelope) -> None:
+        told = [notices.placement_disputed(d.creator_id, d.bid_id, d.reason, d.reporter,
+                                           d.answer_by or d.reported_at + DISPUTE_ANSWER_WINDOW)]
+        if d.reporter == "BRAND":
+            told.append(notices.placement_reported(d.buyer_id, d.bid_id))
+        await deliver(session, told, e.id)
+
+    @on(s.RecheckRequested.event_type)
+    async def notify_recheck(session: AsyncSession, d: s.RecheckRequested, e: Envelope) -> None:
+        await deliver(session, [notices.recheck_requested(d.creator_id, d.bid_id, d.answer_by)], e.id)
+
+    @on(s.DisputeDecided.event_type)
+    async def notify_decided(session: AsyncSession, d: s.DisputeDecided, e: Envelope) -> None:
+        await deliver(session, [notices.dispute_decided_buyer(d.buyer_id, d.bid_id, d.outcome, d.reason),
+                                notices.dispute_decided_creator(d.creator_id, d.bid_id, d.outcome, d.reason)], e.id)
+
+    @on(s.PlacementEnded.event_type)
+    async def notify_unpin(session: AsyncSession, d: s.PlacementEnded, e: Envelope) -> None:
+        if d.method == "MANUAL":  # on the SESSION path Pinbid unpins it itself
+            await deliver(session, [notices.unpin_now(d.creator_id, d.bid_id)], e.id)
 
     @on(p.PaymentRefunded.event_type)
     async def notify_refund(session: AsyncSession, d: p.PaymentRefunded, e: Envelope) -> None:

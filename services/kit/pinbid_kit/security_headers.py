@@ -44,7 +44,10 @@ def secured(headers: list[tuple[bytes, bytes]], *, authorized: bool) -> list[tup
     policy = PAGE_POLICY if content_type.startswith(b"text/html") else API_POLICY
     extra = [(name, value) for name, value in [*COMMON, (b"content-security-policy", policy.encode())]
              if name not in present]
-    if authorized:
-        headers = [(name, value) for name, value in headers if name.lower() != b"cache-control"]
+    if authorized:  # an answer's own "private, no-store" (evidence images) is kept: it is as strict
+        kept = [(n, v) for n, v in headers if n.lower() != b"cache-control" or b"no-store" in v.lower()]
+        if len(kept) == len(headers) and b"cache-control" in present:
+            return kept + extra
+        headers = kept
         extra.append((b"cache-control", b"no-store"))
     return headers + extra

@@ -1,24 +1,34 @@
 """Social's HTTP routes: connecting Instagram, posts with their slots, the buyer's comments, the
 pinning login and pinning. Tokens and sessions never appear in a response."""
 
+import asyncio
 import uuid
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from pinbid_kit.api import PlainText
 from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
+from pinbid_kit.errors import Invalid
+from pinbid_kit.objects import StoredObject
 
 from .connections import Connections, connection_of
 from .domain import sandbox_owner
+from .domain.placement import Status
 from .domain.sandbox_owner import sign_owner
+from .domain.trust import Outcome
 from .links import Link, Links
 from .models import PinSession
-from .pins import AWAITING_MANUAL_PIN, Pins
+from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
 from .posts import Posts
 from .schemas import (
     ClicksAt,
+    DisputeDecisionIn,
+    DisputeDetailOut,
+    DisputeHistoryStepOut,
+    DisputeListItemOut,
+    DisputeOut,
     FiguresAt,
     InstagramCommentOut,
     InstagramConnectionOut,
@@ -32,9 +42,17 @@ from .schemas import (
     PinCommentOut,
     PinMethodIn,
     PinMethodOut,
+    PlacementAcceptanceOut,
+    PlacementEvidenceOut,
+    PlacementRecheckOut,
+    PlacementReportIn,
+    PlacementTrustOut,
     ResultsOut,
+    _money,
 )
+from .screenshots import Screenshot, check, read_upload
 from .settings import SocialSettings
+from .trust import DisputeDetail, DisputeRow, Trust, TrustView
 
 STATE_COOKIE = "pinbid_ig_state"
 
@@ -42,6 +60,7 @@ ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
 LinksDep = Annotated[Links, Depends(from_state("links"))]
+TrustDep = Annotated[Trust, Depends(from_state("trust"))]
 SettingsDep = Annotated[SocialSettings, Depends(from_state("settings"))]
 
 NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not found · Pinbid</title>
@@ -142,10 +161,41 @@ async def pin_comment(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -
                          status=pinned.status, detail=detail)
 
 
-@creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut)
-async def confirm_pin(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -> PinCommentOut:
-    """"I pinned it": checked through the official API, then the placement starts."""
-    pinned = await pins.confirm(principal.user_id, bid_id)
+SCREENSHOT_FORM = {"requestBody": {"required": False, "content": {"multipart/form-data": {"schema": {
+    "type": "object", "properties": {
+        "screenshot": {"type": "string", "format": "binary",
+                       "description": "JPEG, PNG or WebP, at most 5 MB and 40 megapixels"},
+        "note": {"type": "string", "maxLength": 1000}}}}}}}
+UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
+                 422: {"description": "screenshot_required, not_an_image or image_too_large"}}
+
+
+# A 40-megapixel image takes up to 160 MB decoded, and WebP's encoder as much again: one at a time per process
+# (uploads are rare: one per placement, and answers), so a pod's memory stays bounded (docs/benchmarks.md)
+DECODING = asyncio.Semaphore(1)
+
+
+async def screenshot_of(request: Request, *, required: bool) -> tuple[Screenshot | None, str | None]:
+    """The upload read with its cap, then decoded and re-encoded off the event loop."""
+    upload = await read_upload(request)
+    if upload.screenshot is None:
+        if required:
+            raise Invalid("Add a screenshot of the pinned comment on your post (JPEG, PNG or WebP).",
+                          field="screenshot", code="screenshot_required")
+        return None, upload.note
+    async with DECODING:
+        return await asyncio.to_thread(check, upload.screenshot), upload.note
+
+
+@creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut, openapi_extra=SCREENSHOT_FORM,
+              responses=UPLOAD_ERRORS)
+async def confirm_pin(bid_id: uuid.UUID, request: Request, principal: Influencer, pins: PinsDep) -> PinCommentOut:
+    """"I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`, required
+    on the MANUAL path): checked through the official API, then the placement starts and awaits the brand's
+    acceptance."""
+    manual = await pins.method_of(principal.user_id) == MANUAL
+    screenshot, _ = await screenshot_of(request, required=manual)
+    pinned = await pins.confirm(principal.user_id, bid_id, screenshot)
     return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
                          status=pinned.status, detail="Comment Pinned.")
 
@@ -173,6 +223,124 @@ async def set_pin_method(body: PinMethodIn, principal: Influencer, pins: PinsDep
     return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
 
 
+def trust_out(view: TrustView) -> PlacementTrustOut:
+    p, d = view.placement, view.dispute
+    base = f"/api/instagram/placements/{p.bid_id}/evidence"
+    return PlacementTrustOut(
+        method="MANUAL" if p.pin_method == MANUAL else "SESSION",
+        acceptance=PlacementAcceptanceOut(status=p.acceptance, accept_by=p.accept_by, accepted_at=p.accepted_at,
+                                 accepted_by=p.accepted_by),
+        evidence=[PlacementEvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+                  for e in view.evidence],
+        recheck=None if p.recheck_requested_at is None or p.recheck_answer_by is None else PlacementRecheckOut(
+            requested_at=p.recheck_requested_at, answer_by=p.recheck_answer_by, answered_at=p.recheck_answered_at),
+        dispute=None if d is None else DisputeOut(
+            id=d.id, status=d.status, reason=d.reason, reporter=d.reporter, reported_at=d.reported_at,
+            creator_note=d.creator_note, answer_by=d.answer_by, answered_at=d.answered_at, outcome=d.outcome,
+            decision_reason=d.decision_reason, decided_at=d.decided_at),
+        ended=p.status == Status.ENDED, end_reason=p.end_reason)
+
+
+IMAGE = {200: {"content": {"image/jpeg": {}, "image/png": {}, "image/webp": {}},
+               "description": "the re-encoded screenshot"}}
+
+
+def image_response(stored: StoredObject) -> Response:
+    """Served so a browser can only ever show it as the image it is: no sniffing, no script, not cached shared."""
+    return Response(stored.data, media_type=stored.content_type, headers={
+        "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox",
+        "Cache-Control": "private, no-store", "Content-Disposition": "inline"})
+
+
+@instagram.get("/placements/{bid_id}/trust", response_model=PlacementTrustOut)
+async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> PlacementTrustOut:
+    """The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
+    operators only (404 for anyone else)."""
+    return trust_out(await trust.view(principal, bid_id))
+
+
+@instagram.get("/placements/{bid_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
+async def placement_evidence(bid_id: uuid.UUID, evidence_id: uuid.UUID, principal: SignedIn,
+                             trust: TrustDep) -> Response:
+    return image_response(await trust.evidence(principal, bid_id, evidence_id))
+
+
+brand = APIRouter(prefix="/buyer/placements", tags=["placements"])
+
+
+@brand.post("/{bid_id}/accept", response_model=PlacementTrustOut)
+async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> PlacementTrustOut:
+    """"Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
+    awaiting acceptance."""
+    return trust_out(await trust.accept(principal.user_id, bid_id))
+
+
+@brand.post("/{bid_id}/report", response_model=PlacementTrustOut)
+async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal: Buyer,
+                           trust: TrustDep) -> PlacementTrustOut:
+    """"Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
+    opens and releases stop. 409 already_disputed / placement_ended."""
+    return trust_out(await trust.report(principal.user_id, bid_id, body.reason))
+
+
+@creator.post("/placements/{bid_id}/screenshot", response_model=PlacementTrustOut, openapi_extra=SCREENSHOT_FORM,
+              responses=UPLOAD_ERRORS)
+async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
+                                 trust: TrustDep) -> PlacementTrustOut:
+    """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
+    optional `note`)."""
+    screenshot, note = await screenshot_of(request, required=True)
+    assert screenshot is not None
+    return trust_out(await trust.answer(principal.user_id, bid_id, screenshot, note))
+
+
+ops_disputes = APIRouter(prefix="/ops/disputes", tags=["ops"])
+
+
+def dispute_item(row: DisputeRow) -> dict:
+    d, p = row.dispute, row.placement
+    return dict(id=d.id, bid_id=p.bid_id, slot_id=p.slot_id, status=d.status, reason=d.reason, reporter=d.reporter,
+                reported_at=d.reported_at, answered_at=d.answered_at, answer_by=d.answer_by,
+                creator_id=p.creator_id, creator_name=row.creator_name, buyer_id=p.buyer_id,
+                buyer_name=p.business_name or p.buyer_name, amount=_money(p.price_cents), post_url=row.post_url,
+                outcome=d.outcome, decided_at=d.decided_at)
+
+
+def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
+    d = found.row.dispute
+    base = f"/api/ops/disputes/{d.id}/evidence"
+    return DisputeDetailOut(
+        **dispute_item(found.row), creator_note=d.creator_note, decision_reason=d.decision_reason,
+        evidence=[PlacementEvidenceOut(id=e.id, kind=e.kind, uploaded_at=e.uploaded_at, url=f"{base}/{e.id}")
+                  for e in found.evidence],
+        history=[DisputeHistoryStepOut(at=h.at, what=h.what, by=h.by) for h in found.history])
+
+
+@ops_disputes.get("", response_model=list[DisputeListItemOut])
+async def list_disputes(principal: Operator, trust: TrustDep,
+                        status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItemOut]:
+    return [DisputeListItemOut(**dispute_item(row)) for row in await trust.disputes(status)]
+
+
+@ops_disputes.get("/{dispute_id}", response_model=DisputeDetailOut)
+async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustDep) -> DisputeDetailOut:
+    return dispute_detail(await trust.dispute(dispute_id))
+
+
+@ops_disputes.get("/{dispute_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
+async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, principal: Operator,
+                           trust: TrustDep) -> Response:
+    return image_response(await trust.dispute_evidence(dispute_id, evidence_id))
+
+
+@ops_disputes.post("/{dispute_id}/decision", response_model=DisputeDetailOut)
+async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, principal: Operator,
+                         trust: TrustDep) -> DisputeDetailOut:
+    """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
+    placement ends)."""
+    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason))
+
+
 go = APIRouter(tags=["links"])
 
 
@@ -188,14 +356,14 @@ async def follow(code: PlainText, request: Request, links: LinksDep) -> Response
                                                               "Referrer-Policy": "no-referrer"})
 
 
-ops = APIRouter(prefix="/ops/links", tags=["ops"])
+ops_links = APIRouter(prefix="/ops/links", tags=["ops"])
 
 
-@ops.get("/changes", response_model=list[LinkChangeOut])
+@ops_links.get("/changes", response_model=list[LinkChangeOut])
 async def link_changes(_: Operator, links: LinksDep, bid_id: Annotated[uuid.UUID | None, Query(alias="bidId")] = None
                        ) -> list[LinkChangeOut]:
     """Short links whose target the brand changed after the comment was pinned, newest first."""
     return [LinkChangeOut(**vars(c)) for c in await links.target_changes(bid_id)]
 
 
-ROUTERS = (instagram, creator, go, ops)
+ROUTERS = (instagram, creator, brand, ops_disputes, ops_links, go)

@@ -23,6 +23,7 @@ from .sandbox_api import router as sandbox_router
 from .secrecy import state_key, visitor_key
 from .settings import SocialSettings
 from .tracker import PinTracker
+from .trust import Trust
 
 SETTINGS = SocialSettings
 
@@ -37,7 +38,12 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     connections = Connections(db, providers, box, state_key(settings), settings, clock)
     posts = Posts(db, connections, stale_after=timedelta(seconds=settings.posts_stale_seconds), clock=clock)
     interval = timedelta(seconds=settings.pin_sync_interval_seconds)
-    pins = Pins(db, providers, box, sync_interval=interval, clock=clock)
+    objects = settings.objects()
+    pins = Pins(db, providers, box, sync_interval=interval, clock=clock, objects=objects,
+                acceptance=timedelta(hours=settings.acceptance_hours),
+                recheck_answer=timedelta(hours=settings.recheck_answer_hours))
+    trust = Trust(db, objects, providers, box, recheck_answer=timedelta(hours=settings.recheck_answer_hours),
+                  dispute_answer=timedelta(hours=settings.dispute_answer_hours), clock=clock)
     tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(SERVICE, db)
@@ -46,7 +52,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
-                     "providers": providers, "settings": settings}
+                     "trust": trust, "objects": objects, "providers": providers, "settings": settings}
     routers = ROUTERS if providers.sandbox is None else [*ROUTERS, sandbox_router]
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
                              state={**service.state, "sandbox": providers.sandbox, "verifier": verifier},
@@ -54,6 +60,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                                          "pinned-comment tracking.")
     service.jobs = [
         Job("pinned-comments", tracker.run_once, every_seconds=settings.pin_sync_every_seconds),
+        Job("placement-trust", trust.run_once, every_seconds=settings.trust_every_seconds),
         Job("token-refresh", connections.refresh_tokens, every_seconds=3600),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]

@@ -133,7 +133,7 @@ async def finish(service: Service) -> int:
                                    posts_per_account=settings.sandbox_posts_per_account, clock=clock)
         pins = Pins(service.db, replace(providers, api=sandbox, pinning=sandbox, sandbox=sandbox),
                     settings.secret_box(), sync_interval=timedelta(seconds=settings.pin_sync_interval_seconds),
-                    clock=clock)
+                    clock=clock, objects=settings.objects())
         try:
             with as_of(planned[title].pinned_at(now)):
                 await pins.pin(placement.creator_id, placement.bid_id)

@@ -17,17 +17,24 @@ from pinbid_kit.events.social import (
     CommentPinned,
     CommentUnpinned,
     CreatorProfile,
+    DisputeAnswered,
+    DisputeDecided,
     MediaSynced,
+    PlacementAccepted,
     PlacementCompleted,
+    PlacementDisputed,
+    PlacementEnded,
     PlacementKept,
+    RecheckRequested,
     SocialAccountSignal,
+    SocialOperatorAction,
     SyncedPost,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
 from .domain.stats import ProfileStats
-from .models import Placement
+from .models import Dispute, Placement
 from .ports import Media, Profile
 
 if TYPE_CHECKING:
@@ -75,11 +82,54 @@ def media_synced(user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> M
 
 
 async def comment_pinned(session: AsyncSession, placement: Placement, comment_id: str, text: str,
-                         pinned_at: datetime, method: str) -> None:
+                         pinned_at: datetime, method: str, *, accept_by: datetime | None = None) -> None:
     await outbox.publish(session, CommentPinned(
         bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
-        buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=pinned_at, method=method),
-        source=SERVICE)
+        buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=pinned_at, method=method,
+        awaits_acceptance=accept_by is not None, accept_by=accept_by), source=SERVICE)
+
+
+# trust (issue 22): each recorded in the transaction of the change it announces
+def _parties(placement: Placement) -> dict:
+    return {"bid_id": placement.bid_id, "slot_id": placement.slot_id, "creator_id": placement.creator_id,
+            "buyer_id": placement.buyer_id}
+
+
+def placement_accepted(placement: Placement, at: datetime, by: str) -> PlacementAccepted:
+    return PlacementAccepted(**_parties(placement), accepted_at=at, by=by)
+
+
+def placement_disputed(placement: Placement, dispute: Dispute) -> PlacementDisputed:
+    return PlacementDisputed(**_parties(placement), dispute_id=dispute.id, reason=dispute.reason,
+                             reporter=dispute.reporter, reported_at=dispute.reported_at,
+                             answer_by=dispute.answer_by)
+
+
+def recheck_requested(placement: Placement, at: datetime, answer_by: datetime) -> RecheckRequested:
+    return RecheckRequested(**_parties(placement), requested_at=at, answer_by=answer_by)
+
+
+def dispute_answered(placement: Placement, dispute_id: uuid.UUID, at: datetime) -> DisputeAnswered:
+    return DisputeAnswered(dispute_id=dispute_id, bid_id=placement.bid_id, creator_id=placement.creator_id,
+                           buyer_id=placement.buyer_id, answered_at=at)
+
+
+def dispute_decided(placement: Placement, dispute: Dispute) -> DisputeDecided:
+    assert dispute.outcome and dispute.decided_by and dispute.decided_at
+    return DisputeDecided(**_parties(placement), dispute_id=dispute.id, outcome=dispute.outcome,
+                          reason=dispute.decision_reason or "", operator_id=dispute.decided_by,
+                          decided_at=dispute.decided_at)
+
+
+def operator_action(operator_id: uuid.UUID, action: str, object_type: str, object_id: str, reason: str,
+                    at: datetime) -> SocialOperatorAction:
+    return SocialOperatorAction(action_id=uuid.uuid4(), operator_id=operator_id, action=action,
+                                object_type=object_type, object_id=object_id, reason=reason, acted_at=at)
+
+
+def placement_ended(placement: Placement, reason: str, at: datetime) -> PlacementEnded:
+    return PlacementEnded(**_parties(placement), method="MANUAL" if placement.pin_method == "MANUAL" else "SESSION",
+                          reason=reason, ended_at=at)
 
 
 # the tracker's: built for one statement that writes a whole run's events (publish_all)

@@ -10,6 +10,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.errors import ApiError
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
+from pinbid_kit.events import payments as pay
 from pinbid_kit.events import social as s
 from pinbid_kit.inbox import Consumers
 from sqlalchemy import or_
@@ -19,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import SERVICE
 from .domain.placement import Status
 from .models import BidComment, Placement, Slot, User
+from .trust import end_placement
 
 if TYPE_CHECKING:
     from .pins import Pins
@@ -87,13 +89,20 @@ def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
     @on(m.BidAwarded.event_type)
     async def expect_pin(session: AsyncSession, d: m.BidAwarded, e: Envelope) -> None:
         facts = dict(slot_id=d.slot_id, creator_id=d.creator_id, buyer_id=d.buyer_id, buyer_name=d.buyer_name,
-                     business_name=d.business_name, post_id=d.post_id, duration_days=d.duration_days)
+                     business_name=d.business_name, post_id=d.post_id, duration_days=d.duration_days,
+                     price_cents=d.final_price_cents)
         await session.execute(insert(Placement).values(bid_id=d.bid_id, status=Status.AWAITING_PIN, **facts)
                               .on_conflict_do_update(
                                   index_elements=[Placement.bid_id],
                                   set_={**facts, "status": Status.AWAITING_PIN},
                                   where=Placement.status == Status.AWAITING_PAYMENT))
         await _keep_comment(session, d.bid_id, d.comment_id, d.comment_text, e)
+
+    @on(pay.PaymentRefunded.event_type)
+    async def end_on_refund(session: AsyncSession, d: pay.PaymentRefunded, e: Envelope) -> None:
+        """A full refund ends the placement everywhere: not tracked, no kept days, unpinned (or the creator told to
+        unpin). Redelivered, it finds the placement ended and changes nothing."""
+        await end_placement(session, d.bid_id, f"Refunded: {d.reason}", e.occurred_at)
 
     @on(m.BidCommentChanged.event_type)
     async def keep_comment(session: AsyncSession, d: m.BidCommentChanged, e: Envelope) -> None:

@@ -175,6 +175,80 @@ class Placement(Base):
     unpin_reason: Mapped[str | None] = mapped_column(String(20))  # UNPINNED, HIDDEN or DELETED
     clicks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as last announced
     created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
+    price_cents: Mapped[int | None] = mapped_column(BigInteger)  # the final price, as awarded
+    pin_method: Mapped[str | None] = mapped_column(String(10))  # SESSION or MANUAL, once pinned
+    # the brand's acceptance (MANUAL path): NOT_NEEDED, AWAITING (until accept_by) or ACCEPTED (BRAND or SILENCE)
+    acceptance: Mapped[str] = mapped_column(String(12), default="NOT_NEEDED", server_default="NOT_NEEDED")
+    accept_by: Mapped[datetime | None] = mapped_column(Stamp)
+    accepted_at: Mapped[datetime | None] = mapped_column(Stamp)
+    accepted_by: Mapped[str | None] = mapped_column(String(10))
+    # the random fresh-screenshot request (MANUAL path): due at recheck_at, answered by recheck_answer_by
+    recheck_at: Mapped[datetime | None] = mapped_column(Stamp)
+    recheck_requested_at: Mapped[datetime | None] = mapped_column(Stamp)
+    recheck_answer_by: Mapped[datetime | None] = mapped_column(Stamp)
+    recheck_answered_at: Mapped[datetime | None] = mapped_column(Stamp)
+    recheck_missed_at: Mapped[datetime | None] = mapped_column(Stamp)
+    # ended early on a refund; on the SESSION path Pinbid still has to unpin while unpin_pending
+    ended_at: Mapped[datetime | None] = mapped_column(Stamp)
+    end_reason: Mapped[str | None] = mapped_column(String(200))
+    unpin_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default="false")
+
+
+class Evidence(Base):
+    """A screenshot a creator uploaded for a placement (re-encoded, metadata stripped), kept in the object store
+    under a random key."""
+
+    __tablename__ = "evidence"
+    __table_args__ = (Index("evidence_by_bid", "bid_id", "uploaded_at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    kind: Mapped[str] = mapped_column(String(10))  # PIN, RECHECK or ANSWER
+    object_key: Mapped[str] = mapped_column(String(200))
+    content_type: Mapped[str] = mapped_column(String(40))
+    size: Mapped[int] = mapped_column(Integer)
+    width: Mapped[int] = mapped_column(Integer)
+    height: Mapped[int] = mapped_column(Integer)
+    uploaded_by: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    uploaded_at: Mapped[datetime] = mapped_column(Stamp)
+
+
+class Dispute(Base):
+    """A report on a placement (by the brand, or by Pinbid when a fresh screenshot was not sent in time), the
+    creator's answer, and the operator's decision. At most one open dispute per placement."""
+
+    __tablename__ = "disputes"
+    __table_args__ = (
+        Index("disputes_one_open", "bid_id", unique=True, postgresql_where="status = 'OPEN'"),
+        Index("disputes_by_status", "status", "reported_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    bid_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    status: Mapped[str] = mapped_column(String(10))  # OPEN or DECIDED
+    reason: Mapped[str] = mapped_column(Text)
+    reporter: Mapped[str] = mapped_column(String(10))  # BRAND or SYSTEM
+    reported_at: Mapped[datetime] = mapped_column(Stamp)
+    answer_by: Mapped[datetime] = mapped_column(Stamp)
+    answered_at: Mapped[datetime | None] = mapped_column(Stamp)
+    creator_note: Mapped[str | None] = mapped_column(Text)
+    outcome: Mapped[str | None] = mapped_column(String(20))  # CONTINUE, REFUND_UNEARNED or REFUND_ALL
+    decision_reason: Mapped[str | None] = mapped_column(Text)
+    decided_by: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    decided_at: Mapped[datetime | None] = mapped_column(Stamp)
+
+
+class DisputeStep(Base):
+    """A dispute's history, one row per step (reported, answered, decided), never changed."""
+
+    __tablename__ = "dispute_history"
+    __table_args__ = (Index("dispute_history_by_dispute", "dispute_id", "at"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    dispute_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    at: Mapped[datetime] = mapped_column(Stamp)
+    what: Mapped[str] = mapped_column(Text)
+    by: Mapped[str] = mapped_column(String(60))  # BRAND, CREATOR, SYSTEM or OPERATOR <id>
 
 
 # --- the sandbox Instagram's own state --------------------------------------------------------------

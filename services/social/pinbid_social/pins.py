@@ -3,6 +3,7 @@
 check that the brand's own comment still says exactly what was approved and opens with a disclosure; then pin."""
 
 import logging
+import random
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -11,6 +12,7 @@ from pinbid_kit import instagram_rules as ig
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, TooManyRequests
+from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
 from sqlalchemy.dialects.postgresql import insert
@@ -19,8 +21,11 @@ from . import events_out
 from .adapters import Providers
 from .connections import connection_of, provider_call
 from .domain.placement import Status, can_pin, ends_at
+from .domain.trust import Acceptance, recheck_time
 from .models import BidComment, Connection, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
+from .screenshots import Screenshot
+from .trust import evidence_row, store_screenshot
 
 log = logging.getLogger("pinbid.social.pins")
 
@@ -44,12 +49,22 @@ class Pinned:
 
 class Pins:
     def __init__(self, db: Database, providers: Providers, box: SecretBox, *, sync_interval: timedelta,
-                 clock: Clock):
+                 clock: Clock, objects: ObjectStore, acceptance: timedelta = timedelta(hours=72),
+                 recheck_answer: timedelta = timedelta(hours=24), rng: random.Random | None = None):
         self.db = db
         self.providers = providers
         self.box = box
         self.sync_interval = sync_interval
         self.clock = clock
+        self.objects = objects
+        self.acceptance = acceptance
+        self.recheck_answer = recheck_answer
+        self.rng = rng or random.SystemRandom()
+
+    async def method_of(self, creator_id: uuid.UUID) -> str | None:
+        async with self.db.transaction() as session:
+            connection = await connection_of(session, creator_id)
+        return connection.pin_method if connection else None
 
     # --- the pinning login --------------------------------------------------------------------
     async def login(self, user_id: uuid.UUID, username: str, password: str, code: str | None) -> str:
@@ -214,10 +229,11 @@ class Pins:
             connection.pin_method = method
         return method
 
-    async def confirm(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> Pinned:
+    async def confirm(self, creator_id: uuid.UUID, bid_id: uuid.UUID, screenshot: Screenshot | None = None) -> Pinned:
         """POST /influencer/pin-comment/{id}/confirm, "I pinned it": the creator's word, checked through the
         official API (which cannot see pins): the approved comment is on the post, not hidden, and says exactly
-        what was approved. The placement starts then, on the creator's record."""
+        what was approved. The placement starts then, on the creator's record; with a screenshot it awaits the
+        brand's acceptance (releases wait for it) and a fresh-screenshot request is scheduled."""
         async with self.db.transaction() as session:
             placement, connection = await self._pinnable(session, creator_id, bid_id)
             choice = await session.get(BidComment, bid_id)
@@ -237,7 +253,15 @@ class Pins:
                            "I pinned it again.", code="comment_hidden")
         if " ".join(found.text.split()) != " ".join(choice.approved_text.split()):
             raise Conflict(CHANGED, code="comment_changed")
-        return await self._mark_pinned(placement, found.id, found.text, method=MANUAL)
+        if screenshot is None:
+            return await self._mark_pinned(placement, found.id, found.text, method=MANUAL)
+        key = await store_screenshot(self.objects, bid_id, screenshot)
+        try:
+            return await self._mark_pinned(placement, found.id, found.text, method=MANUAL,
+                                           proof=(key, screenshot, creator_id))
+        except BaseException:
+            await self.objects.delete(key)  # refused (pinned meanwhile): nothing is kept
+            raise
 
     async def _release(self, bid_id: uuid.UUID, *, forget_session_of: uuid.UUID | None = None) -> None:
         async with self.db.transaction() as session:
@@ -245,20 +269,28 @@ class Pins:
             if forget_session_of is not None:
                 await session.execute(delete(PinSession).where(PinSession.user_id == forget_session_of))
 
-    async def _mark_pinned(self, placement: Placement, comment_id: str, text: str, *,
-                           method: str = SESSION) -> Pinned:
+    async def _mark_pinned(self, placement: Placement, comment_id: str, text: str, *, method: str = SESSION,
+                           proof: tuple[str, Screenshot, uuid.UUID] | None = None) -> Pinned:
         now = self.clock()
+        until = ends_at(now, placement.duration_days or 0)
+        trust = {} if proof is None else {
+            "acceptance": Acceptance.AWAITING, "accept_by": now + self.acceptance,
+            "recheck_at": recheck_time(now, until, self.recheck_answer, self.rng)}
         async with self.db.transaction() as session:
             done = await session.execute(
                 update(Placement).where(Placement.bid_id == placement.bid_id,
                                         Placement.status == Status.AWAITING_PIN)
                 .values(status=Status.PINNED, pinned_comment_id=comment_id, pinned_text=text, pinned_at=now,
-                        ends_at=ends_at(now, placement.duration_days or 0), next_sync_at=now + self.sync_interval,
-                        pin_claimed_at=None)
+                        ends_at=until, next_sync_at=now + self.sync_interval, pin_claimed_at=None,
+                        pin_method=method, **trust)
                 .returning(Placement.bid_id))
             if done.first() is None:
                 raise Conflict("This comment is already pinned.", code="not_pinnable")
-            await events_out.comment_pinned(session, placement, comment_id, text, now, method)
+            if proof is not None:
+                key, shot, by = proof
+                session.add(evidence_row(placement.bid_id, "PIN", key, shot, by, now))
+            await events_out.comment_pinned(session, placement, comment_id, text, now, method,
+                                            accept_by=trust.get("accept_by"))
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
 

@@ -156,3 +156,93 @@ class PinCommentOut(ApiModel):
     comment_text: str
     status: str
     detail: str
+
+
+# --- trust (issue 22) ------------------------------------------------------------------------------------
+Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+
+
+class PlacementAcceptanceOut(ApiModel):
+    status: Literal["NOT_NEEDED", "AWAITING", "ACCEPTED"]
+    accept_by: datetime | None
+    accepted_at: datetime | None
+    accepted_by: Literal["BRAND", "SILENCE"] | None
+
+
+class PlacementEvidenceOut(ApiModel):
+    id: uuid.UUID
+    kind: Literal["PIN", "RECHECK", "ANSWER"]
+    uploaded_at: datetime
+    url: str
+
+
+class PlacementRecheckOut(ApiModel):
+    requested_at: datetime
+    answer_by: datetime
+    answered_at: datetime | None
+
+
+class DisputeOut(ApiModel):
+    id: uuid.UUID
+    status: Literal["OPEN", "DECIDED"]
+    reason: str
+    reporter: Literal["BRAND", "SYSTEM"]
+    reported_at: datetime
+    creator_note: str | None
+    answer_by: datetime
+    answered_at: datetime | None
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    decision_reason: str | None
+    decided_at: datetime | None
+
+
+class PlacementTrustOut(ApiModel):
+    method: Literal["SESSION", "MANUAL"]
+    acceptance: PlacementAcceptanceOut
+    evidence: list[PlacementEvidenceOut]
+    recheck: PlacementRecheckOut | None
+    dispute: DisputeOut | None
+    ended: bool
+    end_reason: str | None
+
+
+class PlacementReportIn(ApiModel):
+    reason: Reason
+
+
+class DisputeDecisionIn(ApiModel):
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    reason: Reason
+
+
+class DisputeListItemOut(ApiModel):
+    id: uuid.UUID
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    status: Literal["OPEN", "DECIDED"]
+    reason: str
+    reporter: Literal["BRAND", "SYSTEM"]
+    reported_at: datetime
+    answered_at: datetime | None
+    answer_by: datetime
+    creator_id: uuid.UUID
+    creator_name: str | None
+    buyer_id: uuid.UUID
+    buyer_name: str | None
+    amount: Money | None
+    post_url: str | None
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    decided_at: datetime | None
+
+
+class DisputeHistoryStepOut(ApiModel):
+    at: datetime
+    what: str
+    by: str
+
+
+class DisputeDetailOut(DisputeListItemOut):
+    evidence: list[PlacementEvidenceOut]
+    creator_note: str | None
+    decision_reason: str | None
+    history: list[DisputeHistoryStepOut]

@@ -1,5 +1,8 @@
+from pathlib import Path
 from typing import Literal
 
+from pinbid_kit.objects import ObjectStore, object_store, read_secret
+from pinbid_kit.paths import var_dir
 from pinbid_kit.setting_types import PostgresUrl, WebUrl
 from pinbid_kit.settings import KitSettings
 from pydantic import Field
@@ -39,5 +42,38 @@ class SocialSettings(KitSettings):
                                                              "packaged pinbid_social/link_deny_list.txt)")
     instagrapi_delay_seconds: float = Field(default=0.0, ge=0, description="instagrapi's pause between calls")
 
+    # trust (issue 22): the acceptance window, rechecks and disputes on the "I pin in the app" path
+    acceptance_hours: int = Field(default=72, ge=1, description="a MANUAL placement is accepted by silence after")
+    recheck_answer_hours: int = Field(default=24, ge=1, description="time to answer a fresh-screenshot request")
+    dispute_answer_hours: int = Field(default=48, ge=1, description="time for the creator to answer a dispute")
+    trust_every_seconds: float = Field(default=60.0, gt=0, description="the acceptance and recheck job's period")
+    # where screenshots are kept: files under var/objects (embedded run) or an S3-compatible store (MinIO)
+    object_store: Literal["local", "s3"] = "local"
+    object_store_dir: Path = Field(default_factory=lambda: var_dir() / "objects")
+    s3_endpoint: str = Field(default="", description="host:port of the S3-compatible store, e.g. minio:9000")
+    s3_bucket: str = "pinbid-evidence"
+    s3_region: str | None = None
+    s3_secure: bool = Field(default=False, description="https to the store")
+    s3_access_key: str = ""
+    s3_secret_key: str = ""
+    s3_secret_key_file: Path | None = Field(default=None, description="the secret key from a file (a k8s secret)")
+
     def uses_real_providers(self) -> bool:
         return self.instagram_mode == "real"
+
+    def problems(self) -> list[str]:
+        found = super().problems()
+        if self.object_store == "s3":
+            missing = [self.env_name(f) for f in ("s3_endpoint", "s3_bucket", "s3_access_key") if not getattr(self, f)]
+            if not self.s3_secret_key and self.s3_secret_key_file is None:
+                missing.append(f"{self.env_name('s3_secret_key')} (or {self.env_name('s3_secret_key_file')})")
+            if missing:
+                found.append(f"Set {', '.join(missing)}: {self.env_name('object_store')}=s3 keeps screenshots in "
+                             "an S3-compatible store.")
+        return found
+
+    def objects(self) -> ObjectStore:
+        return object_store(self.object_store, local_root=self.object_store_dir, endpoint=self.s3_endpoint,
+                            bucket=self.s3_bucket, access_key=self.s3_access_key,
+                            secret_key=read_secret(self.s3_secret_key, self.s3_secret_key_file),
+                            secure=self.s3_secure, region=self.s3_region)

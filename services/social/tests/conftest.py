@@ -32,8 +32,9 @@ def keys(tmp_path_factory) -> tuple[TokenSigner, Path]:
 
 
 @pytest.fixture
-def settings(new_database, keys) -> SocialSettings:
+def settings(new_database, keys, tmp_path) -> SocialSettings:
     return SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=keys[1],
+                          object_store_dir=tmp_path / "objects",
                           encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
                           posts_stale_seconds=300, sandbox_posts_per_account=6)
 

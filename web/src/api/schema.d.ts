@@ -298,6 +298,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/placements/{bid_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Placement
+         * @description "Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
+         *     awaiting acceptance.
+         */
+        post: operations["accept_placement_buyer_placements__bid_id__accept_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/placements/{bid_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report Placement
+         * @description "Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
+         *     opens and releases stop. 409 already_disputed / placement_ended.
+         */
+        post: operations["report_placement_buyer_placements__bid_id__report_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/stream": {
         parameters: {
             query?: never;
@@ -575,7 +617,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm Pin
-         * @description "I pinned it": checked through the official API, then the placement starts.
+         * @description "I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`, required
+         *     on the MANUAL path): checked through the official API, then the placement starts and awaits the brand's
+         *     acceptance.
          */
         post: operations["confirm_pin_influencer_pin_comment__bid_id__confirm_post"];
         delete?: never;
@@ -629,6 +673,27 @@ export interface paths {
         put?: never;
         /** End Auction */
         post: operations["end_auction_influencer_pin_slots__slot_id__end_auction_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/placements/{bid_id}/screenshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer With Screenshot
+         * @description The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
+         *     optional `note`).
+         */
+        post: operations["answer_with_screenshot_influencer_placements__bid_id__screenshot_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -741,6 +806,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/instagram/placements/{bid_id}/evidence/{evidence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Placement Evidence */
+        get: operations["placement_evidence_instagram_placements__bid_id__evidence__evidence_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instagram/placements/{bid_id}/link": {
         parameters: {
             query?: never;
@@ -770,6 +852,27 @@ export interface paths {
         };
         /** Results */
         get: operations["results_instagram_placements__bid_id__results_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/instagram/placements/{bid_id}/trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Placement Trust
+         * @description The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
+         *     operators only (404 for anyone else).
+         */
+        get: operations["placement_trust_instagram_placements__bid_id__trust_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -984,6 +1087,78 @@ export interface paths {
          * @description Every operator action of every service, newest first, 100 at a time (`before`: the last `actedAt` seen).
          */
         get: operations["audit_log_ops_audit_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List Disputes */
+        get: operations["list_disputes_ops_disputes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/disputes/{dispute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Dispute */
+        get: operations["get_dispute_ops_disputes__dispute_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/disputes/{dispute_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide Dispute
+         * @description The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
+         *     placement ends).
+         */
+        post: operations["decide_dispute_ops_disputes__dispute_id__decision_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/disputes/{dispute_id}/evidence/{evidence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Dispute Evidence */
+        get: operations["dispute_evidence_ops_disputes__dispute_id__evidence__evidence_id__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1596,6 +1771,204 @@ export interface components {
         DetailOut: {
             /** Detail */
             detail: string;
+        };
+        /** DisputeDecisionIn */
+        DisputeDecisionIn: {
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL";
+            /** Reason */
+            reason: string;
+        };
+        /** DisputeDetailOut */
+        DisputeDetailOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /**
+             * Slotid
+             * Format: uuid
+             */
+            slotId: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "OPEN" | "DECIDED";
+            /** Reason */
+            reason: string;
+            /**
+             * Reporter
+             * @enum {string}
+             */
+            reporter: "BRAND" | "SYSTEM";
+            /**
+             * Reportedat
+             * Format: date-time
+             */
+            reportedAt: string;
+            /** Answeredat */
+            answeredAt: string | null;
+            /**
+             * Answerby
+             * Format: date-time
+             */
+            answerBy: string;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /**
+             * Buyerid
+             * Format: uuid
+             */
+            buyerId: string;
+            /** Buyername */
+            buyerName: string | null;
+            /** Amount */
+            amount: number | null;
+            /** Posturl */
+            postUrl: string | null;
+            /** Outcome */
+            outcome: ("CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL") | null;
+            /** Decidedat */
+            decidedAt: string | null;
+            /** Evidence */
+            evidence: components["schemas"]["PlacementEvidenceOut"][];
+            /** Creatornote */
+            creatorNote: string | null;
+            /** Decisionreason */
+            decisionReason: string | null;
+            /** History */
+            history: components["schemas"]["DisputeHistoryStepOut"][];
+        };
+        /** DisputeHistoryStepOut */
+        DisputeHistoryStepOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** What */
+            what: string;
+            /** By */
+            by: string;
+        };
+        /** DisputeListItemOut */
+        DisputeListItemOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /**
+             * Slotid
+             * Format: uuid
+             */
+            slotId: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "OPEN" | "DECIDED";
+            /** Reason */
+            reason: string;
+            /**
+             * Reporter
+             * @enum {string}
+             */
+            reporter: "BRAND" | "SYSTEM";
+            /**
+             * Reportedat
+             * Format: date-time
+             */
+            reportedAt: string;
+            /** Answeredat */
+            answeredAt: string | null;
+            /**
+             * Answerby
+             * Format: date-time
+             */
+            answerBy: string;
+            /**
+             * Creatorid
+             * Format: uuid
+             */
+            creatorId: string;
+            /** Creatorname */
+            creatorName: string | null;
+            /**
+             * Buyerid
+             * Format: uuid
+             */
+            buyerId: string;
+            /** Buyername */
+            buyerName: string | null;
+            /** Amount */
+            amount: number | null;
+            /** Posturl */
+            postUrl: string | null;
+            /** Outcome */
+            outcome: ("CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL") | null;
+            /** Decidedat */
+            decidedAt: string | null;
+        };
+        /** DisputeOut */
+        DisputeOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "OPEN" | "DECIDED";
+            /** Reason */
+            reason: string;
+            /**
+             * Reporter
+             * @enum {string}
+             */
+            reporter: "BRAND" | "SYSTEM";
+            /**
+             * Reportedat
+             * Format: date-time
+             */
+            reportedAt: string;
+            /** Creatornote */
+            creatorNote: string | null;
+            /**
+             * Answerby
+             * Format: date-time
+             */
+            answerBy: string;
+            /** Answeredat */
+            answeredAt: string | null;
+            /** Outcome */
+            outcome: ("CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL") | null;
+            /** Decisionreason */
+            decisionReason: string | null;
+            /** Decidedat */
+            decidedAt: string | null;
         };
         /** EarningsOut */
         EarningsOut: {
@@ -2225,6 +2598,77 @@ export interface components {
             commentText?: string | null;
             /** Newcommenttext */
             newCommentText?: string | null;
+        };
+        /** PlacementAcceptanceOut */
+        PlacementAcceptanceOut: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "NOT_NEEDED" | "AWAITING" | "ACCEPTED";
+            /** Acceptby */
+            acceptBy: string | null;
+            /** Acceptedat */
+            acceptedAt: string | null;
+            /** Acceptedby */
+            acceptedBy: ("BRAND" | "SILENCE") | null;
+        };
+        /** PlacementEvidenceOut */
+        PlacementEvidenceOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "PIN" | "RECHECK" | "ANSWER";
+            /**
+             * Uploadedat
+             * Format: date-time
+             */
+            uploadedAt: string;
+            /** Url */
+            url: string;
+        };
+        /** PlacementRecheckOut */
+        PlacementRecheckOut: {
+            /**
+             * Requestedat
+             * Format: date-time
+             */
+            requestedAt: string;
+            /**
+             * Answerby
+             * Format: date-time
+             */
+            answerBy: string;
+            /** Answeredat */
+            answeredAt: string | null;
+        };
+        /** PlacementReportIn */
+        PlacementReportIn: {
+            /** Reason */
+            reason: string;
+        };
+        /** PlacementTrustOut */
+        PlacementTrustOut: {
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "SESSION" | "MANUAL";
+            acceptance: components["schemas"]["PlacementAcceptanceOut"];
+            /** Evidence */
+            evidence: components["schemas"]["PlacementEvidenceOut"][];
+            recheck: components["schemas"]["PlacementRecheckOut"] | null;
+            dispute: components["schemas"]["DisputeOut"] | null;
+            /** Ended */
+            ended: boolean;
+            /** Endreason */
+            endReason: string | null;
         };
         /** PostOut */
         PostOut: {
@@ -3127,6 +3571,72 @@ export interface operations {
             };
         };
     };
+    accept_placement_buyer_placements__bid_id__accept_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacementTrustOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    report_placement_buyer_placements__bid_id__report_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlacementReportIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacementTrustOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     events_stream_api_events_stream_get: {
         parameters: {
             query?: {
@@ -3623,7 +4133,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description JPEG, PNG or WebP, at most 5 MB and 40 megapixels
+                     */
+                    screenshot?: string;
+                    note?: string;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             200: {
@@ -3633,6 +4154,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PinCommentOut"];
                 };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An error */
             "4XX": {
@@ -3726,6 +4254,55 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SlotOut"];
                 };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answer_with_screenshot_influencer_placements__bid_id__screenshot_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description JPEG, PNG or WebP, at most 5 MB and 40 megapixels
+                     */
+                    screenshot?: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacementTrustOut"];
+                };
+            };
+            /** @description the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An error */
             "4XX": {
@@ -3947,6 +4524,40 @@ export interface operations {
             };
         };
     };
+    placement_evidence_instagram_placements__bid_id__evidence__evidence_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the re-encoded screenshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     set_link_instagram_placements__bid_id__link_put: {
         parameters: {
             query?: never;
@@ -4000,6 +4611,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultsOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placement_trust_instagram_placements__bid_id__trust_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlacementTrustOut"];
                 };
             };
             /** @description An error */
@@ -4410,6 +5052,137 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEntryOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_disputes_ops_disputes_get: {
+        parameters: {
+            query?: {
+                status?: ("OPEN" | "DECIDED") | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeListItemOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_dispute_ops_disputes__dispute_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDetailOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decide_dispute_ops_disputes__dispute_id__decision_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeDecisionIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDetailOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dispute_evidence_ops_disputes__dispute_id__evidence__evidence_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                dispute_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the re-encoded screenshot */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
                 };
             };
             /** @description An error */

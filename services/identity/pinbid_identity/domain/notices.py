@@ -33,6 +33,9 @@ ROLE_CATEGORIES = {
 
 PAYMENT_REMINDER_BEFORE = timedelta(hours=6)
 PIN_REMINDER_BEFORE = timedelta(hours=24)
+# social's defaults (SOCIAL_ACCEPTANCE_HOURS, SOCIAL_DISPUTE_ANSWER_HOURS), for an event that does not say its own
+ACCEPTANCE_WINDOW = timedelta(hours=72)
+DISPUTE_ANSWER_WINDOW = timedelta(hours=48)
 
 # Web screens the notices point to (paths of the web app, under the public URL).
 MY_BIDS = "/my-bids"
@@ -248,6 +251,80 @@ def account_restored(user_id: UUID, reason: str) -> Notice:
     return Notice(user_id, Category.APPROVALS, "account.restored", "Your account is active again",
                   f"Pinbid lifted the suspension of your account: {reason}. You can sign in again.",
                   HOME, "Sign in", user_id, always_mail=True)
+
+
+# --- trust (issue 22): a placement pinned in the Instagram app, its acceptance, rechecks and disputes --------
+
+def placement_page(bid_id: UUID) -> str:
+    return f"{MY_BIDS}/{bid_id}"
+
+
+def check_placement(buyer_id: UUID, bid_id: UUID, accept_by: datetime) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "placement.acceptance_requested", "Check your placement",
+                  "The creator pinned your comment in the Instagram app and sent a screenshot. Open the post and "
+                  f"the screenshot, then press Looks right or Report a problem by {when(accept_by)}; without an "
+                  "answer by then the placement counts as accepted.", placement_page(bid_id), "Check it", bid_id)
+
+
+def awaiting_acceptance(creator_id: UUID, slot_id: UUID, accept_by: datetime) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "comment.pinned", "Placement started",
+                  "Thanks for pinning the comment. The brand checks your screenshot; your earnings are released "
+                  f"once it is accepted (at the latest {when(accept_by)} if the brand says nothing). Keep the comment "
+                  "pinned: Pinbid may ask you for a fresh screenshot.", EARNINGS, "See your earnings", slot_id)
+
+
+def placement_accepted(creator_id: UUID, bid_id: UUID, by: str) -> Notice:
+    how = "The brand accepted" if by == "BRAND" else "The brand's time to check ran out, so Pinbid accepted"
+    return Notice(creator_id, Category.PAYOUTS, "placement.accepted", "Placement accepted",
+                  f"{how} your pinned comment. Your earnings are now released as the days go by.",
+                  EARNINGS, "See your earnings", bid_id)
+
+
+def placement_disputed(creator_id: UUID, bid_id: UUID, reason: str, reporter: str, answer_by: datetime) -> Notice:
+    who = "The brand reported a problem" if reporter == "BRAND" else (
+        "You did not send the fresh screenshot in time, so Pinbid opened a review")
+    return Notice(creator_id, Category.APPROVALS, "placement.disputed", "A placement is under review",
+                  f"{who}: “{reason}”. Releases are paused. Answer with a new screenshot of the pinned comment "
+                  f"and a note by {when(answer_by)}; an operator then decides.", APPROVALS, "Answer now", bid_id)
+
+
+def placement_reported(buyer_id: UUID, bid_id: UUID) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "placement.disputed", "Your report was received",
+                  "Releases to the creator are paused. The creator has 48 hours to answer; then an operator "
+                  "decides and tells you why.", placement_page(bid_id), "See the placement", bid_id)
+
+
+def recheck_requested(creator_id: UUID, bid_id: UUID, answer_by: datetime) -> Notice:
+    return Notice(creator_id, Category.APPROVALS, "placement.recheck_requested", "Send a fresh screenshot",
+                  "Pinbid checks placements pinned in the Instagram app from time to time. Send a new screenshot "
+                  f"of the pinned comment on your post by {when(answer_by)}, or the placement goes to review.",
+                  APPROVALS, "Send the screenshot", bid_id)
+
+
+_OUTCOMES = {
+    "CONTINUE": ("the placement continues", "the placement continues and releases resume"),
+    "REFUND_UNEARNED": ("you are refunded the share not yet earned",
+                        "the brand is refunded the share not yet earned; you keep what was released"),
+    "REFUND_ALL": ("you are refunded in full", "the brand is refunded in full, including what was released to you"),
+}
+
+
+def dispute_decided_buyer(buyer_id: UUID, bid_id: UUID, outcome: str, reason: str) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "dispute.decided", "Your report was decided",
+                  f"An operator decided: {_OUTCOMES[outcome][0]}. Reason: {reason}", placement_page(bid_id),
+                  "See the placement", bid_id)
+
+
+def dispute_decided_creator(creator_id: UUID, bid_id: UUID, outcome: str, reason: str) -> Notice:
+    return Notice(creator_id, Category.PAYOUTS, "dispute.decided", "A review was decided",
+                  f"An operator decided: {_OUTCOMES[outcome][1]}. Reason: {reason}", EARNINGS, "See your earnings",
+                  bid_id)
+
+
+def unpin_now(creator_id: UUID, bid_id: UUID) -> Notice:
+    return Notice(creator_id, Category.APPROVALS, "placement.ended", "Unpin the brand's comment",
+                  "This placement ended on a refund. Unpin the brand's comment from your post in the Instagram "
+                  "app now.", APPROVALS, "See your placements", bid_id)
 
 
 def wanted(notice: Notice, preferences: dict[Category, bool]) -> bool:

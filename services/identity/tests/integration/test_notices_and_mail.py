@@ -339,3 +339,37 @@ async def test_money_owed_and_recovered_become_the_creators_notices(web, quiet, 
     assert {"$18.00 of your earnings paid back money you owed. You still owe $72.00.",
             "$72.00 of your earnings paid back money you owed. You owe nothing now; your next earnings are yours "
             "again."} == {m for _, _, m in messages[1:]}
+
+
+async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tells_both_sides_each_step(web, quiet):
+    creator, creator_token = await person(web, "INFLUENCER")
+    buyer, buyer_token = await person(web)
+    bid, slot, dispute = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
+    parties = dict(bid_id=bid, slot_id=slot, creator_id=creator, buyer_id=buyer)
+    for data in [
+        s.CommentPinned(**parties, comment_id="c1", comment_text="Ad · hi", pinned_at=now, method="MANUAL",
+                        awaits_acceptance=True, accept_by=now + timedelta(hours=72)),
+        s.RecheckRequested(**parties, requested_at=now + timedelta(days=2), answer_by=now + timedelta(days=3)),
+        s.PlacementDisputed(**parties, dispute_id=dispute, reason="Not pinned", reporter="BRAND",
+                            reported_at=now, answer_by=now + timedelta(hours=48)),
+        s.DisputeDecided(**parties, dispute_id=dispute, outcome="REFUND_ALL", reason="No pin on the post",
+                         operator_id=uuid.uuid4(), decided_at=now),
+        s.PlacementEnded(**parties, method="MANUAL", reason="Dispute decided: REFUND_ALL", ended_at=now),
+        s.PlacementEnded(**{**parties, "bid_id": uuid.uuid4()}, method="SESSION", reason="x", ended_at=now),
+        s.PlacementAccepted(**{**parties, "bid_id": uuid.uuid4()}, accepted_at=now, by="SILENCE"),
+    ]:
+        await quiet.consumers.dispatch(envelope(data), {})
+    brand = {n["kind"]: n for n in await notes(web, buyer_token)}
+    assert set(brand) == {"placement.acceptance_requested", "placement.disputed", "dispute.decided"}
+    check = brand["placement.acceptance_requested"]
+    assert (check["title"], check["link"]) == ("Check your placement", f"/my-bids/{bid}")
+    assert "Nov 29, 10:00 UTC" in check["message"]  # the acceptBy the event carries
+    assert "No pin on the post" in brand["dispute.decided"]["message"]
+    mine = {n["kind"]: n for n in await notes(web, creator_token)}
+    assert set(mine) == {"comment.pinned", "placement.recheck_requested", "placement.disputed", "dispute.decided",
+                         "placement.ended", "placement.accepted"}  # one unpin notice: the MANUAL placement's
+    assert "once it is accepted" in mine["comment.pinned"]["message"]  # not "a quarter is available now"
+    assert "Nov 28, 10:00 UTC" in mine["placement.disputed"]["message"]
+    assert "No pin on the post" in mine["dispute.decided"]["message"]
+    assert "Unpin" in mine["placement.ended"]["title"]

@@ -76,6 +76,7 @@ class CommentPinned(EventData):
     method: str = "SESSION"  # SESSION: pinned by Pinbid through the creator's login; MANUAL: "I pinned it", checked
     # MANUAL with a screenshot: Pinbid cannot see the pin, so releases wait for social.placement.accepted.v1
     awaits_acceptance: bool = False
+    accept_by: datetime | None = None  # when awaiting: accepted by silence at this moment
 
 
 @event("social.comment.unpinned.v1")
@@ -152,6 +153,7 @@ class PlacementDisputed(EventData):
     reason: str
     reporter: Literal["BRAND", "SYSTEM"]
     reported_at: datetime
+    answer_by: datetime | None = None  # the creator's time to answer with a note and a new screenshot
 
 
 @event("social.dispute.decided.v1")
@@ -192,3 +194,42 @@ class BidCommentResolved(EventData):
     text: str | None = None
     username: str | None = None
     read_at: datetime
+
+
+@event("social.placement.recheck_requested.v1")
+class RecheckRequested(EventData):
+    """Pinbid asks the creator of a placement pinned in the Instagram app for a fresh screenshot, at a random time
+    within the placement (at least once each): unanswered by `answer_by`, a SYSTEM dispute opens."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    requested_at: datetime
+    answer_by: datetime
+
+
+@event("social.dispute.answered.v1")
+class DisputeAnswered(EventData):
+    """The creator answered an open dispute with a new screenshot (and a note): the operator can decide."""
+
+    dispute_id: uuid.UUID
+    bid_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    answered_at: datetime
+
+
+@event("social.placement.ended.v1")
+class PlacementEnded(EventData):
+    """A placement ended before its time on a refund (an operator's REFUND_* decision, or a full refund in payments):
+    no more tracking or kept days. `method` SESSION: Pinbid unpins the comment itself; MANUAL: the creator is asked
+    to unpin it in the Instagram app."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    buyer_id: uuid.UUID
+    method: Literal["SESSION", "MANUAL"]
+    reason: str
+    ended_at: datetime

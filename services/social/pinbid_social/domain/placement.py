@@ -17,6 +17,7 @@ class Status(StrEnum):
     PINNED = "PINNED"
     UNPINNED = "UNPINNED"  # unpinned (or deleted) before its duration ran out
     COMPLETED = "COMPLETED"
+    ENDED = "ENDED"  # ended early on a refund (a dispute's decision, or a full refund in payments)
 
 
 class Step(StrEnum):

@@ -1,9 +1,11 @@
 """The pinning login and PUT /influencer/pin-comment/{bidId}: rules, provider failures, concurrency."""
 
 import asyncio
+import io
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from PIL import Image
 from pinbid_kit.events.marketplace import BidCommentChanged
 from pinbid_kit.events.social import CommentPinned
 from pinbid_social.ports import ProviderError
@@ -178,9 +180,16 @@ async def manual(world) -> None:
     assert response.status_code == 200 and response.json() == {"pinMethod": "MANUAL"}
 
 
+def screenshot_png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (90, 160), (250, 250, 250)).save(out, "PNG")
+    return out.getvalue()
+
+
 async def confirm(world, bid):
     return await world.social.http.post(f"/influencer/pin-comment/{bid}/confirm",
-                                        headers=world.social.auth(world.creator))
+                                        headers=world.social.auth(world.creator),
+                                        files={"screenshot": ("pinned.png", screenshot_png(), "image/png")})
 
 
 async def owner_does(world, comment_id: str, action: str, user=None):
