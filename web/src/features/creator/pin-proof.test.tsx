@@ -5,7 +5,7 @@ import { json, renderApp } from '@/test/utils'
 import { creator, makeBid, makeSlot, signedIn, toastWith } from '@/test/fixtures'
 import { imageFile, mockUpload, stubObjectUrls, type UploadAnswer } from '@/test/upload'
 
-const won = makeBid({ id: 'bid-WON', status: 'WON', pinSlot: makeSlot({ title: 'Slot WON' }), payment: { status: 'COMPLETED', expiresAt: null } })
+const won = makeBid({ id: 'bid-WON', status: 'WON', pinSlot: makeSlot({ title: 'Slot WON' }), payment: { status: 'COMPLETED', expiresAt: null, paidAt: null } })
 const PINNED = { bidId: 'bid-WON', commentId: 'c', commentText: 'Ad · @northwind: Great reel', status: 'PINNED', detail: 'ok' }
 
 let pinned = false

@@ -6,7 +6,7 @@ import { creator, makeBid, makeSlot, signedIn, toastWith } from '@/test/fixtures
 import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import type { PlacementTrust } from '@/api/trust'
 
-const pinned = makeBid({ id: 'bid-P', status: 'PINNED', pinSlot: makeSlot({ title: 'Slot P' }), payment: { status: 'COMPLETED', expiresAt: null } })
+const pinned = makeBid({ id: 'bid-P', status: 'PINNED', pinSlot: makeSlot({ title: 'Slot P' }), payment: { status: 'COMPLETED', expiresAt: null, paidAt: null } })
 
 const running: PlacementTrust = {
   method: 'MANUAL',
