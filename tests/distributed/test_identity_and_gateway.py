@@ -12,6 +12,7 @@ import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.secrets import load_or_create_key
 from pinbid_testing import eventually, eventually_sync
 
 
@@ -43,7 +44,8 @@ def processes(new_database, amqp_url, tmp_path):
                     "IDENTITY_AMQP_URL": amqp_url, "IDENTITY_PORT": str(identity_port),
                     "IDENTITY_JWT_PRIVATE_KEY_FILE": str(keys / "jwt.pem"),
                     "IDENTITY_JWT_PUBLIC_KEY_FILE": str(keys / "jwt.pub"),
-                    "IDENTITY_MAIL_FOLDER": str(tmp_path / "mail"), "IDENTITY_ARGON2_MEMORY_KIB": "1024"}
+                    "IDENTITY_MAIL_FOLDER": str(tmp_path / "mail"), "IDENTITY_ARGON2_MEMORY_KIB": "1024",
+                    "IDENTITY_ENCRYPTION_KEYS": load_or_create_key(keys / "data.key")}
     gateway_env = {**common, "GATEWAY_IDENTITY_URL": f"http://127.0.0.1:{identity_port}", "GATEWAY_BUS": "rabbitmq",
                    "GATEWAY_AMQP_URL": amqp_url, "GATEWAY_PORT": str(gateway_port),
                    "GATEWAY_JWT_PUBLIC_KEY_FILE": str(keys / "jwt.pub")}
