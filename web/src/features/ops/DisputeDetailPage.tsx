@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { toast } from 'sonner'
-import { ArrowLeft, ExternalLink, ImageOff } from 'lucide-react'
+import { ArrowLeft, ExternalLink, ImageOff, RefreshCw } from 'lucide-react'
 import { LoadError, Loading, OUTCOME_TOAST_MS } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
@@ -23,10 +23,12 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog'
 import { ApiError, serverMessage } from '@/api/errors'
-import { useDecideDispute, useDispute, useEvidenceImage } from './api/queries'
+import { useEvidenceImage } from '@/hooks/use-evidence-image'
+import { useDecideDispute, useDispute } from './api/queries'
 import { OUTCOMES, type DisputeDetail, type Evidence } from './api/types'
 import { REASON_MAX } from './components/ReasonDialog'
 import { Money, StatusBadge, When } from './components/status'
+import { disputeTitle } from './names'
 
 const EVIDENCE_KIND = { PIN: 'At the pin', RECHECK: 'Fresh screenshot', ANSWER: "Creator's answer" } as const
 
@@ -54,7 +56,7 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
     <>
       <div className="flex flex-wrap items-center gap-2">
         <h1 id="dispute-title" className="text-2xl font-bold">
-          {dispute.buyerName} vs {dispute.creatorName}
+          {disputeTitle(dispute)}
         </h1>
         <StatusBadge status={dispute.status} />
       </div>
@@ -155,20 +157,25 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
 }
 
 function EvidenceImage({ evidence }: { evidence: Evidence }) {
-  const image = useEvidenceImage(evidence.url)
+  const { src, isError, retry } = useEvidenceImage(evidence.url)
   const label = `${EVIDENCE_KIND[evidence.kind]}, uploaded`
   return (
     <figure className="grid gap-1">
-      {image.isPending ? (
-        <Skeleton className="aspect-[9/16] w-full" aria-label="Loading the screenshot" />
-      ) : image.isError ? (
-        <div role="alert" className="flex aspect-[9/16] items-center justify-center gap-2 rounded-md border text-sm text-muted-foreground">
-          <ImageOff className="size-4" aria-hidden="true" /> Could not load the screenshot
+      {isError ? (
+        <div role="alert" className="flex aspect-[9/16] flex-col items-center justify-center gap-2 rounded-md border text-sm text-muted-foreground">
+          <span className="flex items-center gap-2">
+            <ImageOff className="size-4" aria-hidden="true" /> Could not load the screenshot
+          </span>
+          <Button size="sm" variant="outline" onClick={retry}>
+            <RefreshCw /> Try again
+          </Button>
         </div>
-      ) : (
-        <a href={image.data} target="_blank" rel="noreferrer noopener">
-          <img src={image.data} alt={`${EVIDENCE_KIND[evidence.kind]} screenshot`} className="w-full rounded-md border object-contain" />
+      ) : src ? (
+        <a href={src} target="_blank" rel="noreferrer noopener">
+          <img src={src} alt={`${EVIDENCE_KIND[evidence.kind]} screenshot`} className="w-full rounded-md border object-contain" />
         </a>
+      ) : (
+        <Skeleton className="aspect-[9/16] w-full" aria-label="Loading the screenshot" />
       )}
       <figcaption className="text-xs text-muted-foreground">
         {label} <When iso={evidence.uploadedAt} />
