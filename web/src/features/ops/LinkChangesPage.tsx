@@ -46,7 +46,7 @@ export default function LinkChangesPage() {
             id="links-bid"
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
-            maxLength={36}
+            maxLength={64}
             placeholder="any"
             autoComplete="off"
             aria-invalid={problem !== null}
