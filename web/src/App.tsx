@@ -33,6 +33,7 @@ const OpsDisputePage = React.lazy(() => import('@/features/ops/DisputeDetailPage
 const OpsFlagsPage = React.lazy(() => import('@/features/ops/FlagsPage'))
 const OpsUsersPage = React.lazy(() => import('@/features/ops/UsersPage'))
 const OpsAuditPage = React.lazy(() => import('@/features/ops/AuditPage'))
+const OpsLinkChangesPage = React.lazy(() => import('@/features/ops/LinkChangesPage'))
 
 export function AppRoutes() {
   return (
@@ -82,6 +83,7 @@ export function AppRoutes() {
           <Route path="disputes/:disputeId" element={<OpsDisputePage />} />
           <Route path="flags" element={<OpsFlagsPage />} />
           <Route path="users" element={<OpsUsersPage />} />
+          <Route path="links" element={<OpsLinkChangesPage />} />
           <Route path="audit" element={<OpsAuditPage />} />
         </Route>
       </Route>
@@ -132,6 +134,7 @@ const TITLES: Record<string, string> = {
   '/ops': 'Disputes — Pinbid operator desk',
   '/ops/flags': 'Flags — Pinbid operator desk',
   '/ops/users': 'Users — Pinbid operator desk',
+  '/ops/links': 'Link changes — Pinbid operator desk',
   '/ops/audit': 'Audit log — Pinbid operator desk',
 }
 

@@ -18,13 +18,20 @@ export type NotificationPreferences = Schemas['PreferencesIO']
 export const SILENT_HEADER = 'X-Pinbid-Silent'
 const silentRequests = new WeakSet<Request>()
 
+/** The session's bearer token and the browser's device id, for calls made outside the typed client (uploads, images). */
+export function authHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const token = getToken()
+  if (token) headers.Authorization = `Bearer ${token}`
+  const device = deviceId()
+  if (device) headers['X-Pinbid-Device'] = device
+  return headers
+}
+
 /** Adds the bearer token and the browser's device id, and applies the 403 rule to every call. */
 export const authMiddleware: Middleware = {
   onRequest({ request }) {
-    const token = getToken()
-    if (token) request.headers.set('Authorization', `Bearer ${token}`)
-    const device = deviceId()
-    if (device) request.headers.set('X-Pinbid-Device', device)
+    for (const [name, value] of Object.entries(authHeaders())) request.headers.set(name, value)
     if (request.headers.has(SILENT_HEADER)) {
       request.headers.delete(SILENT_HEADER)
       silentRequests.add(request)

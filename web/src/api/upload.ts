@@ -1,8 +1,24 @@
 /** Multipart uploads with progress. fetch cannot report how much of a request body has been sent, so uploads
- *  go through XMLHttpRequest, with the same Bearer token and 403 rule as the typed client. */
+ *  go through XMLHttpRequest, with the same Bearer token, device id and 403 rule as the typed client; their paths,
+ *  form fields and answers are typed by the generated contract (schema.d.ts) like the typed client's. */
 import { getConfig } from '@/config'
 import { getToken, handleRefused } from '@/auth/token'
+import { authHeaders, type paths } from './client'
 import { ApiError, type ApiErrorBody } from './errors'
+
+type MultipartBody = { content: { 'multipart/form-data': Record<string, unknown> } }
+/** The contract's POST routes that take a multipart body. */
+export type MultipartPath = {
+  [P in keyof paths]: paths[P] extends { post: { requestBody?: MultipartBody } } ? P : never
+}[keyof paths]
+type Operation<P extends MultipartPath> = paths[P]['post']
+/** The form fields the contract declares for the route (a file is a Blob, the rest strings). */
+export type MultipartFields<P extends MultipartPath> = {
+  [F in keyof NonNullable<Operation<P>['requestBody']>['content']['multipart/form-data']]?: Blob | string
+}
+type PathParams<P extends MultipartPath> = Operation<P>['parameters']['path']
+/** The route's 200 answer. */
+export type MultipartAnswer<P extends MultipartPath> = Operation<P> extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never
 
 export interface UploadOptions {
   /** the share of the body sent so far, 0..1 */
@@ -33,15 +49,37 @@ export class UploadAborted extends Error {
   }
 }
 
-/** POSTs `form` to `path` (under the runtime apiBase); answers the JSON body, or throws ApiError as `unwrap` does. */
-export function postMultipart<T>(path: string, form: FormData, { onProgress, signal }: UploadOptions = {}): Promise<T> {
+/** The path with its {parameters} filled in, each encoded. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`Missing path parameter ${name} for ${template}`)
+    return encodeURIComponent(params[name])
+  })
+}
+
+/** POSTs `fields` as multipart to the contract's `path` (under the runtime apiBase); answers the route's JSON
+ *  answer, or throws ApiError as `unwrap` does. Empty strings are left out. */
+export function postMultipart<P extends MultipartPath>(
+  path: P,
+  params: PathParams<P>,
+  fields: MultipartFields<P>,
+  options?: UploadOptions,
+): Promise<MultipartAnswer<P>> {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields as Record<string, Blob | string | undefined>)) {
+    if (value !== undefined && value !== '') form.append(name, value)
+  }
+  return sendForm<MultipartAnswer<P>>(fillPath(path, params as Record<string, string>), form, options)
+}
+
+function sendForm<T>(path: string, form: FormData, { onProgress, signal }: UploadOptions = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(new UploadAborted())
     const xhr = new XMLHttpRequest()
     const token = getToken()
     xhr.open('POST', `${getConfig().apiBase}${path}`)
     xhr.setRequestHeader('Accept', 'application/json')
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value)
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total)
     }
@@ -60,3 +98,11 @@ export function postMultipart<T>(path: string, form: FormData, { onProgress, sig
     xhr.send(form)
   })
 }
+
+/** "I pinned it" on the app path: the screenshot goes with it. */
+export const confirmPinWithScreenshot = (bidId: string, screenshot: File, options?: UploadOptions) =>
+  postMultipart('/influencer/pin-comment/{bid_id}/confirm', { bid_id: bidId }, { screenshot }, options)
+
+/** The creator's fresh screenshot (a recheck) or answer to an open dispute, with an optional note. */
+export const sendPlacementScreenshot = (bidId: string, screenshot: File, note: string, options?: UploadOptions) =>
+  postMultipart('/influencer/placements/{bid_id}/screenshot', { bid_id: bidId }, { screenshot, note }, options)

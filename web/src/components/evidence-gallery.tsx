@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
 import { ImageOff, RefreshCw } from 'lucide-react'
-import { evidenceQuery, type Evidence, type EvidenceKind } from '@/api/trust'
+import type { Evidence, EvidenceKind } from '@/api/trust'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { fmtDateTime } from '@/components/common'
-import { useObjectUrl } from '@/hooks/use-object-url'
+import { useEvidenceImage } from '@/hooks/use-evidence-image'
 
 const KIND_LABELS: Record<EvidenceKind, string> = {
   PIN: 'Sent with “I pinned it”',
@@ -27,18 +26,17 @@ export function EvidenceGallery({ evidence }: { evidence: Evidence[] }) {
 }
 
 function EvidenceImage({ evidence }: { evidence: Evidence }) {
-  const image = useQuery(evidenceQuery(evidence.url))
-  const src = useObjectUrl(image.data)
+  const { src, isError, retry } = useEvidenceImage(evidence.url)
   const caption = `${KIND_LABELS[evidence.kind]} · ${fmtDateTime(evidence.uploadedAt)}`
   return (
     <figure className="grid gap-1">
-      {image.isError ? (
+      {isError ? (
         <div className="flex aspect-[9/16] max-h-80 flex-col items-center justify-center gap-2 rounded-lg border bg-muted/40 p-3 text-center">
           <ImageOff className="size-6 text-muted-foreground" aria-hidden="true" />
           <p role="alert" className="text-sm text-destructive">
             The screenshot could not be loaded.
           </p>
-          <Button size="sm" variant="outline" onClick={() => void image.refetch()}>
+          <Button size="sm" variant="outline" onClick={retry}>
             <RefreshCw /> Try again
           </Button>
         </div>

@@ -7,6 +7,7 @@ export interface UploadCall {
   path: string
   form: FormData
   auth: string | null
+  device: string | null
 }
 
 export type UploadAnswer = { status: number; body?: unknown }
@@ -36,7 +37,7 @@ export function mockUpload(routes: Record<string, UploadHandler>) {
     }
     send(form: FormData) {
       const path = new URL(this.url).pathname.replace(/^\/api/, '')
-      calls.push({ method: this.method, path, form, auth: this.headers.get('authorization') ?? null })
+      calls.push({ method: this.method, path, form, auth: this.headers.get('authorization') ?? null, device: this.headers.get('x-pinbid-device') ?? null })
       const handler = routes[`${this.method} ${path}`]
       void (async () => {
         await Promise.resolve()

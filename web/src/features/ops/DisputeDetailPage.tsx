@@ -1,32 +1,16 @@
-import * as React from 'react'
 import { Link, useParams } from 'react-router'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
-import { toast } from 'sonner'
-import { ArrowLeft, ExternalLink, ImageOff } from 'lucide-react'
-import { LoadError, Loading, OUTCOME_TOAST_MS } from '@/components/common'
+import { ArrowLeft, ExternalLink, ImageOff, RefreshCw } from 'lucide-react'
+import { LoadError, Loading } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Skeleton } from '@/components/ui/skeleton'
-import { Spinner } from '@/components/ui/spinner'
-import { Textarea } from '@/components/ui/textarea'
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog'
-import { ApiError, serverMessage } from '@/api/errors'
-import { useDecideDispute, useDispute, useEvidenceImage } from './api/queries'
+import { serverMessage } from '@/api/errors'
+import { useEvidenceImage } from '@/hooks/use-evidence-image'
+import { useDispute } from './api/queries'
 import { OUTCOMES, type DisputeDetail, type Evidence } from './api/types'
-import { REASON_MAX } from './components/ReasonDialog'
+import { DecideForm } from './components/DecideForm'
 import { Money, StatusBadge, When } from './components/status'
+import { disputeTitle } from './names'
 
 const EVIDENCE_KIND = { PIN: 'At the pin', RECHECK: 'Fresh screenshot', ANSWER: "Creator's answer" } as const
 
@@ -54,7 +38,7 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
     <>
       <div className="flex flex-wrap items-center gap-2">
         <h1 id="dispute-title" className="text-2xl font-bold">
-          {dispute.buyerName} vs {dispute.creatorName}
+          {disputeTitle(dispute)}
         </h1>
         <StatusBadge status={dispute.status} />
       </div>
@@ -155,126 +139,29 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
 }
 
 function EvidenceImage({ evidence }: { evidence: Evidence }) {
-  const image = useEvidenceImage(evidence.url)
+  const { src, isError, retry } = useEvidenceImage(evidence.url)
   const label = `${EVIDENCE_KIND[evidence.kind]}, uploaded`
   return (
     <figure className="grid gap-1">
-      {image.isPending ? (
-        <Skeleton className="aspect-[9/16] w-full" aria-label="Loading the screenshot" />
-      ) : image.isError ? (
-        <div role="alert" className="flex aspect-[9/16] items-center justify-center gap-2 rounded-md border text-sm text-muted-foreground">
-          <ImageOff className="size-4" aria-hidden="true" /> Could not load the screenshot
+      {isError ? (
+        <div role="alert" className="flex aspect-[9/16] flex-col items-center justify-center gap-2 rounded-md border text-sm text-muted-foreground">
+          <span className="flex items-center gap-2">
+            <ImageOff className="size-4" aria-hidden="true" /> Could not load the screenshot
+          </span>
+          <Button size="sm" variant="outline" onClick={retry}>
+            <RefreshCw /> Try again
+          </Button>
         </div>
-      ) : (
-        <a href={image.data} target="_blank" rel="noreferrer noopener">
-          <img src={image.data} alt={`${EVIDENCE_KIND[evidence.kind]} screenshot`} className="w-full rounded-md border object-contain" />
+      ) : src ? (
+        <a href={src} target="_blank" rel="noreferrer noopener">
+          <img src={src} alt={`${EVIDENCE_KIND[evidence.kind]} screenshot`} className="w-full rounded-md border object-contain" />
         </a>
+      ) : (
+        <Skeleton className="aspect-[9/16] w-full" aria-label="Loading the screenshot" />
       )}
       <figcaption className="text-xs text-muted-foreground">
         {label} <When iso={evidence.uploadedAt} />
       </figcaption>
     </figure>
-  )
-}
-
-const decideSchema = z.object({
-  outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
-  reason: z.string().trim().min(1, 'Give the reason: both sides are told it.').max(REASON_MAX, `At most ${REASON_MAX} characters.`),
-})
-type DecideValues = z.infer<typeof decideSchema>
-
-function DecideForm({ dispute }: { dispute: DisputeDetail }) {
-  const form = useForm<DecideValues>({ resolver: zodResolver(decideSchema), defaultValues: { outcome: undefined, reason: '' } })
-  const [confirming, setConfirming] = React.useState<DecideValues | null>(null)
-  const decide = useDecideDispute(dispute.id)
-  const chosen = OUTCOMES.find((o) => o.value === confirming?.outcome)
-
-  function send() {
-    if (!confirming) return
-    decide.mutate(
-      { outcome: confirming.outcome, reason: confirming.reason.trim() },
-      {
-        onSuccess: () => toast.success('Dispute decided', { description: chosen?.label, duration: OUTCOME_TOAST_MS }),
-        onError: (err) =>
-          toast.error(err instanceof ApiError && err.code === 'already_decided' ? 'Another operator decided this dispute first' : 'The decision was not saved', {
-            description: serverMessage(err, 'Please try again.'),
-          }),
-        onSettled: () => setConfirming(null),
-      },
-    )
-  }
-
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Decide</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(setConfirming)} noValidate className="grid gap-4" aria-label="Decide the dispute">
-            <FormField
-              control={form.control}
-              name="outcome"
-              render={({ field }) => (
-                <FormItem controlId="decide-outcome">
-                  <fieldset className="grid gap-2">
-                    <legend className="mb-1 text-sm font-medium">Outcome</legend>
-                    {OUTCOMES.map((o) => (
-                      <label key={o.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
-                        <input type="radio" name={field.name} value={o.value} checked={field.value === o.value} onChange={() => field.onChange(o.value)} className="mt-1" />
-                        <span>
-                          <span className="font-medium">{o.label}</span>
-                          <span className="block text-muted-foreground">{o.hint}</span>
-                        </span>
-                      </label>
-                    ))}
-                  </fieldset>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem controlId="decide-reason">
-                  <FormLabel>Reason</FormLabel>
-                  <FormControl>
-                    <Textarea rows={4} maxLength={REASON_MAX} {...field} />
-                  </FormControl>
-                  <FormDescription>Told to the brand and the creator, and kept in the audit log.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <Button type="submit" disabled={decide.isPending}>
-              {decide.isPending && <Spinner />} Decide
-            </Button>
-          </form>
-        </Form>
-        <AlertDialog open={confirming !== null} onOpenChange={(o) => !o && !decide.isPending && setConfirming(null)}>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>{chosen?.label}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                {chosen?.hint} Both sides are told the reason. This cannot be undone.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel disabled={decide.isPending}>Cancel</AlertDialogCancel>
-              <AlertDialogAction
-                onClick={(event) => {
-                  event.preventDefault()
-                  send()
-                }}
-                disabled={decide.isPending}
-              >
-                {decide.isPending && <Spinner />} Confirm decision
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
-      </CardContent>
-    </Card>
   )
 }

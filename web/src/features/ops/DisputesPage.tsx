@@ -8,6 +8,7 @@ import { serverMessage } from '@/api/errors'
 import { useDisputes } from './api/queries'
 import type { DisputeStatus } from './api/types'
 import { Money, StatusBadge, When } from './components/status'
+import { disputeTitle } from './names'
 
 const STATUSES: DisputeStatus[] = ['OPEN', 'DECIDED']
 
@@ -47,14 +48,14 @@ function DisputeList({ status }: { status: DisputeStatus }) {
               <div className="min-w-0">
                 <p className="font-medium">
                   <Link to={`/ops/disputes/${d.id}`} className="hover:underline focus-visible:underline">
-                    {d.buyerName} vs {d.creatorName}
+                    {disputeTitle(d)}
                   </Link>{' '}
                   · <Money amount={d.amount} />
                 </p>
                 <p className="line-clamp-2 text-sm text-muted-foreground">{d.reason}</p>
                 <p className="text-xs text-muted-foreground">
                   Reported by {d.reporter === 'BRAND' ? 'the brand' : 'Pinbid'} on <When iso={d.reportedAt} />
-                  {d.answeredAt ? ' · creator answered' : d.answerBy ? <> · creator answers by <When iso={d.answerBy} /></> : null}
+                  {d.answeredAt ? ' · creator answered' : <> · creator answers by <When iso={d.answerBy} /></>}
                 </p>
               </div>
               <div className="flex items-center gap-2">

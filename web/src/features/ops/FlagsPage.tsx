@@ -11,6 +11,7 @@ import { useClearFlag, useFlags } from './api/queries'
 import type { Flag, FlagStatus } from './api/types'
 import { ReasonDialog } from './components/ReasonDialog'
 import { When } from './components/status'
+import { accountName, creatorName } from './names'
 
 const STATUSES: FlagStatus[] = ['OPEN', 'CLEARED']
 
@@ -55,7 +56,7 @@ function FlagList({ status }: { status: FlagStatus }) {
               <CardContent className="grid gap-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">
                 <div className="min-w-0">
                   <p className="font-medium">
-                    {f.userName} <span className="font-normal text-muted-foreground">bids on</span> {f.creatorName}
+                    {accountName(f.userName)} <span className="font-normal text-muted-foreground">bids on</span> {creatorName(f.creatorName)}
                   </p>
                   <ul aria-label="Reasons" className="mt-1 flex flex-wrap gap-1">
                     {f.reasons.map((r) => (
@@ -66,14 +67,21 @@ function FlagList({ status }: { status: FlagStatus }) {
                   </ul>
                   <p className="mt-1 text-xs text-muted-foreground">
                     Flagged <When iso={f.createdAt} />
+                    {f.clearedAt && (
+                      <>
+                        {' '}
+                        · cleared <When iso={f.clearedAt} />
+                      </>
+                    )}
                   </p>
+                  {f.clearReason && <p className="mt-1 text-sm">Cleared because: {f.clearReason}</p>}
                 </div>
                 <div className="flex items-center gap-3">
                   <span className="text-sm tabular-nums" aria-label={`Score ${f.score}`}>
                     Score <strong>{f.score}</strong>
                   </span>
                   {f.status === 'OPEN' && (
-                    <Button variant="outline" size="sm" onClick={() => setClearing(f)} aria-label={`Clear the flag on ${f.userName}`}>
+                    <Button variant="outline" size="sm" onClick={() => setClearing(f)} aria-label={`Clear the flag on ${accountName(f.userName)}`}>
                       Clear
                     </Button>
                   )}
@@ -86,7 +94,7 @@ function FlagList({ status }: { status: FlagStatus }) {
       <ReasonDialog
         open={clearing !== null}
         onClose={() => setClearing(null)}
-        title={`Clear the flag on ${clearing?.userName ?? ''}?`}
+        title={`Clear the flag on ${clearing ? accountName(clearing.userName) : ''}?`}
         description="The account stays as it is; the flag moves to Cleared with your reason."
         submitLabel="Clear flag"
         onSubmit={async (reason) => {

@@ -1,5 +1,5 @@
 import { Navigate, NavLink, Outlet } from 'react-router'
-import { Flag, Gavel, LogOut, ScrollText, Users } from 'lucide-react'
+import { Flag, Gavel, Link2, LogOut, ScrollText, Users } from 'lucide-react'
 import { useAuth } from '@/auth/session'
 import { Logo } from '@/components/logo'
 import { SkipLink } from '@/components/skip-link'
@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: '/ops', label: 'Disputes', icon: Gavel, end: true },
   { to: '/ops/flags', label: 'Flags', icon: Flag, end: false },
   { to: '/ops/users', label: 'Users', icon: Users, end: false },
+  { to: '/ops/links', label: 'Link changes', icon: Link2, end: false },
   { to: '/ops/audit', label: 'Audit log', icon: ScrollText, end: false },
 ]
 

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { serverMessage } from '@/api/errors'
 import { useRefundPayment, useSetSuspension, useUserPayments, useUserSearch } from './api/queries'
-import type { OpsPayment, OpsUser } from './api/types'
+import { refundable, type OpsPayment, type OpsUser } from './api/types'
 import { ReasonDialog } from './components/ReasonDialog'
 import { Money, StatusBadge, When } from './components/status'
 
@@ -152,17 +152,17 @@ function UserPayments({ userId }: { userId: string }) {
                   <When iso={p.paidAt} />
                 </td>
                 <td className="py-1.5 pr-3">
-                  <Money amount={p.amount} />
+                  <Money amount={p.amount} currency={p.currency} />
                 </td>
                 <td className="py-1.5 pr-3">
-                  <Money amount={p.released} />
+                  <Money amount={p.released} currency={p.currency} />
                 </td>
                 <td className="py-1.5 pr-3">
-                  <Money amount={p.refunded} />
+                  <Money amount={p.refunded} currency={p.currency} />
                 </td>
                 <td className="py-1.5 pr-3">{p.status.replace(/_/g, ' ').toLowerCase()}</td>
                 <td className="py-1.5 text-right">
-                  {p.refunded < p.amount && p.paidAt && (
+                  {refundable(p) && (
                     <Button variant="outline" size="sm" onClick={() => setRefunding(p)}>
                       Refund
                     </Button>

@@ -1,18 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/api/client'
 import { unwrap } from '@/api/errors'
-import { evidenceImage, opsCall } from './http'
-import type { AuditEntry, Dispute, DisputeDetail, DisputeStatus, Flag, FlagStatus, OpsPayment, OpsUser, Outcome } from './types'
+import type { DisputeStatus, FlagStatus, Outcome } from './types'
 
 export const OPS_KEYS = {
   all: ['ops'] as const,
   disputes: (status: DisputeStatus) => ['ops', 'disputes', status] as const,
   dispute: (id: string) => ['ops', 'dispute', id] as const,
-  evidence: (url: string) => ['ops', 'evidence', url] as const,
   flags: (status: FlagStatus) => ['ops', 'flags', status] as const,
   users: (q: string) => ['ops', 'users', q] as const,
   userPayments: (userId: string) => ['ops', 'payments', userId] as const,
   audit: (filter: AuditFilter) => ['ops', 'audit', filter] as const,
+  linkChanges: (bidId: string) => ['ops', 'link-changes', bidId] as const,
 }
 
 export interface AuditFilter {
@@ -21,37 +20,44 @@ export interface AuditFilter {
 }
 
 export const disputesQuery = (status: DisputeStatus) =>
-  queryOptions({ queryKey: OPS_KEYS.disputes(status), queryFn: () => opsCall<Dispute[]>('GET', `/ops/disputes?status=${status}`) })
+  queryOptions({ queryKey: OPS_KEYS.disputes(status), queryFn: async () => unwrap(await api().GET('/ops/disputes', { params: { query: { status } } })) })
 
 export const disputeQuery = (id: string) =>
-  queryOptions({ queryKey: OPS_KEYS.dispute(id), queryFn: () => opsCall<DisputeDetail>('GET', `/ops/disputes/${encodeURIComponent(id)}`) })
-
-export const evidenceQuery = (url: string) =>
-  queryOptions({ queryKey: OPS_KEYS.evidence(url), queryFn: () => evidenceImage(url), staleTime: Infinity, gcTime: 5 * 60_000 })
+  queryOptions({
+    queryKey: OPS_KEYS.dispute(id),
+    queryFn: async () => unwrap(await api().GET('/ops/disputes/{dispute_id}', { params: { path: { dispute_id: id } } })),
+  })
 
 export const flagsQuery = (status: FlagStatus) =>
-  queryOptions({ queryKey: OPS_KEYS.flags(status), queryFn: () => opsCall<Flag[]>('GET', `/ops/flags?status=${status}`) })
+  queryOptions({ queryKey: OPS_KEYS.flags(status), queryFn: async () => unwrap(await api().GET('/ops/flags', { params: { query: { status } } })) })
 
 export const usersQuery = (q: string) =>
-  queryOptions({ queryKey: OPS_KEYS.users(q), queryFn: async (): Promise<OpsUser[]> => unwrap(await api().GET('/ops/users', { params: { query: { q } } })) })
+  queryOptions({ queryKey: OPS_KEYS.users(q), queryFn: async () => unwrap(await api().GET('/ops/users', { params: { query: { q } } })) })
 
 export const userPaymentsQuery = (userId: string) =>
-  queryOptions({ queryKey: OPS_KEYS.userPayments(userId), queryFn: () => opsCall<OpsPayment[]>('GET', `/ops/payments?userId=${encodeURIComponent(userId)}`) })
+  queryOptions({ queryKey: OPS_KEYS.userPayments(userId), queryFn: async () => unwrap(await api().GET('/ops/payments', { params: { query: { userId } } })) })
 
 export const auditQuery = (filter: AuditFilter, before?: string) =>
   queryOptions({
     queryKey: [...OPS_KEYS.audit(filter), before ?? null],
-    queryFn: async (): Promise<AuditEntry[]> =>
+    queryFn: async () =>
       unwrap(await api().GET('/ops/audit', { params: { query: { objectType: filter.objectType || undefined, objectId: filter.objectId || undefined, before } } })),
+  })
+
+/** Short-link targets changed after their comment was pinned, newest first; `bidId` narrows to one placement. */
+export const linkChangesQuery = (bidId: string) =>
+  queryOptions({
+    queryKey: OPS_KEYS.linkChanges(bidId),
+    queryFn: async () => unwrap(await api().GET('/ops/links/changes', { params: { query: { bidId: bidId || undefined } } })),
   })
 
 export const useDisputes = (status: DisputeStatus) => useQuery(disputesQuery(status))
 export const useDispute = (id: string) => useQuery(disputeQuery(id))
-export const useEvidenceImage = (url: string) => useQuery(evidenceQuery(url))
 export const useFlags = (status: FlagStatus) => useQuery(flagsQuery(status))
 export const useUserSearch = (q: string) => useQuery(usersQuery(q))
 export const useUserPayments = (userId: string) => useQuery(userPaymentsQuery(userId))
 export const useAudit = (filter: AuditFilter, before?: string) => useQuery(auditQuery(filter, before))
+export const useLinkChanges = (bidId: string) => useQuery(linkChangesQuery(bidId))
 
 /** Every operator action changes what the desk shows (and adds to the audit log): all of it is read again. */
 function useRefreshDesk() {
@@ -62,7 +68,8 @@ function useRefreshDesk() {
 export function useDecideDispute(id: string) {
   const refresh = useRefreshDesk()
   return useMutation({
-    mutationFn: (body: { outcome: Outcome; reason: string }) => opsCall<DisputeDetail>('POST', `/ops/disputes/${encodeURIComponent(id)}/decision`, body),
+    mutationFn: async (body: { outcome: Outcome; reason: string }) =>
+      unwrap(await api().POST('/ops/disputes/{dispute_id}/decision', { params: { path: { dispute_id: id } }, body })),
     onSettled: refresh,
   })
 }
@@ -70,7 +77,8 @@ export function useDecideDispute(id: string) {
 export function useClearFlag() {
   const refresh = useRefreshDesk()
   return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) => opsCall<Flag>('POST', `/ops/flags/${encodeURIComponent(id)}/clear`, { reason }),
+    mutationFn: async ({ id, reason }: { id: string; reason: string }) =>
+      unwrap(await api().POST('/ops/flags/{flag_id}/clear', { params: { path: { flag_id: id } }, body: { reason } })),
     onSettled: refresh,
   })
 }
@@ -78,7 +86,7 @@ export function useClearFlag() {
 export function useSetSuspension() {
   const refresh = useRefreshDesk()
   return useMutation({
-    mutationFn: async ({ userId, suspend, reason }: { userId: string; suspend: boolean; reason: string }): Promise<OpsUser> => {
+    mutationFn: async ({ userId, suspend, reason }: { userId: string; suspend: boolean; reason: string }) => {
       const params = { path: { user_id: userId } }
       return unwrap(
         suspend
@@ -93,7 +101,8 @@ export function useSetSuspension() {
 export function useRefundPayment() {
   const refresh = useRefreshDesk()
   return useMutation({
-    mutationFn: ({ paymentId, reason }: { paymentId: string; reason: string }) => opsCall<OpsPayment>('POST', `/ops/payments/${encodeURIComponent(paymentId)}/refund`, { reason }),
+    mutationFn: async ({ paymentId, reason }: { paymentId: string; reason: string }) =>
+      unwrap(await api().POST('/ops/payments/{payment_id}/refund', { params: { path: { payment_id: paymentId } }, body: { reason } })),
     onSettled: refresh,
   })
 }

@@ -7,8 +7,12 @@ export function When({ iso }: { iso: string | null | undefined }) {
   return <time dateTime={iso}>{fmtDateTime(iso)}</time>
 }
 
-export function Money({ amount }: { amount: number }) {
-  return <span className="tabular-nums">{formatMoney(amount)}</span>
+/** An amount; null (the service does not know it) shows as a dash, never as $0.00. Payments say their currency:
+ *  one other than the app's dollars is shown in it. */
+export function Money({ amount, currency = 'USD' }: { amount: number | null; currency?: string }) {
+  if (amount === null) return <span className="text-muted-foreground">—</span>
+  const text = currency === 'USD' ? formatMoney(amount) : new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount)
+  return <span className="tabular-nums">{text}</span>
 }
 
 export function StatusBadge({ status }: { status: string }) {

@@ -1,0 +1,120 @@
+import * as React from 'react'
+import { Link2 } from 'lucide-react'
+import { EmptyState, LoadError, Loading } from '@/components/common'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { serverMessage } from '@/api/errors'
+import { useLinkChanges } from './api/queries'
+import type { LinkChange } from './api/types'
+import { When } from './components/status'
+import { brandName, creatorName } from './names'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Short links whose target the brand changed after the creator pinned the comment: what people now reach is not
+ *  what the creator agreed to show. Newest first; one bid's changes with the filter. */
+export default function LinkChangesPage() {
+  const [typed, setTyped] = React.useState('')
+  const [bidId, setBidId] = React.useState('')
+  const [problem, setProblem] = React.useState<string | null>(null)
+  return (
+    <section aria-labelledby="links-title" className="grid gap-4">
+      <div>
+        <h1 id="links-title" className="text-2xl font-bold">
+          Link changes
+        </h1>
+        <p className="text-sm text-muted-foreground">
+          Short links whose target changed after their comment was pinned. The targets are shown as text: open one only if you mean to.
+        </p>
+      </div>
+      <form
+        aria-label="Filter the link changes"
+        className="flex flex-wrap items-end gap-2"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault()
+          const wanted = typed.trim()
+          if (wanted && !UUID.test(wanted)) return setProblem('A bid id looks like 3f1c2b8e-0000-4000-8000-000000000001.')
+          setProblem(null)
+          setBidId(wanted)
+        }}
+      >
+        <div className="grid min-w-0 flex-1 gap-1">
+          <Label htmlFor="links-bid">Bid id</Label>
+          <Input
+            id="links-bid"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            maxLength={64}
+            placeholder="any"
+            autoComplete="off"
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? 'links-bid-problem' : undefined}
+          />
+        </div>
+        <Button type="submit" variant="outline">
+          Filter
+        </Button>
+        {problem && (
+          <p id="links-bid-problem" role="alert" className="basis-full text-sm text-destructive">
+            {problem}
+          </p>
+        )}
+      </form>
+      <LinkChangeTable bidId={bidId} />
+    </section>
+  )
+}
+
+function LinkChangeTable({ bidId }: { bidId: string }) {
+  const changes = useLinkChanges(bidId)
+  if (changes.isPending) return <Loading text="Loading link changes..." />
+  if (changes.isError) return <LoadError message={serverMessage(changes.error, 'Could not load the link changes.')} onRetry={() => void changes.refetch()} />
+  if (changes.data.length === 0) {
+    return <EmptyState icon={Link2} text={bidId ? 'No target change on this bid’s link.' : 'No link target changed after a pin.'} />
+  }
+  return (
+    <div className="overflow-x-auto rounded-lg border">
+      <table className="w-full min-w-[44rem] text-sm">
+        <caption className="sr-only">Link changes</caption>
+        <thead className="bg-muted/40 text-left text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Bid</th>
+            <th scope="col" className="px-3 py-2 font-medium">Old target</th>
+            <th scope="col" className="px-3 py-2 font-medium">New target</th>
+            <th scope="col" className="px-3 py-2 font-medium">Changed at</th>
+            <th scope="col" className="px-3 py-2 font-medium">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {changes.data.map((c) => (
+            <LinkChangeRow key={c.id} change={c} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function LinkChangeRow({ change: c }: { change: LinkChange }) {
+  return (
+    <tr className="border-t align-top">
+      <td className="px-3 py-2">
+        <span className="font-mono text-xs" title={c.bidId}>
+          {c.bidId.slice(0, 8)}
+        </span>
+        <span className="block text-xs text-muted-foreground">
+          /go/{c.code} · {creatorName(c.creatorName)}, pinned <When iso={c.pinnedAt} />
+        </span>
+      </td>
+      <td className="max-w-64 break-all px-3 py-2 font-mono text-xs text-muted-foreground">{c.fromUrl}</td>
+      <td className="max-w-64 break-all px-3 py-2 font-mono text-xs">{c.toUrl}</td>
+      <td className="whitespace-nowrap px-3 py-2">
+        <When iso={c.changedAt} />
+      </td>
+      {/* only the brand that won the bid can set its link's target */}
+      <td className="px-3 py-2">{brandName(c.buyerName)}</td>
+    </tr>
+  )
+}
