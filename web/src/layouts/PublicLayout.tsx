@@ -22,8 +22,9 @@ export function PublicLayout() {
   )
 }
 
+// A full screen tall, so the footer starts below the fold and does not jump when the page's chunk arrives.
 export function PageFallback() {
-  return <div role="status" aria-label="Loading page" className="min-h-[60vh]" />
+  return <div role="status" aria-label="Loading page" className="min-h-svh" />
 }
 
 function TopBar() {
