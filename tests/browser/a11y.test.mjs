@@ -75,8 +75,9 @@ async function graveViolations(page) {
   const { violations } = await new AxeBuilder({ page }).analyze()
   const milder = violations.filter((v) => !GRAVE.has(v.impact)).map((v) => `${v.impact} ${v.id}`)
   if (milder.length) console.log(`  (not failing: ${milder.join(', ')})`)
+  // each node with axe's own explanation (the colours and ratio of a contrast failure), a few per rule
   return violations.filter((v) => GRAVE.has(v.impact))
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => `${n.html.slice(0, 120)} ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`).join('\n    ')}`)
 }
 
 async function checkPages(page, routes) {
