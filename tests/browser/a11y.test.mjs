@@ -141,7 +141,7 @@ describe(`accessibility and layout shift at ${BASE_URL}`, { concurrency: false }
 
   it(`the public pages shift less than ${CLS_LIMIT} while they load, on a phone and on a desktop`, async () => {
     const over = []
-    for (const route of ['/', '/blog', firstPost]) {
+    for (const route of ['/', '/blog', firstPost, '/login']) {
       for (const width of [390, 1280]) {
         const { total, shifts } = await layoutShift(browser, route, width)
         console.log(`layout shift ${route} at ${width} px: ${total.toFixed(3)}`)

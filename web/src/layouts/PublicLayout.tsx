@@ -12,7 +12,9 @@ export function PublicLayout() {
     <div className="flex min-h-svh flex-col">
       <SkipLink />
       <TopBar />
-      <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+      {/* a screen tall at least: the footer starts below the fold on every page, so it never jumps into view when a
+          page's chunk or content arrives, whatever the page's height */}
+      <main id="main" tabIndex={-1} className="flex min-h-svh flex-1 flex-col outline-none">
         <React.Suspense fallback={<PageFallback />}>
           <Outlet />
         </React.Suspense>
@@ -22,9 +24,8 @@ export function PublicLayout() {
   )
 }
 
-// A full screen tall, so the footer starts below the fold and does not jump when the page's chunk arrives.
 export function PageFallback() {
-  return <div role="status" aria-label="Loading page" className="min-h-svh" />
+  return <div role="status" aria-label="Loading page" className="flex-1" />
 }
 
 function TopBar() {
