@@ -29,7 +29,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 console.log('| page | form factor | performance | accessibility | best practices | SEO | CLS |')
 console.log('|---|---|---|---|---|---|---|')
-for (const [route, name] of pages) {
+const only = process.env.ONLY // e.g. ONLY='blog post' measures that page alone
+for (const [route, name] of pages.filter(([, n]) => !only || n === only)) {
   for (const formFactor of ['mobile', 'desktop']) {
     const samples = []
     for (let i = 0; i < runs; i++) {

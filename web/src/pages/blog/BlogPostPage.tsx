@@ -10,8 +10,9 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { formatDate } from '@/lib/utils'
-import { Markdown, MdxContent, RenderBoundary } from './mdx'
 import { categoryLabel, formatViews } from './util'
+
+const ArticleBody = React.lazy(() => import('./ArticleBody'))
 
 export const POST_NOT_FOUND = 'Blog post not found.'
 export const POST_LOAD_FAILED = 'Failed to load blog post. Please try again later.'
@@ -156,12 +157,11 @@ function ArticleView({ article }: { article: Article }) {
       {article.imageUrl && <img src={article.imageUrl} alt="" width={1600} height={900} className="mt-8 aspect-[16/9] h-auto w-full rounded-2xl border object-cover" />}
 
       <div className="prose-article mt-8">
-        {article.type === 'mdx' ? (
-          <RenderBoundary fallback={<ErrorText>{MDX_FAILED}</ErrorText>}>
-            <MdxContent source={article.content} />
-          </RenderBoundary>
-        ) : article.type === 'md' ? (
-          <Markdown source={article.content} />
+        {article.type === 'mdx' || article.type === 'md' ? (
+          // a screen tall while the parser loads, so what follows the body does not jump when it arrives
+          <React.Suspense fallback={<div className="min-h-svh" />}>
+            <ArticleBody article={article} mdxFailed={<ErrorText>{MDX_FAILED}</ErrorText>} />
+          </React.Suspense>
         ) : (
           // html articles arrive sanitised by the content service
           <div dangerouslySetInnerHTML={{ __html: article.content }} />
