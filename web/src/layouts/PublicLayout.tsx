@@ -12,7 +12,9 @@ export function PublicLayout() {
     <div className="flex min-h-svh flex-col">
       <SkipLink />
       <TopBar />
-      <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+      {/* a screen tall at least: the footer starts below the fold on every page, so it never jumps into view when a
+          page's chunk or content arrives, whatever the page's height */}
+      <main id="main" tabIndex={-1} className="flex min-h-svh flex-1 flex-col outline-none">
         <React.Suspense fallback={<PageFallback />}>
           <Outlet />
         </React.Suspense>
@@ -23,7 +25,7 @@ export function PublicLayout() {
 }
 
 export function PageFallback() {
-  return <div role="status" aria-label="Loading page" className="min-h-[60vh]" />
+  return <div role="status" aria-label="Loading page" className="flex-1" />
 }
 
 function TopBar() {

@@ -1,6 +1,6 @@
 /** Payout settings rules (spec section 5) and defaults (section 9). */
 import { readMoney, type MoneyReading } from './money'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 
 export const MINIMUM_PAYOUT_FLOOR_CENTS = 5_000
 /** The server's bound: a minimum above it is a slip of the keyboard. */

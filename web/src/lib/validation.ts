@@ -1,5 +1,5 @@
 import { toast } from 'sonner'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import type { FieldErrors as FormErrors } from 'react-hook-form'
 export const PASSWORD_MIN_LENGTH = 8
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -6,11 +6,11 @@ import { formatMoney } from '@/lib/money'
 
 export type MonthRow = { month: string } & Record<string, number | string>
 
-export default function MonthlyBars({ rows, config }: { rows: MonthRow[]; config: ChartConfig }) {
+export default function MonthlyBars({ rows, config, label }: { rows: MonthRow[]; config: ChartConfig; label: string }) {
   const keys = Object.keys(config)
   return (
     <ChartContainer config={config} className="aspect-auto h-56 w-full">
-      <BarChart data={rows} margin={{ left: 4, right: 4, top: 8 }} accessibilityLayer>
+      <BarChart data={rows} margin={{ left: 4, right: 4, top: 8 }} accessibilityLayer role="img" aria-label={label}>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="month" tickLine={false} axisLine={false} tickFormatter={(m: string) => monthLabel(m, true)} />
         <YAxis tickLine={false} axisLine={false} width={72} tickFormatter={(v: number) => formatMoney(v)} />

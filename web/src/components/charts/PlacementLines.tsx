@@ -10,10 +10,10 @@ const CONFIG: ChartConfig = {
   clicks: { label: 'Clicks', color: 'oklch(0.65 0.18 40)' },
 }
 
-export default function PlacementLines({ points }: { points: PlacementPoint[] }) {
+export default function PlacementLines({ points, label }: { points: PlacementPoint[]; label: string }) {
   return (
     <ChartContainer config={CONFIG} className="aspect-auto h-56 w-full">
-      <LineChart data={points} margin={{ left: 4, right: 12, top: 8 }} accessibilityLayer>
+      <LineChart data={points} margin={{ left: 4, right: 12, top: 8 }} accessibilityLayer role="img" aria-label={label}>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickLine={false} axisLine={false}
           tickFormatter={(at: number) => new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} />

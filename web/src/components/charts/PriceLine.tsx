@@ -7,10 +7,10 @@ import { fmtDateTime } from '@/components/common'
 
 const CONFIG: ChartConfig = { price: { label: 'Price', color: 'var(--primary)' } }
 
-export default function PriceLine({ points }: { points: PricePoint[] }) {
+export default function PriceLine({ points, label }: { points: PricePoint[]; label: string }) {
   return (
     <ChartContainer config={CONFIG} className="aspect-auto h-40 w-full">
-      <LineChart data={points} margin={{ left: 4, right: 12, top: 8 }} accessibilityLayer>
+      <LineChart data={points} margin={{ left: 4, right: 12, top: 8 }} accessibilityLayer role="img" aria-label={label}>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="at" type="number" scale="time" domain={['dataMin', 'dataMax']} tickLine={false} axisLine={false}
           tickFormatter={(at: number) => new Date(at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })} />

@@ -1,6 +1,7 @@
-/* The charts of Earnings, the brand dashboard and the bid history. Each is a figure with a caption and a
-   table that screen readers read instead of the drawing; the drawing (Recharts) loads lazily, so only the
-   pages that show a chart download it. */
+/* The charts of Earnings, the brand dashboard and the bid history. Each is a figure with a caption, a drawing
+   that is one named image (role="img" and a short summary; it keeps Recharts' keyboard focus, with a visible ring,
+   so arrow keys walk its tooltip) and a visually hidden table of the same figures for screen readers. The drawing
+   (Recharts) loads lazily, so only the pages that show a chart download it. */
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { api } from '@/api/client'
@@ -32,9 +33,11 @@ const EARNINGS_CONFIG: ChartConfig = {
 }
 const SPEND_CONFIG: ChartConfig = { spent: { label: 'Spent', color: 'var(--primary)' } }
 
+const TABLE_FOLLOWS = 'The figures are in the table that follows.'
+
 function Drawing({ children, height }: { children: React.ReactNode; height: string }) {
   return (
-    <div aria-hidden="true" className="w-full min-w-0 overflow-hidden">
+    <div className="w-full min-w-0 overflow-hidden">
       <React.Suspense fallback={<Skeleton className={`${height} w-full`} />}>{children}</React.Suspense>
     </div>
   )
@@ -70,11 +73,11 @@ function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow
   )
 }
 
-function MonthlyCard({ title, description, rows, config, isError }: { title: string; description: string; rows?: MonthRow[]; config: ChartConfig; isError: boolean }) {
+function MonthlyCard({ title, description, rows, config, isError, level }: { title: string; description: string; rows?: MonthRow[]; config: ChartConfig; isError: boolean; level: 2 | 3 }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{title}</CardTitle>
+        <CardTitle level={level}>{title}</CardTitle>
         <CardDescription>{description}</CardDescription>
       </CardHeader>
       <CardContent>
@@ -85,7 +88,7 @@ function MonthlyCard({ title, description, rows, config, isError }: { title: str
         ) : (
           <figure className="min-w-0">
             <Drawing height="h-56">
-              <MonthlyBars rows={rows} config={config} />
+              <MonthlyBars rows={rows} config={config} label={`${title}: bar chart of the last ${rows.length} months. ${TABLE_FOLLOWS}`} />
             </Drawing>
             <MonthTable caption={`${title}: ${description}`} rows={rows} config={config} />
           </figure>
@@ -99,7 +102,7 @@ export function EarningsChartCard() {
   const monthly = useQuery({ queryKey: CHART_KEYS.monthlyEarnings, queryFn: fetchMonthlyEarnings })
   return (
     <MonthlyCard title="Earnings by month" description="Net earnings after the platform fee, and payouts sent, over the last six months."
-      rows={monthly.data} config={EARNINGS_CONFIG} isError={monthly.isError} />
+      rows={monthly.data} config={EARNINGS_CONFIG} isError={monthly.isError} level={3} />
   )
 }
 
@@ -107,7 +110,7 @@ export function SpendChartCard() {
   const monthly = useQuery({ queryKey: CHART_KEYS.monthlySpend, queryFn: fetchMonthlySpend })
   return (
     <MonthlyCard title="Spend by month" description="What you paid for pinned comments over the last six months (refunds left out)."
-      rows={monthly.data} config={SPEND_CONFIG} isError={monthly.isError} />
+      rows={monthly.data} config={SPEND_CONFIG} isError={monthly.isError} level={2} />
   )
 }
 
@@ -118,7 +121,7 @@ export function PriceHistory({ slot }: { slot: Slot }) {
     <figure className="mb-4 min-w-0">
       <figcaption className="mb-1 text-sm font-medium">Price over time</figcaption>
       <Drawing height="h-40">
-        <PriceLine points={points} />
+        <PriceLine points={points} label={`Price over time for ${slot.title}: from ${formatMoney(points[0].price)} to ${formatMoney(points.at(-1)!.price)}. ${TABLE_FOLLOWS}`} />
       </Drawing>
       <div className="sr-only">
         <table>
@@ -150,7 +153,7 @@ export function PlacementChart({ points, title }: { points: PlacementPoint[]; ti
     <figure className="min-w-0">
       <figcaption className="mb-1 text-sm font-medium">Likes, replies and clicks over time</figcaption>
       <Drawing height="h-56">
-        <PlacementLines points={points} />
+        <PlacementLines points={points} label={placementSummary(points, title)} />
       </Drawing>
       <div className="sr-only">
         <table>
@@ -177,4 +180,10 @@ export function PlacementChart({ points, title }: { points: PlacementPoint[]; ti
       </div>
     </figure>
   )
+}
+
+function placementSummary(points: PlacementPoint[], title: string) {
+  const last = points.at(-1)
+  const latest = last ? ` Latest: ${last.likes} likes, ${last.replies} replies, ${last.clicks} clicks.` : ''
+  return `Likes, replies and clicks over time for ${title}: line chart.${latest} ${TABLE_FOLLOWS}`
 }

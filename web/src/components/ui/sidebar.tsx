@@ -202,7 +202,7 @@ export function SidebarGroupLabel({ className, ...props }: React.ComponentProps<
     <div
       data-sidebar="group-label"
       className={cn(
-        'flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-semibold tracking-wide text-sidebar-foreground/60 uppercase transition-[margin,opacity] duration-200 ease-linear',
+        'flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-semibold tracking-wide text-sidebar-foreground/75 uppercase transition-[margin,opacity] duration-200 ease-linear',
         'group-data-[collapsible=icon]:-mt-8 group-data-[collapsible=icon]:opacity-0',
         className,
       )}

@@ -96,7 +96,7 @@ export function InfluencerDashboard() {
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
-            <CardTitle>Active Pin Slots</CardTitle>
+            <CardTitle level={2}>Active Pin Slots</CardTitle>
           </CardHeader>
           <CardContent className="space-y-3">
             {slots.isPending ? (
@@ -138,7 +138,7 @@ export function InfluencerDashboard() {
         <div className="space-y-6">
           <Card>
             <CardHeader>
-              <CardTitle className="flex items-center gap-2">
+              <CardTitle level={2} className="flex items-center gap-2">
                 <Bell className="size-4 text-primary" aria-hidden="true" /> Notifications
                 <Link to="/notifications" className="ml-auto text-sm font-normal text-primary hover:underline">
                   View all
@@ -167,7 +167,7 @@ export function InfluencerDashboard() {
           </Card>
           <Card>
             <CardHeader>
-              <CardTitle className="flex items-center gap-2">
+              <CardTitle level={2} className="flex items-center gap-2">
                 <Trophy className="size-4 text-primary" aria-hidden="true" /> Performance Overview
               </CardTitle>
             </CardHeader>

@@ -1,5 +1,5 @@
 /** The pin slot form's rules, without React: its choices, what stops it from being sent, and its zod schema. */
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { readMoney } from '@/lib/money'
 
 export const AUCTION_END_CHOICES = [

@@ -221,6 +221,17 @@ describe('settings: the rest', () => {
     expect(screen.queryByText('Instagram Integration')).not.toBeInTheDocument()
   })
 
+  it('its headings go down one level at a time: the cards are h2 under the page\'s h1', async () => {
+    signedIn({}, makeUser({ instagramConnected: true, instagramId: '1789' }))
+    renderApp('/settings')
+    await screen.findByText('@maya.moves')
+    expect(screen.getByRole('heading', { level: 2, name: 'Profile Information' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 2, name: 'Security & Privacy' })).toBeInTheDocument()
+    const levels = screen.getAllByRole('heading').map((h) => Number(h.tagName.slice(1)))
+    expect(levels[0]).toBe(1)
+    levels.forEach((level, i) => i > 0 && expect(level - levels[i - 1]).toBeLessThanOrEqual(1))
+  })
+
   it('Instagram: a creator chooses how comments are pinned', async () => {
     const api = signedIn(
       {

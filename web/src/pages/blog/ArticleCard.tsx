@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { CalendarDays, Clock, Eye, Pin } from 'lucide-react'
 import type { ArticleSummary } from '@/api/blog'
 import { Badge } from '@/components/ui/badge'
+import { Skeleton } from '@/components/ui/skeleton'
 import { cn, formatDate } from '@/lib/utils'
 import { categoryLabel, formatViews } from './util'
 
@@ -59,5 +60,22 @@ export function ArticleCard({ article, featured = false }: { article: ArticleSum
         </div>
       </div>
     </article>
+  )
+}
+
+/** The card's shape while it loads: the same picture ratio and lines of text, so nothing moves when it arrives. */
+export function ArticleCardSkeleton({ featured = false }: { featured?: boolean }) {
+  return (
+    <div data-slot="skeleton" aria-hidden="true" className="flex h-full flex-col overflow-hidden rounded-2xl border bg-card">
+      <Skeleton className={cn('rounded-none', featured ? 'aspect-[16/8]' : 'aspect-[16/9]')} />
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <Skeleton className="h-5 w-24 rounded-full" />
+        <Skeleton className={cn('w-4/5', featured ? 'h-16' : 'h-[4.5rem]')} />
+        <Skeleton className="h-15" />
+        <div className="mt-auto pt-2">
+          <Skeleton className="h-8 w-3/5" />
+        </div>
+      </div>
+    </div>
   )
 }

@@ -3,19 +3,18 @@ import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { Mail, RefreshCw, Search, X } from 'lucide-react'
 import { blogCategories, BLOG_PAGE_SIZE, featuredArticles, listArticles, subscribeNewsletter } from '@/api/blog'
 import { serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
-import { Skeleton } from '@/components/ui/skeleton'
 import { Spinner } from '@/components/ui/spinner'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { emailField } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { cn } from '@/lib/utils'
-import { ArticleCard } from './ArticleCard'
+import { ArticleCard, ArticleCardSkeleton } from './ArticleCard'
 import { categoryLabel } from './util'
 
 function useDebounced<T>(value: T, ms: number) {
@@ -75,7 +74,8 @@ export default function BlogIndexPage() {
               </button>
             )}
           </div>
-          <div role="group" aria-label="Filter by category" className="mt-6 flex flex-wrap justify-center gap-2">
+          {/* the height of the loaded row (two lines on a phone), so the articles below do not move when the categories arrive */}
+          <div role="group" aria-label="Filter by category" className="mt-6 flex min-h-[4.5rem] flex-wrap content-start justify-center gap-2 sm:min-h-8">
             <CategoryButton active={category === null} onClick={() => setCategory(null)}>
               All Categories
             </CategoryButton>
@@ -96,7 +96,7 @@ export default function BlogIndexPage() {
             </h2>
             <div className="grid gap-6 md:grid-cols-2">
               {featured.isPending
-                ? [0, 1].map((i) => <Skeleton key={i} className="h-80 rounded-2xl" />)
+                ? [0, 1].map((i) => <ArticleCardSkeleton key={i} featured />)
                 : featured.data?.map((a) => <ArticleCard key={a.slug} article={a} featured />)}
             </div>
           </section>
@@ -117,7 +117,7 @@ export default function BlogIndexPage() {
           {list.isPending ? (
             <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {Array.from({ length: 6 }, (_, i) => (
-                <Skeleton key={i} className="h-80 rounded-2xl" />
+                <ArticleCardSkeleton key={i} />
               ))}
             </div>
           ) : list.isError ? (

@@ -10,8 +10,9 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { formatDate } from '@/lib/utils'
-import { Markdown, MdxContent, RenderBoundary } from './mdx'
 import { categoryLabel, formatViews } from './util'
+
+const ArticleBody = React.lazy(() => import('./ArticleBody'))
 
 export const POST_NOT_FOUND = 'Blog post not found.'
 export const POST_LOAD_FAILED = 'Failed to load blog post. Please try again later.'
@@ -22,6 +23,15 @@ function ErrorText({ children }: { children: React.ReactNode }) {
     <p role="alert" className="py-16 text-center font-medium text-red-600">
       {children}
     </p>
+  )
+}
+
+/** When there is no article to show, what went wrong is the page's heading. */
+function PageError({ children }: { children: React.ReactNode }) {
+  return (
+    <div role="alert">
+      <h1 className="py-16 text-center text-xl font-medium text-red-600">{children}</h1>
+    </div>
   )
 }
 
@@ -58,14 +68,15 @@ export default function BlogPostPage() {
         </Link>
       </Button>
       {query.isPending ? (
-        <div role="status" aria-label="Loading article" className="space-y-4">
+        // a screen tall at least, so the footer below does not jump when the article arrives
+        <div role="status" aria-label="Loading article" className="min-h-svh space-y-4">
           <Skeleton className="h-6 w-28 rounded-full" />
           <Skeleton className="h-12 w-full" />
           <Skeleton className="h-5 w-2/3" />
           <Skeleton className="mt-8 h-64 w-full rounded-2xl" />
         </div>
       ) : query.isError ? (
-        <ErrorText>{notFound ? POST_NOT_FOUND : POST_LOAD_FAILED}</ErrorText>
+        <PageError>{notFound ? POST_NOT_FOUND : POST_LOAD_FAILED}</PageError>
       ) : (
         <ArticleView article={query.data} />
       )}
@@ -143,15 +154,14 @@ function ArticleView({ article }: { article: Article }) {
         </div>
       </header>
 
-      {article.imageUrl && <img src={article.imageUrl} alt="" className="mt-8 w-full rounded-2xl border object-cover" />}
+      {article.imageUrl && <img src={article.imageUrl} alt="" width={1600} height={900} className="mt-8 aspect-[16/9] h-auto w-full rounded-2xl border object-cover" />}
 
       <div className="prose-article mt-8">
-        {article.type === 'mdx' ? (
-          <RenderBoundary fallback={<ErrorText>{MDX_FAILED}</ErrorText>}>
-            <MdxContent source={article.content} />
-          </RenderBoundary>
-        ) : article.type === 'md' ? (
-          <Markdown source={article.content} />
+        {article.type === 'mdx' || article.type === 'md' ? (
+          // a screen tall while the parser loads, so what follows the body does not jump when it arrives
+          <React.Suspense fallback={<div className="min-h-svh" />}>
+            <ArticleBody article={article} mdxFailed={<ErrorText>{MDX_FAILED}</ErrorText>} />
+          </React.Suspense>
         ) : (
           // html articles arrive sanitised by the content service
           <div dangerouslySetInnerHTML={{ __html: article.content }} />

@@ -82,11 +82,13 @@ describe('blog', () => {
   it.each([
     [404, 'Blog post not found.'],
     [500, 'Failed to load blog post. Please try again later.'],
-  ])('a %s shows "%s" as red centred text', async (status, text) => {
+  ])('a %s shows "%s" as red centred text, the page\'s h1, announced', async (status, text) => {
     mockApi({ 'GET /blog/articles/missing': () => json(status, { detail: 'x', code: 'x' }) })
     renderApp('/blog/missing')
     const el = await screen.findByText(text)
     expect(el).toHaveClass('text-center', 'text-red-600')
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(text)
+    expect(screen.getByRole('alert')).toHaveTextContent(text)
   })
 
   it('renders a post with category (hyphens as spaces), tags with # and the CTA', async () => {
@@ -95,7 +97,8 @@ describe('blog', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Article 1' })).toBeInTheDocument()
     expect(screen.getByText('creator tips')).toBeInTheDocument()
     expect(screen.getByText('#pricing')).toBeInTheDocument()
-    expect(screen.getByRole('heading', { name: 'Hello' })).toBeInTheDocument()
+    // the body's parser is its own chunk: the body arrives after the header
+    expect(await screen.findByRole('heading', { name: 'Hello' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Sign Up Now' })).toHaveAttribute('href', '/login')
     expect(screen.getByText('Sign up today and start earning from your pinned comments.')).toBeInTheDocument()
   })

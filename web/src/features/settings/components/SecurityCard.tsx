@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { KeyRound, ShieldCheck } from 'lucide-react'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
 import { TextField } from '@/components/text-field'
 import { Badge } from '@/components/ui/badge'
@@ -59,9 +59,9 @@ export function SecurityCard() {
         </div>
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Change password">
-            <h4 className="flex items-center gap-2 text-sm font-semibold">
+            <h3 className="flex items-center gap-2 text-sm font-semibold">
               <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" /> Change Password
-            </h4>
+            </h3>
             <TextField control={form.control} name="currentPassword" label="Current Password" type="password" autoComplete="current-password" />
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" />
