@@ -17,13 +17,15 @@ from cryptography.fernet import Fernet
 from PIL import Image
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserRegistered
-from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementKept
+from pinbid_kit.events.payments import PaymentRefunded
+from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementEnded, PlacementKept
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
 from pinbid_payments import bookkeeping
 from pinbid_payments.app import build as build_payments
 from pinbid_payments.domain import ledger, stages
+from pinbid_payments.domain.money import Split
 from pinbid_payments.settings import PaymentsSettings
 from pinbid_social.app import build as build_social
 from pinbid_social.settings import SocialSettings
@@ -399,4 +401,80 @@ async def test_app_pin_accepted_by_silence_releases_everything_once(world):
     assert len(await world.events(world.social, PlacementCompleted.event_type)) == 1
     kept = [e["daysKept"] for e in await world.events(world.social, PlacementKept.event_type)]
     assert sorted(kept) == list(range(1, DURATION + 1))  # each day once
+    await world.balanced()
+
+
+@pytest.mark.parametrize(("outcome", "accepted_first"), [
+    ("CONTINUE", False),  # reported inside the acceptance window: the decision counts as the acceptance
+    ("REFUND_UNEARNED", True),  # accepted, then "no longer pinned": the creator keeps what was released
+    ("REFUND_ALL", True),  # accepted, then "no longer pinned": what was released is taken back
+])
+async def test_app_pin_reported_answered_and_decided(world, outcome, accepted_first):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.day_passes([sale])
+    if accepted_first:
+        await world.accept(sale)
+        await world.settled()
+    await world.day_passes([sale])
+    before = released_by(2) if accepted_first else 0
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - before, before, 0, FEE_CENTS)
+
+    world.clock.advance(hours=5)
+    dispute_id = await world.report(sale, "The comment is not pinned on the post any more.")
+    await world.settled()
+    world.clock.advance(hours=20)
+    answered = await world.answer(sale, note="It is pinned, see the new screenshot.")
+    assert answered.status_code == 200, answered.text
+    await world.day_passes([sale], days=2)  # days kept while disputed are remembered, nothing moves
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - before, before, 0, FEE_CENTS)
+    assert (await world.trust(sale))["acceptance"]["status"] == ("ACCEPTED" if accepted_first else "AWAITING")
+    await world.released_once(sale, before)
+    await world.balanced()
+    await world.consistent(sale)
+
+    await world.decide(dispute_id, outcome)
+    await world.settled()
+    assert await world.refund_job() == (0 if outcome == "CONTINUE" else 1)
+    assert await world.refund_job() == 0
+    [settled] = await world.events(world.payments, "payments.dispute.settled.v1")
+    assert (settled["disputeId"], settled["outcome"]) == (dispute_id, outcome)
+    kept = released_by(5)  # pinned five days and an hour ago
+    if outcome == "CONTINUE":
+        assert await world.money(sale) == (PRICE, CREATOR_CENTS - kept, kept, 0, FEE_CENTS)
+        assert (settled["releasedCents"], settled["refundedCents"]) == (kept, 0)
+        assert await world.states(sale) == ("PINNED", "COMPLETED", False, False)
+        await world.day_passes([sale], days=2)  # the seventh day completes it: all released, once
+        assert await world.money(sale) == (PRICE, 0, CREATOR_CENTS, 0, FEE_CENTS)
+        await world.released_once(sale, CREATOR_CENTS)
+        assert await world.provider_refunds(sale) == []
+        assert await world.states(sale) == ("COMPLETED", "COMPLETED", False, False)
+    elif outcome == "REFUND_UNEARNED":
+        back = stages.early_end(Split(PRICE, FEE_CENTS, CREATOR_CENTS), before)
+        assert back.creator_cents == CREATOR_CENTS - before
+        assert await world.money(sale) == (PRICE - back.refund_cents, 0, before, 0, FEE_CENTS - back.fee_cents)
+        assert await world.provider_refunds(sale) == [back.refund_cents]
+        assert (settled["refundedCents"], settled["recoveredCents"]) == (back.refund_cents, 0)
+        await world.released_once(sale, before)
+        assert await world.states(sale) == ("ENDED", "COMPLETED", True, True)
+    else:
+        assert await world.money(sale) == (0, 0, 0, 0, 0)
+        assert await world.provider_refunds(sale) == [PRICE]
+        assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (PRICE, before, 0)
+        assert await world.states(sale) == ("ENDED", "REFUNDED", True, True)
+        assert len(await world.events(world.payments, PaymentRefunded.event_type)) == 1
+        assert await world.one(world.marketplace, "SELECT payment_status FROM bids WHERE id = :b",
+                               b=sale.bid) == "REFUNDED"
+    await world.balanced()
+    ended = await world.events(world.social, PlacementEnded.event_type)
+    assert len(ended) == (0 if outcome == "CONTINUE" else 1)
+
+    money = await world.money(sale)
+    await world.day_passes([sale], days=4)  # nothing more moves, however long the jobs run
+    assert await world.refund_job() == 0
+    assert await world.money(sale) == money
+    assert len(await world.events(world.payments, "payments.dispute.settled.v1")) == 1
+    assert len(await world.provider_refunds(sale)) == (0 if outcome == "CONTINUE" else 1)
+    await world.consistent(sale)
     await world.balanced()
