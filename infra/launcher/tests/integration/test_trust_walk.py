@@ -8,7 +8,7 @@ between the services goes through the bus; after each step the ledger is balance
 import io
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -241,13 +241,17 @@ class World:
         events they announced are waited for in payments."""
         for _ in range(days):
             self.clock.advance(days=1)
-            await self.social.state["trust"].run_once()
-            for sale in sales:
-                view = await self.trust(sale)
-                if view["recheck"] and view["recheck"]["answeredAt"] is None and not view["ended"]:
-                    assert (await self.answer(sale)).status_code == 200
-            await self.social.state["tracker"].run_once()
-            await self.settled()
+            await self.jobs(sales)
+
+    async def jobs(self, sales: list[Sale]) -> None:
+        """Social's jobs at the clock's moment, the creator answering any fresh-screenshot request at once."""
+        await self.social.state["trust"].run_once()
+        for sale in sales:
+            view = await self.trust(sale)
+            if view["recheck"] and view["recheck"]["answeredAt"] is None and not view["ended"]:
+                assert (await self.answer(sale)).status_code == 200
+        await self.social.state["tracker"].run_once()
+        await self.settled()
 
     async def settled(self) -> None:
         """Every event the services announced has been handled: the in-process bus runs the handlers before the
@@ -322,6 +326,13 @@ class World:
         """Social ended the placement exactly when payments gave money back."""
         placement, payment, refunded, ended = await self.states(sale)
         assert ended == refunded, (placement, payment)
+
+    async def brand_sees(self, sale: Sale) -> tuple[str | None, str]:
+        """The placement on the brand's My Bids (marketplace): the pinned comment's status and the bid's tab."""
+        bids = await self.http["marketplace"].get("/buyer/bids", headers=self.auth(sale.buyer, "BUYER"))
+        assert bids.status_code == 200, bids.text
+        [bid] = [b for b in bids.json() if b["id"] == str(sale.bid)]
+        return (bid["pinnedComment"] or {}).get("status"), bid["tab"]
 
     async def events(self, service, event_type: str) -> list[dict]:
         rows = await self.sql(service, "SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
@@ -398,6 +409,7 @@ async def test_app_pin_accepted_by_silence_releases_everything_once(world):
     await world.released_once(sale, CREATOR_CENTS)
     assert await world.provider_refunds(sale) == []
     assert await world.states(sale) == ("COMPLETED", "COMPLETED", False, False)
+    assert await world.brand_sees(sale) == ("COMPLETED", "past")
     assert len(await world.events(world.social, PlacementCompleted.event_type)) == 1
     kept = [e["daysKept"] for e in await world.events(world.social, PlacementKept.event_type)]
     assert sorted(kept) == list(range(1, DURATION + 1))  # each day once
@@ -450,6 +462,7 @@ async def test_app_pin_reported_answered_and_decided(world, outcome, accepted_fi
         await world.released_once(sale, CREATOR_CENTS)
         assert await world.provider_refunds(sale) == []
         assert await world.states(sale) == ("COMPLETED", "COMPLETED", False, False)
+        assert await world.brand_sees(sale) == ("COMPLETED", "past")
     elif outcome == "REFUND_UNEARNED":
         back = stages.early_end(Split(PRICE, FEE_CENTS, CREATOR_CENTS), before)
         assert back.creator_cents == CREATOR_CENTS - before
@@ -469,6 +482,8 @@ async def test_app_pin_reported_answered_and_decided(world, outcome, accepted_fi
     await world.balanced()
     ended = await world.events(world.social, PlacementEnded.event_type)
     assert len(ended) == (0 if outcome == "CONTINUE" else 1)
+    if outcome != "CONTINUE":  # an ended placement is over on the brand's screens too, not live for ever
+        assert await world.brand_sees(sale) == ("ENDED", "past")
 
     money = await world.money(sale)
     await world.day_passes([sale], days=4)  # nothing more moves, however long the jobs run
@@ -477,4 +492,80 @@ async def test_app_pin_reported_answered_and_decided(world, outcome, accepted_fi
     assert len(await world.events(world.payments, "payments.dispute.settled.v1")) == 1
     assert len(await world.provider_refunds(sale)) == (0 if outcome == "CONTINUE" else 1)
     await world.consistent(sale)
+    await world.balanced()
+
+
+def next_weekday(after: datetime, weekday: int, at: time) -> datetime:
+    """The first `weekday` (Monday 0) at `at` (UTC) strictly after `after`."""
+    day = after.date() + timedelta(days=1)
+    while day.weekday() != weekday:
+        day += timedelta(days=1)
+    return datetime.combine(day, at, tzinfo=UTC)
+
+
+async def test_refund_all_after_a_payout_is_owed_and_recovered_from_the_next_earning(world):
+    world.clock.now = next_weekday(world.clock(), 3, time(12))  # a Thursday: the payout day falls mid-placement
+    creator, buyer = await world.creator_and_brand()
+    settings = await world.http["payments"].put("/influencer/payout-settings", headers=world.auth(
+        creator, "INFLUENCER"), json={"payoutMethod": "PAYPAL", "minimumPayout": 50, "schedule": "WEEKLY",
+                                      "paypalEmail": "maya@creator.test"})
+    assert settings.status_code == 200, settings.text
+    first = await world.sell(creator, buyer)
+    await world.pin_in_the_app(first)
+    await world.accept(first)
+    await world.settled()
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - AT_PIN, AT_PIN, 0, FEE_CENTS)
+
+    world.clock.now = next_weekday(world.clock(), 0, time(0, 5))  # Monday: three days kept, then paid out
+    await world.jobs([first])
+    paid_out = released_by(3)
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - paid_out, paid_out, 0, FEE_CENTS)
+    assert await world.payments.state["payouts"].run_once() == (1, 1)
+    assert await world.sql(world.payments, "SELECT net_cents, status FROM payouts") == [(paid_out, "PAID")]
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - paid_out, 0, 0, FEE_CENTS)
+    await world.balanced()
+
+    world.clock.advance(hours=1)
+    dispute_id = await world.report(first, "The comment was never pinned.")
+    world.clock.advance(hours=1)
+    assert (await world.answer(first)).status_code == 200
+    await world.decide(dispute_id, "REFUND_ALL")
+    await world.settled()
+    assert await world.refund_job() == 1
+    assert await world.money(first) == (0, 0, 0, paid_out, 0)  # the brand has all back; the creator owes
+    assert await world.provider_refunds(first) == [PRICE]
+    assert await world.states(first) == ("ENDED", "REFUNDED", True, True)
+    [settled] = await world.events(world.payments, "payments.dispute.settled.v1")
+    assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (PRICE, paid_out, paid_out)
+    earnings = (await world.http["payments"].get("/influencer/earnings",
+                                                 headers=world.auth(creator, "INFLUENCER"))).json()
+    assert (earnings["owed"], earnings["availableBalance"]) == (paid_out / 100, -paid_out / 100)
+    await world.balanced()
+
+    second = await world.sell(creator, buyer, post_index=1)  # the creator's next earning pays the debt first
+    await world.pin_in_the_app(second)
+    await world.accept(second)
+    await world.settled()
+    assert await world.balance(ledger.creator_owed(creator)) == paid_out - AT_PIN
+    await world.day_passes([first, second], days=3)
+    assert (await world.balance(ledger.creator_owed(creator)),
+            await world.balance(ledger.creator_available(creator))) == (0, 0)
+    await world.day_passes([first, second], days=4)  # the next Monday: the second placement completed
+    assert await world.one(world.social, "SELECT status FROM placements WHERE bid_id = :b", b=second.bid) \
+        == "COMPLETED"
+    assert await world.balance(ledger.creator_available(creator)) == CREATOR_CENTS - paid_out
+    assert await world.payments.state["payouts"].run_once() == (1, 1)
+    payouts = await world.sql(world.payments, "SELECT net_cents FROM payouts WHERE status = 'PAID' "
+                                              "ORDER BY created_at")
+    assert [p[0] for p in payouts] == [paid_out, CREATOR_CENTS - paid_out]  # one placement's share, paid once
+    recoveries = [(e["kind"], e["amountCents"], e["owedCents"])
+                  for e in await world.events(world.payments, "payments.recovery.recorded.v1")]
+    assert recoveries == [("OWED", paid_out, paid_out), ("RECOVERED", AT_PIN, paid_out - AT_PIN),
+                          *[("RECOVERED", released_by(d) - released_by(d - 1), paid_out - released_by(d))
+                            for d in (1, 2, 3)]]
+    await world.released_once(second, CREATOR_CENTS)
+    assert await world.provider_refunds(second) == []
+    assert await world.states(second) == ("COMPLETED", "COMPLETED", False, False)
+    assert await world.states(first) == ("ENDED", "REFUNDED", True, True)
+    assert [await world.brand_sees(s) for s in (first, second)] == [("ENDED", "past"), ("COMPLETED", "past")]
     await world.balanced()
