@@ -388,10 +388,19 @@ async def test_app_pin_accepted_by_silence_releases_everything_once(world):
     await world.released_once(sale, 0)
     await world.balanced()
 
-    await world.day_passes([sale])  # 72 hours: silence accepts, the pin's quarter and three days go out at once
+    world.clock.advance(hours=23, minutes=59)  # a minute short of the 72 hours: still waiting
+    await world.jobs([sale])
+    assert (await world.trust(sale))["acceptance"]["status"] == "AWAITING"
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS, 0, 0, FEE_CENTS)
+    world.clock.advance(minutes=2)  # past 72 hours: silence accepts, the pin's quarter and the days kept go out
+    await world.jobs([sale])
     view = await world.trust(sale)
     assert (view["acceptance"]["status"], view["acceptance"]["acceptedBy"]) == ("ACCEPTED", "SILENCE")
     assert len(await world.events(world.social, PlacementAccepted.event_type)) == 1
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+    await world.released_once(sale, released_by(2))
+    world.clock.advance(minutes=15)  # the tracker's next look at the comment counts the third day
+    await world.jobs([sale])
     assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(3), released_by(3), 0, FEE_CENTS)
     await world.released_once(sale, released_by(3))
     await world.balanced()
@@ -568,4 +577,44 @@ async def test_refund_all_after_a_payout_is_owed_and_recovered_from_the_next_ear
     assert await world.states(second) == ("COMPLETED", "COMPLETED", False, False)
     assert await world.states(first) == ("ENDED", "REFUNDED", True, True)
     assert [await world.brand_sees(s) for s in (first, second)] == [("ENDED", "past"), ("COMPLETED", "past")]
+    await world.balanced()
+
+
+async def test_an_operators_full_refund_after_releases_ends_the_placement_everywhere_once(world):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.accept(sale)
+    await world.day_passes([sale])
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(1), released_by(1), 0, FEE_CENTS)
+
+    operator = world.auth(world.operator, "OPERATOR")
+    [payment] = (await world.http["payments"].get(f"/ops/payments?bidId={sale.bid}", headers=operator)).json()
+    refund = f"/ops/payments/{payment['id']}/refund"
+    refunded = await world.http["payments"].post(refund, json={"reason": "Fake screenshot"}, headers=operator)
+    assert refunded.status_code == 200, refunded.text
+    await world.settled()
+    assert await world.money(sale) == (0, 0, 0, 0, 0)  # the released share taken back from the available balance
+    assert await world.provider_refunds(sale) == [PRICE]
+    assert await world.states(sale) == ("ENDED", "REFUNDED", True, True)
+    [ended] = await world.events(world.social, PlacementEnded.event_type)
+    assert (ended["method"], ended["reason"]) == ("MANUAL", "Refunded: operator_refund")
+    assert await world.brand_sees(sale) == ("ENDED", "past")
+    view = await world.trust(sale)
+    assert (view["ended"], view["endReason"]) == (True, "Refunded: operator_refund")
+    await world.balanced()
+
+    again = await world.http["payments"].post(refund, json={"reason": "Twice"}, headers=operator)
+    assert again.status_code == 409 and again.json()["code"] == "already_refunded"
+    late = await world.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": "Gone"},
+                                           headers=world.auth(buyer, "BUYER"))
+    assert late.status_code == 409 and late.json()["code"] == "placement_ended"
+    kept = len(await world.events(world.social, PlacementKept.event_type))
+    await world.day_passes([sale], days=7)  # the tracker stops: no kept day, no release, no completion
+    assert await world.refund_job() == 0
+    assert len(await world.events(world.social, PlacementKept.event_type)) == kept
+    assert await world.events(world.social, PlacementCompleted.event_type) == []
+    assert await world.money(sale) == (0, 0, 0, 0, 0) and await world.provider_refunds(sale) == [PRICE]
+    assert len(await world.events(world.payments, PaymentRefunded.event_type)) == 1
+    assert len(await world.events(world.social, PlacementEnded.event_type)) == 1
     await world.balanced()
