@@ -235,18 +235,19 @@ class World:
         assert answer.status_code == 200, answer.text
 
     # --- time passes: the product's jobs --------------------------------------------------------------------------
-    async def day_passes(self, sales: list[Sale], days: int = 1) -> None:
+    async def day_passes(self, sales: list[Sale], days: int = 1, *, answering: bool = True) -> None:
         """A day of simulated time: social's placement-trust job (acceptance by silence, fresh-screenshot
         requests, which the creator answers at once), then the tracker (kept days, completion); then the
         events they announced are waited for in payments."""
         for _ in range(days):
             self.clock.advance(days=1)
-            await self.jobs(sales)
+            await self.jobs(sales, answering=answering)
 
-    async def jobs(self, sales: list[Sale]) -> None:
-        """Social's jobs at the clock's moment, the creator answering any fresh-screenshot request at once."""
+    async def jobs(self, sales: list[Sale], *, answering: bool = True) -> None:
+        """Social's jobs at the clock's moment, the creator answering any fresh-screenshot request at once (unless
+        not `answering`)."""
         await self.social.state["trust"].run_once()
-        for sale in sales:
+        for sale in sales if answering else []:
             view = await self.trust(sale)
             if view["recheck"] and view["recheck"]["answeredAt"] is None and not view["ended"]:
                 assert (await self.answer(sale)).status_code == 200
@@ -617,4 +618,41 @@ async def test_an_operators_full_refund_after_releases_ends_the_placement_everyw
     assert await world.money(sale) == (0, 0, 0, 0, 0) and await world.provider_refunds(sale) == [PRICE]
     assert len(await world.events(world.payments, PaymentRefunded.event_type)) == 1
     assert len(await world.events(world.social, PlacementEnded.event_type)) == 1
+    await world.balanced()
+
+
+async def test_a_missed_fresh_screenshot_stops_the_money_until_the_operator_decides(world):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.accept(sale)
+    # the request's moment is random within the placement; placed on the second day here
+    await world.sql(world.social, "UPDATE placements SET recheck_at = pinned_at + interval '47 hours' "
+                                  "WHERE bid_id = :b RETURNING 1", b=sale.bid)
+    await world.day_passes([sale], days=2, answering=False)  # asked on the second day; the creator stays silent
+    assert (await world.trust(sale))["recheck"]["answeredAt"] is None
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+
+    await world.day_passes([sale], days=3, answering=False)  # 24 hours later Pinbid reports it itself
+    dispute = (await world.trust(sale))["dispute"]
+    assert (dispute["status"], dispute["reporter"], dispute["answeredAt"]) == ("OPEN", "SYSTEM", None)
+    assert await world.sql(world.payments, "SELECT d.status FROM payment_disputes d JOIN payments p "
+                                           "ON p.id = d.payment_id WHERE p.bid_id = :b", b=sale.bid) == [("OPEN",)]
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+    assert await world.one(world.payments, "SELECT days_kept FROM payments WHERE bid_id = :b", b=sale.bid) == 5
+    world.clock.advance(minutes=1)
+    late = await world.answer(sale)  # past the dispute's 48 hours
+    assert late.status_code == 409 and late.json()["code"] == "answer_window_closed"
+
+    await world.decide(dispute["id"], "REFUND_UNEARNED")
+    await world.settled()
+    assert await world.refund_job() == 1
+    back = stages.early_end(Split(PRICE, FEE_CENTS, CREATOR_CENTS), released_by(2))
+    assert await world.money(sale) == (PRICE - back.refund_cents, 0, released_by(2), 0, FEE_CENTS - back.fee_cents)
+    assert await world.provider_refunds(sale) == [back.refund_cents]
+    assert await world.states(sale) == ("ENDED", "COMPLETED", True, True)
+    await world.released_once(sale, released_by(2))
+    await world.day_passes([sale], days=2)
+    assert await world.refund_job() == 0 and await world.provider_refunds(sale) == [back.refund_cents]
+    assert await world.brand_sees(sale) == ("ENDED", "past")
     await world.balanced()
