@@ -1,9 +1,10 @@
 """Issue 22's measured walk: social, payments and marketplace, real, on fresh databases and one in-process bus (as
 `make run` wires them), on one movable clock. A brand buys a slot, pays, the creator pins it in the Instagram app
 and says so with a screenshot; then, in simulated time, the placement is accepted by the brand's silence, or
-reported, answered and decided (each outcome, and a full refund after the creator was paid out). Every event
-between the services goes through the bus; after each step the ledger is balanced, the money moved exactly once
-(the provider's refunds counted in its sandbox), and social's placement agrees with payments' payment."""
+reported, answered and decided (each outcome, and a full refund after the creator was paid out), or Pinbid reports
+a missed fresh screenshot itself, or an operator refunds the payment in full. Every event between the services goes
+through the bus; after each step the ledger is balanced, the money moved exactly once (the provider's refunds
+counted in its sandbox), and social's placement agrees with payments' payment and with the brand's My Bids."""
 
 import io
 import uuid
@@ -356,10 +357,11 @@ async def world(new_database, keys, tmp_path):
         encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
         sandbox_posts_per_account=6), clock=clock)
     holder: dict = {}
+    webhooks = httpx.AsyncClient(transport=_LateASGI(holder), base_url="http://test")
     payments = build_payments(PaymentsSettings(
         database_url=new_database("pinbid_payments"), jwt_public_key_file=public_key, public_url=PUBLIC,
         sandbox_webhook_url="http://test/payments/webhook", encryption_keys=Fernet.generate_key().decode(),
-        log_json=False), clock=clock, http=httpx.AsyncClient(transport=_LateASGI(holder), base_url="http://test"))
+        log_json=False), clock=clock, http=webhooks)
     holder["app"] = payments.app
     marketplace = build_marketplace(MarketplaceSettings(
         database_url=new_database("pinbid_marketplace"), jwt_public_key_file=public_key, log_json=False),
@@ -369,7 +371,7 @@ async def world(new_database, keys, tmp_path):
     async with running(social, payments, marketplace) as bus:
         w = World(social, payments, marketplace, bus, clock, signer)
         yield w
-        for http in w.http.values():
+        for http in (*w.http.values(), webhooks):
             await http.aclose()
 
 
