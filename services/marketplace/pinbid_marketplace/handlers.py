@@ -149,6 +149,14 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
                               .values(pinned_status="COMPLETED"))
         await reliability.refresh(session, d.creator_id)
 
+    @on(s.PlacementEnded.event_type)
+    async def placement_ended(session: AsyncSession, d: s.PlacementEnded, _: Envelope) -> None:
+        """Ended on a refund (an operator's REFUND_* decision, a full refund in payments), also after it completed:
+        no longer live on anyone's screen, and no longer holding one of the post's pins."""
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status.in_(("ACTIVE", "COMPLETED")))
+                              .values(pinned_status="ENDED"))
+        await reliability.refresh(session, d.creator_id)
+
     @on(s.SocialAccountSignal.event_type)
     @on(p.PaymentsAccountSignal.event_type)
     @on(i.IdentityAccountSignal.event_type)

@@ -25,7 +25,8 @@ COMPLETED_PLACEMENT = "COMPLETED"
 
 
 def tab_of(status: str, placement: str | None) -> Tab:
-    """`placement`: the pinned comment's status (ACTIVE, COMPLETED, UNPINNED), None before the pin."""
+    """`placement`: the pinned comment's status (ACTIVE, COMPLETED, UNPINNED, ENDED on a refund), None before the
+    pin."""
     if status == S.PINNED:
         return Tab.LIVE if placement in (None, RUNNING_PLACEMENT) else Tab.PAST
     return TAB_OF_STATUS[S(status)]

@@ -7,6 +7,8 @@ from datetime import timedelta
 
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import social as s
+from pinbid_marketplace.domain.tabs import Tab, tab_of
+from pinbid_marketplace.slots import placements_on_post
 from sqlalchemy import text
 
 from .test_reliability import placement
@@ -103,3 +105,26 @@ async def test_a_dispute_refunded_counts_in_the_creators_record_once_and_continu
     record = (await world.http.get("/influencer/record", headers=creator)).json()
     assert (record["placements"], record["kept"], record["endedEarly"], record["disputedPlacements"],
             record["keptPercent"]) == (2, 1, 0, 1, 50)
+
+
+async def test_a_placement_ended_on_a_refund_is_past_and_frees_its_pin_once(world):
+    creator, posts = await world.creator(posts=3)
+    running, completed, unpinned = [await placement(world, creator, posts[n], minutes_to_decide=5) for n in range(3)]
+    await world.deliver(s.PlacementCompleted(completed_at=world.clock.now, **completed))
+    await world.deliver(s.CommentUnpinned(comment_id="c", unpinned_at=world.clock.now, reason="UNPINNED", **unpinned))
+    for event in (running, completed, unpinned):
+        ended = s.PlacementEnded(buyer_id=uuid.uuid4(), method="MANUAL", reason="Refunded: operator refund",
+                                 ended_at=world.clock.now, **event)
+        envelope = await world.deliver(ended)
+        await world.service.consumers.dispatch(envelope, {})  # redelivered
+        await world.deliver(ended)  # announced again
+    # the tracker's late reading of the running one changes nothing
+    await world.deliver(s.PlacementCompleted(completed_at=world.clock.now, **running))
+    async with world.service.db.transaction() as session:
+        statuses = dict((await session.execute(text("SELECT id, pinned_status FROM bids"))).all())
+        held = [await placements_on_post(session, post) for post in posts]
+    assert [statuses[e["bid_id"]] for e in (running, completed, unpinned)] == ["ENDED", "ENDED", "UNPINNED"]
+    assert held == [0, 0, 0]  # none holds one of its post's pins any more
+    assert tab_of("PINNED", "ENDED") is Tab.PAST
+    record = (await world.http.get("/influencer/record", headers=creator)).json()
+    assert (record["placements"], record["kept"], record["endedEarly"]) == (1, 0, 1)

@@ -1,0 +1,660 @@
+"""Issue 22's measured walk: social, payments and marketplace, real, on fresh databases and one in-process bus (as
+`make run` wires them), on one movable clock. A brand buys a slot, pays, the creator pins it in the Instagram app
+and says so with a screenshot; then, in simulated time, the placement is accepted by the brand's silence, or
+reported, answered and decided (each outcome, and a full refund after the creator was paid out), or Pinbid reports
+a missed fresh screenshot itself, or an operator refunds the payment in full. Every event between the services goes
+through the bus; after each step the ledger is balanced, the money moved exactly once (the provider's refunds
+counted in its sandbox), and social's placement agrees with payments' payment and with the brand's My Bids."""
+
+import io
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from cryptography.fernet import Fernet
+from PIL import Image
+from pinbid_kit.envelope import Envelope
+from pinbid_kit.events.identity import UserRegistered
+from pinbid_kit.events.payments import PaymentRefunded
+from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementEnded, PlacementKept
+from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_marketplace.app import build as build_marketplace
+from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_payments import bookkeeping
+from pinbid_payments.app import build as build_payments
+from pinbid_payments.domain import ledger, stages
+from pinbid_payments.domain.money import Split
+from pinbid_payments.settings import PaymentsSettings
+from pinbid_social.app import build as build_social
+from pinbid_social.settings import SocialSettings
+from pinbid_testing import MovableClock, client, eventually, running
+from sqlalchemy import text
+
+PUBLIC = "http://pinbid.test"
+PRICE = 40_000  # the Buy Now price, in cents: the creator's share 36,000, the platform's fee 4,000
+CREATOR_CENTS, FEE_CENTS = 36_000, 4_000
+DURATION = 7  # days: the shortest placement marketplace sells
+AT_PIN = CREATOR_CENTS // 4
+
+
+def released_by(days_kept: int) -> int:
+    return stages.released_by(CREATOR_CENTS, days_kept=days_kept, duration_days=DURATION)
+
+
+def png(color=(250, 250, 250)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (90, 160), color).save(out, "PNG")
+    return out.getvalue()
+
+
+class _LateASGI(httpx.AsyncBaseTransport):
+    """The sandbox provider's webhooks, sent to the payments app built after the client it is given."""
+
+    def __init__(self, holder: dict):
+        self.holder = holder
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        return await httpx.ASGITransport(app=self.holder["app"]).handle_async_request(request)
+
+
+@dataclass
+class Sale:
+    """One paid placement and its people."""
+
+    bid: uuid.UUID
+    slot: uuid.UUID
+    post: str
+    creator: uuid.UUID
+    buyer: uuid.UUID
+
+
+class World:
+    def __init__(self, social, payments, marketplace, bus, clock: MovableClock, signer: TokenSigner):
+        self.social, self.payments, self.marketplace = social, payments, marketplace
+        self.bus, self.clock, self.signer = bus, clock, signer
+        self.http = {name: client(s.app) for name, s in
+                     (("social", social), ("payments", payments), ("marketplace", marketplace))}
+        self.sandbox_owner: dict[uuid.UUID, str] = {}
+        self.operator = uuid.uuid4()
+
+    def auth(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+
+    async def sql(self, service, statement: str, **params) -> list:
+        async with service.db.transaction() as session:
+            return list((await session.execute(text(statement), params)).all())
+
+    async def one(self, service, statement: str, **params):
+        rows = await self.sql(service, statement, **params)
+        return rows[0][0] if rows else None
+
+    # --- people ----------------------------------------------------------------------------------------------
+    async def register(self, role: str, name: str, *, handle: str | None = None,
+                       business: str | None = None) -> uuid.UUID:
+        """Identity's announcement of a new user, on the bus (identity itself is not needed for this walk)."""
+        user_id = uuid.uuid4()
+        event = UserRegistered(user_id=user_id, email=f"{user_id.hex[:8]}@walk.test", name=name, role=role,
+                               instagram_handle=handle, business_name=business)
+        await self.bus.publish(Envelope(type=event.event_type, source="identity", data=event.payload()), {})
+        return user_id
+
+    async def connect(self, user_id: uuid.UUID, role: str, username: str) -> None:
+        """Connects the sandbox Instagram account, as the browser does: authorize page, callback."""
+        http = self.http["social"]
+        started = await http.get("/instagram/connect", headers=self.auth(user_id, role))
+        assert started.status_code == 200, started.text
+        url, state = started.json()["url"], started.cookies["pinbid_ig_state"]
+        parts = urlsplit(url)
+        authorized = await http.post(f"{parts.path.removeprefix('/api')}?{parts.query}",
+                                     content=f"action=approve&username={username}",
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert authorized.status_code == 303, authorized.text
+        back = urlsplit(authorized.headers["location"])
+        assert parse_qs(back.query).get("code"), authorized.headers["location"]
+        answered = await http.get(f"{back.path.removeprefix('/api')}?{back.query}",
+                                  headers={"Cookie": f"pinbid_ig_state={state}"})
+        assert answered.status_code == 303, answered.text
+        owner = answered.cookies.get("pinbid_sandbox_owner")
+        http.cookies.delete("pinbid_sandbox_owner")
+        if owner:
+            self.sandbox_owner[user_id] = owner
+
+    async def creator_and_brand(self) -> tuple[uuid.UUID, uuid.UUID]:
+        creator = await self.register("INFLUENCER", "Maya Creator", handle="maya.makes")
+        buyer = await self.register("BUYER", "Leo Brand", business="Northwind Coffee")
+        await self.connect(creator, "INFLUENCER", "maya.makes")
+        await self.connect(buyer, "BUYER", "northwind.coffee")
+        method = await self.http["social"].put("/instagram/pin-method", json={"pinMethod": "MANUAL"},
+                                               headers=self.auth(creator, "INFLUENCER"))
+        assert method.status_code == 200, method.text
+        return creator, buyer
+
+    # --- the sale, through marketplace and payments ------------------------------------------------------------
+    async def sell(self, creator: uuid.UUID, buyer: uuid.UUID, post_index: int = 0) -> Sale:
+        """A Buy Now on one of the creator's posts, approved by the creator and paid by the brand on the sandbox
+        checkout page; returns once social awaits the pin."""
+        posts = await self.http["social"].get("/instagram/posts", headers=self.auth(creator, "INFLUENCER"))
+        assert posts.status_code == 200, posts.text
+        post = posts.json()[post_index]["id"]
+        market = self.http["marketplace"]
+
+        async def post_known() -> bool:  # social's MediaSynced reached marketplace
+            return await self.one(self.marketplace, "SELECT count(*) FROM posts WHERE id = :p", p=post) == 1
+
+        await eventually(post_known, within=10)
+        slot = await market.post("/influencer/pin-slots", headers=self.auth(creator, "INFLUENCER"), json={
+            "postId": post, "title": "Morning latte art", "description": "A reel", "category": "food",
+            "minBid": 100, "buyNowPrice": PRICE / 100, "duration": DURATION,
+            "auctionEnd": (self.clock() + timedelta(days=2)).isoformat()})
+        assert slot.status_code == 201, slot.text
+        slot_id = uuid.UUID(slot.json()["id"])
+        bought = await market.post("/buyer/buy-now", headers=self.auth(buyer, "BUYER"), json={
+            "pinSlotId": str(slot_id), "newCommentText": "The best oat latte in town"})
+        assert bought.status_code == 201, bought.text
+        bid = uuid.UUID(bought.json()["id"])
+        approved = await market.post(f"/influencer/approvals/{bid}", json={"status": "APPROVED"},
+                                     headers=self.auth(creator, "INFLUENCER"))
+        assert approved.status_code == 200, approved.text
+
+        async def payment_requested() -> bool:  # BidApproved reached payments
+            return await self.one(self.payments, "SELECT status FROM payments WHERE bid_id = :b", b=bid) == "REQUESTED"
+
+        await eventually(payment_requested, within=10)
+        pay = self.http["payments"]
+        checkout = await pay.post("/payments/create-checkout-session", json={"bidId": str(bid)},
+                                  headers=self.auth(buyer, "BUYER"))
+        assert checkout.status_code == 200, checkout.text
+        paid = await pay.post("/" + checkout.json()["url"].split("/api/", 1)[1], data={"action": "pay"})
+        assert paid.status_code in (200, 303), paid.text
+
+        async def awaiting_pin() -> bool:  # PaymentCompleted → marketplace → BidAwarded → social
+            return await self.one(self.social, "SELECT status FROM placements WHERE bid_id = :b", b=bid) \
+                == "AWAITING_PIN"
+
+        await eventually(awaiting_pin, within=10)
+        return Sale(bid, slot_id, post, creator, buyer)
+
+    # --- the pin, on the creator's word --------------------------------------------------------------------------
+    async def pin_in_the_app(self, sale: Sale) -> None:
+        """Pinbid posts the approved comment, the creator pins it in the (sandbox) Instagram app and presses "I
+        pinned it" with a screenshot."""
+        creator = self.auth(sale.creator, "INFLUENCER")
+
+        async def approved_text() -> bool:  # marketplace's CommentApproved reached social
+            return await self.one(self.social, "SELECT approved_text FROM bid_comments WHERE bid_id = :b",
+                                  b=sale.bid) is not None
+
+        await eventually(approved_text, within=10)
+        posted = await self.http["social"].put(f"/influencer/pin-comment/{sale.bid}", headers=creator)
+        assert posted.status_code == 200, posted.text
+        pinned = await self.http["social"].post(
+            f"/instagram/sandbox/p/{sale.post}", data={"comment": posted.json()["commentId"], "action": "pin"},
+            headers={"Cookie": f"pinbid_sandbox_owner={self.sandbox_owner[sale.creator]}"})
+        assert pinned.status_code in (200, 303), pinned.text
+        confirmed = await self.http["social"].post(f"/influencer/pin-comment/{sale.bid}/confirm", headers=creator,
+                                                   files={"screenshot": ("pinned.png", png(), "image/png")})
+        assert confirmed.status_code == 200, confirmed.text
+
+        async def payments_knows_the_pin() -> bool:
+            return await self.one(self.payments, "SELECT awaits_acceptance FROM payments WHERE bid_id = :b "
+                                  "AND pinned_at IS NOT NULL", b=sale.bid) is True
+
+        await eventually(payments_knows_the_pin, within=10)
+
+    # --- the brand, the creator, the operator ----------------------------------------------------------------------
+    async def trust(self, sale: Sale) -> dict:
+        answer = await self.http["social"].get(f"/instagram/placements/{sale.bid}/trust",
+                                               headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    async def accept(self, sale: Sale) -> None:
+        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/accept",
+                                                headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+
+    async def report(self, sale: Sale, reason: str) -> str:
+        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
+                                                headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+        return answer.json()["dispute"]["id"]
+
+    async def answer(self, sale: Sale, note: str | None = None) -> httpx.Response:
+        return await self.http["social"].post(
+            f"/influencer/placements/{sale.bid}/screenshot", headers=self.auth(sale.creator, "INFLUENCER"),
+            files={"screenshot": ("fresh.png", png((10, 200, 10)), "image/png")},
+            data={"note": note} if note else None)
+
+    async def decide(self, dispute_id: str, outcome: str) -> None:
+        answer = await self.http["social"].post(f"/ops/disputes/{dispute_id}/decision",
+                                                headers=self.auth(self.operator, "OPERATOR"),
+                                                json={"outcome": outcome, "reason": "Compared the screenshots "
+                                                                                    "with the post."})
+        assert answer.status_code == 200, answer.text
+
+    # --- time passes: the product's jobs --------------------------------------------------------------------------
+    async def day_passes(self, sales: list[Sale], days: int = 1, *, answering: bool = True) -> None:
+        """A day of simulated time: social's placement-trust job (acceptance by silence, fresh-screenshot
+        requests, which the creator answers at once), then the tracker (kept days, completion); then the
+        events they announced are waited for in payments."""
+        for _ in range(days):
+            self.clock.advance(days=1)
+            await self.jobs(sales, answering=answering)
+
+    async def jobs(self, sales: list[Sale], *, answering: bool = True) -> None:
+        """Social's jobs at the clock's moment, the creator answering any fresh-screenshot request at once (unless
+        not `answering`)."""
+        await self.social.state["trust"].run_once()
+        for sale in sales if answering else []:
+            view = await self.trust(sale)
+            if view["recheck"] and view["recheck"]["answeredAt"] is None and not view["ended"]:
+                assert (await self.answer(sale)).status_code == 200
+        await self.social.state["tracker"].run_once()
+        await self.settled()
+
+    async def settled(self) -> None:
+        """Every event the services announced has been handled: the in-process bus runs the handlers before the
+        relay marks a row sent, so the world is still when no outbox holds an unsent row and no outbox grew since
+        the previous look (a handler's own events are written before the row that caused them is marked sent)."""
+        seen: list[tuple] = []
+
+        async def still() -> bool:
+            now = []
+            for service in (self.social, self.marketplace, self.payments):
+                now.append(tuple((await self.sql(service, "SELECT count(*), count(*) FILTER (WHERE sent_at IS NULL) "
+                                                          "FROM outbox"))[0]))
+            quiet = all(unsent == 0 for _, unsent in now) and seen[-1:] == [tuple(now)]
+            seen.append(tuple(now))
+            return quiet
+
+        await eventually(still, within=10, every=0.05)
+        assert self.bus.dead_letters == []
+
+    async def refund_job(self) -> int:
+        refunded = await self.payments.state["refunds"].run_once()
+        await self.settled()
+        return refunded
+
+    # --- what the books say ---------------------------------------------------------------------------------------
+    async def balance(self, account: str) -> int:
+        async with self.payments.db.transaction() as session:
+            return await bookkeeping.balance(session, account)
+
+    async def money(self, sale: Sale) -> tuple[int, int, int, int, int]:
+        """The buyer's charge, the creator's pending, available and owed, the platform's fees."""
+        return (await self.balance(ledger.buyer_charges(sale.buyer)),
+                await self.balance(ledger.creator_pending(sale.creator)),
+                await self.balance(ledger.creator_available(sale.creator)),
+                await self.balance(ledger.creator_owed(sale.creator)),
+                await self.balance(ledger.PLATFORM_FEES))
+
+    async def balanced(self) -> None:
+        unbalanced = await self.sql(self.payments, "SELECT transaction_id FROM ledger_entries "
+                                                   "GROUP BY transaction_id HAVING sum(amount_cents) <> 0")
+        assert unbalanced == []
+        assert await self.one(self.payments, "SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries") == 0
+
+    async def released_once(self, sale: Sale, cents: int) -> None:
+        """The releases of the sale's payment add up to `cents`, one row per stage, and agree with its earning."""
+        rows = await self.sql(self.payments, "SELECT r.stage, r.cents FROM earning_releases r JOIN payments p "
+                                             "ON p.id = r.payment_id WHERE p.bid_id = :b", b=sale.bid)
+        assert len({stage for stage, _ in rows}) == len(rows)
+        assert sum(c for _, c in rows) == cents, rows
+        released = await self.one(self.payments, "SELECT e.released_cents FROM earnings e JOIN payments p "
+                                                  "ON p.id = e.payment_id WHERE p.bid_id = :b", b=sale.bid)
+        assert released == cents
+
+    async def provider_refunds(self, sale: Sale) -> list[int]:
+        """The refunds the (sandbox) provider made for the sale's payment, in cents."""
+        rows = await self.sql(self.payments, "SELECT r.amount_cents FROM sandbox_refunds r JOIN payments p "
+                                             "ON p.payment_intent = r.payment_intent WHERE p.bid_id = :b "
+                                             "ORDER BY r.created_at", b=sale.bid)
+        return [r[0] for r in rows]
+
+    async def states(self, sale: Sale) -> tuple[str, str, bool, bool]:
+        """Social's placement status, payments' payment status, whether payments refunded anything (in full or
+        the unearned share), and whether social ended the placement."""
+        placement = await self.one(self.social, "SELECT status FROM placements WHERE bid_id = :b", b=sale.bid)
+        payment, early = (await self.sql(self.payments, "SELECT status, early_refunded_at IS NOT NULL "
+                                                        "AND coalesce(early_refund_cents, 0) > 0 "
+                                                        "FROM payments WHERE bid_id = :b", b=sale.bid))[0]
+        refunded = payment == "REFUNDED" or early
+        return placement, payment, refunded, placement == "ENDED"
+
+    async def consistent(self, sale: Sale) -> None:
+        """Social ended the placement exactly when payments gave money back."""
+        placement, payment, refunded, ended = await self.states(sale)
+        assert ended == refunded, (placement, payment)
+
+    async def brand_sees(self, sale: Sale) -> tuple[str | None, str]:
+        """The placement on the brand's My Bids (marketplace): the pinned comment's status and the bid's tab."""
+        bids = await self.http["marketplace"].get("/buyer/bids", headers=self.auth(sale.buyer, "BUYER"))
+        assert bids.status_code == 200, bids.text
+        [bid] = [b for b in bids.json() if b["id"] == str(sale.bid)]
+        return (bid["pinnedComment"] or {}).get("status"), bid["tab"]
+
+    async def events(self, service, event_type: str) -> list[dict]:
+        rows = await self.sql(service, "SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
+        return [r[0]["data"] for r in rows]
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> tuple[TokenSigner, str]:
+    folder = tmp_path_factory.mktemp("keys")
+    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
+    return TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=24 * 3600), str(folder / "jwt.pub")
+
+
+@pytest.fixture
+async def world(new_database, keys, tmp_path):
+    signer, public_key = keys
+    clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
+    social = build_social(SocialSettings(
+        database_url=new_database("pinbid_social"), jwt_public_key_file=public_key, object_store_dir=tmp_path / "o",
+        encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
+        sandbox_posts_per_account=6), clock=clock)
+    holder: dict = {}
+    webhooks = httpx.AsyncClient(transport=_LateASGI(holder), base_url="http://test")
+    payments = build_payments(PaymentsSettings(
+        database_url=new_database("pinbid_payments"), jwt_public_key_file=public_key, public_url=PUBLIC,
+        sandbox_webhook_url="http://test/payments/webhook", encryption_keys=Fernet.generate_key().decode(),
+        log_json=False), clock=clock, http=webhooks)
+    holder["app"] = payments.app
+    marketplace = build_marketplace(MarketplaceSettings(
+        database_url=new_database("pinbid_marketplace"), jwt_public_key_file=public_key, log_json=False),
+        clock=clock)
+    for service in (social, payments, marketplace):
+        service.jobs = []  # the walk runs the product's jobs itself, at the simulated moments it chooses
+    async with running(social, payments, marketplace) as bus:
+        w = World(social, payments, marketplace, bus, clock, signer)
+        yield w
+        for http in (*w.http.values(), webhooks):
+            await http.aclose()
+
+
+# --- the walks ---------------------------------------------------------------------------------------------------
+
+async def test_app_pin_accepted_by_silence_releases_everything_once(world):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS, 0, 0, FEE_CENTS)
+    await world.balanced()
+    assert (await world.trust(sale))["acceptance"]["status"] == "AWAITING"
+
+    await world.day_passes([sale], days=2)  # kept days are remembered, nothing is released
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS, 0, 0, FEE_CENTS)
+    assert await world.one(world.payments, "SELECT days_kept FROM payments WHERE bid_id = :b", b=sale.bid) == 2
+    await world.released_once(sale, 0)
+    await world.balanced()
+
+    world.clock.advance(hours=23, minutes=59)  # a minute short of the 72 hours: still waiting
+    await world.jobs([sale])
+    assert (await world.trust(sale))["acceptance"]["status"] == "AWAITING"
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS, 0, 0, FEE_CENTS)
+    world.clock.advance(minutes=2)  # past 72 hours: silence accepts, the pin's quarter and the days kept go out
+    await world.jobs([sale])
+    view = await world.trust(sale)
+    assert (view["acceptance"]["status"], view["acceptance"]["acceptedBy"]) == ("ACCEPTED", "SILENCE")
+    assert len(await world.events(world.social, PlacementAccepted.event_type)) == 1
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+    await world.released_once(sale, released_by(2))
+    world.clock.advance(minutes=15)  # the tracker's next look at the comment counts the third day
+    await world.jobs([sale])
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(3), released_by(3), 0, FEE_CENTS)
+    await world.released_once(sale, released_by(3))
+    await world.balanced()
+    await world.consistent(sale)
+
+    await world.day_passes([sale], days=4)  # the seventh day completes the placement
+    assert await world.one(world.social, "SELECT status FROM placements WHERE bid_id = :b", b=sale.bid) == "COMPLETED"
+    assert await world.money(sale) == (PRICE, 0, CREATOR_CENTS, 0, FEE_CENTS)
+    await world.released_once(sale, CREATOR_CENTS)
+    await world.balanced()
+
+    await world.day_passes([sale], days=3)  # later runs of every job change nothing
+    assert await world.refund_job() == 0
+    assert await world.money(sale) == (PRICE, 0, CREATOR_CENTS, 0, FEE_CENTS)
+    await world.released_once(sale, CREATOR_CENTS)
+    assert await world.provider_refunds(sale) == []
+    assert await world.states(sale) == ("COMPLETED", "COMPLETED", False, False)
+    assert await world.brand_sees(sale) == ("COMPLETED", "past")
+    assert len(await world.events(world.social, PlacementCompleted.event_type)) == 1
+    kept = [e["daysKept"] for e in await world.events(world.social, PlacementKept.event_type)]
+    assert sorted(kept) == list(range(1, DURATION + 1))  # each day once
+    await world.balanced()
+
+
+@pytest.mark.parametrize(("outcome", "accepted_first"), [
+    ("CONTINUE", False),  # reported inside the acceptance window: the decision counts as the acceptance
+    ("REFUND_UNEARNED", True),  # accepted, then "no longer pinned": the creator keeps what was released
+    ("REFUND_ALL", True),  # accepted, then "no longer pinned": what was released is taken back
+])
+async def test_app_pin_reported_answered_and_decided(world, outcome, accepted_first):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.day_passes([sale])
+    if accepted_first:
+        await world.accept(sale)
+        await world.settled()
+    await world.day_passes([sale])
+    before = released_by(2) if accepted_first else 0
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - before, before, 0, FEE_CENTS)
+
+    world.clock.advance(hours=5)
+    dispute_id = await world.report(sale, "The comment is not pinned on the post any more.")
+    await world.settled()
+    world.clock.advance(hours=20)
+    answered = await world.answer(sale, note="It is pinned, see the new screenshot.")
+    assert answered.status_code == 200, answered.text
+    await world.day_passes([sale], days=2)  # days kept while disputed are remembered, nothing moves
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - before, before, 0, FEE_CENTS)
+    assert (await world.trust(sale))["acceptance"]["status"] == ("ACCEPTED" if accepted_first else "AWAITING")
+    await world.released_once(sale, before)
+    await world.balanced()
+    await world.consistent(sale)
+
+    await world.decide(dispute_id, outcome)
+    await world.settled()
+    assert await world.refund_job() == (0 if outcome == "CONTINUE" else 1)
+    assert await world.refund_job() == 0
+    [settled] = await world.events(world.payments, "payments.dispute.settled.v1")
+    assert (settled["disputeId"], settled["outcome"]) == (dispute_id, outcome)
+    kept = released_by(5)  # pinned five days and an hour ago
+    if outcome == "CONTINUE":
+        assert await world.money(sale) == (PRICE, CREATOR_CENTS - kept, kept, 0, FEE_CENTS)
+        assert (settled["releasedCents"], settled["refundedCents"]) == (kept, 0)
+        assert await world.states(sale) == ("PINNED", "COMPLETED", False, False)
+        await world.day_passes([sale], days=2)  # the seventh day completes it: all released, once
+        assert await world.money(sale) == (PRICE, 0, CREATOR_CENTS, 0, FEE_CENTS)
+        await world.released_once(sale, CREATOR_CENTS)
+        assert await world.provider_refunds(sale) == []
+        assert await world.states(sale) == ("COMPLETED", "COMPLETED", False, False)
+        assert await world.brand_sees(sale) == ("COMPLETED", "past")
+    elif outcome == "REFUND_UNEARNED":
+        back = stages.early_end(Split(PRICE, FEE_CENTS, CREATOR_CENTS), before)
+        assert back.creator_cents == CREATOR_CENTS - before
+        assert await world.money(sale) == (PRICE - back.refund_cents, 0, before, 0, FEE_CENTS - back.fee_cents)
+        assert await world.provider_refunds(sale) == [back.refund_cents]
+        assert (settled["refundedCents"], settled["recoveredCents"]) == (back.refund_cents, 0)
+        await world.released_once(sale, before)
+        assert await world.states(sale) == ("ENDED", "COMPLETED", True, True)
+    else:
+        assert await world.money(sale) == (0, 0, 0, 0, 0)
+        assert await world.provider_refunds(sale) == [PRICE]
+        assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (PRICE, before, 0)
+        assert await world.states(sale) == ("ENDED", "REFUNDED", True, True)
+        assert len(await world.events(world.payments, PaymentRefunded.event_type)) == 1
+        assert await world.one(world.marketplace, "SELECT payment_status FROM bids WHERE id = :b",
+                               b=sale.bid) == "REFUNDED"
+    await world.balanced()
+    ended = await world.events(world.social, PlacementEnded.event_type)
+    assert len(ended) == (0 if outcome == "CONTINUE" else 1)
+    if outcome != "CONTINUE":  # an ended placement is over on the brand's screens too, not live for ever
+        assert await world.brand_sees(sale) == ("ENDED", "past")
+
+    money = await world.money(sale)
+    await world.day_passes([sale], days=4)  # nothing more moves, however long the jobs run
+    assert await world.refund_job() == 0
+    assert await world.money(sale) == money
+    assert len(await world.events(world.payments, "payments.dispute.settled.v1")) == 1
+    assert len(await world.provider_refunds(sale)) == (0 if outcome == "CONTINUE" else 1)
+    await world.consistent(sale)
+    await world.balanced()
+
+
+def next_weekday(after: datetime, weekday: int, at: time) -> datetime:
+    """The first `weekday` (Monday 0) at `at` (UTC) strictly after `after`."""
+    day = after.date() + timedelta(days=1)
+    while day.weekday() != weekday:
+        day += timedelta(days=1)
+    return datetime.combine(day, at, tzinfo=UTC)
+
+
+async def test_refund_all_after_a_payout_is_owed_and_recovered_from_the_next_earning(world):
+    world.clock.now = next_weekday(world.clock(), 3, time(12))  # a Thursday: the payout day falls mid-placement
+    creator, buyer = await world.creator_and_brand()
+    settings = await world.http["payments"].put("/influencer/payout-settings", headers=world.auth(
+        creator, "INFLUENCER"), json={"payoutMethod": "PAYPAL", "minimumPayout": 50, "schedule": "WEEKLY",
+                                      "paypalEmail": "maya@creator.test"})
+    assert settings.status_code == 200, settings.text
+    first = await world.sell(creator, buyer)
+    await world.pin_in_the_app(first)
+    await world.accept(first)
+    await world.settled()
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - AT_PIN, AT_PIN, 0, FEE_CENTS)
+
+    world.clock.now = next_weekday(world.clock(), 0, time(0, 5))  # Monday: three days kept, then paid out
+    await world.jobs([first])
+    paid_out = released_by(3)
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - paid_out, paid_out, 0, FEE_CENTS)
+    assert await world.payments.state["payouts"].run_once() == (1, 1)
+    assert await world.sql(world.payments, "SELECT net_cents, status FROM payouts") == [(paid_out, "PAID")]
+    assert await world.money(first) == (PRICE, CREATOR_CENTS - paid_out, 0, 0, FEE_CENTS)
+    await world.balanced()
+
+    world.clock.advance(hours=1)
+    dispute_id = await world.report(first, "The comment was never pinned.")
+    world.clock.advance(hours=1)
+    assert (await world.answer(first)).status_code == 200
+    await world.decide(dispute_id, "REFUND_ALL")
+    await world.settled()
+    assert await world.refund_job() == 1
+    assert await world.money(first) == (0, 0, 0, paid_out, 0)  # the brand has all back; the creator owes
+    assert await world.provider_refunds(first) == [PRICE]
+    assert await world.states(first) == ("ENDED", "REFUNDED", True, True)
+    [settled] = await world.events(world.payments, "payments.dispute.settled.v1")
+    assert (settled["refundedCents"], settled["recoveredCents"], settled["owedCents"]) == (PRICE, paid_out, paid_out)
+    earnings = (await world.http["payments"].get("/influencer/earnings",
+                                                 headers=world.auth(creator, "INFLUENCER"))).json()
+    assert (earnings["owed"], earnings["availableBalance"]) == (paid_out / 100, -paid_out / 100)
+    await world.balanced()
+
+    second = await world.sell(creator, buyer, post_index=1)  # the creator's next earning pays the debt first
+    await world.pin_in_the_app(second)
+    await world.accept(second)
+    await world.settled()
+    assert await world.balance(ledger.creator_owed(creator)) == paid_out - AT_PIN
+    await world.day_passes([first, second], days=3)
+    assert (await world.balance(ledger.creator_owed(creator)),
+            await world.balance(ledger.creator_available(creator))) == (0, 0)
+    await world.day_passes([first, second], days=4)  # the next Monday: the second placement completed
+    assert await world.one(world.social, "SELECT status FROM placements WHERE bid_id = :b", b=second.bid) \
+        == "COMPLETED"
+    assert await world.balance(ledger.creator_available(creator)) == CREATOR_CENTS - paid_out
+    assert await world.payments.state["payouts"].run_once() == (1, 1)
+    payouts = await world.sql(world.payments, "SELECT net_cents FROM payouts WHERE status = 'PAID' "
+                                              "ORDER BY created_at")
+    assert [p[0] for p in payouts] == [paid_out, CREATOR_CENTS - paid_out]  # one placement's share, paid once
+    recoveries = [(e["kind"], e["amountCents"], e["owedCents"])
+                  for e in await world.events(world.payments, "payments.recovery.recorded.v1")]
+    assert recoveries == [("OWED", paid_out, paid_out), ("RECOVERED", AT_PIN, paid_out - AT_PIN),
+                          *[("RECOVERED", released_by(d) - released_by(d - 1), paid_out - released_by(d))
+                            for d in (1, 2, 3)]]
+    await world.released_once(second, CREATOR_CENTS)
+    assert await world.provider_refunds(second) == []
+    assert await world.states(second) == ("COMPLETED", "COMPLETED", False, False)
+    assert await world.states(first) == ("ENDED", "REFUNDED", True, True)
+    assert [await world.brand_sees(s) for s in (first, second)] == [("ENDED", "past"), ("COMPLETED", "past")]
+    await world.balanced()
+
+
+async def test_an_operators_full_refund_after_releases_ends_the_placement_everywhere_once(world):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.accept(sale)
+    await world.day_passes([sale])
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(1), released_by(1), 0, FEE_CENTS)
+
+    operator = world.auth(world.operator, "OPERATOR")
+    [payment] = (await world.http["payments"].get(f"/ops/payments?bidId={sale.bid}", headers=operator)).json()
+    refund = f"/ops/payments/{payment['id']}/refund"
+    refunded = await world.http["payments"].post(refund, json={"reason": "Fake screenshot"}, headers=operator)
+    assert refunded.status_code == 200, refunded.text
+    await world.settled()
+    assert await world.money(sale) == (0, 0, 0, 0, 0)  # the released share taken back from the available balance
+    assert await world.provider_refunds(sale) == [PRICE]
+    assert await world.states(sale) == ("ENDED", "REFUNDED", True, True)
+    [ended] = await world.events(world.social, PlacementEnded.event_type)
+    assert (ended["method"], ended["reason"]) == ("MANUAL", "Refunded: operator_refund")
+    assert await world.brand_sees(sale) == ("ENDED", "past")
+    view = await world.trust(sale)
+    assert (view["ended"], view["endReason"]) == (True, "Refunded: operator_refund")
+    await world.balanced()
+
+    again = await world.http["payments"].post(refund, json={"reason": "Twice"}, headers=operator)
+    assert again.status_code == 409 and again.json()["code"] == "already_refunded"
+    late = await world.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": "Gone"},
+                                           headers=world.auth(buyer, "BUYER"))
+    assert late.status_code == 409 and late.json()["code"] == "placement_ended"
+    kept = len(await world.events(world.social, PlacementKept.event_type))
+    await world.day_passes([sale], days=7)  # the tracker stops: no kept day, no release, no completion
+    assert await world.refund_job() == 0
+    assert len(await world.events(world.social, PlacementKept.event_type)) == kept
+    assert await world.events(world.social, PlacementCompleted.event_type) == []
+    assert await world.money(sale) == (0, 0, 0, 0, 0) and await world.provider_refunds(sale) == [PRICE]
+    assert len(await world.events(world.payments, PaymentRefunded.event_type)) == 1
+    assert len(await world.events(world.social, PlacementEnded.event_type)) == 1
+    await world.balanced()
+
+
+async def test_a_missed_fresh_screenshot_stops_the_money_until_the_operator_decides(world):
+    creator, buyer = await world.creator_and_brand()
+    sale = await world.sell(creator, buyer)
+    await world.pin_in_the_app(sale)
+    await world.accept(sale)
+    # the request's moment is random within the placement; placed on the second day here
+    await world.sql(world.social, "UPDATE placements SET recheck_at = pinned_at + interval '47 hours' "
+                                  "WHERE bid_id = :b RETURNING 1", b=sale.bid)
+    await world.day_passes([sale], days=2, answering=False)  # asked on the second day; the creator stays silent
+    assert (await world.trust(sale))["recheck"]["answeredAt"] is None
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+
+    await world.day_passes([sale], days=3, answering=False)  # 24 hours later Pinbid reports it itself
+    dispute = (await world.trust(sale))["dispute"]
+    assert (dispute["status"], dispute["reporter"], dispute["answeredAt"]) == ("OPEN", "SYSTEM", None)
+    assert await world.sql(world.payments, "SELECT d.status FROM payment_disputes d JOIN payments p "
+                                           "ON p.id = d.payment_id WHERE p.bid_id = :b", b=sale.bid) == [("OPEN",)]
+    assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(2), released_by(2), 0, FEE_CENTS)
+    assert await world.one(world.payments, "SELECT days_kept FROM payments WHERE bid_id = :b", b=sale.bid) == 5
+    world.clock.advance(minutes=1)
+    late = await world.answer(sale)  # past the dispute's 48 hours
+    assert late.status_code == 409 and late.json()["code"] == "answer_window_closed"
+
+    await world.decide(dispute["id"], "REFUND_UNEARNED")
+    await world.settled()
+    assert await world.refund_job() == 1
+    back = stages.early_end(Split(PRICE, FEE_CENTS, CREATOR_CENTS), released_by(2))
+    assert await world.money(sale) == (PRICE - back.refund_cents, 0, released_by(2), 0, FEE_CENTS - back.fee_cents)
+    assert await world.provider_refunds(sale) == [back.refund_cents]
+    assert await world.states(sale) == ("ENDED", "COMPLETED", True, True)
+    await world.released_once(sale, released_by(2))
+    await world.day_passes([sale], days=2)
+    assert await world.refund_job() == 0 and await world.provider_refunds(sale) == [back.refund_cents]
+    assert await world.brand_sees(sale) == ("ENDED", "past")
+    await world.balanced()
