@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import SERVICE
 from .domain.placement import Status
 from .models import BidComment, Placement, Slot, User
-from .trust import end_placement
+from .trust import close_disputes_on_refund, end_placement, refund_reason
 
 if TYPE_CHECKING:
     from .pins import Pins
@@ -101,8 +101,10 @@ def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
     @on(pay.PaymentRefunded.event_type)
     async def end_on_refund(session: AsyncSession, d: pay.PaymentRefunded, e: Envelope) -> None:
         """A full refund ends the placement everywhere: not tracked, no kept days, unpinned (or the creator told to
-        unpin). Redelivered, it finds the placement ended and changes nothing."""
-        await end_placement(session, d.bid_id, f"Refunded: {d.reason}", e.occurred_at)
+        unpin), and a dispute still open on it closed (the money it was about is back with the brand). Redelivered,
+        it finds the placement ended and changes nothing."""
+        await end_placement(session, d.bid_id, refund_reason(d.reason), e.occurred_at)
+        await close_disputes_on_refund(session, d.bid_id, refund_reason(d.reason), e.occurred_at)
 
     @on(m.BidCommentChanged.event_type)
     async def keep_comment(session: AsyncSession, d: m.BidCommentChanged, e: Envelope) -> None:

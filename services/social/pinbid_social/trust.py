@@ -107,6 +107,31 @@ async def end_placement(session: AsyncSession, bid_id: uuid.UUID, reason: str, n
     return True
 
 
+REFUND_REASONS = {
+    "not_pinned_in_time": "Refunded in full: the comment was not pinned in time.",
+    "paid_after_expiry": "Refunded in full: the payment came after its deadline.",
+    "refunded_at_provider": "Refunded in full at the payment provider.",
+    "operator_refund": "Refunded in full by Pinbid.",
+    "dispute_refund_all": "Refunded in full after a review.",
+}
+
+
+def refund_reason(code: str) -> str:
+    """What people read for a full refund's reason code (payments' `PaymentRefunded.reason`)."""
+    return REFUND_REASONS.get(code, "Refunded in full.")
+
+
+async def close_disputes_on_refund(session: AsyncSession, bid_id: uuid.UUID, reason: str, now: datetime) -> None:
+    """A full refund settles an open dispute about the same placement: closed as REFUND_ALL, no operator, with
+    the refund's reason; no DisputeDecided (the money already went back)."""
+    closed = (await session.execute(
+        update(Dispute).where(Dispute.bid_id == bid_id, Dispute.status == "OPEN")
+        .values(status="DECIDED", outcome="REFUND_ALL", decision_reason=reason, decided_at=now)
+        .returning(Dispute.id))).scalars().all()
+    for dispute_id in closed:
+        session.add(step(dispute_id, now, f"Closed: {reason}", "PAYMENTS"))
+
+
 class Trust:
     def __init__(self, db: Database, objects: ObjectStore, providers: Providers, box: SecretBox, *,
                  recheck_answer: timedelta, dispute_answer: timedelta, clock: Clock,

@@ -601,10 +601,10 @@ async def test_an_operators_full_refund_after_releases_ends_the_placement_everyw
     assert await world.provider_refunds(sale) == [PRICE]
     assert await world.states(sale) == ("ENDED", "REFUNDED", True, True)
     [ended] = await world.events(world.social, PlacementEnded.event_type)
-    assert (ended["method"], ended["reason"]) == ("MANUAL", "Refunded: operator_refund")
+    assert (ended["method"], ended["reason"]) == ("MANUAL", "Refunded in full by Pinbid.")
     assert await world.brand_sees(sale) == ("ENDED", "past")
     view = await world.trust(sale)
-    assert (view["ended"], view["endReason"]) == (True, "Refunded: operator_refund")
+    assert (view["ended"], view["endReason"]) == (True, "Refunded in full by Pinbid.")
     await world.balanced()
 
     again = await world.http["payments"].post(refund, json={"reason": "Twice"}, headers=operator)

@@ -383,11 +383,11 @@ async def test_a_full_refund_ends_a_session_placement_and_unpins_it_once(t):
     bid = await t.world.bid(comment_text="Pinned by Pinbid")
     comment_id = (await t.world.pin(bid)).json()["commentId"]
     refund = PaymentRefunded(payment_id=uuid.uuid4(), bid_id=bid, buyer_id=t.world.buyer, creator_id=t.world.creator,
-                             amount_cents=4000, reason="operator refund")
+                             amount_cents=4000, reason="operator_refund")
     await t.social.deliver(refund)
     await t.social.deliver(refund)  # redelivered: nothing twice
     [end] = await t.social.events(PlacementEnded.event_type)
-    assert end["method"] == "SESSION" and "operator refund" in end["reason"]
+    assert (end["method"], end["reason"]) == ("SESSION", "Refunded in full by Pinbid.")
     assert await t.social.sql("SELECT status, unpin_pending FROM placements WHERE bid_id = :b", b=bid) == [
         ("ENDED", True)]
     assert (await t.job())["unpinned"] == 1
@@ -397,6 +397,23 @@ async def test_a_full_refund_ends_a_session_placement_and_unpins_it_once(t):
     assert (await t.job())["unpinned"] == 0
     t.social.clock.advance(days=1)
     assert (await t.social.service.state["tracker"].run_once()).checked == 0
+
+
+async def test_a_full_refund_closes_the_open_dispute_on_its_placement(t):
+    bid = await t.pinned()
+    dispute_id = (await t.report(bid)).json()["dispute"]["id"]
+    refund = PaymentRefunded(payment_id=uuid.uuid4(), bid_id=bid, buyer_id=t.world.buyer, creator_id=t.world.creator,
+                             amount_cents=4000, reason="operator_refund")
+    await t.social.deliver(refund)
+    await t.social.deliver(refund)
+    detail = (await t.social.http.get(f"/ops/disputes/{dispute_id}", headers=t.ops())).json()
+    assert (detail["status"], detail["outcome"], detail["decisionReason"]) == (
+        "DECIDED", "REFUND_ALL", "Refunded in full by Pinbid.")
+    assert [h["by"] for h in detail["history"]] == ["BRAND", "PAYMENTS"]
+    assert (await t.social.http.get("/ops/disputes?status=OPEN", headers=t.ops())).json() == []
+    assert await t.social.events(DisputeDecided.event_type) == []  # the money is already back: nothing to move
+    late = await t.decide(dispute_id, "CONTINUE")
+    assert late.status_code == 409 and late.json()["code"] == "already_decided"
 
 
 async def test_a_refund_before_the_pin_ends_the_placement_quietly(t):
