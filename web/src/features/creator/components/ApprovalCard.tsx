@@ -50,7 +50,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
   // after the bid is approved, the exact text must be approved too (a comment changed since waits for it)
   const needsCommentApproval = hasComment && !bid.approvedComment && action !== 'decide' && action !== 'pinned'
   return (
-    <article id={`bid-${bid.id}`} className="grid scroll-mt-20 gap-3 rounded-xl border bg-card p-3 sm:p-4">
+    <article id={`bid-${bid.id}`} className="grid scroll-mt-20 grid-cols-[minmax(0,1fr)] gap-3 rounded-xl border bg-card p-3 sm:p-4">
       <div className="flex gap-3 sm:gap-4">
         <SlotMedia url={slot.post.imageUrl} mediaType={slot.post.mediaType} alt={slot.title} className="size-16 shrink-0 rounded-lg sm:size-32" />
         <div className="flex min-w-0 flex-1 flex-col gap-3">
