@@ -98,6 +98,7 @@ async function opsApiStatus(page, path) {
 
 describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
   let browser, ops // the operator's signed-in context and page, kept for the steps after sign-in
+  let disputePath // the dispute decided above, if the demo data allowed one
 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
@@ -209,16 +210,82 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await suspended.waitFor()
     await restored.waitFor()
     for (const entry of [suspended, restored]) assert.match(await entry.innerText(), new RegExp(`${OPERATOR.email}[\\s\\S]*on user`))
-    assert.match(await suspended.innerText(), /suspend/i)
-    assert.match(await restored.innerText(), /restore/i)
+    assert.match(await suspended.innerText(), /user\.suspend on user/)
+    assert.match(await restored.innerText(), /user\.restore on user/)
     await snap(page, 'ops-audit')
+  })
+
+  it("a brand's report opens a dispute and the operator decides it (the placement keeps going)", async (t) => {
+    assert.ok(ops, 'the operator signed in')
+    const brand = await open(browser)
+    await logIn(brand.page, BRAND)
+    // a placement of the demo brand that runs, with no open dispute: "Report: no longer pinned" is offered
+    const bidId = await brand.page.evaluate(async () => {
+      const headers = { Authorization: `Bearer ${localStorage.getItem('token')}` }
+      const bids = await (await fetch('/api/buyer/bids', { headers })).json()
+      for (const bid of bids.filter((b) => b.status === 'PINNED' && b.tab === 'live')) {
+        const res = await fetch(`/api/instagram/placements/${bid.id}/trust`, { headers })
+        const trust = res.ok ? await res.json() : null
+        if (trust && !trust.ended && trust.dispute?.status !== 'OPEN' && trust.acceptance.status !== 'AWAITING') return bid.id
+      }
+      return null
+    })
+    if (!bidId) {
+      await brand.context.close()
+      t.skip('the demo data has no running placement the demo brand can report')
+      return
+    }
+    const stamp = Date.now()
+    const report = `Browser test ${stamp}: the comment is no longer pinned`
+    const decision = `Browser test ${stamp}: the creator's screenshot shows it pinned`
+    await brand.page.goto(`/my-bids/${bidId}`)
+    await brand.page.getByRole('button', { name: 'Report: no longer pinned' }).click()
+    const reportDialog = brand.page.getByRole('dialog')
+    await reportDialog.getByLabel('What is wrong?').fill(report)
+    await reportDialog.getByRole('button', { name: 'Report it' }).click()
+    await reportDialog.waitFor({ state: 'hidden' })
+    await brand.page.getByRole('button', { name: 'Report: no longer pinned' }).waitFor({ state: 'detached' })
+
+    const { page } = ops
+    await page.getByRole('link', { name: 'Disputes' }).click()
+    await page.waitForURL((url) => url.pathname === '/ops')
+    const item = page.getByRole('list', { name: 'Open disputes' }).getByRole('listitem').filter({ hasText: report })
+    await item.waitFor()
+    await item.getByRole('link').click()
+    await page.waitForURL('**/ops/disputes/*')
+    disputePath = new URL(page.url()).pathname
+    await page.getByText(report).waitFor()
+    const decide = page.getByRole('form', { name: 'Decide the dispute' })
+    await decide.getByRole('button', { name: 'Decide' }).click()
+    await decide.getByText('Choose an outcome.').waitFor() // nothing is sent without an outcome
+    await decide.getByRole('radio', { name: /Keep going/ }).check()
+    await decide.getByLabel('Reason').fill(decision)
+    await decide.getByRole('button', { name: 'Decide' }).click()
+    const confirm = page.getByRole('alertdialog', { name: 'Keep going?' })
+    await confirm.getByRole('button', { name: 'Confirm decision' }).click()
+    await confirm.waitFor({ state: 'hidden' })
+    await page.getByText(decision, { exact: true }).waitFor()
+    await page.getByText('Decided', { exact: true }).waitFor()
+    assert.equal(await decide.count(), 0, 'a decided dispute offers no decision')
+    await snap(page, 'ops-dispute-decided')
+
+    const after = await brand.page.evaluate(async (id) => {
+      const res = await fetch(`/api/instagram/placements/${id}/trust`, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } })
+      return res.json()
+    }, bidId)
+    assert.notEqual(after.dispute?.status, 'OPEN', "the brand's placement has no open dispute any more")
+    assert.equal(after.ended, false, 'Keep going: the placement runs on')
+    await brand.context.close()
+
+    await page.goto('/ops/audit')
+    await page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').filter({ hasText: decision }).waitFor()
   })
 
   it('no /ops page has a serious or critical axe-core violation', async () => {
     assert.ok(ops, 'the operator signed in')
     const { page } = ops
     const found = {}
-    for (const route of OPS_ROUTES) {
+    for (const route of [...OPS_ROUTES, ...(disputePath ? [disputePath] : [])]) {
       await page.goto(route)
       await settled(page)
       if (route === '/ops/users') {
@@ -241,7 +308,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     const { page } = ops
     await page.setViewportSize({ width: 390, height: 844 })
     const wide = []
-    for (const route of OPS_ROUTES) {
+    for (const route of [...OPS_ROUTES, ...(disputePath ? [disputePath] : [])]) {
       await page.goto(route)
       await settled(page)
       if (route === '/ops/users') {
