@@ -267,6 +267,9 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await page.getByText(decision, { exact: true }).waitFor()
     await page.getByText('Decided', { exact: true }).waitFor()
     assert.equal(await decide.count(), 0, 'a decided dispute offers no decision')
+    const history = page.getByRole('list', { name: 'History' })
+    await history.getByText(`Decided “Keep going”: ${decision}`).waitFor()
+    assert.match(await history.innerText(), /the brand[\s\S]*an operator/)
     await snap(page, 'ops-dispute-decided')
 
     const after = await brand.page.evaluate(async (id) => {
