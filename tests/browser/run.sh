@@ -14,5 +14,18 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "server did not start"; cat "$var/server.log"; exit 1; }
+# an operator for ops.test.mjs: the command prints its password and the otpauth:// URI holding its TOTP secret
+operator_email=ops.browser@example.com
+enrollment=$(cd ../.. && PINBID_VAR="$var" .venv/bin/python -m pinbid_identity.operators create --email "$operator_email" --name "Browser Ops" --embedded)
+operator_password=$(sed -n 's/^Password[^:]*: //p' <<<"$enrollment")
+operator_secret=$(grep -o 'secret=[A-Z2-7]*' <<<"$enrollment" | cut -d= -f2)
+[ -n "$operator_password" ] && [ -n "$operator_secret" ] || { echo "could not read the operator's password and secret from:"; echo "$enrollment"; exit 1; }
 npm ci --no-audit --no-fund --loglevel=error
-PINBID_BASE_URL="http://127.0.0.1:$port" PINBID_MAIL_DIR="$var/mail" node --test --test-concurrency=1
+export PINBID_BASE_URL="http://127.0.0.1:$port" PINBID_MAIL_DIR="$var/mail" PINBID_OPERATOR_EMAIL="$operator_email" \
+  PINBID_OPERATOR_PASSWORD="$operator_password" PINBID_OPERATOR_TOTP_SECRET="$operator_secret"
+status=0
+node --test --test-concurrency=1 $(ls *.test.mjs | grep -vx ops.test.mjs) || status=$?
+# node runs the files it is given sorted by name: the operator's journey runs on its own, after every other one,
+# since it changes the demo world (suspends a demo brand, opens and decides a dispute)
+node --test --test-concurrency=1 ops.test.mjs || status=$?
+exit $status

@@ -10,7 +10,7 @@ import { useDispute } from './api/queries'
 import { OUTCOMES, type DisputeDetail, type Evidence } from './api/types'
 import { DecideForm } from './components/DecideForm'
 import { Money, StatusBadge, When } from './components/status'
-import { disputeTitle } from './names'
+import { disputeTitle, stepAuthor, stepText } from './names'
 
 const EVIDENCE_KIND = { PIN: 'At the pin', RECHECK: 'Fresh screenshot', ANSWER: "Creator's answer" } as const
 
@@ -123,9 +123,9 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
               <ol aria-label="History" className="grid gap-2 text-sm">
                 {dispute.history.map((h, i) => (
                   <li key={`${h.at}-${i}`} className="border-l-2 pl-3">
-                    <p>{h.what}</p>
+                    <p>{stepText(h.what)}</p>
                     <p className="text-xs text-muted-foreground">
-                      <When iso={h.at} /> · {h.by}
+                      <When iso={h.at} /> · {stepAuthor(h.by)}
                     </p>
                   </li>
                 ))}

@@ -117,4 +117,25 @@ describe('the operator desk on the generated schemas', () => {
     expect(rows[1]).toHaveTextContent('refunding')
     expect(rows[4]).toHaveTextContent('€80.00')
   })
+
+  it("a dispute's history says who and which outcome in words, not social's codes", async () => {
+    signedIn(operator, {
+      'GET /ops/disputes/d1': () =>
+        json(200, detail({
+          status: 'DECIDED',
+          outcome: 'CONTINUE',
+          history: [
+            { at: '2026-11-20T10:00:00Z', what: 'Reported: not pinned', by: 'BRAND' },
+            { at: '2026-11-20T11:00:00Z', what: 'Answered with a new screenshot', by: 'CREATOR' },
+            { at: '2026-11-21T10:00:00Z', what: 'Decided CONTINUE: it is pinned', by: 'OPERATOR 033b0d8d-7087-46d8-8bce-355fb92d305d' },
+            { at: '2026-11-22T10:00:00Z', what: 'Closed: Refunded in full by Pinbid.', by: 'PAYMENTS' },
+          ],
+        })),
+    })
+    renderApp('/ops/disputes/d1')
+    const steps = within(await screen.findByRole('list', { name: 'History' })).getAllByRole('listitem')
+    expect(steps.map((s) => s.textContent?.split('·').pop()?.trim())).toEqual(['the brand', 'the creator', 'an operator', 'Pinbid payments'])
+    expect(steps[2]).toHaveTextContent('Decided “Keep going”: it is pinned')
+    expect(screen.queryByText(/CONTINUE|OPERATOR|033b0d8d/)).toBeNull()
+  })
 })
