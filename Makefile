@@ -56,6 +56,7 @@ lint: web/node_modules/.package-lock.json
 	$(UV) run python -m pinbid_launcher.web_rules --check
 	$(UV) run python -m pinbid_launcher.event_contracts --check
 	$(UV) run python -m pinbid_launcher.asyncapi --check
+	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent lint; fi
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
 		(cd web && $(NPM) exec --no -- openapi-typescript ../contracts/openapi.json -o "$$generated" >/dev/null) && \

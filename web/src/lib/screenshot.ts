@@ -1,6 +1,6 @@
 /** The checks a screenshot passes before it is sent. The server decodes the image and has the last word; these
  *  only spare a person a long upload that would be refused. */
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { ApiError } from '@/api/errors'
 
 export const SCREENSHOT_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const

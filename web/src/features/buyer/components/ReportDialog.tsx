@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { ApiError, serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { reportPlacement } from '@/api/trust'
@@ -14,12 +14,12 @@ import { Textarea } from '@/components/ui/textarea'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { useOnce } from '@/hooks/use-once'
 import { showServerErrors } from '@/lib/server-errors'
-import { REASON_MAX } from '@/lib/trust'
+import { REASON_MAX, reasonField } from '@/lib/trust'
 
 export type ReportKind = 'problem' | 'unpinned'
 
 const reportSchema = z.object({
-  reason: z.string().trim().min(1, 'Say what is wrong, so the creator can answer and an operator can check.').max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  reason: reasonField('Say what is wrong, so the creator can answer and an operator can check.'),
 })
 type ReportValues = z.infer<typeof reportSchema>
 

@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { toast } from 'sonner'
 import { OUTCOME_TOAST_MS } from '@/components/common'
 import { Button } from '@/components/ui/button'
@@ -22,11 +22,11 @@ import {
 import { ApiError, serverMessage } from '@/api/errors'
 import { useDecideDispute } from '../api/queries'
 import { OUTCOMES, type DisputeDetail } from '../api/types'
-import { REASON_MAX } from './ReasonDialog'
+import { REASON_MAX, reasonField } from '@/lib/trust'
 
 const decideSchema = z.object({
   outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
-  reason: z.string().trim().min(1, 'Give the reason: both sides are told it.').max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  reason: reasonField('Give the reason: both sides are told it.'),
 })
 type DecideValues = z.infer<typeof decideSchema>
 

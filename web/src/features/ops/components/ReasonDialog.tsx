@@ -1,7 +1,8 @@
 import * as React from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
+import { REASON_MAX, reasonField } from '@/lib/trust'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
@@ -9,9 +10,8 @@ import { Textarea } from '@/components/ui/textarea'
 import { serverMessage } from '@/api/errors'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 
-export const REASON_MAX = 1000
 export const reasonSchema = z.object({
-  reason: z.string().trim().min(1, 'Give the reason: it is written to the audit log and told to the people concerned.').max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  reason: reasonField('Give the reason: it is written to the audit log and told to the people concerned.'),
 })
 type ReasonValues = z.infer<typeof reasonSchema>
 
