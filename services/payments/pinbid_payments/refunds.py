@@ -5,12 +5,12 @@ ledger books the refund once the provider took it. A refusal is tried again late
 (`pinbid_refunds_failed_total`, alerted on) and kept on the payment: never lost."""
 
 import logging
-import uuid
 from datetime import timedelta
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import settlement
 from .metrics import REFUNDS_FAILED
@@ -83,32 +83,30 @@ class Refunds:
             await settlement.early_refund_done(session, payment, now=now)
             return 1
 
-    async def _refund_ordered(self, payment_id: uuid.UUID | None = None) -> int | None:
-        """A full refund ordered; `payment_id`: that one only (the operator's request makes it at once)."""
+    async def _refund_ordered(self) -> int | None:
+        """The full refund ordered longest ago and due."""
         async with self.db.transaction() as session:
-            now = self.clock()
-            query = select(Payment).where(Payment.full_refund_next_at <= now, Payment.status == "COMPLETED")
-            if payment_id is not None:  # waits for the row (the job, or a refused concurrent order, may hold it)
-                query = query.where(Payment.id == payment_id).with_for_update()
-            else:
-                query = query.order_by(Payment.full_refund_next_at).limit(1).with_for_update(skip_locked=True)
-            payment = await session.scalar(query)
+            payment = await session.scalar(
+                select(Payment).where(Payment.full_refund_next_at <= self.clock(), Payment.status == "COMPLETED")
+                .order_by(Payment.full_refund_next_at).limit(1).with_for_update(skip_locked=True))
             if payment is None:
                 return None
-            try:
-                if payment.payment_intent:
-                    await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
-            except ProviderError as exc:
-                payment.full_refund_attempts += 1
-                payment.full_refund_next_at = now + retry_delay(payment.full_refund_attempts)
-                self._refused(payment, exc)
-                return 0
-            await settlement.reverse(session, payment, now=now, reason=payment.full_refund_reason or "refunded")
-            return 1
+            return int(await self.make_ordered(session, payment))
 
-    async def refund_ordered_now(self, payment_id: uuid.UUID) -> bool:
-        """Make one ordered full refund now (False: the provider refused, the job tries again later)."""
-        return bool(await self._refund_ordered(payment_id))
+    async def make_ordered(self, session: AsyncSession, payment: Payment) -> bool:
+        """Make `payment`'s ordered full refund at the provider and book it, in the caller's transaction, which
+        holds the row (False: the provider refused; the job tries again later with a growing delay)."""
+        now = self.clock()
+        try:
+            if payment.payment_intent:
+                await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
+        except ProviderError as exc:
+            payment.full_refund_attempts += 1
+            payment.full_refund_next_at = now + retry_delay(payment.full_refund_attempts)
+            self._refused(payment, exc)
+            return False
+        await settlement.reverse(session, payment, now=now, reason=payment.full_refund_reason or "refunded")
+        return True
 
     def _refused(self, payment: Payment, exc: ProviderError) -> None:
         log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)

@@ -31,9 +31,13 @@ async def test_fifty_concurrent_refunds_refund_once_with_one_audit_event(pay):
     answers = await asyncio.gather(*(
         pay.http.post(f"/ops/payments/{payment_id}/refund", json={"reason": "Brand was misled"}, headers=operator)
         for _ in range(50)))
-    statuses = sorted(a.status_code for a in answers)
-    assert statuses == [200] + [409] * 49
-    assert {a.json()["code"] for a in answers if a.status_code == 409} == {"already_refunded"}
+    # the pool holds 30 connections: on a loaded machine a caller may wait past the pool's timeout for one and be
+    # told busy (503, try again), which must mean nothing was done; every other loser is told it is refunded
+    [done] = [a for a in answers if a.status_code == 200]
+    assert done.json()["status"] == "REFUNDED" and done.json()["released"] == 0
+    refused = [a for a in answers if a.status_code != 200]
+    assert {(a.status_code, a.json()["code"]) for a in refused} <= {(409, "already_refunded"), (503, "busy")}
+    assert all(a.headers.get("Retry-After") for a in refused if a.status_code == 503)
     assert len(await pay.events("payments.operator.acted.v1")) == 1
     assert len(await pay.events("payments.payment.refunded.v1")) == 1
     assert await pay.rows("SELECT count(*), sum(amount_cents) FROM sandbox_refunds") == [(1, 20_000)]
