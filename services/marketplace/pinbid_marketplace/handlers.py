@@ -12,7 +12,7 @@ from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.inbox import Consumers
-from sqlalchemy import func, text, update
+from sqlalchemy import func, or_, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,6 +23,9 @@ from .rules import auction_rules
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.handlers")
+# A placement's end (unpinned, completed, ended on a refund) may be delivered before its pin (a redelivery out of
+# order): it is kept then too, and the late pin does not make the placement live again.
+NOT_ENDED_YET = or_(Bid.pinned_status.is_(None), Bid.pinned_status == "ACTIVE")
 
 
 async def upsert(session: AsyncSession, model, values: dict, key: str) -> None:
@@ -127,7 +130,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
         if bid is None or not await advance(bid, BidStatus.PINNED, e):
             return
         bid.pinned_comment_id, bid.pinned_text, bid.pinned_at = d.comment_id, d.comment_text, d.pinned_at
-        bid.pinned_status = "ACTIVE"
+        bid.pinned_status = bid.pinned_status or "ACTIVE"  # an end delivered before this pin stays the end
         await session.flush()
         await reliability.refresh(session, d.creator_id)
 
@@ -139,21 +142,19 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
 
     @on(s.CommentUnpinned.event_type)
     async def comment_unpinned(session: AsyncSession, d: s.CommentUnpinned, _: Envelope) -> None:
-        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
-                              .values(pinned_status="UNPINNED"))
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, NOT_ENDED_YET).values(pinned_status="UNPINNED"))
         await reliability.refresh(session, d.creator_id)
 
     @on(s.PlacementCompleted.event_type)
     async def placement_completed(session: AsyncSession, d: s.PlacementCompleted, _: Envelope) -> None:
-        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status == "ACTIVE")
-                              .values(pinned_status="COMPLETED"))
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, NOT_ENDED_YET).values(pinned_status="COMPLETED"))
         await reliability.refresh(session, d.creator_id)
 
     @on(s.PlacementEnded.event_type)
     async def placement_ended(session: AsyncSession, d: s.PlacementEnded, _: Envelope) -> None:
         """Ended on a refund (an operator's REFUND_* decision, a full refund in payments), also after it completed:
         no longer live on anyone's screen, and no longer holding one of the post's pins."""
-        await session.execute(update(Bid).where(Bid.id == d.bid_id, Bid.pinned_status.in_(("ACTIVE", "COMPLETED")))
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, or_(NOT_ENDED_YET, Bid.pinned_status == "COMPLETED"))
                               .values(pinned_status="ENDED"))
         await reliability.refresh(session, d.creator_id)
 

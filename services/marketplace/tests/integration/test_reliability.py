@@ -11,6 +11,13 @@ from pinbid_kit.events import social as s
 
 async def placement(world, creator, post, *, minutes_to_decide: int, pin_late: bool = False):
     """A won, paid and pinned bid on a slot of `post`: returns the event ids to finish it with."""
+    ids, pin = await paid_placement(world, creator, post, minutes_to_decide=minutes_to_decide, pin_late=pin_late)
+    await world.deliver(pin)
+    return ids
+
+
+async def paid_placement(world, creator, post, *, minutes_to_decide: int, pin_late: bool = False):
+    """A won and paid bid on a slot of `post`: its event ids, and the pin event not delivered yet."""
     slot = await world.slot(creator, post, minBid=10)
     buyer = await world.buyer()
     bid = (await world.bid(buyer, slot["id"], 20, newCommentText="Hello")).json()
@@ -25,9 +32,9 @@ async def placement(world, creator, post, *, minutes_to_decide: int, pin_late: b
     await world.deliver(p.PaymentCompleted(payment_id=payment, amount_cents=2000,
                                            pin_deadline_at=world.clock.now + timedelta(days=3), **ids))
     pinned_at = world.clock.now + timedelta(days=4 if pin_late else 1)
-    await world.deliver(s.CommentPinned(slot_id=uuid.UUID(slot["id"]), comment_id="c", comment_text="Ad · x: Hello",
-                                        pinned_at=pinned_at, **ids))
-    return dict(bid_id=ids["bid_id"], slot_id=uuid.UUID(slot["id"]), creator_id=ids["creator_id"])
+    pin = s.CommentPinned(slot_id=uuid.UUID(slot["id"]), comment_id="c", comment_text="Ad · x: Hello",
+                          pinned_at=pinned_at, **ids)
+    return dict(bid_id=ids["bid_id"], slot_id=uuid.UUID(slot["id"]), creator_id=ids["creator_id"]), pin
 
 
 async def test_the_record_follows_the_placements_and_reaches_the_cards_the_filter_and_the_sort(world):

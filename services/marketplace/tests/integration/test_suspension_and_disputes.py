@@ -11,7 +11,7 @@ from pinbid_marketplace.domain.tabs import Tab, tab_of
 from pinbid_marketplace.slots import placements_on_post
 from sqlalchemy import text
 
-from .test_reliability import placement
+from .test_reliability import paid_placement, placement
 
 
 async def slot_state(world, slot_id: str) -> dict:
@@ -128,3 +128,28 @@ async def test_a_placement_ended_on_a_refund_is_past_and_frees_its_pin_once(worl
     assert tab_of("PINNED", "ENDED") is Tab.PAST
     record = (await world.http.get("/influencer/record", headers=creator)).json()
     assert (record["placements"], record["kept"], record["endedEarly"]) == (1, 0, 1)
+
+
+async def test_an_end_delivered_before_its_pin_stays_the_end(world):
+    """Redeliveries out of order: a placement's unpin, completion or end on a refund reaches marketplace before its
+    pin. The late pin records the comment and moves the bid to PINNED, but the placement stays over: not live,
+    holding none of its post's pins, counted once in the creator's record."""
+    creator, posts = await world.creator(posts=3)
+    placed = [await paid_placement(world, creator, post, minutes_to_decide=5) for post in posts]
+    (unpinned, unpinned_pin), (completed, completed_pin), (ended, ended_pin) = placed
+    await world.deliver(s.CommentUnpinned(comment_id="c", unpinned_at=world.clock.now, reason="UNPINNED", **unpinned))
+    await world.deliver(s.PlacementCompleted(completed_at=world.clock.now, **completed))
+    await world.deliver(s.PlacementEnded(buyer_id=uuid.uuid4(), method="SESSION", reason="Refunded in full by Pinbid.",
+                                         ended_at=world.clock.now, **ended))
+    for _, pin in placed:
+        await world.deliver(pin)
+    async with world.service.db.transaction() as session:
+        rows = {row.id: tuple(row)[1:] for row in
+                (await session.execute(text("SELECT id, status, pinned_status, pinned_text FROM bids"))).all()}
+        held = [await placements_on_post(session, post) for post in posts]
+    assert [rows[ids["bid_id"]] for ids in (unpinned, completed, ended)] == [
+        ("PINNED", "UNPINNED", "Ad · x: Hello"), ("PINNED", "COMPLETED", "Ad · x: Hello"),
+        ("PINNED", "ENDED", "Ad · x: Hello")]
+    assert held == [0, 0, 0]
+    record = (await world.http.get("/influencer/record", headers=creator)).json()
+    assert (record["placements"], record["kept"], record["endedEarly"]) == (2, 1, 1)
