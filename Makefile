@@ -68,7 +68,7 @@ lint: web/node_modules/.package-lock.json
 ## (test_rabbit.py's tests share the broker's unprefixed exchange: spread over two workers, they saw each other's
 ## dead letters)
 test-python:
-	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+	$(UV) run pytest -q -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 ## test-fuzz: Schemathesis over contracts/openapi.json against the embedded product, anonymous and as each role
 test-fuzz: web

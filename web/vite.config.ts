@@ -3,6 +3,7 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { compression } from 'vite-plugin-compression2'
+import os from 'node:os'
 import path from 'node:path'
 
 const backend = process.env.PINBID_BACKEND ?? 'http://127.0.0.1:8000'
@@ -33,5 +34,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     testTimeout: 15000,
+    // vitest's default keeps one core for itself (availableParallelism - 1): a single worker on a 2-core machine,
+    // where the workers wait on jsdom and timers more than the main process computes
+    maxWorkers: Math.max(2, os.availableParallelism()),
   },
 })

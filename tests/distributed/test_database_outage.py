@@ -19,6 +19,8 @@ from pinbid_testing import eventually, refusing_connections
 
 from .conftest import dead_letters
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 OUTAGE_SECONDS = float(os.environ.get("PINBID_OUTAGE_SECONDS", "20"))
 RATE = 10  # profile updates a second
 CONSUMERS = ("marketplace", "payments", "social")

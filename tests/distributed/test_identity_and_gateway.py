@@ -15,6 +15,8 @@ from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.secrets import load_or_create_key
 from pinbid_testing import eventually, eventually_sync
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 
 def free_port() -> int:
     with socket.socket() as s:

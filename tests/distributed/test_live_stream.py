@@ -22,6 +22,8 @@ from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenSigner, generate_keypair
 from pinbid_testing import eventually, eventually_sync
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -24,6 +24,8 @@ from pinbid_testing import eventually
 
 from .conftest import dead_letters
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 ROUNDS = int(os.environ.get("PINBID_REPLICA_ROUNDS", "6"))
 BIDS = (70, 85, 100, 120)  # one per brand: the last brand wins and pays the second price
 

@@ -135,18 +135,24 @@ def _wait_ready(name: str, port: int, timeout: float = 60) -> None:
 
 
 def down() -> None:
+    """Every process is asked to stop at once, then each gets up to 10 s (together, not one after another) before
+    it is killed."""
     run = _run_dir()
+    running = {}
     for pid_file in sorted(run.glob("*.pid")):
         pid = int(pid_file.read_text())
         if _alive(pid):
             os.killpg(pid, signal.SIGTERM)
-            for _ in range(100):
-                if not _alive(pid):
-                    break
-                time.sleep(0.1)
-            else:
-                os.killpg(pid, signal.SIGKILL)
-            print(f"stopped {pid_file.stem} (pid {pid})")
+            running[pid_file] = pid
+        else:
+            pid_file.unlink()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in running.values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid_file, pid in running.items():
+        if _alive(pid):
+            os.killpg(pid, signal.SIGKILL)
+        print(f"stopped {pid_file.stem} (pid {pid})")
         pid_file.unlink()
 
 

@@ -1,10 +1,12 @@
 """The services this installation has. Each service package `pinbid_<name>` names itself in `SERVICE` (its
 `__init__.py`) and has an `app` module with SETTINGS (its settings class) and build(settings) -> Service, and may
-have a `demo` module with `seed(service)`, optionally `finish(service)` and `background_jobs(service)`."""
+have a `demo` module with `seed(service)`, optionally `finish(service)` and `background_jobs(service)`. A service's
+`app` is imported when first used: a process that runs one service (`make up` starts a dozen) imports only its own."""
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
+from functools import cached_property
 from types import ModuleType
 
 from pinbid_kit.runtime import Job, Service
@@ -17,7 +19,10 @@ ALL = ("identity", "social", "marketplace", "payments", "content")
 class ServiceModule:
     name: str
     package: str
-    module: ModuleType
+
+    @cached_property
+    def module(self) -> ModuleType:
+        return importlib.import_module(f"{self.package}.app")
 
     def settings(self, **overrides):
         """Its settings from the environment; a wrong value stops the process with one line naming it."""
@@ -52,7 +57,7 @@ def installed() -> list[ServiceModule]:
     for name in ALL:
         package = f"pinbid_{name}"
         if importlib.util.find_spec(package) is not None and importlib.util.find_spec(f"{package}.app") is not None:
-            found.append(ServiceModule(name, package, importlib.import_module(f"{package}.app")))
+            found.append(ServiceModule(name, package))
     return found
 
 

@@ -1,6 +1,7 @@
 """The fixtures every suite can ask for (registered by the root conftest.py): the test servers, fresh
 databases, captured spans and a movable clock."""
 
+import itertools
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -59,3 +60,23 @@ def captured_spans() -> Iterator[InMemorySpanExporter]:
     _SPANS.clear()
     yield _SPANS
     _SPANS.clear()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: a file that takes tens of seconds (processes, a seeded world): "
+                                       "it is run first, so that pytest-xdist's workers end together")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow files first (with `--dist loadfile --no-loadscope-reorder`, a worker takes the next file in this order
+    when it is almost done). Files that launch a distributed run take turns with the other slow files: those runs
+    wait for each other (tests/distributed/conftest.py), and two workers should not both be waiting."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    slow = [group for group in files.values() if group[0].get_closest_marker("slow")]
+    launching = [group for group in slow if "launch" in group[0].fixturenames]
+    others = [group for group in slow if "launch" not in group[0].fixturenames]
+    turns = [group for pair in itertools.zip_longest(launching, others) for group in pair if group is not None]
+    rest = [group for group in files.values() if not group[0].get_closest_marker("slow")]
+    items[:] = [item for group in turns + rest for item in group]

@@ -7,11 +7,14 @@ import sys
 import uuid
 
 import aio_pika
+import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_testing import eventually
+
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 
 def dlq(action: str, env: dict[str, str]) -> subprocess.CompletedProcess:

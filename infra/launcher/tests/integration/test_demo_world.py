@@ -16,6 +16,8 @@ from pinbid_launcher.embedded import seed_demo
 from pinbid_testing import eventually
 from sqlalchemy import func, select, text
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 SERVICES = ("identity", "social", "marketplace", "payments")
 
 

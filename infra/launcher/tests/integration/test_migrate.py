@@ -6,6 +6,9 @@ import subprocess
 import sys
 
 import psycopg
+import pytest
+
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 
 def migrate(name: str, env: dict[str, str]) -> subprocess.CompletedProcess:

@@ -8,10 +8,13 @@ import uuid
 from datetime import UTC, datetime
 
 import aio_pika
+import pytest
 from pinbid_kit import outbox
 from pinbid_kit.db import Database
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import BidApproved, BidOutbid
+
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 
 def replay(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:

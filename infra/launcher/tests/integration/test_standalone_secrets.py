@@ -8,7 +8,10 @@ import sys
 import uuid
 
 import psycopg
+import pytest
 from cryptography.fernet import Fernet
+
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 UNREACHABLE_DATABASE = "postgresql://postgres@127.0.0.1:1/pinbid_payments"
 

@@ -8,6 +8,9 @@ import sys
 import uuid
 
 import psycopg
+import pytest
+
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 MIGRATE = "import sys; from pinbid_kit.migrations import upgrade; upgrade(sys.argv[1], 'pinbid_marketplace')"
 

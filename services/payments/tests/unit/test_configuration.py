@@ -9,6 +9,8 @@ from cryptography.fernet import Fernet
 from pinbid_kit.settings import ConfigurationError
 from pinbid_payments.settings import SANDBOX_WEBHOOK_SECRET, PaymentsSettings
 
+pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
+
 KEYS = Fernet.generate_key().decode()
 STRIPE = {"checkout_provider": "stripe", "stripe_api_key": "sk_test_123", "encryption_keys": KEYS}
 
