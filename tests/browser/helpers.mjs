@@ -78,3 +78,14 @@ export async function waitForResetToken(to, since, timeoutMs = 20_000) {
   }
   throw new Error(`no reset mail for ${to} in ${MAIL_DIR}`)
 }
+
+/** Reload until `locator` shows (what another service does reaches this page a moment later): each load gets
+ * `perLoadMs` to show it, then the page is loaded again, `tries` times in all. */
+export async function reloadUntilVisible(page, locator, { tries = 20, perLoadMs = 1500, beforeCheck } = {}) {
+  for (let i = 0; i < tries; i++) {
+    if (beforeCheck) await beforeCheck()
+    if (await locator.waitFor({ timeout: perLoadMs }).then(() => true, () => false)) return
+    await page.reload()
+  }
+  await locator.waitFor({ timeout: perLoadMs })
+}

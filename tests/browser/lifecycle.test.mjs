@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, CHROMIUM, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
 const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
 const buyer = { name: 'Riley Brand', email: uniqueEmail('lifecycle'), password: 'lifecycle-Password-1', business: 'Northwind Outdoor' }
@@ -173,10 +173,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await page.goto('/approvals')
     const card = page.locator('article').filter({ hasText: SLOT_TITLE })
     const pin = card.getByRole('button', { name: 'Pin Comment' })
-    for (let i = 0; i < 20 && !(await pin.isVisible()); i++) {
-      await page.waitForTimeout(1000)
-      await page.reload()
-    }
+    await reloadUntilVisible(page, pin)
     await pin.click()
     const login = page.getByRole('dialog', { name: 'Secure Instagram Login' })
     const pinned = page.locator('[data-sonner-toast]').filter({ hasText: 'Comment Pinned' }).first()
@@ -201,12 +198,8 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     const live = page.getByRole('tab', { name: /Live/ })
     await live.click()
     const panel = page.getByRole('tabpanel')
-    for (let i = 0; i < 20 && !(await panel.getByText(SLOT_TITLE).isVisible()); i++) {
-      await page.waitForTimeout(1000)
-      await page.reload()
-      await page.getByRole('tab', { name: /Live/ }).click()
-    }
-    await panel.getByText(SLOT_TITLE).waitFor()
+    await reloadUntilVisible(page, panel.getByText(SLOT_TITLE),
+      { beforeCheck: () => page.getByRole('tab', { name: /Live/ }).click() })
     await snap(page, '23-my-bids-live')
     assert.deepEqual(brand.errors, [])
     assert.deepEqual(creator.errors, [])
