@@ -320,10 +320,14 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
         await page.getByRole('list', { name: 'Users' }).waitFor()
         await page.waitForTimeout(200)
       }
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth }))
-      console.log(`${route} at 390 px: ${scrollWidth} px wide`)
-      if (scrollWidth > innerWidth) {
-        wide.push(`${route}: ${scrollWidth} px`)
+      // the page, and the desk's sections (which once scrolled sideways inside their own bar)
+      const { scrollWidth, innerWidth, navScroll, navWidth } = await page.evaluate(() => {
+        const nav = document.querySelector('nav[aria-label="Operator desk"]')
+        return { scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth, navScroll: nav.scrollWidth, navWidth: nav.clientWidth }
+      })
+      console.log(`${route} at 390 px: ${scrollWidth} px wide, its sections ${navScroll} px in ${navWidth} px`)
+      if (scrollWidth > innerWidth || navScroll > navWidth) {
+        wide.push(`${route}: ${scrollWidth} px, sections ${navScroll} px`)
         await page.screenshot({ path: `${ARTIFACTS}/ops-too-wide-${route.replaceAll('/', '_')}.png`, fullPage: true })
       }
     }

@@ -31,8 +31,9 @@ export function OpsShell() {
             <LogOut /> Sign out
           </Button>
         </div>
-        <nav aria-label="Operator desk" className="mx-auto max-w-6xl overflow-x-auto px-1 sm:px-4">
-          <ul className="flex gap-1">
+        {/* on a phone the five sections fit without their icons, and wrap rather than scroll sideways */}
+        <nav aria-label="Operator desk" className="mx-auto max-w-6xl px-1 sm:px-4">
+          <ul className="flex flex-wrap gap-x-1">
             {SECTIONS.map(({ to, label, icon: Icon, end }) => (
               <li key={to}>
                 <NavLink
@@ -40,12 +41,12 @@ export function OpsShell() {
                   end={end}
                   className={({ isActive }) =>
                     cn(
-                      'flex items-center gap-1.5 whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                      'flex items-center gap-1.5 whitespace-nowrap border-b-2 px-2 py-2 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring sm:px-3',
                       isActive ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
                     )
                   }
                 >
-                  <Icon aria-hidden="true" className="size-4" /> {label}
+                  <Icon aria-hidden="true" className="hidden size-4 sm:block" /> {label}
                 </NavLink>
               </li>
             ))}
