@@ -24,8 +24,15 @@ npm ci --no-audit --no-fund --loglevel=error
 export PINBID_BASE_URL="http://127.0.0.1:$port" PINBID_MAIL_DIR="$var/mail" PINBID_OPERATOR_EMAIL="$operator_email" \
   PINBID_OPERATOR_PASSWORD="$operator_password" PINBID_OPERATOR_TOTP_SECRET="$operator_secret"
 status=0
-node --test --test-concurrency=1 $(ls *.test.mjs | grep -vx ops.test.mjs) || status=$?
-# node runs the files it is given sorted by name: the operator's journey runs on its own, after every other one,
-# since it changes the demo world (suspends a demo brand, opens and decides a dispute)
+# the accessibility and layout-shift checks only read, so they run beside the journeys (which run one file at a
+# time, each making its own slot, brand and bids); their report is printed when both are done
+a11y_report="$var/a11y.tap"
+node --test a11y.test.mjs > "$a11y_report" 2>&1 &
+a11y=$!
+node --test --test-concurrency=1 $(ls *.test.mjs | grep -vx -e ops.test.mjs -e a11y.test.mjs) || status=$?
+wait $a11y || status=$?
+cat "$a11y_report"
+# the operator's journey runs on its own, after every other one, since it changes the demo world (suspends a demo
+# brand, opens and decides a dispute)
 node --test --test-concurrency=1 ops.test.mjs || status=$?
 exit $status
