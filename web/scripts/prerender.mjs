@@ -2,8 +2,10 @@
 // public pages rendered to HTML, so that they paint before any script runs; main.tsx hydrates them.
 //   dist/index.html            the landing page (/)              dist/app.html  the empty shell: every other path
 //   dist/<route>/index.html    /login, /blog, ...                (the gateway's SPA fallback, and the dev server's)
-// Each gets its title, its route's chunk as a modulepreload (so hydration does not wait for the entry to ask for
-// it) and a .gz copy beside it, like every other text file of the build (the gateway sends it as it is).
+// Each gets its title, the app's and its route's chunks as low-priority preloads (fetched without holding the first
+// paint, and there when src/boot.ts asks for the app after it: hydration does not wait to discover them; the
+// elements are parsed with the page rather than added by a script, a millisecond each of the main thread's time) and a .gz copy beside it, like every other text file
+// of the build (the gateway sends it as it is). app.html preloads the app's chunks at once: it has nothing to paint.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -33,21 +35,19 @@ function write(file, html) {
   writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }))
 }
 
-/** The files a page's module needs beyond what the entry already loads: [scripts, stylesheets]. */
-function routeFiles(manifest, key) {
-  const entry = new Set()
-  const closure = (k, into) => {
-    if (into.has(k)) return
-    into.add(k)
-    for (const dep of manifest[k].imports ?? []) closure(dep, into)
-  }
-  closure('index.html', entry)
-  const page = new Set()
-  closure(key, page)
+function closure(manifest, key, into = new Set()) {
+  if (into.has(key)) return into
+  into.add(key)
+  for (const dep of manifest[key].imports ?? []) closure(manifest, dep, into)
+  return into
+}
+
+/** The files of `key` and its static imports beyond what `loaded` already holds: [scripts, stylesheets]. */
+function files(manifest, key, loaded) {
   const scripts = []
   const styles = []
-  for (const k of page) {
-    if (entry.has(k)) continue
+  for (const k of closure(manifest, key)) {
+    if (loaded.has(k)) continue
     scripts.push(manifest[k].file)
     styles.push(...(manifest[k].css ?? []))
   }
@@ -60,7 +60,15 @@ const built = readFileSync(path.join(dist, 'index.html'), 'utf8')
 const template = built.includes(ROOT) ? built : readFileSync(path.join(dist, 'app.html'), 'utf8')
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'))
 if (!template.includes(ROOT) || !/<title>[^<]*<\/title>/.test(template)) throw new Error('dist/index.html: no empty root or no title')
-write(path.join(dist, 'app.html'), template)
+// the boot script (index.html's one script, src/boot.ts) imports the app (src/main.tsx) after the first paint
+const APP = 'src/main.tsx'
+if (!manifest[APP]) throw new Error(`${APP} is not in the build's manifest`)
+const booted = closure(manifest, 'index.html')
+const [appScripts] = files(manifest, APP, booted)
+const loaded = new Set([...booted, ...closure(manifest, APP)])
+// the shell paints nothing: the app's chunks are fetched with the boot script, one round trip sooner
+const appPreloads = appScripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('\n    ')
+write(path.join(dist, 'app.html'), template.replace('</head>', `  ${appPreloads}\n  </head>`))
 
 const { render, pageTitle } = await import(pathToFileURL(path.join(ssr, 'entry-server.js')).href)
 for (const [route, module] of Object.entries(ROUTES)) {
@@ -68,10 +76,10 @@ for (const [route, module] of Object.entries(ROUTES)) {
   const title = pageTitle(route)
   if (title.startsWith('Page not found')) throw new Error(`${route} has no title in src/titles.ts`)
   const body = await render(route)
-  const [scripts, styles] = routeFiles(manifest, module)
+  const [scripts, styles] = files(manifest, module, loaded)
   const head = [
     ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-    ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...[...appScripts, ...scripts].map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`),
   ].join('\n    ')
   const html = template
     .replace(/<title>[^<]*<\/title>/, `<title>${escape(title)}</title>`)

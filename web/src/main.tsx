@@ -1,6 +1,5 @@
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import './index.css'
 import { loadRuntimeConfig } from './config'
 import { getToken } from './auth/token'
 import { canHydrate } from './hydration'
