@@ -26,16 +26,6 @@ export default defineConfig(({ isSsrBuild }) => ({
     outDir: 'dist',
     sourcemap: false,
     manifest: true,
-    rolldownOptions: isSsrBuild ? {} : {
-      output: {
-        codeSplitting: {
-          // the icons in one chunk rather than one chunk per icon shared by two pages: the landing page asked for
-          // some twenty chunks of a few hundred bytes, and each asked-for chunk costs the main thread about a
-          // millisecond (four on a phone, Lighthouse's slower CPU) besides its request
-          groups: [{ name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ }],
-        },
-      },
-    },
   },
   test: {
     environment: 'jsdom',

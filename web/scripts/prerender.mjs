@@ -2,10 +2,9 @@
 // public pages rendered to HTML, so that they paint before any script runs; main.tsx hydrates them.
 //   dist/index.html            the landing page (/)              dist/app.html  the empty shell: every other path
 //   dist/<route>/index.html    /login, /blog, ...                (the gateway's SPA fallback, and the dev server's)
-// Each gets its title, the app's and its route's chunks as low-priority preloads (fetched without holding the first
-// paint, and there when src/boot.ts asks for the app after it: hydration does not wait to discover them; the
-// elements are parsed with the page rather than added by a script, a millisecond each of the main thread's time) and a .gz copy beside it, like every other text file
-// of the build (the gateway sends it as it is). app.html preloads the app's chunks at once: it has nothing to paint.
+// Each gets its title and no script but the boot script (src/boot.ts asks for the app once the page is painted);
+// app.html preloads the app's chunks at once, as it has nothing to paint. Each gets a .gz copy beside it, like every
+// other text file of the build (the gateway sends it as it is).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -76,14 +75,12 @@ for (const [route, module] of Object.entries(ROUTES)) {
   const title = pageTitle(route)
   if (title.startsWith('Page not found')) throw new Error(`${route} has no title in src/titles.ts`)
   const body = await render(route)
-  const [scripts, styles] = files(manifest, module, loaded)
-  const head = [
-    ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
-    ...[...appScripts, ...scripts].map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`),
-  ].join('\n    ')
+  // a stylesheet of the page's own chunks (none today: Tailwind's one stylesheet is the boot script's)
+  const [, styles] = files(manifest, module, loaded)
+  const links = styles.map((file) => `  <link rel="stylesheet" crossorigin href="/${file}">\n  `).join('')
   const html = template
     .replace(/<title>[^<]*<\/title>/, `<title>${escape(title)}</title>`)
-    .replace('</head>', `  ${head}\n  </head>`)
+    .replace('</head>', `${links}</head>`)
     .replace(ROOT, `<div id="root">${body}</div>`)
   const file = route === '/' ? path.join(dist, 'index.html') : path.join(dist, route.slice(1), 'index.html')
   write(file, html)
