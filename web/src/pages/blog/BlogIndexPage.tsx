@@ -16,6 +16,7 @@ import { showServerErrors } from '@/lib/server-errors'
 import { cn } from '@/lib/utils'
 import { ArticleCard, ArticleCardSkeleton } from './ArticleCard'
 import { categoryLabel } from './util'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 function useDebounced<T>(value: T, ms: number) {
   const [v, setV] = React.useState(value)
@@ -190,6 +191,7 @@ const newsletterSchema = z.object({ email: emailField })
 type NewsletterValues = z.infer<typeof newsletterSchema>
 
 function Newsletter() {
+  const hydrated = useHydrated()
   const form = useForm<NewsletterValues>({ resolver: zodResolver(newsletterSchema), defaultValues: { email: '' } })
   const subscribe = useMutation({
     mutationFn: subscribeNewsletter,
@@ -212,7 +214,7 @@ function Newsletter() {
         </h2>
         <p className="max-w-xl text-primary-foreground/85">New playbooks on pinned comments, pricing and brand safety, once or twice a month. No spam; unsubscribe in one click.</p>
         <Form {...form}>
-          <form onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
+          <form inert={!hydrated} onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
             <FormField
               control={form.control}
               name="email"
