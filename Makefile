@@ -5,7 +5,7 @@ NPM := npm
 PORT ?= 8000
 REPLICAS ?= 1
 PYTEST_WORKERS ?= 2
-WEB_SOURCES := $(shell find web/src web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web/src web/scripts web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
 .PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-fuzz-then-web test-browser up down status bench bench-hot clean operator
 

@@ -13,7 +13,7 @@ const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withF
 const SHARED = ['./src/api', './src/auth', './src/components', './src/hooks', './src/lib', './src/config.ts']
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'src/api/schema.d.ts'] },
+  { ignores: ['dist', 'dist-ssr', 'node_modules', 'src/api/schema.d.ts'] },
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],

@@ -119,19 +119,25 @@ web = APIRouter(include_in_schema=False)
 
 @web.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
 async def web_app(path: str, request: Request, settings: SettingsDep, root: WebRootDep) -> Response:
-    """The built React app with an SPA fallback: any non-/api path without a file gets index.html."""
+    """The built React app: a file of the build; a public page prerendered at build time (`/login` is
+    `login/index.html`, `/` is `index.html`); else the SPA fallback, the empty shell `app.html` (`index.html` in a
+    build that prerenders nothing), for any non-/api path."""
     if path.startswith(settings.api_base.strip("/") + "/"):
         raise NotFound("Not found.")
     index = root / "index.html"
     if not index.exists():
         return HTMLResponse(NOT_BUILT, status_code=503)
     candidate = (root / path).resolve()
-    if path and candidate.is_file() and candidate.is_relative_to(root):
-        cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
-        return static_file(candidate, request, cache)
+    if candidate.is_relative_to(root):
+        if path and candidate.is_file():
+            cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
+            return static_file(candidate, request, cache)
+        if (candidate / "index.html").is_file():
+            return static_file(candidate / "index.html", request, "no-cache")
     if site_files.names_a_file(path):  # /favicon.ico, an old asset: not the app's HTML
         raise NotFound("Not found.")
-    return static_file(index, request, "no-cache")
+    shell = root / "app.html"
+    return static_file(shell if shell.is_file() else index, request, "no-cache")
 
 
 def static_file(path: Path, request: Request, cache: str) -> FileResponse:

@@ -119,6 +119,28 @@ async def test_runtime_config_and_the_web_app(stack):
     assert (await http.get("/api/unknown")).headers["content-type"].startswith("application/json")
 
 
+async def test_prerendered_pages_are_served_as_built_and_every_other_path_gets_the_shell(stack):
+    """A build that prerenders: `index.html` is the landing page, `<route>/index.html` a public page, `app.html`
+    the empty shell every other path gets (and the 404 of names that look like files stays)."""
+    http, gateway, _ = stack
+    dist = gateway.settings.web_dist
+    (dist / "index.html").write_text("<!doctype html><title>landing</title>")
+    (dist / "app.html").write_text("<!doctype html><title>shell</title>")
+    (dist / "login").mkdir()
+    (dist / "login" / "index.html").write_text("<!doctype html><title>login</title>" + "<p>Sign in</p>" * 200)
+    (dist / "login" / "index.html.gz").write_bytes(gzip.compress((dist / "login" / "index.html").read_bytes()))
+    assert "landing" in (await http.get("/")).text
+    page = await http.get("/login", headers={"accept-encoding": "gzip"})
+    assert page.status_code == 200 and "<title>login</title>" in page.text
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
+    assert page.headers["content-type"].startswith("text/html")
+    for path in ("/dashboard", "/blog/some-post", "/login/more", "/assets"):
+        page = await http.get(path)
+        assert page.status_code == 200 and "<title>shell</title>" in page.text, path
+    assert (await http.get("/assets/gone-1234.js")).status_code == 404
+    assert "root:" not in (await http.get("/..%2F..%2Fetc%2Fpasswd")).text
+
+
 async def test_cors_from_settings(stack):
     http, _, _ = stack
     preflight = await http.options("/api/auth/login", headers={"Origin": "http://localhost:5173",

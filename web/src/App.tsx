@@ -5,6 +5,7 @@ import { AuthProvider } from '@/auth/session'
 import { ProtectedRoute, PublicOnlyRoute } from '@/auth/guards'
 import { PublicLayout } from '@/layouts/PublicLayout'
 import { Toaster } from '@/components/ui/sonner'
+import { pageTitle } from '@/titles'
 
 // Route-level code splitting: every page is its own chunk.
 const LandingPage = React.lazy(() => import('@/pages/landing/LandingPage'))
@@ -99,51 +100,36 @@ export function createQueryClient() {
   })
 }
 
+/** The app inside a router: the browser's (App) or, at build time, a static one for one public page (entry-server). */
+export function AppBody() {
+  return (
+    <>
+      <RouteEffects />
+      <AuthProvider>
+        <AppRoutes />
+      </AuthProvider>
+    </>
+  )
+}
+
 export function App() {
   const [queryClient] = React.useState(createQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <RouteEffects />
-        <AuthProvider>
-          <AppRoutes />
-        </AuthProvider>
+        <AppBody />
       </BrowserRouter>
       <Toaster />
     </QueryClientProvider>
   )
 }
 
-const TITLES: Record<string, string> = {
-  '/': 'Pinbid — Auction your pinned comments',
-  '/login': 'Log in — Pinbid',
-  '/signup/influencer': 'Join as a Creator — Pinbid',
-  '/signup/buyer': 'Join as a Brand — Pinbid',
-  '/reset-password': 'Reset your password — Pinbid',
-  '/blog': 'Blog — Pinbid',
-  '/privacy': 'Privacy Policy — Pinbid',
-  '/terms': 'Terms of Service — Pinbid',
-  '/dashboard': 'Dashboard — Pinbid',
-  '/marketplace': 'Marketplace — Pinbid',
-  '/post-manager': 'Post Manager — Pinbid',
-  '/approvals': 'Approvals — Pinbid',
-  '/my-bids': 'My Bids — Pinbid',
-  '/earnings': 'Earnings — Pinbid',
-  '/settings': 'Settings — Pinbid',
-  '/notifications': 'Notifications — Pinbid',
-  '/ops': 'Disputes — Pinbid operator desk',
-  '/ops/flags': 'Flags — Pinbid operator desk',
-  '/ops/users': 'Users — Pinbid operator desk',
-  '/ops/links': 'Link changes — Pinbid operator desk',
-  '/ops/audit': 'Audit log — Pinbid operator desk',
-}
 
 function RouteEffects() {
   const { pathname, hash } = useLocation()
   React.useEffect(() => {
-    const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname.startsWith('/ops/disputes/') ? '/ops' : pathname
     // blog posts set their own title once loaded
-    if (!pathname.startsWith('/blog/')) document.title = TITLES[key] ?? 'Page not found — Pinbid'
+    if (!pathname.startsWith('/blog/')) document.title = pageTitle(pathname)
   }, [pathname])
   React.useEffect(() => {
     if (hash) {

@@ -111,8 +111,16 @@ function TopBar() {
   )
 }
 
+const noChange = () => () => {}
+
 function Footer() {
-  const year = new Date().getFullYear()
+  // the year of the visit: none in a page prerendered at build time, and so none while such a page is hydrated,
+  // then this year's (a build from last December still matches its HTML in January)
+  const year = React.useSyncExternalStore(
+    noChange,
+    () => new Date().getFullYear(),
+    () => null,
+  )
   return (
     <footer className="border-t bg-muted/40">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-[1.4fr_1fr_1fr_1fr]">
@@ -142,7 +150,7 @@ function Footer() {
       </div>
       <div className="border-t">
         <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-5 text-xs text-muted-foreground sm:flex-row sm:items-center sm:justify-between sm:px-6">
-          <p>© {year} Pinbid. All rights reserved.</p>
+          <p>© {year && `${year} `}Pinbid. All rights reserved.</p>
           <p>Pinbid is not affiliated with Instagram or Meta.</p>
         </div>
       </div>

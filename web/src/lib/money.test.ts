@@ -80,5 +80,14 @@ describe('one format for amounts', () => {
     expect(formatMoney(1250)).toBe('$1,250.00')
     expect(formatMoney(0.5)).toBe('$0.50')
     expect(formatMoney(null)).toBe('$0.00')
+    expect(formatMoney(-5)).toBe('-$5.00')
+  })
+
+  it('writes every amount in cents as Intl does', () => {
+    const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    for (let cents = -250_000; cents <= 100_000_000; cents += cents < 1_000_000 ? 7 : 99_991) {
+      const dollars = cents / 100
+      expect(formatMoney(dollars), String(cents)).toBe(intl.format(dollars))
+    }
   })
 })

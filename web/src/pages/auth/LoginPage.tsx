@@ -13,6 +13,7 @@ import { ApiError } from '@/api/errors'
 import { emailField, MESSAGES } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 export const LOGIN_FAILED = 'Login failed. Please check your credentials and try again.'
 
@@ -24,6 +25,7 @@ const loginSchema = z.object({ email: emailField, password: z.string().min(1, ME
 type LoginValues = z.infer<typeof loginSchema>
 
 export default function LoginPage() {
+  const hydrated = useHydrated()
   const { login } = useAuth()
   const navigate = useNavigate()
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '', code: '' } })
@@ -75,7 +77,7 @@ export default function LoginPage() {
       }
     >
       <Form {...form}>
-        <form onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label="Log in">
+        <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label="Log in">
           {formError && <FormAlert>{formError}</FormAlert>}
           <TextField control={form.control} name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
           <TextField

@@ -14,6 +14,7 @@ import { serverMessage, unwrap } from '@/api/errors'
 import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 export default function ResetPasswordPage() {
   const { token } = useParams()
@@ -24,6 +25,7 @@ const forgotSchema = z.object({ email: emailField })
 type ForgotValues = z.infer<typeof forgotSchema>
 
 function ForgotForm() {
+  const hydrated = useHydrated()
   const form = useForm<ForgotValues>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } })
   const busy = form.formState.isSubmitting
   const [sent, setSent] = React.useState(false)
@@ -62,7 +64,7 @@ function ForgotForm() {
         </div>
       ) : (
         <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Request a password reset link">
+          <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Request a password reset link">
             <TextField control={form.control} name="email" label="Email Address" type="email" autoComplete="email" placeholder="you@example.com" />
             <Button type="submit" size="lg" disabled={busy} className="w-full">
               {busy && <Spinner />}
@@ -79,6 +81,7 @@ const resetSchema = z.object({ newPassword: z.string(), confirmPassword: z.strin
 type ResetValues = z.infer<typeof resetSchema>
 
 function ResetForm({ token }: { token: string }) {
+  const hydrated = useHydrated()
   const navigate = useNavigate()
   const form = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { newPassword: '', confirmPassword: '' } })
   const busy = form.formState.isSubmitting
@@ -105,7 +108,7 @@ function ResetForm({ token }: { token: string }) {
       }
     >
       <Form {...form}>
-        <form onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
+        <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
           <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
           <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
           <Button type="submit" size="lg" disabled={busy} className="w-full">

@@ -15,6 +15,7 @@ import { emailField, MESSAGES, normaliseHandle, PASSWORD_MIN_LENGTH, requiredTex
 import { handlePattern } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 export const SIGNUP_FAILED = 'Signup failed. Please check your details and try again.'
 
@@ -38,6 +39,7 @@ type SignupInput = z.input<ReturnType<typeof signupSchema>>
 type SignupValues = z.output<ReturnType<typeof signupSchema>>
 
 export function SignupPage({ role }: { role: Role }) {
+  const hydrated = useHydrated()
   const influencer = role === 'INFLUENCER'
   const { signup } = useAuth()
   const navigate = useNavigate()
@@ -87,7 +89,7 @@ export function SignupPage({ role }: { role: Role }) {
       }
     >
       <Form {...form}>
-      <form onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label={influencer ? 'Influencer signup' : 'Buyer signup'}>
+      <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label={influencer ? 'Influencer signup' : 'Buyer signup'}>
         {formError && (
           <FormAlert>
             <p>{formError.title}</p>

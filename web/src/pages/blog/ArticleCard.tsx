@@ -49,7 +49,7 @@ export function ArticleCard({ article, featured = false }: { article: ArticleSum
         <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-2 text-xs text-muted-foreground">
           <span className="inline-flex items-center gap-1">
             <CalendarDays className="size-3.5" aria-hidden="true" />
-            <time dateTime={article.publishedAt}>{formatDate(article.publishedAt, { month: 'short', day: 'numeric', year: 'numeric' })}</time>
+            <time dateTime={article.publishedAt}>{formatDate(article.publishedAt, 'short')}</time>
           </span>
           <span className="inline-flex items-center gap-1">
             <Clock className="size-3.5" aria-hidden="true" /> {article.readTime} min read

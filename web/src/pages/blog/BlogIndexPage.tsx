@@ -16,6 +16,7 @@ import { showServerErrors } from '@/lib/server-errors'
 import { cn } from '@/lib/utils'
 import { ArticleCard, ArticleCardSkeleton } from './ArticleCard'
 import { categoryLabel } from './util'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 function useDebounced<T>(value: T, ms: number) {
   const [v, setV] = React.useState(value)
@@ -32,14 +33,17 @@ export default function BlogIndexPage() {
   const q = useDebounced(search.trim(), 300)
   const filtering = Boolean(q || category)
 
-  const featured = useQuery({ queryKey: ['blog', 'featured'], queryFn: featuredArticles })
+  // the cards are rendered as a deferred update, which React can split and pause, rather than in the one task
+  // that hears the answer (a query's answer renders synchronously: 300 ms of a phone's main thread for the list)
+  const featured = React.useDeferredValue(useQuery({ queryKey: ['blog', 'featured'], queryFn: featuredArticles }))
   const categories = useQuery({ queryKey: ['blog', 'categories'], queryFn: blogCategories })
-  const list = useInfiniteQuery({
+  const listQuery = useInfiniteQuery({
     queryKey: ['blog', 'articles', q, category],
     queryFn: ({ pageParam }) => listArticles({ q: q || undefined, category: category ?? undefined, page: pageParam, limit: BLOG_PAGE_SIZE }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page < last.totalPages ? last.page + 1 : undefined),
   })
+  const list = React.useDeferredValue(listQuery)
 
   const articles = list.data?.pages.flatMap((p) => p.articles) ?? []
   const total = list.data?.pages.at(-1)?.total ?? 0
@@ -190,6 +194,7 @@ const newsletterSchema = z.object({ email: emailField })
 type NewsletterValues = z.infer<typeof newsletterSchema>
 
 function Newsletter() {
+  const hydrated = useHydrated()
   const form = useForm<NewsletterValues>({ resolver: zodResolver(newsletterSchema), defaultValues: { email: '' } })
   const subscribe = useMutation({
     mutationFn: subscribeNewsletter,
@@ -212,7 +217,7 @@ function Newsletter() {
         </h2>
         <p className="max-w-xl text-primary-foreground/85">New playbooks on pinned comments, pricing and brand safety, once or twice a month. No spam; unsubscribe in one click.</p>
         <Form {...form}>
-          <form onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
+          <form inert={!hydrated} onSubmit={form.handleSubmit(({ email }) => subscribe.mutate(email))} noValidate className="mt-2 flex w-full max-w-md flex-col gap-2 sm:flex-row" aria-label="Newsletter signup">
             <FormField
               control={form.control}
               name="email"

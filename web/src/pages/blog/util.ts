@@ -3,6 +3,8 @@ export function categoryLabel(category: string) {
   return category.replace(/-/g, ' ')
 }
 
+/** '1,234 views': the digits grouped by hand, as toLocaleString('en-US') groups a count (which builds a number
+ *  formatter, loading the locale's data, on every call: once per card). */
 export function formatViews(n: number) {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? 'view' : 'views'}`
+  return `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ${n === 1 ? 'view' : 'views'}`
 }

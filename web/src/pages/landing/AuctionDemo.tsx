@@ -8,6 +8,7 @@ import { Label } from '@/components/ui/label'
 import { formatMoney, readMoney } from '@/lib/money'
 import { cn } from '@/lib/utils'
 import { currentPrice, rank, RESERVE, secondPrice, split, STEP, type DemoBidder } from './auction'
+import { useHydrated } from '@/hooks/use-hydrated'
 
 const AUCTION_SECONDS = 45
 
@@ -19,6 +20,7 @@ const RIVALS: DemoBidder[] = [
 type Phase = 'open' | 'closed'
 
 export function AuctionDemo() {
+  const hydrated = useHydrated()
   const [bidders, setBidders] = React.useState<DemoBidder[]>(RIVALS)
   const [seq, setSeq] = React.useState(3)
   const [amount, setAmount] = React.useState('')
@@ -167,7 +169,7 @@ export function AuctionDemo() {
         </ol>
 
         {phase === 'open' ? (
-          <form onSubmit={placeBid} noValidate className="grid gap-2">
+          <form inert={!hydrated} onSubmit={placeBid} noValidate className="grid gap-2">
             <Label htmlFor={inputId}>Your maximum bid (USD)</Label>
             <div className="flex gap-2">
               <div className="flex-1">

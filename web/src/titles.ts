@@ -1,0 +1,29 @@
+/** Each route's document title: set on navigation (App's RouteEffects) and written into the prerendered pages. */
+const TITLES: Record<string, string> = {
+  '/': 'Pinbid — Auction your pinned comments',
+  '/login': 'Log in — Pinbid',
+  '/signup/influencer': 'Join as a Creator — Pinbid',
+  '/signup/buyer': 'Join as a Brand — Pinbid',
+  '/reset-password': 'Reset your password — Pinbid',
+  '/blog': 'Blog — Pinbid',
+  '/privacy': 'Privacy Policy — Pinbid',
+  '/terms': 'Terms of Service — Pinbid',
+  '/dashboard': 'Dashboard — Pinbid',
+  '/marketplace': 'Marketplace — Pinbid',
+  '/post-manager': 'Post Manager — Pinbid',
+  '/approvals': 'Approvals — Pinbid',
+  '/my-bids': 'My Bids — Pinbid',
+  '/earnings': 'Earnings — Pinbid',
+  '/settings': 'Settings — Pinbid',
+  '/notifications': 'Notifications — Pinbid',
+  '/ops': 'Disputes — Pinbid operator desk',
+  '/ops/flags': 'Flags — Pinbid operator desk',
+  '/ops/users': 'Users — Pinbid operator desk',
+  '/ops/links': 'Link changes — Pinbid operator desk',
+  '/ops/audit': 'Audit log — Pinbid operator desk',
+}
+
+export function pageTitle(pathname: string): string {
+  const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname.startsWith('/ops/disputes/') ? '/ops' : pathname
+  return TITLES[key] ?? 'Page not found — Pinbid'
+}
