@@ -154,8 +154,8 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
     async def placement_ended(session: AsyncSession, d: s.PlacementEnded, _: Envelope) -> None:
         """Ended on a refund (an operator's REFUND_* decision, a full refund in payments), also after it completed:
         no longer live on anyone's screen, and no longer holding one of the post's pins."""
-        await session.execute(update(Bid).where(Bid.id == d.bid_id, or_(NOT_ENDED_YET, Bid.pinned_status == "COMPLETED"))
-                              .values(pinned_status="ENDED"))
+        ending = or_(NOT_ENDED_YET, Bid.pinned_status == "COMPLETED")
+        await session.execute(update(Bid).where(Bid.id == d.bid_id, ending).values(pinned_status="ENDED"))
         await reliability.refresh(session, d.creator_id)
 
     @on(s.SocialAccountSignal.event_type)
