@@ -5,6 +5,10 @@ NPM := npm
 PORT ?= 8000
 REPLICAS ?= 1
 PYTEST_WORKERS ?= 2
+# Python keeps its bytecode caches (__pycache__/, ignored by git). This machine's environment sets
+# PYTHONDONTWRITEBYTECODE, and so every process the tests start (a dozen per distributed run, one per launcher
+# command) compiled each module it imports from source again: a third of the Python suites' CPU.
+unexport PYTHONDONTWRITEBYTECODE
 WEB_SOURCES := $(shell find web/src web/scripts web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
 .PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-fuzz-then-web test-browser up down status bench bench-hot clean operator
