@@ -1,14 +1,15 @@
 """The operator's desk for payments: find a bid's or a user's payments, and refund one in full. The refund is
-ordered once (the payment row locked; a second order is 409) and made through the provider in the same
-transaction as its audit event (the refund job tries again if the provider refuses); the answer is that write's.
-One transaction, one connection: under fifty concurrent orders, an answer never waits for a second connection
-after its refund was ordered, so a busy pool (503) always means nothing was done."""
+ordered once (the payment row locked; a second order is 409) with its audit event in one transaction, then made at
+once through the provider in another (the refund job makes it if the provider refuses, or if no connection comes
+free: under fifty concurrent orders the pool may be busy, and the order is already safe). Each answer comes from
+the last write that succeeded, never from a further read."""
 
+import logging
 import uuid
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, NotFound
+from pinbid_kit.errors import Conflict, NotFound, ServiceUnavailable
 from pinbid_kit.tokens import Principal
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import events_out, settlement
 from .models import Earning, Payment
 from .refunds import Refunds
+
+log = logging.getLogger("pinbid.payments.operator_refunds")
 
 
 class OperatorPayments:
@@ -58,7 +61,20 @@ class OperatorPayments:
             if not settlement.request_full_refund(payment, at=now, reason="operator_refund"):
                 raise Conflict("This payment is already refunded.", code="already_refunded")
             await events_out.operator_refunded(session, payment, operator_id=operator.user_id, reason=reason, at=now)
-            await self.refunds.make_ordered(session, payment)
+            ordered = payment, await _released(session, payment_id)
+        try:
+            return await self._make_now(payment_id)
+        except ServiceUnavailable:
+            log.warning("refund of payment %s ordered; the refund job will make it (no connection now)", payment_id)
+            return ordered
+
+    async def _make_now(self, payment_id: uuid.UUID) -> tuple[Payment, int]:
+        async with self.db.transaction() as session:
+            payment = await session.get(Payment, payment_id, with_for_update=True)
+            assert payment is not None
+            due = payment.full_refund_next_at is not None and payment.full_refund_next_at <= self.clock()
+            if payment.status == "COMPLETED" and due:  # neither made by the job meanwhile nor refused and waiting
+                await self.refunds.make_ordered(session, payment)
             return payment, await _released(session, payment_id)
 
 

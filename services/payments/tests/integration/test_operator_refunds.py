@@ -6,6 +6,7 @@ import asyncio
 import json
 import uuid
 
+from pinbid_kit.db import Busy
 from pinbid_kit.events.social import PlacementKept
 from pinbid_payments.adapters.signing import stripe_signature
 from pinbid_payments.domain import ledger
@@ -34,10 +35,13 @@ async def test_fifty_concurrent_refunds_refund_once_with_one_audit_event(pay):
     # the pool holds 30 connections: on a loaded machine a caller may wait past the pool's timeout for one and be
     # told busy (503, try again), which must mean nothing was done; every other loser is told it is refunded
     [done] = [a for a in answers if a.status_code == 200]
-    assert done.json()["status"] == "REFUNDED" and done.json()["released"] == 0
     refused = [a for a in answers if a.status_code != 200]
     assert {(a.status_code, a.json()["code"]) for a in refused} <= {(409, "already_refunded"), (503, "busy")}
     assert all(a.headers.get("Retry-After") for a in refused if a.status_code == 503)
+    if done.json()["status"] == "REFUNDING":  # ordered, but no connection came free to make it at once
+        assert await pay.service.state["refunds"].run_once() == 1
+    else:
+        assert (done.json()["status"], done.json()["released"]) == ("REFUNDED", 0)
     assert len(await pay.events("payments.operator.acted.v1")) == 1
     assert len(await pay.events("payments.payment.refunded.v1")) == 1
     assert await pay.rows("SELECT count(*), sum(amount_cents) FROM sandbox_refunds") == [(1, 20_000)]
@@ -108,6 +112,26 @@ async def test_a_refund_the_provider_refuses_is_ordered_releases_stop_and_the_jo
     assert await pay.status(approved) == "REFUNDED"
     assert await pay.balance(ledger.creator_available(approved.creator_id)) == 0
 
+
+async def test_a_refund_ordered_when_no_connection_comes_free_is_answered_refunding_and_made_by_the_job(pay):
+    """The order and its audit event are committed first; a busy pool when making it at once is no error."""
+    approved, payment_id = await paid_and_pinned(pay)
+    refunds = pay.service.state["refunds"]
+
+    async def busy(session, payment) -> bool:
+        raise Busy()
+
+    refunds.make_ordered, made_by_the_job = busy, refunds.make_ordered
+    answer = await pay.http.post(f"/ops/payments/{payment_id}/refund", json={"reason": "Fraud"},
+                                 headers=pay.token(uuid.uuid4(), "OPERATOR"))
+    assert (answer.status_code, answer.json()["status"], answer.json()["released"]) == (200, "REFUNDING", 45.0)
+    assert len(await pay.events("payments.operator.acted.v1")) == 1
+    refunds.make_ordered = made_by_the_job
+    assert await refunds.run_once() == 1
+    assert await refunds.run_once() == 0
+    assert await pay.status(approved) == "REFUNDED"
+    assert await pay.rows("SELECT count(*), sum(amount_cents) FROM sandbox_refunds") == [(1, 20_000)]
+    assert await pay.balance(ledger.creator_available(approved.creator_id)) == 0
 
 async def test_a_full_refund_at_the_provider_after_release_takes_it_back_and_nothing_more_is_released(pay):
     approved, payment_id = await paid_and_pinned(pay)
