@@ -1,6 +1,6 @@
 /** Slots, bids and signed-in sessions for the feature tests, shaped as the API sends them. */
 import { expect } from 'vitest'
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import type { Schemas } from '@/api/client'
 import { json, makeUser, mockApi } from './utils'
 
@@ -81,4 +81,6 @@ export function signedIn(user: ReturnType<typeof makeUser>, routes: Record<strin
 export const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1) =>
   json(200, { slots, total, totalPages, page: p })
 
-export const toastWith = async (text: string | RegExp) => expect(await screen.findByText(text)).toBeInTheDocument()
+// asked again until it holds: a toast's element can be replaced while it shows (found, then detached a moment
+// later, on a machine busy with other suites)
+export const toastWith = (text: string | RegExp) => waitFor(() => expect(screen.getByText(text)).toBeInTheDocument())
