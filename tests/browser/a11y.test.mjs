@@ -4,35 +4,16 @@
 // and desktop widths). Prints the violations per page, so a failure says where and what.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { AxeBuilder } from '@axe-core/playwright'
 import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, serverIsUp } from './helpers.mjs'
+import { BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open, serverIsUp } from './helpers.mjs'
 
-const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
-const BRAND = { email: 'brand@demo.pinbid.app', password: 'pinbid-demo' }
 const PUBLIC = ['/', '/blog', '/blog/:first', '/blog/no-such-post', '/login', '/signup/influencer', '/signup/buyer',
   '/privacy', '/terms', '/reset-password', '/no-such-page']
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings', '/notifications'],
   brand: ['/dashboard', '/marketplace', '/marketplace#bid-panel', '/my-bids', '/my-bids/:first', '/settings', '/notifications'],
 }
-const GRAVE = new Set(['serious', 'critical'])
 const CLS_LIMIT = 0.1
-
-async function open(browser, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(20_000)
-  const page = await context.newPage()
-  return { context, page }
-}
-
-async function logIn(page, { email, password }) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-  await page.waitForURL('**/dashboard')
-}
 
 /** The page has its heading and nothing is loading any more (no skeleton, no "Loading …" status). */
 async function settled(page) {
@@ -69,15 +50,6 @@ async function visit(page, route) {
     await page.waitForTimeout(400)
   }
   return route
-}
-
-async function graveViolations(page) {
-  const { violations } = await new AxeBuilder({ page }).analyze()
-  const milder = violations.filter((v) => !GRAVE.has(v.impact)).map((v) => `${v.impact} ${v.id}`)
-  if (milder.length) console.log(`  (not failing: ${milder.join(', ')})`)
-  // each node with axe's own explanation (the colours and ratio of a contrast failure), a few per rule
-  return violations.filter((v) => GRAVE.has(v.impact))
-    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => `${n.html.slice(0, 120)} ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`).join('\n    ')}`)
 }
 
 async function checkPages(page, routes) {

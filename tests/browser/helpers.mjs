@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { AxeBuilder } from '@axe-core/playwright'
 import { chromium } from 'playwright-core'
 
 export const BASE_URL = (process.env.PINBID_BASE_URL ?? 'http://127.0.0.1:8000').replace(/\/+$/, '')
@@ -88,4 +89,42 @@ export async function reloadUntilVisible(page, locator, { tries = 20, perLoadMs 
     await page.reload()
   }
   await locator.waitFor({ timeout: perLoadMs })
+}
+
+export const DEMO_CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
+export const DEMO_BRAND = { email: 'brand@demo.pinbid.app', password: 'pinbid-demo' }
+
+/** A fresh context at `width` (a phone's height below 500 px) with one page, and the page's uncaught errors. */
+export async function openPage(browser, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, baseURL: BASE_URL })
+  context.setDefaultTimeout(20_000)
+  const page = await context.newPage()
+  const errors = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  return { context, page, errors }
+}
+
+/** Fills and sends the login form (where it leads is the caller's to check). */
+export async function submitPassword(page, { email, password }) {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Log In' }).click()
+}
+
+export async function logIn(page, account) {
+  await submitPassword(page, account)
+  await page.waitForURL('**/dashboard')
+}
+
+const GRAVE = new Set(['serious', 'critical'])
+
+/** axe-core's serious and critical violations on the page, each with a few of its elements and axe's explanation;
+ *  the milder ones are logged, not returned. */
+export async function graveViolations(page) {
+  const { violations } = await new AxeBuilder({ page }).analyze()
+  const milder = violations.filter((v) => !GRAVE.has(v.impact)).map((v) => `${v.impact} ${v.id}`)
+  if (milder.length) console.log(`  (not failing: ${milder.join(', ')})`)
+  return violations.filter((v) => GRAVE.has(v.impact))
+    .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => `${n.html.slice(0, 120)} ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`).join('\n    ')}`)
 }

@@ -6,21 +6,17 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
-import { AxeBuilder } from '@axe-core/playwright'
 import { chromium } from 'playwright-core'
-import { ARTIFACTS, BASE_URL, CHROMIUM, serverIsUp, snap } from './helpers.mjs'
+import { ARTIFACTS, BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open, serverIsUp, snap, submitPassword } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
   password: process.env.PINBID_OPERATOR_PASSWORD,
   secret: process.env.PINBID_OPERATOR_TOTP_SECRET,
 }
-const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
-const BRAND = { email: 'brand@demo.pinbid.app', password: 'pinbid-demo' }
 // a demo brand none of the other specs signs in as (suspending it withdraws its open bids)
 const SUSPENDED_BRAND = { email: 'glow@demo.pinbid.app', password: 'pinbid-demo', search: 'glow@demo' }
 const OPS_ROUTES = ['/ops', '/ops/flags', '/ops/users', '/ops/links', '/ops/audit']
-const GRAVE = new Set(['serious', 'critical'])
 const STEP_SECONDS = 30
 
 function base32Decode(text) {
@@ -57,25 +53,6 @@ function wrongCode(secret) {
   }
 }
 
-async function open(browser, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(20_000)
-  const page = await context.newPage()
-  return { context, page }
-}
-
-async function submitPassword(page, { email, password }) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-}
-
-async function logIn(page, account) {
-  await submitPassword(page, account)
-  await page.waitForURL('**/dashboard')
-}
-
 /** The page has its heading and nothing is loading any more. */
 async function settled(page) {
   await page.waitForLoadState('load')
@@ -85,6 +62,18 @@ async function settled(page) {
     return ![...document.querySelectorAll('[role="status"]')].some((e) => /loading|searching/i.test(e.textContent ?? ''))
   }, null, { timeout: 15_000 })
   await page.waitForTimeout(300)
+}
+
+/** An /ops page as it has loaded; on Users, with a search's results listed. */
+async function visitDesk(page, route) {
+  await page.goto(route)
+  await settled(page)
+  if (route === '/ops/users') {
+    await page.getByLabel('Email or name').fill('demo')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('list', { name: 'Users' }).waitFor()
+    await page.waitForTimeout(200)
+  }
 }
 
 /** The status of an /ops API call made with the page's own session. */
@@ -289,18 +278,9 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     const { page } = ops
     const found = {}
     for (const route of [...OPS_ROUTES, ...(disputePath ? [disputePath] : [])]) {
-      await page.goto(route)
-      await settled(page)
-      if (route === '/ops/users') {
-        await page.getByLabel('Email or name').fill('demo')
-        await page.getByRole('button', { name: 'Search' }).click()
-        await page.getByRole('list', { name: 'Users' }).waitFor()
-      }
-      const { violations } = await new AxeBuilder({ page }).analyze()
-      const milder = violations.filter((v) => !GRAVE.has(v.impact)).map((v) => `${v.impact} ${v.id}`)
-      const grave = violations.filter((v) => GRAVE.has(v.impact))
-        .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => n.html.slice(0, 120)).join(' | ')}`)
-      console.log(`axe ${route}: ${grave.length} serious or critical${grave.map((g) => '\n  ' + g).join('')}${milder.length ? `\n  (not failing: ${milder.join(', ')})` : ''}`)
+      await visitDesk(page, route)
+      const grave = await graveViolations(page)
+      console.log(`axe ${route}: ${grave.length} serious or critical${grave.map((g) => '\n  ' + g).join('')}`)
       if (grave.length) found[route] = grave
     }
     assert.deepEqual(found, {}, 'serious or critical axe-core violations')
@@ -312,14 +292,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await page.setViewportSize({ width: 390, height: 844 })
     const wide = []
     for (const route of [...OPS_ROUTES, ...(disputePath ? [disputePath] : [])]) {
-      await page.goto(route)
-      await settled(page)
-      if (route === '/ops/users') {
-        await page.getByLabel('Email or name').fill('demo')
-        await page.getByRole('button', { name: 'Search' }).click()
-        await page.getByRole('list', { name: 'Users' }).waitFor()
-        await page.waitForTimeout(200)
-      }
+      await visitDesk(page, route)
       // the page, and the desk's sections (which once scrolled sideways inside their own bar)
       const { scrollWidth, innerWidth, navScroll, navWidth } = await page.evaluate(() => {
         const nav = document.querySelector('nav[aria-label="Operator desk"]')

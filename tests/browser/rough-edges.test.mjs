@@ -5,10 +5,8 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
-const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
-const BRAND = { email: 'brand@demo.pinbid.app', password: 'pinbid-demo' }
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings'],
   brand: ['/dashboard', '/marketplace', '/my-bids', '/settings'],
@@ -16,23 +14,6 @@ const ROUTES = {
 const newBrand = { name: 'Casey Brand', email: uniqueEmail('raise'), password: 'raise-Password-1', business: `Glowline ${Date.now().toString(36)}` }
 const SLOT_TITLE = `Raise test ${Date.now().toString(36)}`
 const FIRST_COMMENT = 'First words from Glowline #ad'
-
-async function open(browser, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(20_000)
-  const page = await context.newPage()
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  return { context, page, errors }
-}
-
-async function logIn(page, { email, password }) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log In' }).click()
-  await page.waitForURL('**/dashboard')
-}
 
 async function toast(page, text) {
   await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor()
