@@ -1,11 +1,13 @@
-"""Test databases: clones of one migrated template per package, named for their process, and dropped even when
-the run that made them died."""
+"""Test databases: clones of one migrated template per package, recycled from one test to the next while they
+still look like a clone, named for their process, and dropped even when the run that made them died."""
 
 import os
 import subprocess
 import sys
 
 import psycopg
+import pytest
+from pinbid_testing import recycling
 from pinbid_testing.databases import RunDatabases, leftovers_of_dead_runs, run_prefix
 
 
@@ -51,11 +53,77 @@ def test_clones_come_migrated_from_one_template_and_all_go_at_the_end(postgres_u
 def test_a_tests_databases_go_in_the_background_and_the_run_waits_for_them_at_its_end(postgres_url):
     run = RunDatabases(postgres_url)
     first = run.new().rsplit("/", 1)[1]
-    run.drop_made_in_background()
-    assert run.made == []
+    run.release_made_in_background()
+    assert run.made == {}
     second = run.new().rsplit("/", 1)[1]
     run.drop_all()
     assert not {first, second} & names(postgres_url)
+
+
+@pytest.fixture
+def run(postgres_url):
+    run = RunDatabases(postgres_url)
+    yield run
+    run.drop_all()
+    assert not {name for name in names(postgres_url) if name.startswith(run.prefix)}
+
+
+INSERT_EVENT = "INSERT INTO outbox (id, type, envelope) VALUES (gen_random_uuid(), 'an.event', '{}') RETURNING seq"
+
+
+def test_the_next_test_gets_the_last_ones_database_empty_under_a_new_name(run):
+    first = run.new("pinbid_content")
+    with psycopg.connect(first, autocommit=True) as conn:
+        assert [conn.execute(INSERT_EVENT).fetchone()[0] for _ in range(3)] == [1, 2, 3]
+    run.release_made_in_background()
+
+    second = run.new("pinbid_content")
+    assert second != first and len(run.templates) == 1
+    with psycopg.connect(second) as conn:
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM alembic_version").fetchone() == (1,)
+        assert conn.execute(INSERT_EVENT).fetchone() == (1,)  # its numbering starts again
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        psycopg.connect(first).close()  # whoever kept the old name cannot reach the next test's rows
+
+
+@pytest.mark.parametrize("change", [
+    "ALTER TABLE outbox ADD COLUMN extra text",
+    "CREATE INDEX outbox_by_type ON outbox (type)",
+    "DROP TABLE inbox",
+    "UPDATE alembic_version SET version_num = 'elsewhere'",
+    "CREATE FUNCTION one() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    "ANALYZE outbox",
+    "CREATE SEQUENCE standing_numbers",
+    "ALTER DATABASE {database} SET work_mem = '8MB'",
+])
+def test_a_database_that_no_longer_looks_like_a_clone_is_dropped_not_reused(run, postgres_url, change):
+    url = run.new("pinbid_content")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(INSERT_EVENT)
+        conn.execute(change.format(database=f'"{url.rsplit("/", 1)[1]}"'))
+    run.release_made_in_background()
+
+    fresh = run.new("pinbid_content")
+    mine = {name for name in names(postgres_url) if name.startswith(run.prefix)}
+    assert mine == {run.templates["pinbid_content"], fresh.rsplit("/", 1)[1]}  # the changed one is gone
+    template = f"{postgres_url}/{run.templates['pinbid_content']}"
+    with psycopg.connect(fresh) as conn, psycopg.connect(template) as original:
+        assert recycling.fingerprint(conn) == recycling.fingerprint(original)
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+
+
+def test_a_session_left_open_by_the_last_test_is_ended(run):
+    first = run.new("pinbid_content")
+    left_open = psycopg.connect(first, autocommit=True)
+    left_open.execute("BEGIN")
+    left_open.execute(INSERT_EVENT)
+    run.release_made_in_background()
+    with psycopg.connect(run.new("pinbid_content")) as conn:
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    with pytest.raises(psycopg.OperationalError):
+        left_open.execute("COMMIT")
+    left_open.close()
 
 
 def test_what_a_dead_run_left_is_dropped_and_what_a_live_one_has_is_kept(postgres_url):
