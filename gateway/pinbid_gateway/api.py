@@ -3,6 +3,7 @@ the two dashboards and the live stream; every other path under the base is proxi
 Outside it: the runtime config and the placements' short links (`side`), and the built web app (`web`, included
 last: its catch-all answers any other path)."""
 
+import asyncio
 import json
 import logging
 import mimetypes
@@ -18,7 +19,7 @@ from pinbid_kit.errors import ApiError, NotFound
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_kit.web_rules import web_rules
 
-from . import dashboards, site_files
+from . import dashboards, post_page, site_files
 from .live import Hub, open_stream
 from .proxy import call
 from .schemas import BuyerDashboard, InfluencerDashboard
@@ -27,6 +28,8 @@ from .upstreams import Upstreams
 
 log = logging.getLogger("pinbid.gateway")
 SITEMAP_ARTICLE_PAGES = 20  # 1,000 articles
+# how long a post's page waits for its article before it is sent without it (the app then asks for it itself)
+POST_PAGE_WAIT_SECONDS = 3.0
 
 SettingsDep = Annotated[GatewaySettings, Depends(from_state("settings"))]
 UpstreamsDep = Annotated[Upstreams, Depends(from_state("upstreams"))]
@@ -117,6 +120,35 @@ async def vanity_link(code: str, request: Request, upstreams: UpstreamsDep) -> R
 web = APIRouter(include_in_schema=False)
 
 
+@web.api_route("/blog/{slug}", methods=["GET", "HEAD"], include_in_schema=False)
+async def blog_post(slug: str, request: Request, settings: SettingsDep, root: WebRootDep,
+                    upstreams: UpstreamsDep) -> Response:
+    """A post's page, its article written in (post_page.py); without the article (the build has no frame, the
+    content service is down or slow), the shell, whose app then loads the article and shows what it finds. An
+    unknown post is the shell too, as a 404."""
+    if not post_page.is_slug(slug):
+        return await web_app(f"blog/{slug}", request, settings, root)
+    frame = post_page.read_frame(root)
+    if frame is None:
+        return await web_app(f"blog/{slug}", request, settings, root)
+    try:
+        async with asyncio.timeout(POST_PAGE_WAIT_SECONDS):
+            found = await call(upstreams, "content", request, "GET", f"/blog/articles/{slug}")
+    except (ApiError, TimeoutError):
+        log.warning("blog post %s sent without its article: the content service did not answer", slug)
+        return shell(root, request)
+    if found.status != 200:
+        return shell(root, request, status=404 if found.status == 404 else 200)
+    try:
+        page = post_page.fill(*frame, json.loads(found.body))
+    except (KeyError, TypeError, ValueError) as problem:  # an answer the frame has no place for
+        log.error("blog post %s sent without its article: %s", slug, problem)
+        return shell(root, request)
+    body, encoding = post_page.encoded(page, request.headers.get("accept-encoding", ""))
+    return Response(body, media_type="text/html; charset=utf-8",
+                    headers={"Cache-Control": "no-cache", "Vary": "Accept-Encoding", **encoding})
+
+
 @web.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False)
 async def web_app(path: str, request: Request, settings: SettingsDep, root: WebRootDep) -> Response:
     """The built React app: a file of the build; a public page prerendered at build time (`/login` is
@@ -128,7 +160,7 @@ async def web_app(path: str, request: Request, settings: SettingsDep, root: WebR
     if not index.exists():
         return HTMLResponse(NOT_BUILT, status_code=503)
     candidate = (root / path).resolve()
-    if candidate.is_relative_to(root):
+    if candidate.is_relative_to(root) and not candidate.is_relative_to(root / post_page.FRAME):  # the frame: blog_post
         if path and candidate.is_file():
             cache = "public, max-age=31536000, immutable" if path.startswith("assets/") else "no-cache"
             return static_file(candidate, request, cache)
@@ -136,8 +168,15 @@ async def web_app(path: str, request: Request, settings: SettingsDep, root: WebR
             return static_file(candidate / "index.html", request, "no-cache")
     if site_files.names_a_file(path):  # /favicon.ico, an old asset: not the app's HTML
         raise NotFound("Not found.")
-    shell = root / "app.html"
-    return static_file(shell if shell.is_file() else index, request, "no-cache")
+    return shell(root, request)
+
+
+def shell(root: Path, request: Request, status: int = 200) -> FileResponse:
+    """The SPA fallback: the empty shell `app.html` (`index.html` in a build that prerenders nothing)."""
+    app = root / "app.html"
+    response = static_file(app if app.is_file() else root / "index.html", request, "no-cache")
+    response.status_code = status
+    return response
 
 
 def static_file(path: Path, request: Request, cache: str) -> FileResponse:

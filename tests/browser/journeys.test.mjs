@@ -129,4 +129,33 @@ describe(`Pinbid in a browser at ${BASE_URL}`, { concurrency: false }, () => {
     await snap(page, '09-blog-post')
     assert.deepEqual(ctx.errors, [])
   })
+
+  it('opens a post by its address from the HTML the gateway wrote, which the app hydrates, not renders again', async () => {
+    const { slug, title } = (await (await fetch(`${BASE_URL}/api/blog/articles`)).json()).articles[0]
+    const html = await (await fetch(`${BASE_URL}/blog/${slug}`)).text()
+    assert.match(html, /<h1[^>]*>[^<]+<\/h1>/, 'the title is in the page as sent')
+    const page = await ctx.context.newPage()
+    const errors = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+    await page.addInitScript(() => {
+      window.headingsRemoved = 0 // a fresh render would replace the page's heading
+      new MutationObserver((records) => {
+        for (const node of records.flatMap((r) => [...r.removedNodes])) {
+          if (node.nodeType === 1 && (node.matches('h1') || node.querySelector('h1'))) window.headingsRemoved++
+        }
+      }).observe(document, { childList: true, subtree: true })
+    })
+    try {
+      await page.goto(`/blog/${slug}`)
+      await page.getByRole('heading', { level: 1, name: title }).waitFor()
+      await page.getByRole('list', { name: 'Tags' }).waitFor() // rendered once hydrated
+      await page.getByRole('button', { name: 'Save' }).click()
+      await page.getByRole('button', { name: 'Saved' }).waitFor()
+      assert.equal(await page.evaluate(() => window.headingsRemoved), 0)
+      assert.deepEqual(errors, [])
+    } finally {
+      await page.close()
+    }
+  })
 })

@@ -2,6 +2,8 @@
 // public pages rendered to HTML, so that they paint before any script runs; main.tsx hydrates them.
 //   dist/index.html            the landing page (/)              dist/app.html  the empty shell: every other path
 //   dist/<route>/index.html    /login, /blog, ...                (the gateway's SPA fallback, and the dev server's)
+//   dist/blog/_post/           a blog post's frame (index.html) with slots, and what goes in them (parts.json): the
+//                              gateway fills it with each post's article (gateway/pinbid_gateway/post_page.py)
 // Each gets its title and no script but the boot script (src/boot.ts asks for the app once the page is painted);
 // app.html preloads the app's chunks at once, as it has nothing to paint. Each gets a .gz copy beside it, like every
 // other text file of the build (the gateway sends it as it is).
@@ -69,7 +71,7 @@ const loaded = new Set([...booted, ...closure(manifest, APP)])
 const appPreloads = appScripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('\n    ')
 write(path.join(dist, 'app.html'), template.replace('</head>', `  ${appPreloads}\n  </head>`))
 
-const { render, pageTitle } = await import(pathToFileURL(path.join(ssr, 'entry-server.js')).href)
+const { render, pageTitle, renderPostFrame, slot, ARTICLE_DATA_ID } = await import(pathToFileURL(path.join(ssr, 'entry-server.js')).href)
 for (const [route, module] of Object.entries(ROUTES)) {
   if (!manifest[module]) throw new Error(`${module} (${route}) is not in the build's manifest`)
   const title = pageTitle(route)
@@ -86,4 +88,17 @@ for (const [route, module] of Object.entries(ROUTES)) {
   write(file, html)
   console.log(`prerendered ${route.padEnd(20)} ${(Buffer.byteLength(html) / 1024).toFixed(1).padStart(6)} kB  ${path.relative(web, file)}`)
 }
+// the title, the description and the article's JSON (a data block: never run) are the gateway's to write too
+const { html: post, parts } = await renderPostFrame()
+const description = /<meta name="description" content="[^"]*"/
+if (!description.test(template)) throw new Error('dist/index.html: no description')
+const frame = template
+  .replace(/<title>[^<]*<\/title>/, `<title>${slot('pageTitle')}</title>`)
+  .replace(description, `<meta name="description" content="${slot('description')}"`)
+  .replace(ROOT, `<div id="root">${post}</div>\n    <script type="application/json" id="${ARTICLE_DATA_ID}">${slot('data')}</script>`)
+const frames = path.join(dist, 'blog', '_post')
+mkdirSync(frames, { recursive: true })
+writeFileSync(path.join(frames, 'index.html'), frame)
+writeFileSync(path.join(frames, 'parts.json'), JSON.stringify(parts))
+console.log(`post frame           ${(Buffer.byteLength(frame) / 1024).toFixed(1).padStart(6)} kB  ${path.relative(web, frames)}/`)
 rmSync(ssr, { recursive: true, force: true })

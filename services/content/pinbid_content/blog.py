@@ -21,7 +21,7 @@ FEATURED = 2
 _t = ArticleRow.__table__.c
 SUMMARY = (_t.slug, _t.type, _t.title, _t.author, _t.published_at, _t.excerpt, _t.category, _t.tags, _t.featured,
            _t.image_url, _t.views, _t.read_time)
-FULL = SUMMARY + (_t.content, _t.faq, _t.seo)
+FULL = SUMMARY + (_t.content, _t.body, _t.faq, _t.seo)
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ def _row_values(article: Article) -> dict[str, Any]:
         "published_at": article.published_at, "excerpt": article.excerpt, "category": article.category,
         "tags": list(article.tags), "featured": article.featured, "image_url": article.image_url,
         "published": article.published, "read_time": article.read_time, "content": article.content,
+        "body": list(article.body),
         "faq": [{"question": f.question, "answer": f.answer} for f in article.faq],
         "seo": {"title": article.seo.title, "description": article.seo.description} if article.seo else None,
         "search_text": article.search_text, "source_hash": article.source_hash,

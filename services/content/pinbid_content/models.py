@@ -56,6 +56,8 @@ class ArticleRow(Base):
     published: Mapped[bool] = mapped_column(Boolean)
     read_time: Mapped[int] = mapped_column(Integer)
     content: Mapped[str] = mapped_column(Text)
+    # the body as the page shows it (domain.articles.render_body): HTML parts and the demos between them
+    body: Mapped[list[dict[str, str]]] = mapped_column(JSONB)
     faq: Mapped[list[dict[str, str]]] = mapped_column(JSONB)
     seo: Mapped[dict[str, str] | None] = mapped_column(JSONB)
     search_text: Mapped[str] = mapped_column(Text)

@@ -1,7 +1,7 @@
 """Content's HTTP request and response models: the blog and the newsletter."""
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pinbid_kit.api import ApiModel, PlainText
 from pydantic import Field
@@ -41,15 +41,29 @@ class ArticleSummary(ApiModel):
                    image_url=row.image_url, views=row.views, read_time=row.read_time)
 
 
+class HtmlPart(ApiModel):
+    kind: Literal["html"]
+    html: str = Field(description="sanitised HTML")
+
+
+class DemoPart(ApiModel):
+    kind: Literal["formula", "steps"] = Field(description="an mdx article's <FormulaDemo /> or <StepsDemo /> line")
+
+
+BodyPart = Annotated[HtmlPart | DemoPart, Field(discriminator="kind")]
+
+
 class ArticleOut(ArticleSummary):
     content: str = Field(description="md and mdx: the Markdown source without front matter; html: sanitised HTML")
+    body: list[BodyPart] = Field(description="what the page shows: the content as sanitised HTML, and an mdx "
+                                             "article's demos between its parts")
     faq: list[FaqOut]
     seo: SeoOut | None
 
     @classmethod
     def of(cls, row: Row[Any]) -> "ArticleOut":
         summary = ArticleSummary.of(row).model_dump()
-        return cls(**summary, content=row.content, faq=[FaqOut(**item) for item in row.faq],
+        return cls(**summary, content=row.content, body=row.body, faq=[FaqOut(**item) for item in row.faq],
                    seo=SeoOut(**row.seo) if row.seo else None)
 
 

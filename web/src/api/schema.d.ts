@@ -1447,6 +1447,11 @@ export interface components {
              * @description md and mdx: the Markdown source without front matter; html: sanitised HTML
              */
             content: string;
+            /**
+             * Body
+             * @description what the page shows: the content as sanitised HTML, and an mdx article's demos between its parts
+             */
+            body: (components["schemas"]["HtmlPart"] | components["schemas"]["DemoPart"])[];
             /** Faq */
             faq: components["schemas"]["FaqOut"][];
             seo: components["schemas"]["SeoOut"] | null;
@@ -1767,6 +1772,14 @@ export interface components {
              */
             status: "APPROVED" | "REJECTED";
         };
+        /** DemoPart */
+        DemoPart: {
+            /**
+             * @description an mdx article's <FormulaDemo /> or <StepsDemo /> line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "formula" | "steps";
+        };
         /** DetailOut */
         DetailOut: {
             /** Detail */
@@ -2068,6 +2081,19 @@ export interface components {
         ForgotPasswordIn: {
             /** Email */
             email: string;
+        };
+        /** HtmlPart */
+        HtmlPart: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "html";
+            /**
+             * Html
+             * @description sanitised HTML
+             */
+            html: string;
         };
         /** InfluencerDashboard */
         InfluencerDashboard: {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { formatDate } from './utils'
 
 describe('formatDate', () => {
@@ -11,6 +11,18 @@ describe('formatDate', () => {
       expect(formatDate(iso, 'short'), iso).toBe(short.format(new Date(day)))
     }
     expect(formatDate('2026-01-05T12:00:00Z')).toBe('January 5, 2026')
+  })
+
+  it('writes a day alone as that day, west of UTC too (new Date reads it as midnight UTC: the day before)', () => {
+    vi.stubEnv('TZ', 'America/Los_Angeles')
+    try {
+      expect(new Date('2026-01-01').getDate()).toBe(31)
+      expect(formatDate('2026-11-18')).toBe('November 18, 2026')
+      expect(formatDate('2026-01-01', 'short')).toBe('Jan 1, 2026')
+      expect(formatDate('2026-12-31')).toBe('December 31, 2026')
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('writes nothing for no date or an unreadable one', () => {

@@ -12,6 +12,7 @@ from typing import Any
 
 import nh3
 import yaml
+from markdown_it import MarkdownIt
 
 TYPES = {".md": "md", ".mdx": "mdx", ".html": "html"}
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -28,6 +29,9 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", r
 # emphasis marks go, line-start markers (headings, quotes, bullets) become spaces; the rest stays for search
 _EMPHASIS = re.compile(r"[*`]+")
 _LINE_MARKERS = re.compile(r"^\s*(?:#{1,6}|>|[-+])\s", re.MULTILINE)
+# CommonMark with GitHub's tables and strikethrough (what the web's react-markdown with remark-gfm showed)
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+DEMOS = {"FormulaDemo": "formula", "StepsDemo": "steps"}
 
 
 class BadArticle(ValueError):
@@ -64,6 +68,7 @@ class Article:
     faq: tuple[FaqItem, ...] = ()
     seo: Seo | None = None
     search_text: str = field(default="", repr=False)
+    body: tuple[dict[str, str], ...] = field(default=(), repr=False)
 
     @property
     def source_hash(self) -> str:
@@ -72,7 +77,8 @@ class Article:
                  self.category, "\x1f".join(self.tags), str(self.featured), self.image_url or "", str(self.published),
                  str(self.read_time), self.content,
                  "\x1f".join(f"{f.question}\x1e{f.answer}" for f in self.faq),
-                 f"{self.seo.title}\x1e{self.seo.description}" if self.seo else "", self.search_text]
+                 f"{self.seo.title}\x1e{self.seo.description}" if self.seo else "", self.search_text,
+                 "\x1f".join(f"{part['kind']}\x1e{part.get('html', '')}" for part in self.body)]
         return hashlib.sha256("\x1d".join(parts).encode()).hexdigest()
 
 
@@ -92,6 +98,22 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
 def sanitize_html(body: str) -> str:
     """Keeps ordinary markup; drops scripts, event handlers, javascript: links and the like."""
     return nh3.clean(body).strip()
+
+
+def render_body(article_type: str, content: str) -> tuple[dict[str, str], ...]:
+    """The article's body as the page shows it: sanitised HTML parts (Markdown rendered here, once, when the
+    article is saved, so that a browser never parses it), and for an mdx article the demos between them
+    (`{"kind": "formula"}` for a line `<FormulaDemo />`)."""
+    if article_type == "html":
+        return ({"kind": "html", "html": content},)
+    parts: list[dict[str, str]] = []
+    pieces = DEMO_LINE.split(content) if article_type == "mdx" else [content]
+    for i, piece in enumerate(pieces):
+        if i % 2:  # split() puts each demo's name between the Markdown around it
+            parts.append({"kind": DEMOS[piece]})
+        elif piece.strip():
+            parts.append({"kind": "html", "html": sanitize_html(_MARKDOWN.render(piece))})
+    return tuple(parts)
 
 
 def plain_text(article_type: str, body: str) -> str:
@@ -139,7 +161,7 @@ def parse_article(filename: str, text: str) -> Article:
         tags=tags, featured=_flag(meta, "featured", False), image_url=_image_url(meta.get("imageUrl")),
         published=_flag(meta, "published", True), read_time=minutes, content=content,
         faq=_faq(meta.get("faq")), seo=_seo(meta.get("seo")),
-        search_text=search_words(title, excerpt, " ".join(tags), text_only),
+        search_text=search_words(title, excerpt, " ".join(tags), text_only), body=render_body(article_type, content),
     )
 
 

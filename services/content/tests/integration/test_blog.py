@@ -163,6 +163,8 @@ async def test_article_detail_with_faq_and_seo(make_service, articles_dir):
         weird = await http.get("/blog/articles/" + "A" * 500)
     assert got["type"] == "mdx" and got["readTime"] == 7
     assert got["content"] == "Intro\n\n<FormulaDemo />\n\nMore"
+    assert got["body"] == [{"kind": "html", "html": "<p>Intro</p>"}, {"kind": "formula"},
+                           {"kind": "html", "html": "<p>More</p>"}]
     assert got["seo"] == {"title": "SEO title", "description": "SEO description"}
     assert got["faq"] == [{"question": "Is it paid?", "answer": "Yes, with #ad."}]
     assert got["imageUrl"] == "https://images.example/cover.jpg" and got["views"] == 1

@@ -1,4 +1,5 @@
 import re
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -10,6 +11,7 @@ from pinbid_content.domain.articles import (
     parse_article,
     plain_text,
     read_time,
+    render_body,
     search_terms,
 )
 from pinbid_content.library import read_folder
@@ -82,6 +84,32 @@ def test_html_is_sanitised_and_counted_without_tags():
     assert "script" not in article.content and "onclick" not in article.content
     assert "javascript" not in article.content
     assert plain_text("html", "<p>one &amp; two</p>") == "one & two"
+
+
+def test_markdown_is_rendered_once_as_sanitised_html():
+    source = "# Title\n\nSome **bold** ~~old~~ [link](https://example.com)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" \
+             "<script>alert(1)</script>\n\n<a href=\"javascript:x()\">bad</a>\n"
+    [part] = render_body("md", source)
+    assert part["kind"] == "html"
+    assert part["html"].startswith("<h1>Title</h1>\n<p>Some <strong>bold</strong> <s>old</s> ")
+    assert '<a href="https://example.com" rel="noopener noreferrer">link</a>' in part["html"]
+    assert "<table>" in part["html"] and "<td>2</td>" in part["html"]
+    assert "script" not in part["html"] and "javascript" not in part["html"]
+    assert parse(body="Hello **world**.").body == ({"kind": "html", "html": "<p>Hello <strong>world</strong>.</p>"},)
+
+
+def test_mdx_demo_lines_become_demo_parts_and_html_is_kept_as_it_was_sanitised():
+    body = render_body("mdx", "Intro\n\n<FormulaDemo />\n  <StepsDemo/>  \nEnd *now*")
+    assert body == ({"kind": "html", "html": "<p>Intro</p>"}, {"kind": "formula"}, {"kind": "steps"},
+                    {"kind": "html", "html": "<p>End <em>now</em></p>"})
+    assert render_body("md", "<FormulaDemo />\n\ntext") == ({"kind": "html", "html": "<p>text</p>"},)
+    assert render_body("html", "<p>as stored</p>") == ({"kind": "html", "html": "<p>as stored</p>"},)
+
+
+def test_the_hash_follows_the_rendered_body():
+    assert parse(body="one").source_hash != parse(body="two").source_hash
+    article = parse(body="same")
+    assert replace(article, body=()).source_hash != article.source_hash
 
 
 def test_demo_lines_are_not_words():

@@ -9,10 +9,9 @@ import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
-import { formatDate } from '@/lib/utils'
-import { categoryLabel, formatViews } from './util'
-
-const ArticleBody = React.lazy(() => import('./ArticleBody'))
+import { useHydrated } from '@/hooks/use-hydrated'
+import { articleFromPage, articleText, PostFrame } from './article-page'
+import { BodyPartView } from './BodyPartView'
 
 export const POST_NOT_FOUND = 'Blog post not found.'
 export const POST_LOAD_FAILED = 'Failed to load blog post. Please try again later.'
@@ -40,6 +39,8 @@ export default function BlogPostPage() {
   const query = useQuery({
     queryKey: ['blog', 'article', slug],
     queryFn: () => getArticle(slug),
+    initialData: () => articleFromPage(slug),
+    initialDataUpdatedAt: performance.timeOrigin, // as fresh as the page
     retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
   })
 
@@ -49,12 +50,12 @@ export default function BlogPostPage() {
   }, [notFound])
 
   React.useEffect(() => {
-    const article = query.data
-    if (!article) return
-    document.title = `${article.seo?.title || article.title} — Pinbid Blog`
+    if (!query.data) return
+    const { pageTitle, description } = articleText(query.data)
+    document.title = pageTitle
     const meta = document.querySelector<HTMLMetaElement>('meta[name="description"]')
     const previous = meta?.content
-    if (meta) meta.content = article.seo?.description || article.excerpt
+    if (meta) meta.content = description
     return () => {
       if (meta && previous !== undefined) meta.content = previous
     }
@@ -84,14 +85,26 @@ export default function BlogPostPage() {
   )
 }
 
+const savedListeners = new Set<() => void>()
+
+function subscribeSaved(listener: () => void) {
+  savedListeners.add(listener)
+  window.addEventListener('storage', listener)
+  return () => {
+    savedListeners.delete(listener)
+    window.removeEventListener('storage', listener)
+  }
+}
+
+/** Read after hydration (the page's HTML was written for no one in particular: not saved). */
 function useSaved(slug: string) {
   const key = `pinbid.saved.${slug}`
-  const [saved, setSaved] = React.useState(() => localStorage.getItem(key) === '1')
+  const saved = React.useSyncExternalStore(subscribeSaved, () => localStorage.getItem(key) === '1', () => false)
   const toggle = () => {
     const next = !saved
     if (next) localStorage.setItem(key, '1')
     else localStorage.removeItem(key)
-    setSaved(next)
+    savedListeners.forEach((listener) => listener())
     toast.success(next ? 'Saved for later' : 'Removed from saved articles')
   }
   return [saved, toggle] as const
@@ -99,6 +112,9 @@ function useSaved(slug: string) {
 
 function ArticleView({ article }: { article: Article }) {
   const [saved, toggleSaved] = useSaved(article.slug)
+  const text = React.useContext(PostFrame) ?? articleText(article)
+  // the tags and the questions are not in the page the gateway fills (their number varies): they follow hydration
+  const hydrated = useHydrated()
 
   async function share() {
     const url = window.location.href
@@ -118,27 +134,27 @@ function ArticleView({ article }: { article: Article }) {
     <article>
       <header>
         <Badge variant="soft" className="capitalize">
-          {categoryLabel(article.category)}
+          {text.category}
         </Badge>
-        <h1 className="mt-4 text-3xl leading-tight font-bold tracking-tight sm:text-4xl md:text-[2.75rem]">{article.title}</h1>
-        {article.excerpt && <p className="mt-4 text-lg text-muted-foreground">{article.excerpt}</p>}
+        <h1 className="mt-4 text-3xl leading-tight font-bold tracking-tight sm:text-4xl md:text-[2.75rem]">{text.title}</h1>
+        <p className="mt-4 text-lg text-muted-foreground">{text.excerpt}</p>
         <div className="mt-6 flex flex-wrap items-center justify-between gap-4 border-y py-4">
           <div className="flex items-center gap-3">
             <div aria-hidden="true" className="flex size-10 items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground">
-              {article.author.charAt(0).toUpperCase()}
+              {text.initial}
             </div>
             <div className="text-sm">
-              <p className="font-medium">{article.author}</p>
+              <p className="font-medium">{text.author}</p>
               <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground">
                 <span className="inline-flex items-center gap-1">
                   <CalendarDays className="size-3.5" aria-hidden="true" />
-                  <time dateTime={article.publishedAt}>{formatDate(article.publishedAt)}</time>
+                  <time dateTime={text.publishedAt}>{text.date}</time>
                 </span>
                 <span className="inline-flex items-center gap-1">
-                  <Clock className="size-3.5" aria-hidden="true" /> {article.readTime} min read
+                  <Clock className="size-3.5" aria-hidden="true" /> {text.readTime}
                 </span>
                 <span className="inline-flex items-center gap-1">
-                  <Eye className="size-3.5" aria-hidden="true" /> {formatViews(article.views)}
+                  <Eye className="size-3.5" aria-hidden="true" /> {text.views}
                 </span>
               </p>
             </div>
@@ -154,21 +170,17 @@ function ArticleView({ article }: { article: Article }) {
         </div>
       </header>
 
-      {article.imageUrl && <img src={article.imageUrl} alt="" width={1600} height={900} className="mt-8 aspect-[16/9] h-auto w-full rounded-2xl border object-cover" />}
+      {text.imageUrl && <img src={text.imageUrl} alt="" width={1600} height={900} className="mt-8 aspect-[16/9] h-auto w-full rounded-2xl border object-cover" />}
 
       <div className="prose-article mt-8">
-        {article.type === 'mdx' || article.type === 'md' ? (
-          // a screen tall while the parser loads, so what follows the body does not jump when it arrives
-          <React.Suspense fallback={<div className="min-h-svh" />}>
-            <ArticleBody article={article} mdxFailed={<ErrorText>{MDX_FAILED}</ErrorText>} />
-          </React.Suspense>
-        ) : (
-          // html articles arrive sanitised by the content service
-          <div dangerouslySetInnerHTML={{ __html: article.content }} />
-        )}
+        <RenderBoundary fallback={<ErrorText>{MDX_FAILED}</ErrorText>}>
+          {article.body.map((part, i) => (
+            <BodyPartView key={i} part={part} />
+          ))}
+        </RenderBoundary>
       </div>
 
-      {article.tags.length > 0 && (
+      {hydrated && article.tags.length > 0 && (
         <ul aria-label="Tags" className="mt-10 flex flex-wrap gap-2">
           {article.tags.map((t) => (
             <li key={t}>
@@ -180,7 +192,7 @@ function ArticleView({ article }: { article: Article }) {
         </ul>
       )}
 
-      {article.faq.length > 0 && (
+      {hydrated && article.faq.length > 0 && (
         <section aria-labelledby="article-faq" className="mt-12">
           <h2 id="article-faq" className="mb-2 text-2xl font-semibold">
             Frequently asked questions
@@ -198,11 +210,11 @@ function ArticleView({ article }: { article: Article }) {
 
       <footer className="mt-12 flex items-center gap-4 rounded-2xl border bg-muted/40 p-5">
         <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-primary text-lg font-bold text-primary-foreground">
-          {article.author.charAt(0).toUpperCase()}
+          {text.initial}
         </div>
         <div>
           <p className="text-sm text-muted-foreground">Written by</p>
-          <p className="font-semibold">{article.author}</p>
+          <p className="font-semibold">{text.author}</p>
         </div>
       </footer>
 
@@ -215,4 +227,15 @@ function ArticleView({ article }: { article: Article }) {
       </aside>
     </article>
   )
+}
+
+/** An mdx article's demos are components: one that fails shows the spec's message instead of the page failing. */
+class RenderBoundary extends React.Component<{ fallback: React.ReactNode; children: React.ReactNode }, { failed: boolean }> {
+  state = { failed: false }
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+  render() {
+    return this.state.failed ? this.props.fallback : this.props.children
+  }
 }

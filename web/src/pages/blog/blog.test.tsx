@@ -3,7 +3,6 @@ import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, mockApi, renderApp } from '@/test/utils'
 import { FormulaDemo, FORMULA_STATES } from './demos'
-import { splitMdx } from './mdx'
 
 const summary = (i: number) => ({
   slug: `post-${i}`,
@@ -21,10 +20,6 @@ const summary = (i: number) => ({
 })
 
 describe('blog', () => {
-  it('splits mdx source on the demo lines', () => {
-    expect(splitMdx('# A\n\n<FormulaDemo />\ntext\n  <StepsDemo/>  \nend').map((p) => p.kind)).toEqual(['markdown', 'formula', 'markdown', 'steps', 'markdown'])
-  })
-
   it('the formula demo advances every 3000 ms through before + B, R, I, D, G, E', () => {
     vi.useFakeTimers()
     try {
@@ -91,14 +86,19 @@ describe('blog', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(text)
   })
 
-  it('renders a post with category (hyphens as spaces), tags with # and the CTA', async () => {
-    mockApi({ 'GET /blog/articles/post-1': () => json(200, { ...summary(1), content: '## Hello\n\nBody text.', faq: [] }) })
+  it('renders a post with category (hyphens as spaces), tags with #, the body as the server rendered it and the CTA', async () => {
+    const body = [{ kind: 'html', html: '<h2>Hello</h2><p>Body text.</p>' }, { kind: 'steps' }, { kind: 'html', html: '<p>End.</p>' }]
+    const api = mockApi({ 'GET /blog/articles/post-1': () => json(200, { ...summary(1), publishedAt: '2026-10-01', content: '## Hello', body, faq: [], seo: null }) })
     renderApp('/blog/post-1')
     expect(await screen.findByRole('heading', { level: 1, name: 'Article 1' })).toBeInTheDocument()
     expect(screen.getByText('creator tips')).toBeInTheDocument()
     expect(screen.getByText('#pricing')).toBeInTheDocument()
-    // the body's parser is its own chunk: the body arrives after the header
-    expect(await screen.findByRole('heading', { name: 'Hello' })).toBeInTheDocument()
+    expect(screen.getByText('October 1, 2026')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Hello' })).toBeInTheDocument()
+    expect(screen.getByTestId('steps-demo').previousElementSibling).toHaveTextContent('Body text.')
+    expect(screen.getByTestId('steps-demo').nextElementSibling).toHaveTextContent('End.')
+    expect(document.title).toBe('Article 1 — Pinbid Blog')
+    expect(api.calls.filter((c) => c.path === '/blog/articles/post-1')).toHaveLength(1)
     expect(screen.getByRole('link', { name: 'Sign Up Now' })).toHaveAttribute('href', '/login')
     expect(screen.getByText('Sign up today and start earning from your pinned comments.')).toBeInTheDocument()
   })
