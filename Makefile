@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 2
 unexport PYTHONDONTWRITEBYTECODE
 WEB_SOURCES := $(shell find web/src web/scripts web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-fuzz-then-web test-browser up down status bench bench-hot clean operator
+.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean operator
 
 ## install: what the product runs on: the runtime Python packages (uv, locked, without the dev group; packages
 ## already there stay) and the web app's locked packages (npm ci, again only when the lock changed)
@@ -84,18 +84,12 @@ test-web:
 test-browser: web
 	@if [ -f tests/browser/package.json ]; then bash tests/browser/run.sh; fi
 
-## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests).
-## The Python suites wait on the databases and the broker more than they compute, so lint and the web build run
-## beside them. Then two lanes: the browser tests (the longest, on their own embedded product); and the fuzz run
-## (on another) followed by the web unit tests, which are not run beside the Python suites (on a loaded machine
-## their 15 s timeouts fired).
+## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests,
+## the fuzz run), side by side once installed: the machine's cores, not any one suite, are the limit, and the
+## browser tests mostly wait on the product and Chromium. The web build comes first for the browser tests and the
+## fuzz run (each on its own embedded product).
 test: install-dev
-	$(MAKE) --no-print-directory -j 3 --output-sync=target lint test-python web
-	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-fuzz-then-web
-
-test-fuzz-then-web:
-	$(MAKE) --no-print-directory test-fuzz
-	$(MAKE) --no-print-directory test-web
+	$(MAKE) --no-print-directory -j 5 --output-sync=target lint test-python test-web test-browser test-fuzz
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
 ## the database password. docker-compose.yml has no defaults for them.
