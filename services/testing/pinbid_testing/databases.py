@@ -98,6 +98,17 @@ class RunDatabases:
         self.made[name] = package
         return f"{self.server_url}/{name}"
 
+    def copy(self, url: str, package: str | None = None) -> str:
+        """A new database holding what the database at `url` holds (no session may be open on it), released
+        like the others when the test ends (recycled for `package` if it can be emptied into its template's
+        likeness)."""
+        if package:
+            self._template(package)  # what a recycled database is compared with
+        name = self._name(package)
+        self._create(name, f' TEMPLATE "{url.rsplit("/", 1)[1]}"')
+        self.made[name] = package
+        return f"{self.server_url}/{name}"
+
     def release_made_in_background(self) -> None:
         """The databases of the test that just ended are emptied for the next tests (or dropped), while those
         tests run."""

@@ -4,9 +4,13 @@ and that a second run, an interrupted first run, and a world someone changed end
 errors."""
 
 import asyncio
+import contextlib
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from pinbid_demo import plan as demo
@@ -14,6 +18,7 @@ from pinbid_kit.bus import InProcessBus
 from pinbid_launcher import services
 from pinbid_launcher.embedded import seed_demo
 from pinbid_testing import eventually
+from pinbid_testing.databases import RunDatabases
 from sqlalchemy import func, select, text
 
 pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
@@ -21,16 +26,21 @@ pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 SERVICES = ("identity", "social", "marketplace", "payments")
 
 
-@pytest.fixture
-async def world(new_database, tmp_path, monkeypatch):
-    monkeypatch.setenv("PINBID_VAR", str(tmp_path))
-    keys = {"jwt_public_key_file": str(tmp_path / "keys" / "jwt.pub")}
-    modules = [m for m in services.installed() if m.name in SERVICES]
+def demo_modules() -> list[services.ServiceModule]:
+    return [m for m in services.installed() if m.name in SERVICES]
+
+
+@contextlib.asynccontextmanager
+async def running(databases: dict[str, str], var: Path) -> AsyncIterator[tuple[list, dict]]:
+    """The four services on `databases` with an in-process bus (as `make run` runs them, without HTTP), their
+    keys and files in `var` (PINBID_VAR)."""
+    keys = {"jwt_public_key_file": str(var / "keys" / "jwt.pub")}
+    modules = demo_modules()
     built = {}
     for module in modules:
-        extra = {"jwt_private_key_file": str(tmp_path / "keys" / "jwt.pem"), "argon2_memory_kib": 1024} \
+        extra = {"jwt_private_key_file": str(var / "keys" / "jwt.pem"), "argon2_memory_kib": 1024} \
             if module.name == "identity" else {}
-        built[module.name] = module.build(module.settings(database_url=new_database(module.package), bus="inprocess",
+        built[module.name] = module.build(module.settings(database_url=databases[module.name], bus="inprocess",
                                                           log_json=False, **keys, **extra))
     bus = InProcessBus(retry_base_seconds=0.01)
     for service in built.values():
@@ -46,6 +56,50 @@ async def world(new_database, tmp_path, monkeypatch):
         await bus.stop()
         for service in built.values():
             await service.db.dispose()
+
+
+@dataclass(frozen=True)
+class Seeded:
+    databases: dict[str, str]  # service -> the seeded database, copied by each test that starts from it
+    var: Path
+    began: datetime
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
+    """The demo world seeded once (a seeding is most of these tests' time); a test that starts from a seeded
+    world gets copies of its databases."""
+    var, databases = tmp_path_factory.mktemp("seeded"), RunDatabases(postgres_url)
+    try:
+        urls = {module.name: databases.new(module.package) for module in demo_modules()}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("PINBID_VAR", str(var))
+            async with running(urls, var) as (modules, built):
+                started, began = time.perf_counter(), datetime.now(UTC)
+                await seed_demo(modules, built, background_bids=False)
+                seconds = time.perf_counter() - started
+        yield Seeded(urls, var, began, seconds)
+    finally:
+        databases.drop_all()
+
+
+@pytest.fixture
+async def world(new_database, tmp_path, monkeypatch):
+    """A world with nothing seeded."""
+    monkeypatch.setenv("PINBID_VAR", str(tmp_path))
+    async with running({module.name: new_database(module.package) for module in demo_modules()}, tmp_path) as w:
+        yield w
+
+
+@pytest.fixture
+async def seeded_world(seeded, run_databases, new_database, monkeypatch):
+    """A copy of the seeded world (released with the test's other databases: `new_database`)."""
+    monkeypatch.setenv("PINBID_VAR", str(seeded.var))
+    copies = {module.name: run_databases.copy(seeded.databases[module.name], module.package)
+              for module in demo_modules()}
+    async with running(copies, seeded.var) as w:
+        yield w
 
 
 async def rows(service, sql: str, **params) -> list:
@@ -80,11 +134,8 @@ def reached(stage: demo.Stage, statuses: Counter) -> bool:
         demo.Stage.COMPLETED: "PINNED", demo.Stage.REFUNDED: "WON"}[stage]] == 1
 
 
-async def test_the_demo_world_has_every_stage_and_three_months_of_history(world):
-    modules, built = world
-    started, began = time.perf_counter(), datetime.now(UTC)
-    await seed_demo(modules, built, background_bids=False)
-    seconds = time.perf_counter() - started
+async def test_the_demo_world_has_every_stage_and_three_months_of_history(seeded, seeded_world):
+    modules, built = seeded_world
     marketplace, payments = built["marketplace"], built["payments"]
 
     slots = await rows(marketplace, "SELECT title, status, outcome, is_demo FROM slots")
@@ -130,7 +181,7 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(world)
     spent = await rows(payments, "SELECT date_trunc('month', completed_at) AS m FROM payments WHERE buyer_id = :b "
                                  "AND status = 'COMPLETED' GROUP BY 1", b=brand)
     assert len(spent) >= 3
-    print(f"demo world seeded in {seconds:.1f}s")
+    print(f"demo world seeded in {seeded.seconds:.1f}s")
 
     # the pin tracker's first run (a job once the product runs): past durations complete, live pins have likes
     await built["social"].state["tracker"].run_once()
@@ -140,7 +191,7 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(world)
                                                      "COMPLETED": by_stage[demo.Stage.COMPLETED]}
     assert all(p.likes > 0 for p in placements if p.status == "PINNED")  # pinned days ago: likes came in
 
-    await _the_history_tells_the_truth(built, began)
+    await _the_history_tells_the_truth(built, seeded.began)
 
     # a second run adds nothing and raises nothing
     before = await census(built)
@@ -168,9 +219,8 @@ async def test_an_interrupted_first_run_is_completed_by_the_next(world):
     assert await census(built) == first
 
 
-async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(world):
-    modules, built = world
-    await seed_demo(modules, built, background_bids=False)
+async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(seeded_world):
+    modules, built = seeded_world
     marketplace, social = built["marketplace"], built["social"]
     # the demo creator ends an open demo auction early; a demo slot without bids is deleted by hand;
     # the demo brand disconnects Instagram
@@ -195,9 +245,8 @@ async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(w
             text("title = :t")).params(t=unbid.title)) == 1
 
 
-async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own(world):
-    modules, built = world
-    await seed_demo(modules, built, background_bids=False)
+async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own(seeded_world):
+    modules, built = seeded_world
     marketplace = built["marketplace"]
     first_end = (await rows(marketplace, "SELECT min(auction_end) AS ends FROM slots WHERE status = 'ACTIVE'"))[0].ends
     ended = await rows(marketplace, "SELECT title FROM slots WHERE status = 'ACTIVE' AND auction_end = :t", t=first_end)
