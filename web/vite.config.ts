@@ -33,16 +33,16 @@ export default defineConfig(({ isSsrBuild }) => ({
     modulePreload: false,
   },
   test: {
-    environment: 'jsdom',
+    environment: 'happy-dom',
     globals: false,
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     testTimeout: 15000,
     // vitest's default keeps one core for itself (availableParallelism - 1): a single worker on a 2-core machine,
-    // where the workers wait on jsdom and timers more than the main process computes
+    // where the workers wait on the DOM and timers more than the main process computes
     maxWorkers: Math.max(2, os.availableParallelism()),
-    // a worker keeps its jsdom and loaded modules from one file to the next (half the CPU: 75 s instead of 154 s).
+    // a worker keeps its DOM and loaded modules from one file to the next (half the CPU: 75 s instead of 154 s).
     // Safe because src/test/setup.ts resets what a test can leave behind (the DOM, storage, cookies, mocks) and no
     // test mocks a module; the suite passes with its files and tests shuffled (--sequence.shuffle).
     isolate: false,

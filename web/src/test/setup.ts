@@ -39,7 +39,7 @@ if (!('ResizeObserver' in window)) {
     disconnect() {}
   }
 }
-// sonner captures the pointer on a toast (swipe to dismiss); jsdom has no pointer capture
+// sonner captures the pointer on a toast (swipe to dismiss), which a test DOM may not implement
 if (!Element.prototype.setPointerCapture) {
   Element.prototype.setPointerCapture = () => {}
   Element.prototype.releasePointerCapture = () => {}

@@ -53,7 +53,7 @@ export function mockUpload(routes: Record<string, UploadHandler>) {
   return { calls }
 }
 
-/** jsdom has no object URLs: each blob gets a distinct fake one. */
+/** Object URLs the test can name: each blob gets a distinct fake one. */
 export function stubObjectUrls() {
   let n = 0
   Object.defineProperty(URL, 'createObjectURL', { configurable: true, writable: true, value: vi.fn(() => `blob:test/${++n}`) })

@@ -22,7 +22,15 @@ function Harness() {
 
 const state = () => screen.getByTestId('state').textContent
 let writes: string[] = []
-const proto = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!
+/** document.cookie's accessors, wherever on the document's prototype chain the DOM implementation keeps them. */
+function cookieAccessors(): PropertyDescriptor {
+  for (let o = Object.getPrototypeOf(document); o; o = Object.getPrototypeOf(o)) {
+    const found = Object.getOwnPropertyDescriptor(o, 'cookie')
+    if (found) return found
+  }
+  throw new Error('document.cookie has no accessors')
+}
+const proto = cookieAccessors()
 
 beforeEach(() => {
   writes = []
