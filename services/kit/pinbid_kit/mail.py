@@ -67,8 +67,16 @@ class FolderMailSender:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
         to = email_digest(str(message["To"]))
         path = self.folder / f"{stamp}-{to}-{uuid.uuid4().hex[:6]}.eml"
-        await asyncio.to_thread(path.write_bytes, bytes(message))
+        await asyncio.to_thread(_write_whole, path, bytes(message))
         log.info("mail to %s written to %s", to, path)
+
+
+def _write_whole(path: Path, content: bytes) -> None:
+    """The file appears with all its content or not at all: whoever reads the folder (a test, a person, a mail
+    drop) never opens a message half written."""
+    partial = path.with_name(f".{path.name}.part")
+    partial.write_bytes(content)
+    partial.replace(path)
 
 
 class SmtpMailSender:

@@ -62,20 +62,17 @@ describe('marketplace', () => {
     await userEvent.clear(amount)
     await userEvent.type(amount, '40')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $40.00' }))
-    await toastWith('Invalid Bid Amount')
-    await toastWith('Your bid must be higher than the current bid ($40.00) and at least the minimum bid ($25.00).')
+    await toastWith('Invalid Bid Amount', 'Your bid must be higher than the current bid ($40.00) and at least the minimum bid ($25.00).')
 
     await userEvent.clear(amount)
     await userEvent.type(amount, '45')
     await sheet.findByText('#ad Love it')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
-    await toastWith('No Comment Selected')
-    await toastWith('Please select one of your previous comments to pin.')
+    await toastWith('No Comment Selected', 'Please select one of your previous comments to pin.')
 
     await userEvent.click(sheet.getByLabelText('Write a new comment'))
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $45.00' }))
-    await toastWith('Comment is Empty')
-    await toastWith('Please write a new comment to pin.')
+    await toastWith('Comment is Empty', 'Please write a new comment to pin.')
 
     await userEvent.click(sheet.getByLabelText('Use a previous comment'))
     // a comment without a disclosure at its start cannot be chosen, and says why
@@ -106,8 +103,7 @@ describe('marketplace', () => {
     expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue('25.00') // minBid when nobody has bid
     await userEvent.click(sheet.getByLabelText('Add my comment later'))
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $25.00' }))
-    await toastWith('Bid Failed')
-    await toastWith('The auction has ended.')
+    await toastWith('Bid Failed', 'The auction has ended.')
     expect(api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/bids')?.body).toEqual({ pinSlotId: 'slot-1', amount: 25, autoBidEnabled: false })
     // the token was not dropped: 401 is not the 403 rule
     expect(localStorage.getItem('token')).toBe('t')
@@ -158,15 +154,13 @@ describe('my bids', () => {
   it('payment query toasts and the load failure', async () => {
     signedIn(buyer, { 'GET /buyer/bids': () => json(500, { detail: 'boom' }) })
     renderApp('/my-bids?payment=cancelled')
-    await toastWith('Payment Cancelled')
-    await toastWith('Your payment has been cancelled.')
+    await toastWith('Payment Cancelled', 'Your payment has been cancelled.')
     await screen.findByText('Failed to load bids. Please try again later.')
   })
 
   it('Payment Successful', async () => {
     signedIn(buyer, { 'GET /buyer/bids': () => json(200, []) })
     renderApp('/my-bids?payment=success')
-    await toastWith('Payment Successful')
-    await toastWith('Your payment has been processed.')
+    await toastWith('Payment Successful', 'Your payment has been processed.')
   })
 })

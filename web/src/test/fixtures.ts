@@ -81,6 +81,10 @@ export function signedIn(user: ReturnType<typeof makeUser>, routes: Record<strin
 export const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1) =>
   json(200, { slots, total, totalPages, page: p })
 
-// asked again until it holds: a toast's element can be replaced while it shows (found, then detached a moment
-// later, on a machine busy with other suites)
-export const toastWith = (text: string | RegExp) => waitFor(() => expect(screen.getByText(text)).toBeInTheDocument())
+/** A toast saying every one of `texts` at one moment, asked again until it holds: a toast's element can be replaced
+ * while it shows, and its title and description are read together, since a toast lives 4 s and, on a machine busy
+ * with other suites, one found just before it goes is gone by a second look. */
+export const toastWith = (...texts: (string | RegExp)[]) =>
+  waitFor(() => {
+    for (const text of texts) expect(screen.getByText(text)).toBeInTheDocument()
+  })
