@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 2
 unexport PYTHONDONTWRITEBYTECODE
 WEB_SOURCES := $(shell find web/src web/scripts web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install install-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean operator
+.PHONY: run test install install-dev python-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean operator
 
 ## install: what the product runs on: the runtime Python packages (uv, locked, without the dev group; packages
 ## already there stay) and the web app's locked packages (npm ci, again only when the lock changed)
@@ -20,7 +20,8 @@ install: web/node_modules/.package-lock.json
 	$(UV) sync --frozen --no-dev --inexact
 
 ## install-dev: the same plus the dev group (pytest, test support, ruff, schemathesis, checkov...) for test and lint
-install-dev: web/node_modules/.package-lock.json
+install-dev: web/node_modules/.package-lock.json python-dev
+python-dev:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --quiet uv
 	$(UV) sync --frozen
 
@@ -78,7 +79,7 @@ test-python:
 test-fuzz: web
 	$(UV) run python tests/fuzz/run.py
 
-test-web:
+test-web: web/node_modules/.package-lock.json
 	@if [ -f web/package.json ]; then cd web && $(NPM) test; fi
 
 test-browser: web
@@ -86,9 +87,10 @@ test-browser: web
 
 ## test: everything (lint and contracts, Python suites on real PostgreSQL and RabbitMQ, web unit and browser tests,
 ## the fuzz run), side by side once installed: the machine's cores, not any one suite, are the limit, and the
-## browser tests mostly wait on the product and Chromium. The web build comes first for the browser tests and the
-## fuzz run (each on its own embedded product).
-test: install-dev
+## browser tests mostly wait on the product and Chromium. The Python suites start as soon as their packages are
+## there, while npm installs the web's; the web build comes first for the browser tests and the fuzz run (each on
+## its own embedded product).
+test: python-dev
 	$(MAKE) --no-print-directory -j 5 --output-sync=target lint test-python test-web test-browser test-fuzz
 
 ## .env: this machine's secrets for docker-compose (made once, kept out of git): a Fernet encryption key and
