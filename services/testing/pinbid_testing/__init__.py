@@ -1,6 +1,7 @@
 """What Pinbid's tests share, and only its tests (the runtime kit never imports it): fixtures for real
 PostgreSQL and RabbitMQ (`plugin`, loaded by the root conftest.py), databases cloned from one migrated
-template per service, a movable clock, and helpers to run services and wait for what they do."""
+template per service and recycled between tests, a movable clock, and helpers to run services and wait for what
+they do."""
 
 from .clock import MovableClock
 from .databases import refusing_connections

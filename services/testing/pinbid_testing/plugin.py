@@ -38,8 +38,9 @@ def run_databases(postgres_url: str) -> Iterator[RunDatabases]:
 
 @pytest.fixture
 def new_database(run_databases: RunDatabases) -> Iterator[Callable[..., str]]:
-    """new_database(package=None) -> url of a fresh database: a clone of `package`'s migrated template, or
-    empty without a package. Emptied for the next test (or dropped) in the background once the test is over."""
+    """new_database(package=None) -> url of a database no other test had the name of: `package`'s migrated
+    schema and no rows (recycling.py), or empty without a package. Emptied for the next test (or dropped) in the
+    background once the test is over."""
     yield run_databases.new
     run_databases.release_made_in_background()
 
