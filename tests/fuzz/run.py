@@ -27,7 +27,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 CHECKS = "not_a_server_error,response_schema_conformance"
-EXAMPLES = 50
+EXAMPLES = 40
 # The coverage phase (boundary values of every field, one by one) spends the whole budget on the contract's
 # character patterns before fuzzing starts; random fuzzing reaches every operation many times within it.
 
