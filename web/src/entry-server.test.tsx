@@ -17,6 +17,21 @@ afterEach(() => {
   window.history.replaceState(null, '', '/')
 })
 
+/** The app hydrating `root` as main.tsx does: the errors React recovered from (a mismatch is one). */
+async function hydrateApp(root: HTMLElement): Promise<unknown[]> {
+  const errors: unknown[] = []
+  await act(async () => {
+    mounted = hydrateRoot(
+      root,
+      <StrictMode>
+        <App />
+      </StrictMode>,
+      { onRecoverableError: (error) => errors.push(error) },
+    )
+  })
+  return errors
+}
+
 describe('prerendered public pages', () => {
   it.each(['/', '/login', '/blog', '/signup/buyer', '/reset-password', '/terms'])('%s is rendered whole, its forms inert, with no inline script, and hydrates without a mismatch', async (path) => {
     const html = await render(path)
@@ -36,16 +51,7 @@ describe('prerendered public pages', () => {
     root.innerHTML = html
     document.body.append(root)
     vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise(() => {})) // the blog's queries stay pending
-    const errors: unknown[] = []
-    await act(async () => {
-      mounted = hydrateRoot(
-        root,
-        <StrictMode>
-          <App />
-        </StrictMode>,
-        { onRecoverableError: (error) => errors.push(error) },
-      )
-    })
+    const errors = await hydrateApp(root)
     await act(() => new Promise((resolve) => setTimeout(resolve, 50))) // the lazy page's chunk arrives, its boundary hydrates
     expect(errors).toEqual([])
     expect(root.querySelectorAll('form[inert]')).toHaveLength(0)
@@ -111,16 +117,7 @@ describe('a blog post, its frame filled by the gateway', () => {
     expect(root.textContent).not.toContain('@@')
 
     const fetched = vi.spyOn(globalThis, 'fetch').mockImplementation(() => new Promise(() => {}))
-    const errors: unknown[] = []
-    await act(async () => {
-      mounted = hydrateRoot(
-        root,
-        <StrictMode>
-          <App />
-        </StrictMode>,
-        { onRecoverableError: (error) => errors.push(error) },
-      )
-    })
+    const errors = await hydrateApp(root)
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)))
     expect(errors).toEqual([])
     expect(root.querySelector('h1')).toBe(h1) // hydrated, not rendered afresh
