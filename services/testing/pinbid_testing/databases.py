@@ -151,11 +151,15 @@ class RunDatabases:
         """`name` emptied under a new name (whoever still holds the old one cannot reach the next test's
         rows), or dropped when it no longer looks like a fresh clone: the new name, or None."""
         renamed = self._name(package)
-        with psycopg.connect(f"{self.server_url}/postgres", autocommit=True) as admin:
-            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-            admin.execute(f'ALTER DATABASE "{name}" RENAME TO "{renamed}"')  # waits for the sessions to end
-            admin.execute(f'ALTER DATABASE "{renamed}" ALLOW_CONNECTIONS true')
+        try:
+            with psycopg.connect(f"{self.server_url}/postgres", autocommit=True) as admin:
+                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+                admin.execute(f'ALTER DATABASE "{name}" RENAME TO "{renamed}"')  # waits for the sessions to end
+                admin.execute(f'ALTER DATABASE "{renamed}" ALLOW_CONNECTIONS true')
+        except psycopg.Error:  # a session that would not end: the database goes, whatever its name now
+            drop_databases(self.server_url, [name, renamed])
+            return None
         try:
             with psycopg.connect(f"{self.server_url}/{renamed}", autocommit=True) as conn:
                 if recycling.fingerprint(conn) == self._fingerprints[package]:

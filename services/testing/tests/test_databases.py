@@ -138,3 +138,12 @@ def test_what_a_dead_run_left_is_dropped_and_what_a_live_one_has_is_kept(postgre
         with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
             for name in (dead, alive):
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_database_that_cannot_be_taken_back_does_not_break_the_next_test(run, postgres_url):
+    gone = run.new("pinbid_content").rsplit("/", 1)[1]
+    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{gone}"')  # the test took it away itself
+    run.release_made_in_background()
+    with psycopg.connect(run.new("pinbid_content")) as conn:
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
