@@ -4,8 +4,7 @@
 // and desktop widths). Prints the violations per page, so a failure says where and what.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open, serverIsUp } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, serverIsUp } from './helpers.mjs'
 
 const PUBLIC = ['/', '/blog', '/blog/:first', '/blog/no-such-post', '/login', '/signup/influencer', '/signup/buyer',
   '/privacy', '/terms', '/reset-password', '/no-such-page']
@@ -87,7 +86,7 @@ describe(`accessibility and layout shift at ${BASE_URL}`, { concurrency: false }
 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
+    browser = await launchChromium()
     const articles = await (await fetch(`${BASE_URL}/api/blog/articles`)).json()
     firstPost = `/blog/${articles.articles[0].slug}`
   })

@@ -10,12 +10,16 @@ export const CHROMIUM = process.env.PINBID_CHROMIUM ?? '/usr/bin/chromium'
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const ARTIFACTS = path.join(here, 'artifacts')
 
-export async function launch() {
-  await mkdir(ARTIFACTS, { recursive: true })
-  const browser = await chromium.launch({
+/** Debian's Chromium, headless, as every spec runs it. */
+export const launchChromium = () =>
+  chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   })
+
+export async function launch() {
+  await mkdir(ARTIFACTS, { recursive: true })
+  const browser = await launchChromium()
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE_URL })
   context.setDefaultTimeout(15_000)
   const page = await context.newPage()

@@ -3,8 +3,7 @@
 // pin the comment (sandbox Instagram login if asked), and see it live on the buyer's My Bids.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, launchChromium, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
 const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
 const buyer = { name: 'Riley Brand', email: uniqueEmail('lifecycle'), password: 'lifecycle-Password-1', business: 'Northwind Outdoor' }
@@ -29,7 +28,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] })
+    browser = await launchChromium()
     creator = await newPage(browser)
     brand = await newPage(browser)
   })

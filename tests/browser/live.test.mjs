@@ -3,8 +3,7 @@
 // is told so by a toast whose Bid Again opens the bid panel. The bell shows both roles their unread notices.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, launchChromium, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
 const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
 const SLOT_TITLE = `Live test ${Date.now().toString(36)}`
@@ -64,7 +63,7 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
+    browser = await launchChromium()
   })
 
   after(async () => {

@@ -6,8 +6,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
-import { chromium } from 'playwright-core'
-import { ARTIFACTS, BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open, serverIsUp, snap, submitPassword } from './helpers.mjs'
+import { ARTIFACTS, BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, serverIsUp, snap, submitPassword } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
@@ -93,7 +92,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
     assert.ok(OPERATOR.email && OPERATOR.password && OPERATOR.secret,
       'PINBID_OPERATOR_EMAIL, PINBID_OPERATOR_PASSWORD and PINBID_OPERATOR_TOTP_SECRET must be set (run.sh creates an operator)')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
+    browser = await launchChromium()
   })
 
   after(async () => {

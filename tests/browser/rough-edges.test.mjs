@@ -4,8 +4,7 @@
 // always show their success toast; after paying, My Bids opens on the paid bid.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { chromium } from 'playwright-core'
-import { BASE_URL, CHROMIUM, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings'],
@@ -32,7 +31,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] })
+    browser = await launchChromium()
   })
 
   after(async () => {
