@@ -3,21 +3,11 @@
 // pin the comment (sandbox Instagram login if asked), and see it live on the buyer's My Bids.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, launchChromium, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
-const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
 const buyer = { name: 'Riley Brand', email: uniqueEmail('lifecycle'), password: 'lifecycle-Password-1', business: 'Northwind Outdoor' }
 const SLOT_TITLE = `Pinned comment ${Date.now().toString(36)}`
 const COMMENT = 'Loving this! Our trail mix goes with every hike #ad'
-
-async function newPage(browser) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(20_000)
-  const page = await context.newPage()
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  return { context, page, errors }
-}
 
 async function toast(page, text) {
   await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor()
@@ -29,8 +19,8 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
     browser = await launchChromium()
-    creator = await newPage(browser)
-    brand = await newPage(browser)
+    creator = await openPage(browser)
+    brand = await openPage(browser)
   })
 
   after(async () => {
@@ -39,11 +29,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
 
   it('the creator opens a pin slot on a post', async () => {
     const { page } = creator
-    await page.goto('/login')
-    await page.getByLabel('Email').fill(CREATOR.email)
-    await page.getByLabel('Password').fill(CREATOR.password)
-    await page.getByRole('button', { name: 'Log In' }).click()
-    await page.waitForURL('**/dashboard')
+    await logIn(page, CREATOR)
     await page.goto('/post-manager')
     const connect = page.getByRole('button', { name: 'Connect Instagram' }).first()
     const manager = page.getByRole('heading', { name: 'Post & Pin-Slot Manager' })

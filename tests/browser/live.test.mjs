@@ -3,20 +3,10 @@
 // is told so by a toast whose Bid Again opens the bid panel. The bell shows both roles their unread notices.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, launchChromium, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
 
-const CREATOR = { email: 'creator@demo.pinbid.app', password: 'pinbid-demo' }
 const SLOT_TITLE = `Live test ${Date.now().toString(36)}`
 const WITHIN_MS = 2_000
-
-async function open(browser, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(20_000)
-  const page = await context.newPage()
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  return { context, page, errors }
-}
 
 async function signUpBrand(page, name) {
   await page.goto('/signup/buyer')
@@ -73,11 +63,7 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
   it('the creator opens a slot', async () => {
     creator = await open(browser)
     const { page } = creator
-    await page.goto('/login')
-    await page.getByLabel('Email').fill(CREATOR.email)
-    await page.getByLabel('Password').fill(CREATOR.password)
-    await page.getByRole('button', { name: 'Log In' }).click()
-    await page.waitForURL('**/dashboard')
+    await logIn(page, CREATOR)
     await page.goto('/post-manager')
     const free = page.getByRole('button', { name: 'Create Pin Slot' })
     await free.first().waitFor()
