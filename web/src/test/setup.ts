@@ -9,9 +9,11 @@ afterEach(() => {
   cleanup()
   localStorage.clear()
   sessionStorage.clear() // tab notes (the marketplace's search, the way back from Instagram) never leak into the next test
+  // an expiry in the past, not max-age=0: happy-dom keeps a cookie whose expiry is this very millisecond, and the
+  // next test, when it starts within it, read the emptied cookie (the sidebar then started collapsed)
   document.cookie.split('; ').forEach((c) => {
     const name = c.split('=')[0]
-    if (name) document.cookie = `${name}=; path=/; max-age=0`
+    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`
   })
   vi.restoreAllMocks()
 })
