@@ -42,13 +42,19 @@ def main() -> None:
 
         run_embedded(args.host, args.port, not args.no_seed, not args.no_seed and not args.no_demo_bidding)
     elif args.command == "service":
+        from . import configuration
+
+        settings = configuration.service(args.name)
         from .standalone import serve_service
 
-        serve_service(args.name)
+        serve_service(args.name, settings)
     elif args.command == "gateway":
+        from . import configuration
+
+        settings = configuration.gateway()
         from .standalone import serve_gateway
 
-        serve_gateway()
+        serve_gateway(settings)
     elif args.command == "migrate":
         from .migrate import migrate
 

@@ -1,15 +1,20 @@
 """The services this installation has. Each service package `pinbid_<name>` names itself in `SERVICE` (its
-`__init__.py`) and has an `app` module with SETTINGS (its settings class) and build(settings) -> Service, and may
-have a `demo` module with `seed(service)`, optionally `finish(service)` and `background_jobs(service)`. A service's
-`app` is imported when first used: a process that runs one service (`make up` starts a dozen) imports only its own."""
+`__init__.py`), and has a `settings` module with SETTINGS (its settings class), an `app` module with
+build(settings) -> Service, and may have a `demo` module with `seed(service)`, optionally `finish(service)` and
+`background_jobs(service)`. A service's `app` is imported when first used: a process that runs one service (`make up`
+starts a dozen) imports only its own, and only once its settings have been read and found valid."""
+
+from __future__ import annotations
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from pinbid_kit.runtime import Job, Service
+if TYPE_CHECKING:  # the runtime brings the web stack, which reading a service's settings does not need
+    from pinbid_kit.runtime import Job, Service
 
 # in seeding order: demo data of later services is made from the events of earlier ones
 ALL = ("identity", "social", "marketplace", "payments", "content")
@@ -26,7 +31,7 @@ class ServiceModule:
 
     def settings(self, **overrides):
         """Its settings from the environment; a wrong value stops the process with one line naming it."""
-        return self.module.SETTINGS.load(**overrides)
+        return importlib.import_module(f"{self.package}.settings").SETTINGS.load(**overrides)
 
     def build(self, settings) -> Service:
         return self.module.build(settings)

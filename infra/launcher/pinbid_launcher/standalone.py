@@ -24,10 +24,9 @@ from . import services
 log = logging.getLogger("pinbid.standalone")
 
 
-def serve_service(name: str) -> None:
-    """The whole configuration is checked first (ConfigurationError, one line), before any database is touched."""
+def serve_service(name: str, settings) -> None:
+    """`settings`: the service's, checked (configuration.py)."""
     module = services.get(name)
-    settings = module.settings(standalone=True)
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{name}")
     if settings.migrate_on_start:
@@ -68,8 +67,7 @@ async def _start_bus(bus, attempts: int = 30) -> None:
             await asyncio.sleep(min(attempt, 5))
 
 
-def serve_gateway() -> None:
-    settings = GatewaySettings.load(standalone=True)
+def serve_gateway(settings: GatewaySettings) -> None:
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{GATEWAY}")
     upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)

@@ -15,8 +15,6 @@ from .library import read_folder
 from .newsletter import Newsletter, housekeeping
 from .settings import ContentSettings
 
-SETTINGS = ContentSettings
-
 
 def build(settings: ContentSettings | None = None, *, mailer: MailSender | None = None) -> Service:
     settings = settings or ContentSettings()

@@ -28,3 +28,6 @@ class ContentSettings(MailSettings):
         from pinbid_kit.secrets import load_or_create_key
 
         return load_or_create_key(var_dir() / "keys" / "newsletter.key").encode()
+
+
+SETTINGS = ContentSettings

@@ -22,8 +22,6 @@ from .reminders import Reminders
 from .settings import IdentitySettings
 from .suspensions import Suspensions
 
-SETTINGS = IdentitySettings
-
 
 def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None = None,
           clock: Clock = utcnow) -> Service:

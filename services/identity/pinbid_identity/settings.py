@@ -59,3 +59,6 @@ def _can_create(path: Path) -> bool:
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     return folder.is_dir() and os.access(folder, os.W_OK)
+
+
+SETTINGS = IdentitySettings

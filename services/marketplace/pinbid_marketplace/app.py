@@ -21,8 +21,6 @@ from .rules import auction_rules
 from .settings import MarketplaceSettings
 from .slots import Slots
 
-SETTINGS = MarketplaceSettings
-
 
 def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow) -> Service:
     settings = settings or MarketplaceSettings()

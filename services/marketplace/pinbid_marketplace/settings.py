@@ -23,3 +23,6 @@ class MarketplaceSettings(KitSettings):
     max_duration_days: int = Field(default=30, ge=1)
     default_duration_days: int = Field(default=7, ge=1)
     page_limit_max: int = Field(default=50, ge=1)
+
+
+SETTINGS = MarketplaceSettings

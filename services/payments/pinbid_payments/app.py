@@ -25,8 +25,6 @@ from .sandbox_pages import router as sandbox_router
 from .settings import PaymentsSettings
 from .webhooks import Webhooks
 
-SETTINGS = PaymentsSettings
-
 
 def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
           http: httpx.AsyncClient | None = None) -> Service:

@@ -52,3 +52,6 @@ class PaymentsSettings(KitSettings):
 
     def browser_url(self, path: str) -> str:
         return f"{self.public_url.rstrip('/')}{path}"
+
+
+SETTINGS = PaymentsSettings

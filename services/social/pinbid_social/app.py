@@ -25,8 +25,6 @@ from .settings import SocialSettings
 from .tracker import PinTracker
 from .trust import Trust
 
-SETTINGS = SocialSettings
-
 
 def build(settings: SocialSettings | None = None, *, providers: Providers | None = None,
           clock: Clock = utcnow) -> Service:

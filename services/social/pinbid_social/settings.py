@@ -77,3 +77,6 @@ class SocialSettings(KitSettings):
                             bucket=self.s3_bucket, access_key=self.s3_access_key,
                             secret_key=read_secret(self.s3_secret_key, self.s3_secret_key_file),
                             secure=self.s3_secure, region=self.s3_region)
+
+
+SETTINGS = SocialSettings

@@ -16,10 +16,11 @@ pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 UNREACHABLE_DATABASE = "postgresql://postgres@127.0.0.1:1/pinbid_payments"
 
 
-def start(arguments: list[str], env: dict[str, str], cwd) -> subprocess.CompletedProcess:
+def start(arguments: list[str], env: dict[str, str], cwd, *,
+          program: tuple[str, ...] = ("-m", "pinbid_launcher")) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PAYMENTS_", "GATEWAY_", "IDENTITY_"))}
     # cwd: a folder without a .env file, so only `env` configures the process
-    return subprocess.run([sys.executable, "-m", "pinbid_launcher", *arguments], env={**clean, **env}, cwd=cwd,
+    return subprocess.run([sys.executable, *program, *arguments], env={**clean, **env}, cwd=cwd,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -88,3 +89,17 @@ def test_the_gateway_without_a_jwt_public_key_refuses_to_start(tmp_path):
 def test_the_gateway_with_a_malformed_service_url_refuses_to_start(tmp_path):
     line = refusal(start(["gateway"], {"PINBID_VAR": str(tmp_path), "GATEWAY_PAYMENTS_URL": "payments:8000"}, tmp_path))
     assert "GATEWAY_PAYMENTS_URL: must be an http(s) URL with a host, not 'payments:8000'." in line
+
+
+@pytest.mark.parametrize("arguments", [["service", "payments"], ["gateway"]])
+def test_a_refusal_comes_before_the_web_stack_or_the_service_is_imported(arguments, tmp_path):
+    """A pod that cannot run stops in a fraction of a second on every restart (configuration.py)."""
+    watch = ("fastapi", "uvicorn", "sqlalchemy", "aio_pika", "pinbid_payments.app", "pinbid_gateway.app")
+    probe = ("import atexit, runpy, sys\n"
+             f"atexit.register(lambda: print('imported:', [m for m in {watch!r} if m in sys.modules],\n"
+             "                               file=sys.stderr))\n"
+             "sys.argv[0] = 'pinbid'\n"
+             "runpy.run_module('pinbid_launcher', run_name='__main__')")
+    process = start(arguments, {"PINBID_VAR": str(tmp_path)}, tmp_path, program=("-c", probe))
+    assert process.returncode == 1 and "Refusing to start" in process.stderr, process.stderr
+    assert process.stderr.strip().splitlines()[-1] == "imported: []"
