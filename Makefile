@@ -46,10 +46,7 @@ operator: install
 
 ## contracts: regenerate contracts/openapi.json, contracts/events/*.json, contracts/asyncapi.yaml, the web's API types and rules
 contracts:
-	$(UV) run python -m pinbid_launcher.openapi
-	$(UV) run python -m pinbid_launcher.web_rules
-	$(UV) run python -m pinbid_launcher.event_contracts
-	$(UV) run python -m pinbid_launcher.asyncapi
+	$(UV) run python -m pinbid_launcher.contracts
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
 lint: web/node_modules/.package-lock.json
@@ -57,10 +54,7 @@ lint: web/node_modules/.package-lock.json
 	$(UV) run python docs/decisions/index.py --check
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_kit.migration_check
-	$(UV) run python -m pinbid_launcher.openapi --check
-	$(UV) run python -m pinbid_launcher.web_rules --check
-	$(UV) run python -m pinbid_launcher.event_contracts --check
-	$(UV) run python -m pinbid_launcher.asyncapi --check
+	$(UV) run python -m pinbid_launcher.contracts --check
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent lint; fi
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \

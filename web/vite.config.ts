@@ -38,7 +38,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    testTimeout: 15000,
+    testTimeout: 30_000,
     // vitest's default keeps one core for itself (availableParallelism - 1): a single worker on a 2-core machine,
     // where the workers wait on the DOM and timers more than the main process computes
     maxWorkers: Math.max(2, os.availableParallelism()),

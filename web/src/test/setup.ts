@@ -2,8 +2,9 @@ import '@testing-library/jest-dom/vitest'
 import { afterEach, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
 
-// lazy route chunks are compiled on first use; give async queries room on a slow machine
-configure({ asyncUtilTimeout: 6000 })
+// lazy route chunks are compiled on first use; give async queries room on a slow machine (the earnings page's
+// first render took over 6 s in a CI run that had every other suite beside it)
+configure({ asyncUtilTimeout: 12_000 })
 
 afterEach(() => {
   cleanup()

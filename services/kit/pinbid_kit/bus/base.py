@@ -1,4 +1,5 @@
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import Protocol
 
 from ..envelope import Envelope
@@ -7,6 +8,7 @@ from ..envelope import Envelope
 Handler = Callable[[Envelope, dict[str, str]], Awaitable[None]]
 
 
+@lru_cache(maxsize=4096)  # patterns and event types are a few dozen each, and every delivery asks again
 def matches(pattern: str, routing_key: str) -> bool:
     """AMQP topic matching: '*' is exactly one word, '#' is zero or more words."""
 
