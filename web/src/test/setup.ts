@@ -1,10 +1,12 @@
 import '@testing-library/jest-dom/vitest'
-import { afterEach, vi } from 'vitest'
+import { afterEach, beforeAll, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
 
-// lazy route chunks are compiled on first use; give async queries room on a slow machine (the earnings page's
-// first render took over 6 s in a CI run that had every other suite beside it)
+// lazy route chunks are compiled on first use: give async queries room on a loaded machine
 configure({ asyncUtilTimeout: 12_000 })
+// the earnings page's chunk (recharts) took longer than that to compile the first time, in CI runs with every other
+// suite beside them; four files render it, so each worker loads it before its first file's tests
+beforeAll(() => import('@/features/creator/EarningsPage'), 60_000)
 
 afterEach(() => {
   cleanup()
