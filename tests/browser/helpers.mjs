@@ -12,7 +12,7 @@ export const MAIL_DIR = process.env.PINBID_MAIL_DIR ?? '/work/main/var/mail'
 export const CHROMIUM = process.env.PINBID_CHROMIUM ??
   (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium')
 const here = path.dirname(fileURLToPath(import.meta.url))
-export const ARTIFACTS = path.join(here, 'artifacts')
+const ARTIFACTS = path.join(here, 'artifacts')
 
 /** Debian's Chromium, headless, as every spec runs it. */
 export const launchChromium = () =>
@@ -21,15 +21,18 @@ export const launchChromium = () =>
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   })
 
+/** A browser of its own with one page (openPage), for a spec that needs no second context. */
 export async function launch() {
-  await mkdir(ARTIFACTS, { recursive: true })
   const browser = await launchChromium()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: BASE_URL })
-  context.setDefaultTimeout(15_000)
-  const page = await context.newPage()
-  const errors = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  return { browser, context, page, errors }
+  const opened = await openPage(browser)
+  opened.context.setDefaultTimeout(15_000)
+  return { browser, ...opened }
+}
+
+/** A full-page screenshot into artifacts/ (made when missing). */
+export async function screenshot(page, name) {
+  await mkdir(ARTIFACTS, { recursive: true })
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true })
 }
 
 // Screenshots are for a person to look at: off where nobody can (CI keeps only the log), since a full-page PNG costs
@@ -42,7 +45,7 @@ export async function snap(page, name) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     await page.waitForTimeout(150)
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${width}.png`), fullPage: true })
+    await screenshot(page, `${name}-${width}`)
   }
   await page.setViewportSize({ width: 1280, height: 900 })
 }

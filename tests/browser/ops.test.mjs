@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
-import { ARTIFACTS, BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, serverIsUp, snap, submitPassword } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, screenshot, serverIsUp, snap, submitPassword } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
@@ -300,7 +300,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
       console.log(`${route} at 390 px: ${scrollWidth} px wide, its sections ${navScroll} px in ${navWidth} px`)
       if (scrollWidth > innerWidth || navScroll > navWidth) {
         wide.push(`${route}: ${scrollWidth} px, sections ${navScroll} px`)
-        await page.screenshot({ path: `${ARTIFACTS}/ops-too-wide-${route.replaceAll('/', '_')}.png`, fullPage: true })
+        await screenshot(page, `ops-too-wide-${route.replaceAll('/', '_')}`)
       }
     }
     assert.deepEqual(wide, [], '/ops pages wider than the phone')

@@ -157,7 +157,3 @@ def main() -> int:
     path.write_text(text)
     print(f"wrote {path}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

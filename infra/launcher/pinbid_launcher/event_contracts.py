@@ -31,7 +31,3 @@ def main() -> int:
         return 1
     print(f"{len(wanted)} event schemas {'checked' if check else 'written'} in {Path(folder)}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -86,7 +86,3 @@ def main() -> int:
     path.write_text(text)
     print(f"wrote {path} ({len(json.loads(text)['paths'])} paths)")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

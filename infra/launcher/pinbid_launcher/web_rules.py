@@ -25,7 +25,3 @@ def main(argv: list[str], path: Path) -> int:
     path.write_text(text)
     print(f"wrote {shown}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:], repo_root() / "web" / "src" / "api" / "rules.json"))

@@ -1,5 +1,5 @@
 """The catalog of integration events. Each payload model is the source of its JSON Schema in
-contracts/events/ (written by `python -m pinbid_launcher.event_contracts`, checked in CI).
+contracts/events/ (written by `python -m pinbid_launcher.contracts`, checked in CI).
 
 Money in events is always an integer number of minor units (cents) next to a currency code.
 Consumers ignore fields they do not know, so adding a field is not a new version.

@@ -1,5 +1,5 @@
 """The JSON Schema of every event in the catalog: what contracts/events/<type>.json hold (the launcher's
-`python -m pinbid_launcher.event_contracts` writes and checks them)."""
+`python -m pinbid_launcher.contracts` writes and checks them)."""
 
 from . import identity, marketplace, payments, social  # noqa: F401  (registers the events)
 from .catalog import EVENTS
