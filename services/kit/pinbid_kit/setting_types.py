@@ -15,6 +15,8 @@ def _url(schemes: tuple[str, ...], what: str, *, needs_host: bool, show_value: b
             well_formed = parts.scheme in schemes and (parts.hostname or not needs_host)
         except ValueError:
             well_formed = False
+        # urlsplit keeps spaces and control characters; a link built from such a URL would be broken or forged
+        well_formed = well_formed and not any(c.isspace() or ord(c) < 0x20 or ord(c) == 0x7F for c in value)
         if not well_formed:
             # database and broker URLs carry passwords: they are never repeated in the message
             raise ValueError(f"must be {what}" + (f", not {value!r}" if show_value else ""))

@@ -82,6 +82,13 @@ def test_a_malformed_url_or_number_stops_with_one_line_naming_each_variable(monk
     assert "s3cret" not in message and "guest:guest" not in message  # URLs with passwords are never repeated
 
 
+@pytest.mark.parametrize("url", ["http://a\x01b", "http://pinbid.example/\x00x", "http://exa mple.com",
+                                 "https://pinbid.example/\n", "http://pinbid.example/\x7f"])
+def test_a_url_with_a_space_or_a_control_character_is_refused(url):
+    with pytest.raises(ConfigurationError, match="TESTSVC_PUBLIC_URL: must be an http\\(s\\) URL with a host"):
+        RealSettings.load(public_url=url)  # NUL cannot travel in an environment variable, the rest can
+
+
 def test_a_list_setting_that_is_not_json_stops_with_one_line_naming_it(monkeypatch):
     class ListSettings(KitSettings):
         model_config = SettingsConfigDict(env_prefix="LISTSVC_", extra="ignore")
