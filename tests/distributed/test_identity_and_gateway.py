@@ -30,11 +30,12 @@ def wait_ready(url: str, process: subprocess.Popen, log, timeout: float = 60) ->
             log.seek(0)
             pytest.fail(f"process exited early:\n{log.read().decode()[-3000:]}")
         try:
-            return httpx.get(url, timeout=1).status_code == 200
+            return http.get(url).status_code == 200
         except httpx.HTTPError:
             return False
 
-    eventually_sync(ready, within=timeout, every=0.2)
+    with httpx.Client(timeout=1) as http:
+        eventually_sync(ready, within=timeout, every=0.2)
 
 
 @pytest.fixture

@@ -35,11 +35,12 @@ def wait_ready(url: str, process: subprocess.Popen) -> None:
     def ready() -> bool:
         assert process.poll() is None, f"{process.args} exited early"
         try:
-            return httpx.get(url, timeout=1).status_code == 200
+            return http.get(url).status_code == 200
         except httpx.HTTPError:
             return False
 
-    eventually_sync(ready, within=60, every=0.1)
+    with httpx.Client(timeout=1) as http:
+        eventually_sync(ready, within=60, every=0.1)
 
 
 @pytest.fixture

@@ -48,13 +48,14 @@ def embedded_product() -> Iterator[str]:
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                    break
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the embedded product did not start; see {log.name}")
-            time.sleep(0.5)
+        with httpx.Client(timeout=2) as http:
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if http.get(f"{url}/api/health").status_code == 200:
+                        break
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"the embedded product did not start; see {log.name}")
+                time.sleep(0.5)
         yield url
     finally:
         server.terminate()

@@ -1,6 +1,7 @@
 """The fixtures every suite can ask for (registered by the root conftest.py): the test servers, fresh
 databases, captured spans and a movable clock."""
 
+import gc
 import itertools
 from collections.abc import Callable, Iterator
 
@@ -64,8 +65,17 @@ def captured_spans() -> Iterator[InMemorySpanExporter]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # A test process holds a million objects by its end (apps, engines, metadata); with the default thresholds
+    # the collector walked them 15 times a worker, an eighth of the worker's CPU. Rarer young collections make
+    # the full ones rarer too; cycles are still collected, later (measured in docs/benchmarks.md, session 11).
+    gc.set_threshold(10_000, 20, 20)
     config.addinivalue_line("markers", "slow: a file that takes tens of seconds (processes, a seeded world): "
                                        "it is run first, so that pytest-xdist's workers end together")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What was imported to collect the tests lives to the end of the run: the collector stops walking it."""
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
