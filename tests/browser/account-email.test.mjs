@@ -2,23 +2,13 @@
 // the old session's token stops working, and the browser stays signed in with the token the answer carries.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { readdir, readFile } from 'node:fs/promises'
-import path from 'node:path'
-import { BASE_URL, MAIL_DIR, launch, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, MAIL_DIR, launch, serverIsUp, snap, uniqueEmail, waitForMail } from './helpers.mjs'
 
 const buyer = { name: 'Rowan Ellery', email: uniqueEmail('mover'), password: 'mover-Password-1', business: 'Ellery Goods' }
 const NEW_EMAIL = uniqueEmail('moved')
 
 async function me(token) {
   return fetch(`${BASE_URL}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } })
-}
-
-async function mailTo(address, subject) {
-  for (const name of (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml'))) {
-    const raw = await readFile(path.join(MAIL_DIR, name), 'utf8')
-    if (raw.includes(`To: ${address}`) && raw.includes(subject)) return raw
-  }
-  return null
 }
 
 describe(`changing the email at ${BASE_URL}`, { concurrency: false }, () => {
@@ -75,11 +65,10 @@ describe(`changing the email at ${BASE_URL}`, { concurrency: false }, () => {
       body: JSON.stringify({ email: NEW_EMAIL, password: buyer.password }),
     })
     assert.equal(login.status, 200)
-    let notice = null
-    for (let i = 0; i < 40 && !notice; i++) {
-      notice = await mailTo(buyer.email, 'Your Pinbid email address was changed')
-      if (!notice) await new Promise((r) => setTimeout(r, 250))
-    }
+    const notice = await waitForMail(
+      (text) => text.includes(`To: ${buyer.email}`) && text.includes('Your Pinbid email address was changed'),
+      { timeoutMs: 10_000 },
+    )
     assert.ok(notice, `no notice to ${buyer.email} in ${MAIL_DIR}`)
     assert.ok(!notice.includes(NEW_EMAIL), 'the notice names the new address only masked')
     assert.deepEqual(ctx.errors, [])

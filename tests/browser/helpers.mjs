@@ -68,32 +68,47 @@ function decodeQuotedPrintable(text) {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)))
 }
 
-/** Wait for a mail to `to` written after `since` and return the reset token from its link. */
-export async function waitForResetToken(to, since, timeoutMs = 20_000) {
+/** The mails written since `since` (ms), each decoded (quoted-printable and base64 bodies) with its headers; none
+ * while the folder is not there yet (it is made with the first mail). */
+async function mailsSince(since) {
+  let names = []
+  try {
+    names = (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml'))
+  } catch {
+    return []
+  }
+  const mails = []
+  for (const name of names) {
+    const file = path.join(MAIL_DIR, name)
+    if ((await stat(file)).mtimeMs < since - 1000) continue
+    const raw = await readFile(file, 'utf8')
+    let text = decodeQuotedPrintable(raw)
+    for (const block of raw.match(/(?:^[A-Za-z0-9+/=]{40,}\r?\n)+/gm) ?? []) {
+      text += '\n' + Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8')
+    }
+    mails.push(text)
+  }
+  return mails
+}
+
+/** Wait for a mail written after `since` whose decoded text `matches`, and return that text (null if none came). */
+export async function waitForMail(matches, { since = 0, timeoutMs = 20_000 } = {}) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    let names = []
-    try {
-      names = (await readdir(MAIL_DIR)).filter((n) => n.endsWith('.eml'))
-    } catch {
-      /* folder not there yet */
-    }
-    for (const name of names) {
-      const file = path.join(MAIL_DIR, name)
-      if ((await stat(file)).mtimeMs < since - 1000) continue
-      const raw = await readFile(file, 'utf8')
-      let text = decodeQuotedPrintable(raw)
-      // base64 bodies: decode every base64 block we can find
-      for (const block of raw.match(/(?:^[A-Za-z0-9+/=]{40,}\r?\n)+/gm) ?? []) {
-        text += '\n' + Buffer.from(block.replace(/\s+/g, ''), 'base64').toString('utf8')
-      }
-      if (!text.toLowerCase().includes(to.toLowerCase())) continue
-      const m = text.match(/\/reset-password\/([A-Za-z0-9._~-]+)/)
-      if (m) return m[1]
-    }
+    const found = (await mailsSince(since)).find(matches)
+    if (found) return found
     await new Promise((r) => setTimeout(r, 250))
   }
-  throw new Error(`no reset mail for ${to} in ${MAIL_DIR}`)
+  return null
+}
+
+/** Wait for a mail to `to` written after `since` and return the reset token from its link. */
+export async function waitForResetToken(to, since, timeoutMs = 20_000) {
+  const link = /\/reset-password\/([A-Za-z0-9._~-]+)/
+  const mail = await waitForMail((text) => text.toLowerCase().includes(to.toLowerCase()) && link.test(text),
+    { since, timeoutMs })
+  if (!mail) throw new Error(`no reset mail for ${to} in ${MAIL_DIR}`)
+  return mail.match(link)[1]
 }
 
 /** Reload until `locator` shows (what another service does reaches this page a moment later): each load gets
