@@ -53,6 +53,8 @@ def test_a_slot_without_bids_has_no_current_bid():
                    final_price_cents=3000), bid("AWAITING_PAYMENT", current=30)),
     (m.BidRejected(bid_id=BID, slot_id=SLOT, slot_title="Sunday reset", creator_id=CREATOR, buyer_id=BUYER),
      bid("REJECTED")),
+    (p.PaymentRequested(payment_id=PAYMENT, bid_id=BID, buyer_id=BUYER, creator_id=CREATOR, amount_cents=3150,
+                        expires_at=WHEN), bid("AWAITING_PAYMENT", title=None, slot=False, payment="REQUESTED")),
     (p.PaymentCompleted(payment_id=PAYMENT, bid_id=BID, buyer_id=BUYER, creator_id=CREATOR, amount_cents=3000),
      bid("WON", title=None, slot=False, payment="COMPLETED")),
     (p.PaymentExpired(payment_id=PAYMENT, bid_id=BID, buyer_id=BUYER, creator_id=CREATOR),

@@ -17,7 +17,8 @@ SESSIONS_REVOKED = i.SessionsRevoked.event_type
 # every event the stream turns into a message, and the revocations that end streams
 PATTERNS = sorted({m.SlotUpdated.event_type, m.BidPlaced.event_type, m.BidOutbid.event_type,
                    m.AuctionClosed.event_type, m.BidApproved.event_type, m.BidRejected.event_type,
-                   p.PaymentCompleted.event_type, p.PaymentExpired.event_type, p.PaymentRefunded.event_type,
+                   p.PaymentRequested.event_type, p.PaymentCompleted.event_type, p.PaymentExpired.event_type,
+                   p.PaymentRefunded.event_type,
                    s.CommentPinned.event_type, i.NotificationCreated.event_type, SESSIONS_REVOKED,
                    *(e.event_type for e in (s.PlacementAccepted, s.PlacementDisputed, s.DisputeAnswered,
                                             s.DisputeDecided, s.RecheckRequested, s.PlacementEnded))})
@@ -136,6 +137,11 @@ def messages(envelope: Envelope) -> list[Message]:
         case m.BidRejected.event_type:
             e = m.BidRejected.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", slot_title=e.slot_title)]
+        case p.PaymentRequested.event_type:
+            # what makes the bid AWAITING_PAYMENT in marketplace: the approval's message makes the page read the bid
+            # again, which can come back APPROVED (no Pay Now) while payments is still asking for the payment
+            e = p.PaymentRequested.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, None, "AWAITING_PAYMENT", payment_status="REQUESTED")]
         case p.PaymentCompleted.event_type:
             e = p.PaymentCompleted.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, None, "WON", payment_status="COMPLETED")]
