@@ -9,7 +9,11 @@
   python -m pinbid_launcher up | down | status  (the distributed run on this machine)
 """
 
-import argparse
+from pinbid_launcher import collector
+
+collector.hold_off()  # before the imports below and those of the command (collector.py)
+
+import argparse  # noqa: E402
 
 
 def main() -> None:
@@ -58,18 +62,22 @@ def main() -> None:
     elif args.command == "migrate":
         from .migrate import migrate
 
+        collector.started()
         migrate(args.name)
     elif args.command == "replay-outbox":
         from .replay import replay
 
+        collector.started()
         replay(args.producer, args.consumer, args.days)
     elif args.command == "dlq":
         from .dead_letters import dead_letters
 
+        collector.started()
         dead_letters(args.action, args.name)
     else:
         from . import local
 
+        collector.started()
         getattr(local, args.command)()
 
 

@@ -19,7 +19,7 @@ from pinbid_kit.paths import var_dir
 from pinbid_kit.telemetry import configure_tracing
 from pinbid_kit.tokens import TokenVerifier
 
-from . import services
+from . import collector, services
 
 log = logging.getLogger("pinbid.embedded")
 
@@ -66,6 +66,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
         built[module.name] = module.build(settings)
         retention[module.name] = settings.outbox_retention_days
 
+    collector.started()  # the demo seeding below makes garbage
     bus = InProcessBus()
     gateway_settings = GatewaySettings(log_json=False, public_url=f"http://{host}:{port}")
     verifier = TokenVerifier.from_file(gateway_settings.jwt_public_key_file)

@@ -19,7 +19,7 @@ from pinbid_kit.runtime import watch_broker
 from pinbid_kit.telemetry import configure_tracing
 from pinbid_kit.tokens import TokenVerifier
 
-from . import services
+from . import collector, services
 
 log = logging.getLogger("pinbid.standalone")
 
@@ -49,6 +49,7 @@ def serve_service(name: str, settings) -> None:
         await service.db.dispose()
 
     service.app.router.lifespan_context = lifespan
+    collector.started()
     # keep-alive longer than the gateway's pool keeps idle connections, so it never reuses a closed one
     uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
                 timeout_graceful_shutdown=10, timeout_keep_alive=75)
@@ -92,6 +93,7 @@ def serve_gateway(settings: GatewaySettings) -> None:
         await upstreams.close()
 
     gateway.app.router.lifespan_context = lifespan
+    collector.started()
     public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
                                            timeout_graceful_shutdown=10, timeout_keep_alive=75, access_log=False,
                                            proxy_headers=False))  # the gateway's own middleware decides

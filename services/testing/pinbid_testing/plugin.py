@@ -73,9 +73,16 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "it is run first, so that pytest-xdist's workers end together")
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """What was imported to collect the tests lives to the end of the run: the collector stops walking it."""
-    gc.freeze()
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session):
+    """Collecting imports every service's stack: objects that live to the end of the run and no garbage to speak
+    of. The collector is held off while they are made, then leaves them out of its walks."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
