@@ -1,9 +1,8 @@
-"""Writes contracts/asyncapi.yaml (AsyncAPI 3.0) from the event catalog: one channel per event type on the
+"""contracts/asyncapi.yaml (AsyncAPI 3.0) from the event catalog: one channel per event type on the
 topic exchange `pinbid.events` (routing key = event type), who publishes it (the service named by the type's
-first word), who consumes it, and each envelope's payload schema. `--check` fails when the file is stale."""
+first word), who consumes it, and each envelope's payload schema (`render`, written by contracts.py)."""
 
 import copy
-import sys
 from typing import Any
 
 import yaml
@@ -11,7 +10,6 @@ from pinbid_kit.bus.base import matches
 from pinbid_kit.bus.rabbit import DEAD_LETTER_EXCHANGE, EXCHANGE
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.contracts import schemas
-from pinbid_kit.paths import repo_root
 from pinbid_kit.revocations import EVENT as SESSIONS_REVOKED
 
 from .services import installed
@@ -143,17 +141,3 @@ def installed_consumers() -> tuple[dict[str, list[str]], list[str]]:
 
 def render() -> str:
     return yaml.safe_dump(document(*installed_consumers()), sort_keys=False, allow_unicode=True, width=120)
-
-
-def main() -> int:
-    path = repo_root() / "contracts" / "asyncapi.yaml"
-    text = render()
-    if "--check" in sys.argv:
-        if not path.exists() or path.read_text() != text:
-            print("contracts/asyncapi.yaml is out of date; run: make contracts", file=sys.stderr)
-            return 1
-        print("contracts/asyncapi.yaml is up to date")
-        return 0
-    path.write_text(text)
-    print(f"wrote {path}")
-    return 0

@@ -1,4 +1,4 @@
-"""Writes contracts/events/<type>.json from the kit's event catalog; `--check` fails when they are out of date."""
+"""contracts/events/<type>.json from the kit's event catalog (`sync`, called by contracts.py)."""
 
 import json
 import sys
@@ -8,9 +8,9 @@ from pinbid_kit.events.contracts import schemas
 from pinbid_kit.paths import repo_root
 
 
-def main() -> int:
+def sync(check: bool) -> int:
+    """Writes what is missing or stale and removes what is no longer an event; with `check`, only says so."""
     folder = repo_root() / "contracts" / "events"
-    check = "--check" in sys.argv
     stale = []
     wanted = {f"{t}.json": json.dumps(s, indent=2, sort_keys=True) + "\n" for t, s in schemas().items()}
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,15 +1,14 @@
-"""Writes the OpenAPI of the whole public /api to contracts/openapi.json: the gateway's own routes
-merged with every installed service's routes under the API base. `--check` fails when it is stale."""
+"""The OpenAPI of the whole public /api, as contracts/openapi.json holds it: the gateway's own routes
+merged with every installed service's routes under the API base (`render`, written by contracts.py)."""
 
 import json
-import sys
 from typing import Any
 
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.routing import Access, route_for
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
-from pinbid_kit.paths import repo_root, var_dir
+from pinbid_kit.paths import var_dir
 from pinbid_kit.tokens import TokenVerifier, generate_keypair
 
 from . import services
@@ -73,16 +72,5 @@ def merged(base: str = "/api") -> dict[str, Any]:
     return spec
 
 
-def main() -> int:
-    path = repo_root() / "contracts" / "openapi.json"
-    text = json.dumps(merged(), indent=2, sort_keys=False) + "\n"
-    if "--check" in sys.argv:
-        if not path.exists() or path.read_text() != text:
-            print("contracts/openapi.json is out of date; run: make contracts", file=sys.stderr)
-            return 1
-        print("contracts/openapi.json is up to date")
-        return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    print(f"wrote {path} ({len(json.loads(text)['paths'])} paths)")
-    return 0
+def render() -> str:
+    return json.dumps(merged(), indent=2, sort_keys=False) + "\n"
