@@ -22,15 +22,9 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.tokens import TokenSigner, TokenVerifier
-from pinbid_testing import eventually, running
+from pinbid_testing import eventually, free_port, running
 
 from .conftest import bearer, session
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

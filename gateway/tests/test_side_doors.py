@@ -5,7 +5,6 @@ forwarded is exactly the path that was routed and checked."""
 import asyncio
 import contextlib
 import json
-import socket
 from urllib.parse import unquote_to_bytes
 
 import pytest
@@ -18,7 +17,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.errors import install_error_handlers
 from pinbid_kit.path_guard import is_refused
 from pinbid_kit.tokens import TokenVerifier
-from pinbid_testing import eventually
+from pinbid_testing import eventually, free_port
 
 SERVICES = ("identity", "marketplace", "payments", "social", "content")
 
@@ -114,11 +113,6 @@ async def socket_request(port: int, method: str, raw_path: str) -> tuple[int, di
     status = int(head.split(b" ", 2)[1])
     return status, json.loads(body) if body.startswith(b"{") else {}
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.asynccontextmanager

@@ -3,7 +3,6 @@ events crossing a real RabbitMQ (identity's outbox → exchange → a consumer's
 revocation broadcast)."""
 
 import os
-import socket
 import subprocess
 import sys
 import uuid
@@ -13,29 +12,11 @@ import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.secrets import load_or_create_key
-from pinbid_testing import eventually, eventually_sync
+from pinbid_testing import eventually, free_port, wait_until_serving
 
 pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url: str, process: subprocess.Popen, log, timeout: float = 60) -> None:
-    def ready() -> bool:
-        if process.poll() is not None:
-            log.seek(0)
-            pytest.fail(f"process exited early:\n{log.read().decode()[-3000:]}")
-        try:
-            return http.get(url).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    with httpx.Client(timeout=1) as http:
-        eventually_sync(ready, within=timeout, every=0.2)
 
 
 @pytest.fixture
@@ -61,7 +42,7 @@ def processes(new_database, amqp_url, tmp_path):
             command = [sys.executable, "-m", "pinbid_launcher", *arguments]
             process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
             started.append((process, log))
-            wait_ready(f"http://127.0.0.1:{port}/readyz", process, log)
+            wait_until_serving(f"http://127.0.0.1:{port}/readyz", process, log=log)
         yield f"http://127.0.0.1:{gateway_port}"
     finally:
         for process, _ in started:

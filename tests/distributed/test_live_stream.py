@@ -5,7 +5,6 @@ through its own exclusive, auto-deleted queue)."""
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import uuid
@@ -20,27 +19,11 @@ from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenSigner, generate_keypair
-from pinbid_testing import eventually, eventually_sync
+from pinbid_testing import eventually, free_port, wait_until_serving
 
 pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_ready(url: str, process: subprocess.Popen) -> None:
-    def ready() -> bool:
-        assert process.poll() is None, f"{process.args} exited early"
-        try:
-            return http.get(url).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    with httpx.Client(timeout=1) as http:
-        eventually_sync(ready, within=60, every=0.1)
 
 
 @pytest.fixture
@@ -69,7 +52,7 @@ def product(new_database, amqp_url, tmp_path):
             process = subprocess.Popen([sys.executable, "-m", "pinbid_launcher", *arguments], env=env,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             processes.append(process)
-            wait_ready(f"http://127.0.0.1:{port}/readyz", process)
+            wait_until_serving(f"http://127.0.0.1:{port}/readyz", process)
         signer = TokenSigner((tmp_path / "jwt.pem").read_bytes(), ttl_seconds=600)
         yield [f"http://127.0.0.1:{port}" for port in ports], signer, prefix
     finally:

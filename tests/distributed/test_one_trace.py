@@ -3,7 +3,6 @@ outbox → RabbitMQ → consumer → SQL. Everything runs in this process (so on
 each hop is the real one: a uvicorn server, the aiohttp client, a real broker."""
 
 import asyncio
-import socket
 import uuid
 
 import uvicorn
@@ -19,13 +18,7 @@ from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.inbox import Consumers
 from pinbid_kit.tokens import TokenVerifier
-from pinbid_testing import client, eventually, running
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from pinbid_testing import client, eventually, free_port, running
 
 
 def ancestors(span: ReadableSpan, by_id: dict[int, ReadableSpan]) -> list[ReadableSpan]:

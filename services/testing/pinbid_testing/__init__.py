@@ -5,10 +5,10 @@ they do."""
 
 from .clock import MovableClock
 from .databases import refusing_connections
-from .servers import AMQP_URL, POSTGRES_URL
+from .servers import AMQP_URL, POSTGRES_URL, free_port
 from .services import client, running
 from .statements import Counted, counting_statements
-from .waiting import eventually, eventually_sync
+from .waiting import eventually, eventually_sync, wait_until_serving
 
 __all__ = ["AMQP_URL", "POSTGRES_URL", "Counted", "MovableClock", "client", "counting_statements", "eventually",
-           "eventually_sync", "refusing_connections", "running"]
+           "eventually_sync", "free_port", "refusing_connections", "running", "wait_until_serving"]

@@ -35,3 +35,10 @@ def reachable_rabbitmq() -> str:
     except Exception as exc:
         unavailable("RabbitMQ", exc)
     return AMQP_URL
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now (for a server a test starts)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -2,9 +2,12 @@
 
 import asyncio
 import inspect
+import subprocess
 import time
 from collections.abc import Awaitable, Callable
+from typing import IO
 
+import httpx
 import pytest
 
 
@@ -29,3 +32,21 @@ def eventually_sync(check: Callable[[], bool], *, within: float = 30.0, every: f
         if time.monotonic() > deadline:
             pytest.fail(f"condition not met within {within}s")
         time.sleep(every)
+
+
+def wait_until_serving(url: str, process: subprocess.Popen, *, log: IO[bytes] | None = None,
+                       within: float = 60) -> None:
+    """Until `url` answers 200 (a process the test started); fails at once, with the end of `log`, if the process
+    exits first. One client for all the polls: each new one builds a TLS context, 20-30 ms of CPU."""
+    def serving() -> bool:
+        if process.poll() is not None:
+            if log is not None:
+                log.seek(0)
+            pytest.fail(f"{process.args} exited early" + (f":\n{log.read().decode()[-3000:]}" if log else ""))
+        try:
+            return http.get(url).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    with httpx.Client(timeout=1) as http:
+        eventually_sync(serving, within=within, every=0.1)

@@ -1,17 +1,11 @@
 """The object store's two adapters behave the same: files under a folder, and a real S3-compatible server (moto's,
 in this process, on loopback) through the minio client."""
 
-import socket
 
 import pytest
 from moto.server import ThreadedMotoServer
 from pinbid_kit.objects import LocalObjects, ObjectMissing, ObjectStoreError, S3Objects, checked_key, read_secret
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from pinbid_testing import free_port
 
 
 @pytest.fixture(scope="module")
