@@ -73,6 +73,19 @@ class Conflict(ApiError):
     code = "conflict"
 
 
+class NotYet(Conflict):
+    """"Not yet": this service has not heard yet what another one already decided (a payment, a post, a comment
+    travelling as an event). A 409 with Retry-After, which the web asks again quietly (docs/decisions/api.md)."""
+
+    code = "not_yet"
+    retry_after = 2
+
+    def __init__(self, detail: str, *, code: str | None = None, retry_after: int | None = None):
+        super().__init__(detail, code=code)
+        if retry_after is not None:
+            self.retry_after = retry_after
+
+
 class Invalid(ApiError):
     status = 422
     code = "validation_error"

@@ -4,7 +4,7 @@ import uuid
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, Invalid
+from pinbid_kit.errors import Conflict, Invalid, NotYet
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,15 +30,13 @@ async def placements_on_post(session: AsyncSession, post_id: str) -> int:
                                 .where(Slot.post_id == post_id, HOLDING_A_PIN))
 
 
-class PostNotSynced(Conflict):
+class PostNotSynced(NotYet):
     """A post the marketplace has not heard of yet: right after connecting Instagram, social's PostsSynced can
     take a moment to arrive (longer while the broker is away). The creator's own post is worth asking again."""
 
-    code = "post_not_synced"
-    retry_after = 1
-
     def __init__(self) -> None:
-        super().__init__("This post is still arriving from Instagram. Please try again in a moment.")
+        super().__init__("This post is still arriving from Instagram. Please try again in a moment.",
+                         code="post_not_synced", retry_after=1)
 
 
 class Slots:

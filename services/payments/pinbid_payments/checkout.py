@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from pinbid_kit.errors import BadGateway, Conflict, NotFound
+from pinbid_kit.errors import BadGateway, Conflict, NotFound, NotYet
 from pinbid_kit.tokens import Principal
 from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
@@ -20,12 +20,10 @@ PREPARING_RETRY_SECONDS = 2
 REUSE_MARGIN = timedelta(minutes=5)  # a session about to expire is not handed out again
 
 
-class PaymentPreparing(Conflict):
-    code = "payment_preparing"
-    retry_after = PREPARING_RETRY_SECONDS
-
+class PaymentPreparing(NotYet):
     def __init__(self) -> None:
-        super().__init__("The payment is being prepared. Please try again in a moment.")
+        super().__init__("The payment is being prepared. Please try again in a moment.", code="payment_preparing",
+                         retry_after=PREPARING_RETRY_SECONDS)
 
 
 class Checkout:

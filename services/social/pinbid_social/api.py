@@ -1,7 +1,6 @@
 """Social's HTTP routes: connecting Instagram, posts with their slots, the buyer's comments, the
 pinning login and pinning. Tokens and sessions never appear in a response."""
 
-import asyncio
 import uuid
 from typing import Annotated, Literal
 
@@ -14,6 +13,7 @@ from pinbid_kit.errors import Invalid
 from pinbid_kit.objects import StoredObject
 
 from .connections import Connections, connection_of
+from .decoding import Decoding
 from .domain import sandbox_owner
 from .domain.placement import Status
 from .domain.sandbox_owner import sign_owner
@@ -170,31 +170,29 @@ UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
                  422: {"description": "screenshot_required, not_an_image or image_too_large"}}
 
 
-# A 40-megapixel image takes up to 160 MB decoded, and WebP's encoder as much again: one at a time per process
-# (uploads are rare: one per placement, and answers), so a pod's memory stays bounded (docs/benchmarks.md)
-DECODING = asyncio.Semaphore(1)
+DecodingDep = Annotated[Decoding, Depends(from_state("decoding"))]
 
 
-async def screenshot_of(request: Request, *, required: bool) -> tuple[Screenshot | None, str | None]:
-    """The upload read with its cap, then decoded and re-encoded off the event loop."""
+async def screenshot_of(request: Request, person: uuid.UUID, decoding: Decoding) -> tuple[Screenshot, str | None]:
+    """The upload read with its cap, then decoded and re-encoded off the event loop in the person's turn. Called
+    only once the route knows the person may upload for this bid: nobody's body is read or decoded for a bid that
+    is not theirs or not waiting for a screenshot."""
     upload = await read_upload(request)
     if upload.screenshot is None:
-        if required:
-            raise Invalid("Add a screenshot of the pinned comment on your post (JPEG, PNG or WebP).",
-                          field="screenshot", code="screenshot_required")
-        return None, upload.note
-    async with DECODING:
-        return await asyncio.to_thread(check, upload.screenshot), upload.note
+        raise Invalid("Add a screenshot of the pinned comment on your post (JPEG, PNG or WebP).",
+                      field="screenshot", code="screenshot_required")
+    return await decoding.run(person, check, upload.screenshot), upload.note
 
 
 @creator.post("/pin-comment/{bid_id}/confirm", response_model=PinCommentOut, openapi_extra=SCREENSHOT_FORM,
               responses=UPLOAD_ERRORS)
-async def confirm_pin(bid_id: uuid.UUID, request: Request, principal: Influencer, pins: PinsDep) -> PinCommentOut:
-    """"I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`, required
-    on the MANUAL path): checked through the official API, then the placement starts and awaits the brand's
-    acceptance."""
-    manual = await pins.method_of(principal.user_id) == MANUAL
-    screenshot, _ = await screenshot_of(request, required=manual)
+async def confirm_pin(bid_id: uuid.UUID, request: Request, principal: Influencer, pins: PinsDep,
+                      decoding: DecodingDep) -> PinCommentOut:
+    """"I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`,
+    required), on a placement paid under "I pin in the app": checked through the official API, then the placement
+    starts and awaits the brand's acceptance."""
+    await pins.confirmable(principal.user_id, bid_id)
+    screenshot, _ = await screenshot_of(request, principal.user_id, decoding)
     pinned = await pins.confirm(principal.user_id, bid_id, screenshot)
     return PinCommentOut(bid_id=pinned.bid_id, comment_id=pinned.comment_id, comment_text=pinned.comment_text,
                          status=pinned.status, detail="Comment Pinned.")
@@ -286,11 +284,11 @@ async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal
 @creator.post("/placements/{bid_id}/screenshot", response_model=PlacementTrustOut, openapi_extra=SCREENSHOT_FORM,
               responses=UPLOAD_ERRORS)
 async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
-                                 trust: TrustDep) -> PlacementTrustOut:
+                                 trust: TrustDep, decoding: DecodingDep) -> PlacementTrustOut:
     """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
     optional `note`)."""
-    screenshot, note = await screenshot_of(request, required=True)
-    assert screenshot is not None
+    await trust.answerable(principal.user_id, bid_id)
+    screenshot, note = await screenshot_of(request, principal.user_id, decoding)
     return trust_out(await trust.answer(principal.user_id, bid_id, screenshot, note))
 
 

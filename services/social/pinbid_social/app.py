@@ -15,6 +15,7 @@ from . import SERVICE, handlers
 from .adapters import Providers, build_providers, link_reputation
 from .api import ROUTERS
 from .connections import Connections
+from .decoding import Decoding
 from .links import Links
 from .models import token_revocations
 from .pins import Pins
@@ -50,7 +51,8 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
-                     "trust": trust, "objects": objects, "providers": providers, "settings": settings}
+                     "trust": trust, "objects": objects, "providers": providers, "settings": settings,
+                     "decoding": Decoding(settings.decodes_at_once)}
     routers = ROUTERS if providers.sandbox is None else [*ROUTERS, sandbox_router]
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
                              state={**service.state, "sandbox": providers.sandbox, "verifier": verifier},

@@ -18,6 +18,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
+from .connections import connection_of
 from .domain.placement import Status
 from .models import BidComment, Placement, Slot, User
 from .trust import close_disputes_on_refund, end_placement, refund_reason
@@ -88,9 +89,12 @@ def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
 
     @on(m.BidAwarded.event_type)
     async def expect_pin(session: AsyncSession, d: m.BidAwarded, e: Envelope) -> None:
+        creator = await connection_of(session, d.creator_id)
         facts = dict(slot_id=d.slot_id, creator_id=d.creator_id, buyer_id=d.buyer_id, buyer_name=d.buyer_name,
                      business_name=d.business_name, post_id=d.post_id, duration_days=d.duration_days,
-                     price_cents=d.final_price_cents)
+                     price_cents=d.final_price_cents,
+                     # the method it is paid under is the method it is pinned under (issue 30)
+                     pin_method=creator.pin_method if creator else "SESSION")
         await session.execute(insert(Placement).values(bid_id=d.bid_id, status=Status.AWAITING_PIN, **facts)
                               .on_conflict_do_update(
                                   index_elements=[Placement.bid_id],

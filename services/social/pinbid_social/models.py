@@ -176,7 +176,7 @@ class Placement(Base):
     clicks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # as last announced
     created_at: Mapped[datetime] = mapped_column(Stamp, server_default=func.now())
     price_cents: Mapped[int | None] = mapped_column(BigInteger)  # the final price, as awarded
-    pin_method: Mapped[str | None] = mapped_column(String(10))  # SESSION or MANUAL, once pinned
+    pin_method: Mapped[str | None] = mapped_column(String(10))  # SESSION or MANUAL, fixed when paid
     # the brand's acceptance (MANUAL path): NOT_NEEDED, AWAITING (until accept_by) or ACCEPTED (BRAND or SILENCE)
     acceptance: Mapped[str] = mapped_column(String(12), default="NOT_NEEDED", server_default="NOT_NEEDED")
     accept_by: Mapped[datetime | None] = mapped_column(Stamp)

@@ -11,7 +11,7 @@ from datetime import timedelta
 from pinbid_kit import instagram_rules as ig
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, TooManyRequests
+from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, NotYet, TooManyRequests
 from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
@@ -35,6 +35,8 @@ SESSION, MANUAL = "SESSION", "MANUAL"  # how a creator pins (Settings -> Instagr
 AWAITING_MANUAL_PIN = "AWAITING_MANUAL_PIN"
 NOT_APPROVED = ("Approve the brand's comment first: Pinbid posts or pins exactly the text you approved, and the brand "
                 "changed it since.")
+PINNED_BY_PINBID = ("Pinbid pins this comment itself with your Instagram login: press Pin comment. \"I pinned it\" "
+                    "is for placements paid while you pinned in the Instagram app.")
 CHANGED = ("The brand's comment on Instagram no longer says what you approved. Ask the brand to restore it, or to "
            "choose a new comment for you to approve.")
 
@@ -60,11 +62,6 @@ class Pins:
         self.acceptance = acceptance
         self.recheck_answer = recheck_answer
         self.rng = rng or random.SystemRandom()
-
-    async def method_of(self, creator_id: uuid.UUID) -> str | None:
-        async with self.db.transaction() as session:
-            connection = await connection_of(session, creator_id)
-        return connection.pin_method if connection else None
 
     # --- the pinning login --------------------------------------------------------------------
     async def login(self, user_id: uuid.UUID, username: str, password: str, code: str | None) -> str:
@@ -139,6 +136,9 @@ class Pins:
         if placement is None or placement.creator_id != creator_id:
             raise NotFound("This bid does not exist.")
         why_not = can_pin(Status(placement.status))
+        if why_not and placement.status == Status.AWAITING_PAYMENT:
+            # the creator is offered the pin once marketplace says WON: social hears of the payment a moment later
+            raise NotYet(why_not, code="payment_not_heard")
         if why_not:
             raise Conflict(why_not, code="not_pinnable")
         connection = await connection_of(session, creator_id)
@@ -150,7 +150,7 @@ class Pins:
     async def pin(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> Pinned:
         async with self.db.transaction() as session:
             placement, connection = await self._pinnable(session, creator_id, bid_id)
-            manual = connection.pin_method == MANUAL
+            manual = placement.pin_method == MANUAL
             pin_session = None if manual else await session.get(PinSession, creator_id)
             if not manual and pin_session is None:
                 raise InstagramUnauthorized(NEEDS_LOGIN, code="instagram_login_required")
@@ -200,12 +200,7 @@ class Pins:
             found = next((c for c in comments if c.id == choice.approved_comment_id), None)
             if found is None:
                 raise Conflict("The buyer's comment is no longer on this post.", code="comment_missing")
-            if handle(found.username) != handle(buyer_username):
-                raise Conflict("The chosen comment was not written by the buyer.", code="comment_not_buyers")
-            if not ig.starts_with_disclosure(found.text):
-                raise Conflict(ig.MISSING_DISCLOSURE, code="disclosure_missing")
-            if " ".join(found.text.split()) != " ".join(approved.split()):
-                raise Conflict(CHANGED, code="comment_changed")
+            brands_own_comment(found, buyer_username, approved)
             return found.id, found.text
         problems = ig.limit_problems(approved)
         if problems:
@@ -229,20 +224,38 @@ class Pins:
             connection.pin_method = method
         return method
 
-    async def confirm(self, creator_id: uuid.UUID, bid_id: uuid.UUID, screenshot: Screenshot | None = None) -> Pinned:
-        """POST /influencer/pin-comment/{id}/confirm, "I pinned it": the creator's word, checked through the
-        official API (which cannot see pins): the approved comment is on the post, not hidden, and says exactly
-        what was approved. The placement starts then, on the creator's record; with a screenshot it awaits the
-        brand's acceptance (releases wait for it) and a fresh-screenshot request is scheduled."""
+    async def confirmable(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> None:
+        """Whether "I pinned it" may be pressed for this bid, asked before its screenshot is read: the creator's
+        own placement, waiting for its pin, paid under "I pin in the app", approved and posted (or named)."""
         async with self.db.transaction() as session:
-            placement, connection = await self._pinnable(session, creator_id, bid_id)
+            placement, _ = await self._pinnable(session, creator_id, bid_id)
             choice = await session.get(BidComment, bid_id)
+        self._confirm_target(placement, choice)
+
+    @staticmethod
+    def _confirm_target(placement: Placement, choice: BidComment | None) -> str:
+        if placement.pin_method != MANUAL:
+            raise Conflict(PINNED_BY_PINBID, code="pinned_by_pinbid")
         if choice is None or choice.approved_text is None:
             raise Conflict(NOT_APPROVED, code="comment_not_approved")
         target = choice.approved_comment_id or placement.posted_comment_id
         if target is None:
             raise Conflict("Post the comment first (Post comment on Approvals), then pin it in the Instagram app.",
                            code="not_posted")
+        return target
+
+    async def confirm(self, creator_id: uuid.UUID, bid_id: uuid.UUID, screenshot: Screenshot) -> Pinned:
+        """POST /influencer/pin-comment/{id}/confirm, "I pinned it", only on a placement paid under "I pin in the
+        app", and only with a screenshot: the creator's word and picture, checked through the official API (which
+        cannot see pins): the approved comment is on the post, not hidden, says exactly what was approved, and a
+        named comment is the brand's own, disclosed. The placement then starts and awaits the brand's acceptance
+        (releases wait for it); a fresh-screenshot request is scheduled."""
+        async with self.db.transaction() as session:
+            placement, connection = await self._pinnable(session, creator_id, bid_id)
+            choice = await session.get(BidComment, bid_id)
+            buyer = await connection_of(session, placement.buyer_id)
+        target = self._confirm_target(placement, choice)
+        assert choice is not None and choice.approved_text is not None
         found = next((c for c in await self._comments(connection.access_token, placement.post_id or "")
                       if c.id == target), None)
         if found is None:
@@ -251,10 +264,13 @@ class Pins:
         if found.hidden:
             raise Conflict("The comment is hidden on your post. Unhide it in the Instagram app, pin it, then press "
                            "I pinned it again.", code="comment_hidden")
-        if " ".join(found.text.split()) != " ".join(choice.approved_text.split()):
+        if choice.approved_comment_id:
+            if buyer is None:
+                raise Conflict("The buyer's Instagram account is not connected, so their comment cannot be checked.",
+                               code="buyer_not_connected")
+            brands_own_comment(found, buyer.username, choice.approved_text)
+        elif " ".join(found.text.split()) != " ".join(choice.approved_text.split()):
             raise Conflict(CHANGED, code="comment_changed")
-        if screenshot is None:
-            return await self._mark_pinned(placement, found.id, found.text, method=MANUAL)
         key = await store_screenshot(self.objects, bid_id, screenshot)
         try:
             return await self._mark_pinned(placement, found.id, found.text, method=MANUAL,
@@ -293,6 +309,17 @@ class Pins:
                                             accept_by=trust.get("accept_by"))
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
+
+
+def brands_own_comment(found: Comment, buyer_username: str, approved: str) -> None:
+    """Only the brand's own comment, opening with the ad disclosure and saying what the creator approved, becomes a
+    paid placement (both paths)."""
+    if handle(found.username) != handle(buyer_username):
+        raise Conflict("The chosen comment was not written by the buyer.", code="comment_not_buyers")
+    if not ig.starts_with_disclosure(found.text):
+        raise Conflict(ig.MISSING_DISCLOSURE, code="disclosure_missing")
+    if " ".join(found.text.split()) != " ".join(approved.split()):
+        raise Conflict(CHANGED, code="comment_changed")
 
 
 def handle(username: str) -> str:

@@ -47,6 +47,8 @@ class SocialSettings(KitSettings):
     recheck_answer_hours: int = Field(default=24, ge=1, description="time to answer a fresh-screenshot request")
     dispute_answer_hours: int = Field(default=48, ge=1, description="time for the creator to answer a dispute")
     trust_every_seconds: float = Field(default=60.0, gt=0, description="the acceptance and recheck job's period")
+    decodes_at_once: int = Field(default=1, ge=1, le=8, description="screenshots decoded at once per process (one "
+                                                                    "per person in any case): up to 320 MB each")
     # where screenshots are kept: files under var/objects (embedded run) or an S3-compatible store (MinIO)
     object_store: Literal["local", "s3"] = "local"
     object_store_dir: Path = Field(default_factory=lambda: var_dir() / "objects")

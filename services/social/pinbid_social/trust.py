@@ -132,6 +132,28 @@ async def close_disputes_on_refund(session: AsyncSession, bid_id: uuid.UUID, rea
         session.add(step(dispute_id, now, f"Closed: {reason}", "PAYMENTS"))
 
 
+def _recheck_open(placement: Placement) -> bool:
+    return (placement.recheck_requested_at is not None and placement.recheck_answered_at is None
+            and placement.recheck_missed_at is None)
+
+
+def _awaited(placement: Placement, dispute: Dispute | None, now: datetime) -> str:
+    """What a screenshot from the creator answers now: "ANSWER" (an open dispute, in its window) or "RECHECK" (a
+    fresh-screenshot request, in its window); otherwise why nothing waits for one."""
+    if dispute is not None and dispute.answered_at is None:
+        if now > dispute.answer_by:
+            raise Conflict("The time to answer this report has passed; an operator decides it now.",
+                           code="answer_window_closed")
+        return "ANSWER"
+    if _recheck_open(placement):
+        if placement.recheck_answer_by is not None and now > placement.recheck_answer_by:
+            raise Conflict("The time to send a fresh screenshot has passed.", code="answer_window_closed")
+        return "RECHECK"
+    if dispute is not None:
+        raise Conflict("You already answered this report; an operator decides it now.", code="already_answered")
+    raise Conflict("Nothing on this placement is waiting for a screenshot from you.", code="nothing_to_answer")
+
+
 class Trust:
     def __init__(self, db: Database, objects: ObjectStore, providers: Providers, box: SecretBox, *,
                  recheck_answer: timedelta, dispute_answer: timedelta, clock: Clock,
@@ -196,9 +218,9 @@ class Trust:
 
     async def accept(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> TrustView:
         """"Looks right": once, while the acceptance window is open and nothing is reported."""
-        now = self.clock()
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
+            now = self.clock()  # once the row is ours: "Looks right" and "Report" are recorded in the order they won
             if placement.status not in {Status.PINNED, Status.COMPLETED}:
                 raise Conflict("This placement has ended.", code="placement_ended")
             if placement.acceptance != Acceptance.AWAITING:
@@ -215,9 +237,9 @@ class Trust:
     async def report(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, reason: str) -> TrustView:
         """"Report a problem" in the window, or "no longer pinned" at any time while the placement runs: a dispute
         opens and every further release stops."""
-        now = self.clock()
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
+            now = self.clock()  # once the row is ours (see accept)
             if placement.status != Status.PINNED:
                 raise Conflict("This placement is not running any more, so it cannot be reported.",
                                code="placement_ended")
@@ -238,6 +260,14 @@ class Trust:
         return dispute
 
     # --- the creator --------------------------------------------------------------------------------
+    async def answerable(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> None:
+        """Whether the creator may send a screenshot for this placement now, asked before the upload is read."""
+        async with self.db.transaction() as session:
+            placement = await session.get(Placement, bid_id)
+            if placement is None or placement.creator_id != creator_id:
+                raise NotFound(NO_PLACEMENT)
+            _awaited(placement, await self._latest_open_dispute(session, bid_id), self.clock())
+
     async def answer(self, creator_id: uuid.UUID, bid_id: uuid.UUID, shot: Screenshot, note: str | None) -> TrustView:
         """The creator's fresh screenshot: the answer to an open dispute (within its 48 hours), or to a fresh-
         screenshot request (within its 24 hours)."""
@@ -252,38 +282,29 @@ class Trust:
             await self.objects.delete(key)
             raise
 
+    @staticmethod
+    async def _latest_open_dispute(session: AsyncSession, bid_id: uuid.UUID) -> Dispute | None:
+        return (await session.scalars(select(Dispute).where(Dispute.bid_id == bid_id, Dispute.status == "OPEN")))\
+            .first()
+
     async def _record_answer(self, creator_id: uuid.UUID, bid_id: uuid.UUID, key: str, shot: Screenshot,
                              note: str | None) -> TrustView:
-        now = self.clock()
         async with self.db.transaction() as session:
             placement = (await session.scalars(select(Placement).where(Placement.bid_id == bid_id)
                                                .with_for_update())).first()
             assert placement is not None and placement.creator_id == creator_id
             dispute = await self._open_dispute(session, bid_id)
-            recheck_open = (placement.recheck_requested_at is not None and placement.recheck_answered_at is None
-                            and placement.recheck_missed_at is None)
+            now = self.clock()  # once the row is ours: the record's order is the order things happened
+            kind = _awaited(placement, dispute, now)
             events = []
-            if dispute is not None and dispute.answered_at is None:
-                if now > dispute.answer_by:
-                    raise Conflict("The time to answer this report has passed; an operator decides it now.",
-                                   code="answer_window_closed")
-                kind = "ANSWER"
+            if kind == "ANSWER":
+                assert dispute is not None
                 dispute.answered_at = now
                 dispute.creator_note = note
                 session.add(step(dispute.id, now, "Answered with a new screenshot" + (f": {note}" if note else ""),
                                  "CREATOR"))
                 events.append(events_out.dispute_answered(placement, dispute.id, now))
-            elif recheck_open:
-                if placement.recheck_answer_by is not None and now > placement.recheck_answer_by:
-                    raise Conflict("The time to send a fresh screenshot has passed.", code="answer_window_closed")
-                kind = "RECHECK"
-            elif dispute is not None:
-                raise Conflict("You already answered this report; an operator decides it now.",
-                               code="already_answered")
-            else:
-                raise Conflict("Nothing on this placement is waiting for a screenshot from you.",
-                               code="nothing_to_answer")
-            if recheck_open:
+            if _recheck_open(placement):
                 placement.recheck_answered_at = now
             session.add(evidence_row(bid_id, kind, key, shot, creator_id, now))
             await session.flush()

@@ -1,10 +1,12 @@
-"""The pinning login and PUT /influencer/pin-comment/{bidId}: rules, provider failures, concurrency."""
+"""The pinning login, PUT /influencer/pin-comment/{bidId} and "I pinned it": rules, provider failures, concurrency."""
 
 import asyncio
 import io
+import itertools
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from PIL import Image
 from pinbid_kit.events.marketplace import BidCommentChanged
 from pinbid_kit.events.social import CommentPinned
@@ -293,3 +295,103 @@ async def test_an_expired_owner_cookie_signs_nobody_in(world):
     world.social.clock.advance(days=31)
     refused = await owner_does(world, crowd[0][0], "pin")
     assert refused.status_code == 403
+
+
+# --- no placement without proof, on any path (issue 30) ------------------------------------------------------------
+# A placement is pinned under the method it was paid under, whatever the creator's setting says later; "I pinned it"
+# is refused without a screenshot, and outright on a placement Pinbid pins itself; only the brand's own disclosed
+# comment becomes a paid placement. Every combination of method at payment, switch afterwards and button.
+
+METHODS = ("SESSION", "MANUAL")
+
+
+async def set_method(world, method: str) -> None:
+    response = await world.social.http.put("/instagram/pin-method", json={"pinMethod": method},
+                                           headers=world.social.auth(world.creator))
+    assert response.status_code == 200, response.text
+
+
+async def confirm_without_screenshot(world, bid):
+    return await world.social.http.post(f"/influencer/pin-comment/{bid}/confirm",
+                                        headers=world.social.auth(world.creator))
+
+
+async def placement(world, bid) -> tuple:
+    [row] = await world.social.sql("SELECT status, pin_method, acceptance FROM placements WHERE bid_id = :b", b=bid)
+    return tuple(row)
+
+
+@pytest.mark.parametrize(("paid_under", "switched_to"), list(itertools.product(METHODS, METHODS)))
+async def test_every_method_switch_and_button(world, paid_under, switched_to):
+    await world.login()  # a pinning login is there: it is never what decides the path
+    await set_method(world, paid_under)
+    bid = await world.bid(comment_text="Proof or nothing")
+    await set_method(world, switched_to)
+
+    bare = await confirm_without_screenshot(world, bid)
+    if paid_under == "SESSION":
+        assert bare.status_code == 409 and bare.json()["code"] == "pinned_by_pinbid"
+        with_shot = await confirm(world, bid)
+        assert with_shot.status_code == 409 and with_shot.json()["code"] == "pinned_by_pinbid"
+        pinned = await world.pin(bid)
+        assert pinned.status_code == 200 and pinned.json()["status"] == "PINNED", pinned.text
+        assert await placement(world, bid) == ("PINNED", "SESSION", "NOT_NEEDED")
+        assert [a for a, _ in await pinned_on(world.social, world.post_id)] == ["maya.makes"]  # Pinbid pinned it
+    else:
+        assert bare.status_code == 409 and bare.json()["code"] == "not_posted"
+        early = await confirm(world, bid)
+        assert early.status_code == 409 and early.json()["code"] == "not_posted"
+        posted = await world.pin(bid)  # posts, even with a login there and the setting switched to SESSION
+        assert posted.status_code == 200 and posted.json()["status"] == "AWAITING_MANUAL_PIN", posted.text
+        assert await pinned_on(world.social, world.post_id) == []
+        again = await confirm_without_screenshot(world, bid)
+        assert again.status_code == 422 and again.json()["code"] == "screenshot_required"
+        await owner_does(world, posted.json()["commentId"], "pin")
+        proved = await confirm(world, bid)
+        assert proved.status_code == 200, proved.text
+        assert await placement(world, bid) == ("PINNED", "MANUAL", "AWAITING")
+        assert await world.social.sql("SELECT kind FROM evidence WHERE bid_id = :b", b=bid) == [("PIN",)]
+    [event] = await world.social.events(CommentPinned.event_type)
+    assert event["method"] == paid_under
+
+
+async def test_a_fans_comment_or_an_undisclosed_one_never_becomes_a_paid_placement_in_the_app(world):
+    await manual(world)
+    fan = (await world.social.sql("SELECT id FROM sandbox_comments WHERE media_id = :m AND author <> "
+                                  "'northwind.coffee' LIMIT 1", m=world.post_id))[0][0]
+    fans = await world.bid(comment_id=fan)
+    assert (await world.pin(fans)).status_code == 409  # the app path checks before telling the creator to pin
+    await owner_does(world, fan, "pin")
+    refused = await confirm(world, fans)
+    assert refused.status_code == 409 and refused.json()["code"] == "comment_not_buyers"
+
+    own = await world.buyer_comment()
+    await world.social.sql("UPDATE sandbox_comments SET text = 'Loving this!' WHERE id = :c RETURNING 1", c=own)
+    undisclosed = await world.bid(comment_id=own)
+    await owner_does(world, own, "pin")
+    refused = await confirm(world, undisclosed)
+    assert refused.status_code == 409 and refused.json()["code"] == "disclosure_missing"
+    assert await world.social.events(CommentPinned.event_type) == []
+    assert await world.social.sql("SELECT count(*) FROM evidence") == [(0,)]
+
+
+async def test_fifty_i_pinned_it_at_once_and_fifty_switches_make_one_pin(world):
+    await manual(world)
+    bid = await world.bid(comment_text="Exactly once")
+    posted = await world.pin(bid)
+    await owner_does(world, posted.json()["commentId"], "pin")
+    switches = [set_method(world, METHODS[n % 2]) for n in range(50)]
+    answers = await asyncio.gather(*(confirm(world, bid) for _ in range(50)), *switches)
+    codes = [a.status_code for a in answers[:50]]
+    assert codes.count(200) == 1 and codes.count(409) == 49, codes
+    assert {a.json()["code"] for a in answers[:50] if a.status_code == 409} == {"not_pinnable"}
+    assert len(await world.social.events(CommentPinned.event_type)) == 1
+    assert await world.social.sql("SELECT count(*) FROM evidence WHERE bid_id = :b", b=bid) == [(1,)]
+    assert await placement(world, bid) == ("PINNED", "MANUAL", "AWAITING")
+
+
+async def test_a_pin_before_social_heard_of_the_payment_says_when_to_ask_again(world):
+    unpaid = await world.bid(comment_text="Soon", paid=False)
+    early = await world.pin(unpaid)
+    assert early.status_code == 409 and early.json()["code"] == "payment_not_heard"
+    assert early.headers["retry-after"] == "2"
