@@ -221,6 +221,41 @@ async def test_looks_right_and_report_pressed_at_once_leave_one_consistent_story
         await t.social.sql("UPDATE placements SET status = 'COMPLETED' WHERE bid_id = :b RETURNING 1", b=bid)
 
 
+@pytest.mark.parametrize("press", ["accept", "report"])
+async def test_looks_right_and_report_take_their_time_once_the_placement_is_theirs(t, press):
+    """The record's order is the order things happened: the time is read after the placement's row is locked."""
+    bid = await t.pinned()
+    pressed_at = t.social.clock()
+    async with t.social.service.db.transaction() as session:
+        await session.execute(text("SELECT 1 FROM placements WHERE bid_id = :b FOR UPDATE"), {"b": bid})
+        waiting = asyncio.create_task(getattr(t, press)(bid))
+        await asyncio.sleep(0.3)  # the press now waits for the row
+        t.social.clock.advance(minutes=5)
+    assert (await waiting).status_code == 200
+    column = "accepted_at FROM placements" if press == "accept" else "reported_at FROM disputes"
+    [(at,)] = await t.social.sql(f"SELECT {column} WHERE bid_id = :b", b=bid)
+    assert at == pressed_at + timedelta(minutes=5)
+
+
+async def test_an_upload_for_a_bid_that_is_not_the_creators_or_waits_for_nothing_is_refused_unread(t):
+    """Whose bid it is and whether it waits for a screenshot are asked before the body is read or decoded: a made-up
+    or someone else's bid is a 404 and a placement waiting for nothing a 409, whatever the body holds."""
+    pinned = await t.pinned()
+    garbage = shot(b"not an image at all" * 100)
+    huge = shot(b"\x89PNG\r\n\x1a\n" + b"\0" * (8 * 1024 * 1024))
+    for body in (garbage, huge):
+        made_up = await t.confirm(uuid.uuid4(), body)
+        assert made_up.status_code == 404, made_up.text
+        someone_elses = await t.social.http.post(f"/influencer/placements/{pinned}/screenshot", files=body,
+                                                 headers=t.social.auth(await t.social.user(handle="other")))
+        assert someone_elses.status_code == 404
+        nothing = await t.answer(pinned, files=body)
+        assert nothing.status_code == 409 and nothing.json()["code"] == "nothing_to_answer"
+        again = await t.confirm(pinned, body)
+        assert again.status_code == 409 and again.json()["code"] == "not_pinnable"
+    assert await t.social.sql("SELECT count(*) FROM evidence") == [(1,)]
+
+
 async def test_a_second_report_while_one_is_open_and_a_report_after_the_end_are_409(t):
     bid = await t.pinned()
     first = await t.report(bid, "Not pinned when I looked.")
