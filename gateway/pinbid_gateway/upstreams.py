@@ -1,6 +1,10 @@
 """Calls to the services: over HTTP (aiohttp) in the distributed run, in-process (ASGI, through httpx) in the
 embedded default. The gateway code above them is the same either way. The httpx and aiohttp
-instrumentations (pinbid_kit.telemetry) make each call a client span and send its trace context along."""
+instrumentations (pinbid_kit.telemetry) make each call a client span and send its trace context along.
+
+Both clients are shared by every person the gateway serves, so neither keeps a cookie: a service's `Set-Cookie`
+goes back in the answer to the browser that asked (proxy.py) and is never stored here, and a request carries the
+`Cookie` header its browser sent, or none (docs/decisions/security.md)."""
 
 from dataclasses import dataclass
 from typing import Protocol
@@ -12,6 +16,7 @@ import yarl
 from fastapi import FastAPI
 from opentelemetry.instrumentation.aiohttp_client import create_trace_config
 from opentelemetry.instrumentation.httpx import AsyncOpenTelemetryTransport
+from pinbid_kit.no_cookies import cookieless_jar
 from pinbid_kit.telemetry import exporting
 
 
@@ -48,10 +53,13 @@ class HttpUpstream:
         self.max_connections = max_connections
         self._session: aiohttp.ClientSession | None = None
 
+    def _connector(self) -> aiohttp.TCPConnector:
+        return aiohttp.TCPConnector(limit=self.max_connections, keepalive_timeout=30)
+
     def _client(self) -> aiohttp.ClientSession:
         if self._session is None:  # made lazily: a session belongs to the running event loop
-            connector = aiohttp.TCPConnector(limit=self.max_connections, keepalive_timeout=30)
-            self._session = aiohttp.ClientSession(connector=connector, timeout=self.timeout,
+            self._session = aiohttp.ClientSession(connector=self._connector(), timeout=self.timeout,
+                                                  cookie_jar=aiohttp.DummyCookieJar(),  # keeps no one's cookies
                                                   auto_decompress=False, skip_auto_headers=("User-Agent",),
                                                   trace_configs=[create_trace_config()] if exporting() else None)
         return self._session
@@ -80,8 +88,8 @@ class AsgiUpstream:
         transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
         if exporting():
             transport = AsyncOpenTelemetryTransport(transport)
-        self.client = httpx.AsyncClient(transport=transport, base_url="http://service",
-                                        timeout=timeout, follow_redirects=False)
+        self.client = httpx.AsyncClient(transport=transport, base_url="http://service", timeout=timeout,
+                                        follow_redirects=False, cookies=cookieless_jar())  # keeps no one's cookies
 
     async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse:
         try:

@@ -16,7 +16,6 @@ from .connections import Connections, connection_of
 from .decoding import Decoding
 from .domain import sandbox_owner
 from .domain.placement import Status
-from .domain.sandbox_owner import sign_owner
 from .domain.trust import Outcome
 from .links import Link, Links
 from .models import PinSession
@@ -96,14 +95,14 @@ async def callback(request: Request, connections: ConnectionsDep,
                    code: PlainText | None = Query(None, max_length=2048),
                    state: PlainText | None = Query(None, max_length=512),
                    error: PlainText | None = Query(None, max_length=200)) -> RedirectResponse:
-    location, instagram_id = await connections.complete_connection(
+    location, connected = await connections.complete_connection(
         code=code, state=state, error=error, browser_nonce=request.cookies.get(STATE_COOKIE))
     redirect = RedirectResponse(location, status_code=303, headers={"Cache-Control": "no-store"})
     redirect.delete_cookie(STATE_COOKIE, path="/")
-    if instagram_id is not None and connections.providers.sandbox is not None:
-        # the sandbox Instagram's "signed in to the app": its post page acts only for this account's owner
-        redirect.set_cookie(sandbox_owner.COOKIE, sign_owner(connections.sandbox_owner_key, instagram_id,
-                                                             now=int(connections.clock().timestamp())),
+    if connected is not None and connections.providers.sandbox is not None:
+        # the sandbox Instagram's "signed in to the app": its post page acts only for this account's owner, and
+        # only while this connection of it lasts
+        redirect.set_cookie(sandbox_owner.COOKIE, connections.sandbox_owner_cookie(connected),
                             max_age=sandbox_owner.TTL_SECONDS, httponly=True, samesite="lax", path="/",
                             secure=connections.public_url.startswith("https://"))
     return redirect

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import events_out
 from .adapters import Providers
 from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
+from .domain.sandbox_owner import read_owner, sign_owner
 from .domain.stats import PostFigures, ProfileStats, profile_stats
 from .models import Connection, OAuthNonce, PinSession, Post, User
 from .ports import Grant, Media, Profile, ProviderError, ProviderRejected
@@ -51,6 +52,14 @@ ERROR_TEXT = {
 class ConnectStart:
     url: str
     nonce: str  # also set as a cookie: the callback must come back to the browser that started
+
+
+@dataclass(frozen=True)
+class Connected:
+    """A completed connection: the Instagram account and the id of this connection of it (new every time)."""
+
+    instagram_id: str
+    connection_id: uuid.UUID
 
 
 class Connections:
@@ -96,8 +105,8 @@ class Connections:
         return (await self.complete_connection(code=code, state=state, error=error, browser_nonce=browser_nonce))[0]
 
     async def complete_connection(self, *, code: str | None, state: str | None, error: str | None,
-                                  browser_nonce: str | None) -> tuple[str, str | None]:
-        """`complete`, with the Instagram account id connected (None when nothing was)."""
+                                  browser_nonce: str | None) -> tuple[str, Connected | None]:
+        """`complete`, with the connection made (None when nothing was)."""
         accepted: OAuthState | None = None
         try:
             accepted = read_state(self.state_key, state or "", now=int(self.clock().timestamp()))
@@ -109,11 +118,11 @@ class Connections:
             if not code:
                 raise StateRejected("missing_code")
             grant, profile, media = await self._fetch(code)
-            await self._store(accepted.user_id, grant, profile, media)
+            connection_id = await self._store(accepted.user_id, grant, profile, media)
         except StateRejected as rejected:
             log.info("instagram connection refused: %s", rejected.reason)
             return await self._back(accepted.user_id if accepted else None, rejected.reason), None
-        return await self._back(accepted.user_id), profile.id
+        return await self._back(accepted.user_id), Connected(profile.id, connection_id)
 
     async def _burn(self, state: OAuthState) -> None:
         async with self.db.transaction() as session:
@@ -142,8 +151,10 @@ class Connections:
                              account_type=profile.account_type, min_followers=self.settings.verified_min_followers,
                              min_engagement=Decimal(self.settings.verified_min_engagement_percent))
 
-    async def _store(self, user_id: uuid.UUID, grant: Grant, profile: Profile, media: list[Media]) -> None:
+    async def _store(self, user_id: uuid.UUID, grant: Grant, profile: Profile, media: list[Media]) -> uuid.UUID:
+        """Stores the connection under a new connection id (a reconnection too), which it returns."""
         stats = self.stats(profile, media)
+        connection_id = uuid.uuid4()
         async with self.db.transaction() as session:
             # one connect at a time per user; the unique index keeps one Pinbid user per Instagram account
             await session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"connect:{user_id}"})
@@ -159,7 +170,7 @@ class Connections:
                           account_type=profile.account_type, access_token=self.box.seal(grant.access_token),
                           token_expires_at=grant.expires_at, followers=stats.followers, avg_views=stats.avg_views,
                           avg_engagement=stats.avg_engagement, verified=stats.verified,
-                          last_synced_at=self.clock(), refresh_failures=0)
+                          last_synced_at=self.clock(), refresh_failures=0, connection_id=connection_id)
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
@@ -167,6 +178,29 @@ class Connections:
                 events_out.account_connected(user_id, profile, stats),
                 events_out.media_synced(user_id, profile.id, media),
                 events_out.instagram_account_signal(user_id, profile.id, self.clock())])
+        return connection_id
+
+    # --- the sandbox Instagram's owner cookie -----------------------------------------------
+    def sandbox_owner_cookie(self, connected: Connected) -> str:
+        """The cookie that signs the connecting browser in as the sandbox account's owner, for this connection."""
+        return sign_owner(self.sandbox_owner_key, connected.instagram_id, connected.connection_id.hex,
+                          now=int(self.clock().timestamp()))
+
+    async def sandbox_owner(self, cookie: str | None) -> str | None:
+        """The sandbox account a browser's owner cookie signs in: only while that account's current connection to
+        Pinbid is the one the cookie came from (not after a disconnect, nor after any reconnection)."""
+        signed = read_owner(self.sandbox_owner_key, cookie, now=int(self.clock().timestamp()))
+        if signed is None:
+            return None
+        try:
+            connection_id = uuid.UUID(hex=signed.connection_id)
+        except ValueError:
+            return None
+        async with self.db.transaction() as session:
+            current = await session.scalar(select(Connection.user_id).where(
+                Connection.provider == self.providers.name, Connection.instagram_id == signed.account_id,
+                Connection.connection_id == connection_id))
+        return signed.account_id if current is not None else None
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()

@@ -78,6 +78,9 @@ class Connection(Base):
     refresh_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # SESSION: Pinbid pins through the instagrapi login; MANUAL: the creator pins in the app, Pinbid checks
     pin_method: Mapped[str] = mapped_column(String(10), default="SESSION", server_default="SESSION")
+    # new on every completed (re)connection: what the sandbox's owner cookie is bound to (domain/sandbox_owner.py)
+    connection_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), default=uuid.uuid4,
+                                                     server_default=text("gen_random_uuid()"))
 
 
 class OAuthNonce(Base):

@@ -18,7 +18,6 @@ from .adapters.sandbox import CLIENT_ID, NotOwner, SandboxInstagram
 from .adapters.sandbox_images import post_image
 from .connections import Connections
 from .domain import sandbox_owner
-from .domain.sandbox_owner import read_owner
 from .ports import LoginProblem, ProviderRejected
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
@@ -51,10 +50,10 @@ def _comment_item(c, action_url: str, *, owner: bool) -> str:
             f"<input type='hidden' name='comment' value='{html.escape(c.id)}'> {buttons}</form></li>")
 
 
-def signed_in_as(request: Request, connections: Connections) -> str | None:
-    """The sandbox account this browser is signed in as (the owner cookie), if any."""
-    return read_owner(connections.sandbox_owner_key, request.cookies.get(sandbox_owner.COOKIE),
-                      now=int(connections.clock().timestamp()))
+async def signed_in_as(request: Request, connections: Connections) -> str | None:
+    """The sandbox account this browser is signed in as (the owner cookie of the account's current connection),
+    if any."""
+    return await connections.sandbox_owner(request.cookies.get(sandbox_owner.COOKIE))
 
 
 SandboxDep = Annotated[SandboxInstagram, Depends(from_state("sandbox"))]
@@ -127,7 +126,7 @@ async def post_page(media_id: PlainText, request: Request, sandbox: SandboxDep, 
     if found is None:
         return _page("Not found", "<h1>Post not found</h1>", 404)
     media, owner, comments = found
-    is_owner = signed_in_as(request, connections) == owner.id
+    is_owner = await signed_in_as(request, connections) == owner.id
     action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
     items = "".join(_comment_item(c, action_url, owner=is_owner)
                     for c in sorted(comments, key=lambda c: c.pinned_at is None))
@@ -149,7 +148,7 @@ async def act_on_comment(media_id: PlainText, request: Request, sandbox: Sandbox
     if action not in ACTIONS:
         return _page("Not allowed", "<h1>Unknown action</h1>", 422)
     try:
-        await sandbox.act_as_owner(media_id, comment_id, action, signed_in_as(request, connections))
+        await sandbox.act_as_owner(media_id, comment_id, action, await signed_in_as(request, connections))
         note = f"Comment {ACTIONS[action]}."
     except NotOwner as refused:
         return _page("Not allowed", f"<h1>Not allowed</h1><p>{html.escape(str(refused))}</p>", 403)

@@ -4,6 +4,7 @@
 import time
 
 import httpx
+from pinbid_kit.no_cookies import cookieless_jar
 
 from ..ports import PayoutOrder, PayoutResult, ProviderError
 
@@ -16,7 +17,7 @@ class PayPalPayouts:
         self.base_url = base_url.rstrip("/")
         self.client_id = client_id
         self.client_secret = client_secret
-        self.http = http or httpx.AsyncClient(timeout=30)
+        self.http = http or httpx.AsyncClient(timeout=30, cookies=cookieless_jar())
         self._token: tuple[str, float] | None = None
 
     async def _access_token(self) -> str:

@@ -13,6 +13,7 @@ from datetime import timedelta
 import httpx
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
+from pinbid_kit.no_cookies import cookieless_jar
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 
@@ -52,7 +53,7 @@ class SandboxProvider:
         self.page_url = page_url.rstrip("/")  # .../api/payments/sandbox/checkout
         self.webhook_url = webhook_url
         self.webhook_secret = webhook_secret
-        self.http = http or httpx.AsyncClient(timeout=10)
+        self.http = http or httpx.AsyncClient(timeout=10, cookies=cookieless_jar())
 
     # --- checkout -------------------------------------------------------------------------
     async def open_checkout(self, order: CheckoutOrder) -> OpenedCheckout:

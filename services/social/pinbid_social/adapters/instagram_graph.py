@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+from pinbid_kit.no_cookies import cookieless_jar
 
 from ..ports import Comment, CommentFigures, Grant, Media, Profile, ProviderError, ProviderRejected
 
@@ -61,7 +62,8 @@ class InstagramGraph:
         self.graph_url = graph_url.rstrip("/")
         self.version = version
         self.timeout = timeout
-        self._http = httpx.AsyncClient(timeout=httpx.Timeout(timeout), transport=transport)
+        # shared by every creator's calls: it keeps no cookie one of them was answered with
+        self._http = httpx.AsyncClient(timeout=httpx.Timeout(timeout), transport=transport, cookies=cookieless_jar())
         self._per_media = asyncio.Semaphore(8)
 
     async def close(self) -> None:

@@ -176,3 +176,52 @@ async def test_a_brand_comes_back_to_the_marketplace(social):
     url, cookie = await social.start_connect(brand, "BUYER")
     location = await social.callback(await social.authorize(url, action="deny"), cookie)
     assert location == f"{PUBLIC}/marketplace?error=access_denied"
+
+
+async def _owner_acts(social, account: str, cookie: str | None, action: str = "pin"):
+    """The sandbox post page's owner action on the account's first post, from a browser with `cookie`."""
+    [(media_id, comment_id)] = await social.sql(
+        "SELECT m.id, c.id FROM sandbox_media m JOIN sandbox_accounts a ON a.id = m.account_id "
+        "JOIN sandbox_comments c ON c.media_id = m.id WHERE a.username = :u ORDER BY m.id, c.id LIMIT 1", u=account)
+    headers = {"Cookie": f"pinbid_sandbox_owner={cookie}"} if cookie else {}
+    return await social.http.post(f"/instagram/sandbox/p/{media_id}", headers=headers,
+                                  data={"comment": comment_id, "action": action})
+
+
+async def test_the_sandbox_owner_cookie_ends_when_the_creator_disconnects(social):
+    creator = await social.user(handle="maya.makes")
+    await social.connect(creator)
+    cookie = social.sandbox_owners[creator]
+    assert (await _owner_acts(social, "maya.makes", cookie)).status_code == 303
+    assert (await social.http.delete("/instagram/connection", headers=social.auth(creator))).status_code == 204
+    refused = await _owner_acts(social, "maya.makes", cookie, "unpin")
+    assert refused.status_code == 403 and "signed in to this sandbox Instagram" in refused.text
+    [(media_id,)] = await social.sql("SELECT m.id FROM sandbox_media m JOIN sandbox_accounts a ON a.id = m.account_id "
+                                     "WHERE a.username = 'maya.makes' ORDER BY m.id LIMIT 1")
+    page = await social.http.get(f"/instagram/sandbox/p/{media_id}",
+                                 headers={"Cookie": f"pinbid_sandbox_owner={cookie}"})
+    assert "signed in as the post's owner" not in page.text and "<button" not in page.text
+
+
+async def test_the_sandbox_owner_cookie_ends_when_the_account_is_connected_again(social):
+    """Issue 30: a brand that once connected a creator's sandbox account could still unpin after the creator
+    connected it. Each connection has its own id, and only the current one's cookie signs in."""
+    creator = await social.user(handle="maya.makes")
+    brand = await social.user("BUYER", business="Northwind Coffee")
+    await social.connect(brand, "BUYER", username="maya.makes")
+    brands = social.sandbox_owners[brand]
+    assert (await _owner_acts(social, "maya.makes", brands)).status_code == 303
+    assert (await social.http.delete("/instagram/connection", headers=social.auth(brand, "BUYER"))).status_code == 204
+    await social.connect(creator)
+    first = social.sandbox_owners[creator]
+    assert (await _owner_acts(social, "maya.makes", brands, "unpin")).status_code == 403
+    assert (await _owner_acts(social, "maya.makes", first, "unpin")).status_code == 303
+    await social.connect(creator)  # the same person connects the same account again: a new connection
+    second = social.sandbox_owners[creator]
+    assert second != first
+    assert (await _owner_acts(social, "maya.makes", first)).status_code == 403
+    assert (await _owner_acts(social, "maya.makes", second)).status_code == 303
+    [(pinned,)] = await social.sql("SELECT count(*) FROM sandbox_comments c JOIN sandbox_media m ON m.id = c.media_id "
+                                   "JOIN sandbox_accounts a ON a.id = m.account_id "
+                                   "WHERE a.username = 'maya.makes' AND c.pinned_at IS NOT NULL")
+    assert pinned == 1  # pinned by the brand, unpinned by the creator, pinned again by the creator; nothing else

@@ -269,12 +269,12 @@ async def test_the_sandbox_post_page_refuses_everyone_but_its_signed_in_owner(wo
     other = await world.social.user(handle="other.creator")
     await world.social.connect(other, username="other.creator")
     [(owner_account,)] = await world.social.sql("SELECT account_id FROM sandbox_media WHERE id = :m", m=world.post_id)
-    _, expires, mac = world.social.as_sandbox_owner(other)["Cookie"].split("=", 1)[1].split(".")
+    _, connection, expires, mac = world.social.as_sandbox_owner(other)["Cookie"].split("=", 1)[1].split(".")
     attempts = [
         {},  # not signed in, with the old shared password
         world.social.as_sandbox_owner(other),  # signed in, as another account
         world.social.as_sandbox_owner(world.buyer),  # the brand whose comment it may be
-        {"Cookie": f"pinbid_sandbox_owner={owner_account}.{expires}.{mac}"},  # another's cookie, renamed
+        {"Cookie": f"pinbid_sandbox_owner={owner_account}.{connection}.{expires}.{mac}"},  # another's, renamed
     ]
     for headers in attempts:
         for action in ("unpin", "hide", "delete", "pin"):

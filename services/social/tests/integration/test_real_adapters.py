@@ -70,6 +70,26 @@ async def test_code_exchange_long_lived_token_refresh_media_comments_and_posting
     await api.close()
 
 
+async def test_the_graph_client_carries_no_cookie_from_one_creators_call_to_anothers():
+    """Issue 30: one client serves every creator; a cookie Instagram sets answering one (a load balancer's, a
+    session's) is not kept and sent with the next creator's calls."""
+    seen: list[str | None] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers.get("cookie"))
+        return httpx.Response(200, json={"user_id": "17841400000000001", "username": "maya.makes",
+                                         "account_type": "MEDIA_CREATOR", "followers_count": 10},
+                              headers={"set-cookie": "ig_session=maya; Path=/; Domain=graph.instagram.test"})
+
+    api = InstagramGraph(app_id=APP_ID, app_secret=APP_SECRET, authorize_url="https://www.instagram.com/oauth/authorize",
+                         api_url="https://api.instagram.test", graph_url="https://graph.instagram.test",
+                         version="v21.0", timeout=2, transport=httpx.MockTransport(answer))
+    await api.profile("maya-token")
+    await api.profile("lena-token")
+    await api.close()
+    assert seen == [None, None]
+
+
 async def test_a_provider_that_hangs_times_out():
     async def never_answer(reader, writer):
         await asyncio.sleep(30)
