@@ -1,15 +1,15 @@
 """a placement's pin method is fixed when it is paid (issue 30): placements already waiting for their pin take the
 creator's setting of now, or MANUAL where Pinbid already posted the comment for the creator to pin in the app
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-11-27 11:00:00.000000
 """
 
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
