@@ -26,6 +26,7 @@ PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 AMQP = os.environ.get("PINBID_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672/")
 REPLICAS = os.environ.get("PINBID_REPLICAS", "1")
 PORTS_PER_REPLICA = 10  # replica r of the service at index i listens on BASE_PORT + i + 10 * (r - 1)
+BUS_PREFIX_FILE = "bus-prefix"  # under var/run: the run's bus prefix, for the operator commands
 
 
 def replicas() -> int:
@@ -79,7 +80,27 @@ def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
                                     wiring={"GATEWAY_PORT": str(gateway_port), **urls})
         entries.append((process_name("gateway", replica), [sys.executable, "-m", "pinbid_launcher", "gateway"],
                         gateway_env, gateway_port))
+    check_ports(entries)
     return entries
+
+
+def check_ports(entries: list[tuple[str, list[str], dict[str, str], int]]) -> None:
+    """Refuses a plan that puts two processes on one port (PINBID_BASE_PORT just above PINBID_GATEWAY_PORT with
+    REPLICAS=2 put the second gateway on identity's port), or a port that cannot be, before anything starts."""
+    owners: dict[int, str] = {}
+    for name, _, _, port in entries:
+        if not 1 <= port <= 65535:
+            raise SystemExit(f"{name} would listen on port {port}, which cannot be: choose PINBID_BASE_PORT and "
+                             "PINBID_GATEWAY_PORT so that every port is from 1 to 65535")
+        if port in owners:
+            count = replicas()
+            raise SystemExit(
+                f"The port plan overlaps: {owners[port]} and {name} would both listen on port {port}. The gateways "
+                f"take PINBID_GATEWAY_PORT={GATEWAY_PORT} to {GATEWAY_PORT + count - 1}; the services take "
+                f"PINBID_BASE_PORT={BASE_PORT} to {BASE_PORT + len(services.installed()) - 1}"
+                + (f", plus {PORTS_PER_REPLICA} for each further replica" if count > 1 else "")
+                + ": choose ports whose ranges do not meet. Nothing was started.")
+        owners[port] = name
 
 
 def with_exported(defaults: dict[str, str], *, wiring: dict[str, str]) -> dict[str, str]:
@@ -104,8 +125,11 @@ def up() -> None:
     # identity signs with this key and every other process verifies with it: make it before any starts
     generate_keypair(var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub")
     entries = plan()
+    # what `dlq` reads when nothing names the bus: this run's (dead_letters.py)
+    (run / BUS_PREFIX_FILE).write_text(DB_PREFIX)
     print(f"database connections: at most {most_connections(entries)} for this run "
           f"({connections.ENV}, docs/operations.md)")
+    started: dict[str, subprocess.Popen] = {}
     for name, command, env, port in entries:
         pid_file = run / f"{name}.pid"
         if pid_file.exists() and _alive(int(pid_file.read_text())):
@@ -115,24 +139,60 @@ def up() -> None:
         process = subprocess.Popen(command, env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
                                    start_new_session=True)
         pid_file.write_text(str(process.pid))
+        started[name] = process
         print(f"started {name} (pid {process.pid}) on port {port}; log var/log/{name}.log")
     with httpx.Client(timeout=2) as http:  # one client: each new one builds a TLS context, 20-30 ms of CPU
         for name, _, _, port in entries:
-            _wait_ready(http, name, port)
+            wait_ready(http, name, port, started.get(name))
     gateways = ", ".join(f"http://127.0.0.1:{GATEWAY_PORT + r}" for r in range(replicas()))
     print(f"Pinbid (distributed) is up at {gateways}")
 
 
-def _wait_ready(http: httpx.Client, name: str, port: int, timeout: float = 60) -> None:
+def service_of(process: str) -> str:
+    """The service a process of the plan runs ("identity-2" runs identity); /readyz answers with it."""
+    return process.split("-")[0]
+
+
+def wait_ready(http: httpx.Client, name: str, port: int, process: subprocess.Popen | None = None,
+               timeout: float = 60) -> None:
+    """Until the process answers /readyz on its port as its own service. Another service answering there (a port
+    someone else holds), or our process gone, stops the wait at once with one line."""
+    expected = service_of(name)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"{name} exited (status {process.returncode}) before it was ready on port {port}; "
+                             f"see var/log/{name}.log")
         try:
-            if http.get(f"http://127.0.0.1:{port}/readyz").status_code == 200:
-                return
+            response = http.get(f"http://127.0.0.1:{port}/readyz")
         except httpx.HTTPError:
-            pass
+            response = None
+        answered = _answering(response)
+        if answered is not None and answered != expected:
+            raise SystemExit(f"port {port} answers as {answered}, not {expected}: another process holds the port "
+                             f"{name} was to listen on; see var/log/{name}.log")
+        if response is not None and response.status_code == 200 and answered == expected:
+            return
         time.sleep(0.3)
     raise SystemExit(f"{name} did not become ready on port {port} within {timeout:.0f}s; see var/log/{name}.log")
+
+
+def _answering(response: httpx.Response | None) -> str | None:
+    """The service a /readyz answer names (None: no answer, or not one of ours)."""
+    if response is None:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        return "something that is not Pinbid"
+    service = body.get("service") if isinstance(body, dict) else None
+    return service if isinstance(service, str) else "something that is not Pinbid"
+
+
+def recorded_bus_prefix() -> str | None:
+    """The bus prefix of the last `make up` run from this var/ folder, if any."""
+    path = var_dir() / "run" / BUS_PREFIX_FILE
+    return path.read_text().strip() if path.exists() else None
 
 
 def down() -> None:

@@ -40,7 +40,7 @@ def create_app(
     install_error_handlers(app)
     for router in routers:
         app.include_router(router)
-    app.include_router(health_router(checks or {}))
+    app.include_router(health_router(checks or {}, service))
     if operator_routes:
         app.include_router(metrics_router)
     app.add_middleware(MetricsMiddleware, service=service)

@@ -11,9 +11,11 @@ from pinbid_kit import outbox
 from pinbid_kit.events import EventData
 from pinbid_kit.events.payments import (
     DisputeSettled,
+    EarningReleased,
     PaymentCompleted,
     PaymentExpired,
     PaymentFailed,
+    PaymentPaidAfterExpiry,
     PaymentPartiallyRefunded,
     PaymentRefunded,
     PaymentRequested,
@@ -27,7 +29,7 @@ from pinbid_kit.events.payments import (
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
-from .models import CreatorRecovery, Payment, Payout
+from .models import CreatorRecovery, Earning, Payment, Payout
 
 
 async def payment_requested(session: AsyncSession, payment: Payment) -> None:
@@ -70,10 +72,29 @@ async def payment_partially_refunded(session: AsyncSession, payment: Payment, re
         reason=payment.early_end_reason or "UNPINNED"), source=SERVICE)
 
 
-async def payment_refunded(session: AsyncSession, payment: Payment, reason: str) -> None:
+async def payment_refunded(session: AsyncSession, payment: Payment, reason: str, *, refund_cents: int,
+                           recovered_cents: int, owed_cents: int) -> None:
+    """`refund_cents`: what this refund gave back (the payment's amount less any partial refund before it)."""
     await outbox.publish(session, PaymentRefunded(
         payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
-        amount_cents=payment.amount_cents, currency=payment.currency, reason=reason), source=SERVICE)
+        amount_cents=payment.amount_cents, currency=payment.currency, reason=reason, refund_cents=refund_cents,
+        recovered_cents=recovered_cents, owed_cents=owed_cents), source=SERVICE)
+
+
+async def payment_paid_after_expiry(session: AsyncSession, payment: Payment, at: datetime) -> None:
+    await outbox.publish(session, PaymentPaidAfterExpiry(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        amount_cents=payment.amount_cents, currency=payment.currency, paid_at=at), source=SERVICE)
+
+
+async def earning_released(session: AsyncSession, payment: Payment, earning: Earning, *, kind: str, stage: int,
+                           cents: int, fee_cents: int, transaction_id: uuid.UUID, at: datetime) -> None:
+    """One release of `earning` (already counted in its `released_cents`)."""
+    await outbox.publish(session, EarningReleased(
+        payment_id=payment.id, bid_id=payment.bid_id, buyer_id=payment.buyer_id, creator_id=payment.creator_id,
+        kind=kind, stage=stage, amount_cents=cents, fee_cents=fee_cents, released_cents=earning.released_cents,
+        net_cents=earning.net_cents, currency=earning.currency, ledger_transaction_id=transaction_id,
+        released_at=at, idempotency_key=f"release-{payment.id}-{stage}"), source=SERVICE)
 
 
 async def payout_created(session: AsyncSession, payout: Payout) -> None:

@@ -57,13 +57,15 @@ async def held(session: AsyncSession, payment: Payment) -> bool:
         PaymentDispute.payment_id == payment.id, PaymentDispute.status == "OPEN"))))
 
 
-async def release(session: AsyncSession, payment: Payment, *, stage: int, released_by: int, at: datetime) -> int:
+async def release(session: AsyncSession, payment: Payment, *, kind: str, stage: int, released_by: int,
+                  at: datetime) -> int:
     """Release the creator's share up to `released_by` cents in all, as `stage`; returns what this stage released.
-    A stage released before (a redelivery) or overtaken by a later one (reordered events) releases nothing."""
-    return (await _release(session, payment, stage=stage, released_by=released_by, at=at))[0]
+    A stage released before (a redelivery) or overtaken by a later one (reordered events) releases nothing.
+    `kind`: what released it, announced with it (`payments.earning.released.v1`)."""
+    return (await _release(session, payment, kind=kind, stage=stage, released_by=released_by, at=at))[0]
 
 
-async def _release(session: AsyncSession, payment: Payment, *, stage: int, released_by: int,
+async def _release(session: AsyncSession, payment: Payment, *, kind: str, stage: int, released_by: int,
                    at: datetime) -> tuple[int, uuid.UUID | None]:
     if (payment.status != "COMPLETED" or payment.pinned_at is None or payment.ended_early_at is not None
             or payment.full_refund_requested_at is not None or await held(session, payment)):
@@ -88,6 +90,8 @@ async def _release(session: AsyncSession, payment: Payment, *, stage: int, relea
     earning.available_at = earning.available_at or at
     await recovery.lock_balances(session, payment.creator_id)
     tx = await bookkeeping.post(session, ledger.earnings_released(payment.creator_id, cents), payment_id=payment.id)
+    await events_out.earning_released(session, payment, earning, kind=kind, stage=stage, cents=cents, fee_cents=fee,
+                                      transaction_id=tx, at=at)
     await recovery.recover(session, payment.creator_id, currency=payment.currency, at=at)
     return cents, tx
 
@@ -99,29 +103,32 @@ async def pinned(session: AsyncSession, payment: Payment, pinned_at: datetime, *
     if payment.status == "COMPLETED" and payment.pinned_at is None:
         payment.pinned_at = pinned_at
         payment.awaits_acceptance = awaits_acceptance
-    return (await release_due(session, payment, pinned_at))[0]  # days or completion that overtook the pin too
+    return (await release_due(session, payment, pinned_at, kind="PIN"))[0]  # days or completion that overtook it
 
 
 async def kept(session: AsyncSession, payment: Payment, *, days_kept: int, duration_days: int, at: datetime) -> int:
     if days_kept > payment.days_kept:  # remembered for a release held now
         payment.days_kept = days_kept
     payment.duration_days = duration_days
-    return await release(session, payment, stage=days_kept, released_by=stages.released_by(
+    return await release(session, payment, kind="DAY", stage=days_kept, released_by=stages.released_by(
         payment.creator_cents, days_kept=days_kept, duration_days=duration_days), at=at)
 
 
 async def completed(session: AsyncSession, payment: Payment, at: datetime) -> int:
     payment.placement_completed_at = payment.placement_completed_at or at
-    return await release(session, payment, stage=COMPLETION_STAGE, released_by=payment.creator_cents, at=at)
+    return await release(session, payment, kind="COMPLETED", stage=COMPLETION_STAGE,
+                         released_by=payment.creator_cents, at=at)
 
 
-async def release_due(session: AsyncSession, payment: Payment, at: datetime) -> tuple[int, uuid.UUID | None]:
+async def release_due(session: AsyncSession, payment: Payment, at: datetime, *,
+                      kind: str) -> tuple[int, uuid.UUID | None]:
     """Everything due so far, at once (a hold lifted): the pin's quarter, the days kept, the completion."""
     if payment.pinned_at is None:
         return 0, None
     if payment.placement_completed_at is not None:
-        return await _release(session, payment, stage=COMPLETION_STAGE, released_by=payment.creator_cents, at=at)
-    return await _release(session, payment, stage=payment.days_kept, released_by=stages.released_by(
+        return await _release(session, payment, kind=kind, stage=COMPLETION_STAGE,
+                              released_by=payment.creator_cents, at=at)
+    return await _release(session, payment, kind=kind, stage=payment.days_kept, released_by=stages.released_by(
         payment.creator_cents, days_kept=payment.days_kept, duration_days=payment.duration_days or 1), at=at)
 
 
@@ -130,7 +137,7 @@ async def accepted(session: AsyncSession, payment: Payment, at: datetime) -> int
     if payment.accepted_at is not None:
         return 0
     payment.accepted_at = at
-    return (await release_due(session, payment, at))[0]
+    return (await release_due(session, payment, at, kind="ACCEPTED"))[0]
 
 
 async def disputed(session: AsyncSession, payment: Payment, dispute_id: uuid.UUID, reported_at: datetime) -> bool:
@@ -170,7 +177,7 @@ async def decided(session: AsyncSession, payment: Payment, *, dispute_id: uuid.U
     if outcome == "CONTINUE":
         if payment.awaits_acceptance and payment.accepted_at is None:
             payment.accepted_at = at
-        cents, tx = await release_due(session, payment, at)
+        cents, tx = await release_due(session, payment, at, kind="DISPUTE_CONTINUE")
         await _settled(session, payment, dispute_id, outcome, at=at, released_cents=cents,
                        transaction_ids=[tx] if tx else [])
     elif outcome == "REFUND_UNEARNED":
@@ -268,7 +275,8 @@ async def reverse(session: AsyncSession, payment: Payment, *, now: datetime, rea
     payment.refund_reason = reason
     payment.early_refund_next_at = None  # nothing is left for the early-end refund to give back
     payment.full_refund_next_at = None
-    await events_out.payment_refunded(session, payment, reason)
+    await events_out.payment_refunded(session, payment, reason, refund_cents=money.total_cents - already,
+                                      recovered_cents=taken_back, owed_cents=owed)
     if owed > 0:
         owed_now = await recovery.owed(session, payment.creator_id)
         await recovery.record(session, payment.creator_id, kind="OWED", cents=owed, owed_after=owed_now,

@@ -131,6 +131,7 @@ class Webhooks:
             if payment.status == "EXPIRED":
                 # paid at the very end of the window, after it was closed: give the money back
                 await settlement.record_payment(session, payment, **kwargs)
+                await events_out.payment_paid_after_expiry(session, payment, now)
                 if action.payment_intent:
                     await self.provider.refund(action.payment_intent, f"refund-{payment.id}")
                 await settlement.reverse(session, payment, now=now, reason="paid_after_expiry")
@@ -162,13 +163,33 @@ class Webhooks:
             payment = await self._payment(session, action.payment_id, action.payment_intent)
             if payment is None:
                 return "ignored: unknown payment"
-            if not action.full:
-                return "ignored: partial refund"
-            if payment.status == "REQUESTED":
-                # the refund overtook the payment's completion: ask Stripe to send it again later
-                raise Conflict("This refund arrived before its payment; it will be retried.", code="out_of_order")
-            if payment.status == "COMPLETED":
-                await settlement.reverse(session, payment, now=now, reason="refunded_at_provider")
-                return "refunded"
-            return f"ignored: payment already {payment.status}"
+            return await self._refunded(session, payment, action, now)
         return "ignored"
+
+    async def _refunded(self, session: AsyncSession, payment: Payment, action: ChargeRefunded, now) -> str:
+        """Stripe's `amount_refunded` is what was refunded of the charge in all. What our ledger already gave back
+        is not announced again: a partial refund of everything left (an early end with nothing released) is
+        followed by a "full" charge.refunded that is only its echo. A refund we ordered and the provider made is
+        booked here if its job has not booked it yet; a full refund made at the provider by someone else gives
+        back what is left."""
+        if payment.status == "REQUESTED":
+            if not action.full:
+                return "ignored: partial refund of a payment not completed"
+            # the refund overtook the payment's completion: ask Stripe to send it again later
+            raise Conflict("This refund arrived before its payment; it will be retried.", code="out_of_order")
+        if payment.status != "COMPLETED":
+            return f"ignored: payment already {payment.status}"
+        booked = payment.early_refund_cents if payment.early_refunded_at is not None else 0
+        if action.refunded_cents <= booked:
+            return "ignored: already booked"
+        early_ordered = payment.early_refund_next_at is not None and payment.early_refunded_at is None
+        if early_ordered and action.refunded_cents == payment.early_refund_cents:
+            await settlement.early_refund_done(session, payment, now=now)
+            return "partially refunded: the early end's refund confirmed"
+        if not action.full:
+            log.warning("charge of payment %s partly refunded at the provider (%d of %d cents), not by Pinbid",
+                        payment.id, action.refunded_cents, action.amount_cents)
+            return "ignored: partial refund"
+        ordered = payment.full_refund_reason if payment.full_refund_requested_at is not None else None
+        await settlement.reverse(session, payment, now=now, reason=ordered or "refunded_at_provider")
+        return "refunded"

@@ -109,3 +109,22 @@ def test_the_runs_connections_can_be_set_and_too_few_stop_with_one_line(monkeypa
         monkeypatch.setenv("PINBID_DB_CONNECTIONS", bad)
         with pytest.raises(SystemExit, match="PINBID_DB_CONNECTIONS must be a whole number of at least 10 "):
             run_connections(monkeypatch, tmp_path, 1)
+
+
+def test_a_port_plan_that_overlaps_is_refused_before_anything_starts(monkeypatch, tmp_path):
+    """PINBID_BASE_PORT one above the gateway's with REPLICAS=2 put the second gateway on identity's port."""
+    monkeypatch.setattr(local, "REPLICAS", "2")
+    monkeypatch.setattr(local, "BASE_PORT", 8001)
+    with pytest.raises(SystemExit, match=r"The port plan overlaps: identity and gateway-2 would both listen on port "
+                                         r"8001\..*PINBID_GATEWAY_PORT=8000 to 8001.*Nothing was started"):
+        _plan(monkeypatch, tmp_path)
+    monkeypatch.setattr(local, "REPLICAS", "1")
+    monkeypatch.setattr(local, "BASE_PORT", 7996)  # the fifth service on the gateway's 8000
+    with pytest.raises(SystemExit, match="would both listen on port 8000"):
+        _plan(monkeypatch, tmp_path)
+    monkeypatch.setattr(local, "BASE_PORT", 65533)
+    with pytest.raises(SystemExit, match="would listen on port 65536, which cannot be"):
+        _plan(monkeypatch, tmp_path)
+    monkeypatch.setattr(local, "BASE_PORT", 8002)  # just clear of both gateways
+    monkeypatch.setattr(local, "REPLICAS", "2")
+    assert len({port for *_, port in _plan(monkeypatch, tmp_path)}) == 12

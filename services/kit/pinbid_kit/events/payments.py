@@ -58,7 +58,12 @@ class PaymentExpired(EventData):
 
 @event("payments.payment.refunded.v1")
 class PaymentRefunded(EventData):
-    """A paid bid was refunded in full (for example: not pinned within the pin deadline)."""
+    """A paid bid was refunded in full (for example: not pinned within the pin deadline): the brand now has back
+    everything it paid. `amountCents` is what the brand paid; `refundCents` is what this refund gave back, which
+    is less when a partial refund (`payments.payment.partially_refunded.v1`) gave back part of it before: add
+    `refundCents`, never `amountCents`. `recoveredCents`: released money taken back from the creator, of which
+    `owedCents` was already paid out and is now owed by the creator. Minor units. (The three were added after the
+    first release of v1: absent only on events recorded before it.)"""
 
     payment_id: uuid.UUID
     bid_id: uuid.UUID
@@ -67,6 +72,52 @@ class PaymentRefunded(EventData):
     amount_cents: int
     currency: str = "USD"
     reason: str
+    refund_cents: int | None = None
+    recovered_cents: int | None = None
+    owed_cents: int | None = None
+
+
+@event("payments.payment.paid_after_expiry.v1")
+class PaymentPaidAfterExpiry(EventData):
+    """The buyer's money arrived after the pay window had closed (the bid is EXPIRED): it was taken and is given
+    back at once (`payments.payment.refunded.v1` with reason `paid_after_expiry` follows in the same transaction).
+    No `payments.payment.completed.v1` precedes it; for finance this is the money coming in. Minor units."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    amount_cents: int
+    currency: str = "USD"
+    paid_at: datetime
+
+
+@event("payments.earning.released.v1")
+class EarningReleased(EventData):
+    """Part of a creator's share of a paid bid was released: it moved from pending to the creator's available
+    balance (ledger `earnings_released`) and will be paid out. One per release; `idempotencyKey`
+    (`release-<paymentId>-<stage>`) names it everywhere. `kind` says what released it: PIN (the quarter when the
+    comment was pinned, or everything due when a pin arrives after its later stages), ACCEPTED (the brand accepted
+    a pin made on the creator's word: what was held since the pin), DAY (a whole day kept), COMPLETED (the
+    remainder when the placement completed), DISPUTE_CONTINUE (an operator decided a dispute for the creator: what
+    accrued while held). `stage`: 0 at pin, n after n whole days, 100000 at completion. `amountCents` of the
+    creator's `netCents`; `feeCents` is the platform's fee on this part (already kept by the platform at payment);
+    `releasedCents` is the total released of this bid after this one. Minor units."""
+
+    payment_id: uuid.UUID
+    bid_id: uuid.UUID
+    buyer_id: uuid.UUID
+    creator_id: uuid.UUID
+    kind: Literal["PIN", "ACCEPTED", "DAY", "COMPLETED", "DISPUTE_CONTINUE"]
+    stage: int
+    amount_cents: int
+    fee_cents: int
+    released_cents: int
+    net_cents: int
+    currency: str = "USD"
+    ledger_transaction_id: uuid.UUID
+    released_at: datetime
+    idempotency_key: str
 
 
 @event("payments.payout.created.v1")

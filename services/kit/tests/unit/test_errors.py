@@ -110,5 +110,6 @@ async def test_health_and_metrics_endpoints():
         health = await http.get("/healthz")
         ready = await http.get("/readyz")
         metrics = await http.get("/metrics")
-    assert health.json() == {"status": "ok"} and ready.status_code == 200
+    assert health.json() == {"status": "ok", "service": "test"} and ready.status_code == 200
+    assert ready.json()["service"] == "test"
     assert 'pinbid_http_requests_total{method="GET",route="/conflict",service="test",status="409"}' in metrics.text
