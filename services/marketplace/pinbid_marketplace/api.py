@@ -126,18 +126,18 @@ async def end_auction(slot_id: uuid.UUID, principal: Influencer, closer: CloserD
 
 @creator.get("/approvals", response_model=list[BidOut])
 async def pending_approvals(principal: Influencer, queries: QueriesDep) -> list[BidOut]:
-    return [BidOut.of(v) for v in await queries.creator_bids(principal.user_id, APPROVAL_STATUSES)]
+    return [BidOut.of(v, for_creator=True) for v in await queries.creator_bids(principal.user_id, APPROVAL_STATUSES)]
 
 
 @creator.post("/approvals/{bid_id}", response_model=BidOut)
 async def decide(bid_id: uuid.UUID, body: DecisionIn, principal: Influencer, approvals: ApprovalsDep) -> BidOut:
-    return BidOut.of(await approvals.decide(principal.user_id, bid_id, BidStatus(body.status)))
+    return BidOut.of(await approvals.decide(principal.user_id, bid_id, BidStatus(body.status)), for_creator=True)
 
 
 @creator.post("/approvals/{bid_id}/comment", response_model=BidOut)
 async def approve_comment(bid_id: uuid.UUID, principal: Influencer, approvals: ApprovalsDep) -> BidOut:
     """Approve the brand's comment as it is now: the exact text Pinbid will post or pin."""
-    return BidOut.of(await approvals.approve_comment(principal.user_id, bid_id))
+    return BidOut.of(await approvals.approve_comment(principal.user_id, bid_id), for_creator=True)
 
 
 @creator.get("/record", response_model=RecordOut)
@@ -148,7 +148,7 @@ async def own_record(principal: Influencer, queries: QueriesDep) -> RecordOut:
 
 @creator.get("/bids", response_model=list[BidOut])
 async def creator_bids(principal: Influencer, queries: QueriesDep) -> list[BidOut]:
-    return [BidOut.of(v) for v in await queries.creator_bids(principal.user_id)]
+    return [BidOut.of(v, for_creator=True) for v in await queries.creator_bids(principal.user_id)]
 
 
 @creator.get("/dashboard-figures", response_model=InfluencerFiguresOut)

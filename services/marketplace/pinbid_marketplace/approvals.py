@@ -9,7 +9,7 @@ import uuid
 from pinbid_kit import instagram_rules as ig
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, NotFound
+from pinbid_kit.errors import Conflict, NotFound, NotYet
 from pinbid_kit.events import EventData
 
 from . import events_out, store
@@ -31,6 +31,20 @@ async def _locked(conn, bid_id: uuid.UUID, creator_id: uuid.UUID) -> store.SlotR
     return locked
 
 
+def named_comment_read(bid: Bid) -> None:
+    """A bid naming one of the brand's comments is approved with the words social read on the post, never with
+    what the brand's client claimed nor with nothing: until social has read them, "not yet"."""
+    if bid.comment_id is None:
+        return
+    if bid.comment_read_at is None:
+        raise NotYet("The brand's comment is still being read from your Instagram post. Please try again in a "
+                     "moment; if your Instagram account is not connected, connect it on Settings first.",
+                     code="comment_not_read")
+    if not bid.comment_text:
+        raise Conflict("The comment the brand chose is not on your post. Ask the brand to choose another one, or "
+                       "reject the bid.", code="comment_missing")
+
+
 class Approvals:
     def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock):
         self.db, self.settings, self.clock = db, settings, clock
@@ -43,6 +57,8 @@ class Approvals:
             state = bid_state(bid)
             with as_api_errors():
                 state.move(decision)
+            if decision is BidStatus.APPROVED:
+                named_comment_read(bid)
             store_bid(bid, state)
             bid.updated_at = bid.decided_at = self.clock()
             events: list[EventData] = []
@@ -65,6 +81,7 @@ class Approvals:
                                code="bid_state")
             if not (bid.comment_id or bid.comment_text):
                 raise Conflict("The brand has not chosen a comment yet.", code="no_comment")
+            named_comment_read(bid)
             events = self._approve_comment(slot, bid, locked.buyer)
             if events:
                 await store.write(conn, slots=[], bids=[bid], events=events)

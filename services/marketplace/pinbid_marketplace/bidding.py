@@ -240,7 +240,7 @@ class Bidding:
         comment = placing.comment
         if comment is not None and (own.comment_id, own.comment_username, own.comment_text) != (
                 comment.comment_id, comment.username, comment.text):
-            own.comment_id, own.comment_username, own.comment_text = comment.comment_id, comment.username, comment.text
+            choose_comment(own, comment)
             events.append(events_out.comment_changed_event(own))
         if not placement.raised_only:
             events.append(events_out.bid_placed_event(slot_row, own, placing.buyer, currency))
@@ -285,8 +285,7 @@ class Bidding:
             store_bid(bid, won)
             events: list[EventData] = []
             if comment is not None:
-                bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
-                    comment.text
+                choose_comment(bid, comment)
                 events.append(events_out.comment_changed_event(bid))
             currency = self.settings.currency
             events += [events_out.auction_closed_event(slot_row, bid, currency),
@@ -306,8 +305,7 @@ class Bidding:
                 raise Conflict("The comment of this bid can no longer change.", code="bid_state")
             if (bid.comment_id, bid.comment_text, bid.comment_username) != (comment.comment_id, comment.text,
                                                                             comment.username):
-                bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, \
-                    comment.text
+                choose_comment(bid, comment)
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
                 bid.updated_at = self.clock()
                 await store.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
@@ -318,6 +316,14 @@ def _new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) ->
     """A bid row not yet stored, every column a use case writes set (store.write inserts it); the rules' values
     (amount, ceiling, seq, status, final price) are set by store_bid."""
     return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
-               final_price=None, comment_id=None, comment_username=None, comment_text=None, approved_text=None,
+               final_price=None, comment_id=None, comment_username=None, comment_text=None, comment_read_at=None,
+               approved_text=None,
                approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
                updated_at=now, raises=0)
+
+
+def choose_comment(bid: Bid, comment: Comment) -> None:
+    """The comment the brand chose; a named one's text and author are what its client claimed until social has
+    read them on the post (`comment_read_at`)."""
+    bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, comment.text
+    bid.comment_read_at = None

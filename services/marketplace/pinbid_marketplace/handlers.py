@@ -12,7 +12,7 @@ from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.inbox import Consumers
-from sqlalchemy import func, or_, text, update
+from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,6 +25,9 @@ from .settings import MarketplaceSettings
 log = logging.getLogger("pinbid.marketplace.handlers")
 # A placement's end (unpinned, completed, ended on a refund) may be delivered before its pin (a redelivery out of
 # order): it is kept then too, and the late pin does not make the placement live again.
+# a named comment not read yet matters while the bid may still be approved or pinned
+COMMENT_UNREAD_MATTERS = [BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFLUENCER_APPROVAL,
+                          BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON]
 NOT_ENDED_YET = or_(Bid.pinned_status.is_(None), Bid.pinned_status == "ACTIVE")
 
 
@@ -71,6 +74,17 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
                                                "username": d.username, "connected": True, **profile}, "user_id")
         await session.execute(update(Slot).where(Slot.creator_id == d.user_id)
                               .values(creator_handle=d.username, **profile))
+
+    @on(s.AccountConnected.event_type)
+    async def read_named_comments_again(session: AsyncSession, d: s.AccountConnected, _: Envelope) -> None:
+        """Social reads a named comment with the creator's connection: the bids on this creator's slots whose
+        comment it could not read meanwhile are announced again, so it reads them now."""
+        waiting = (await session.scalars(
+            select(Bid).join(Slot, Slot.id == Bid.slot_id)
+            .where(Slot.creator_id == d.user_id, Bid.comment_id.is_not(None), Bid.comment_read_at.is_(None),
+                   Bid.status.in_(COMMENT_UNREAD_MATTERS)))).all()
+        for bid in waiting:
+            await events_out.comment_changed(session, bid)
 
     @on(s.AccountDisconnected.event_type)
     async def forget_connection(session: AsyncSession, d: s.AccountDisconnected, _: Envelope) -> None:
@@ -193,13 +207,13 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
         of the old one, so the creator approves what will be pinned."""
         if not d.found:
             log.info("bid %s names comment %s, which its post does not have", d.bid_id, d.comment_id)
-            return
         # a change to a live bid outside a batch bumps its slot's version first (store.py), so a batch that read
         # the bid before does not write the old comment back
         await session.execute(_TOUCH_SLOT_OF_BID, {"bid_id": d.bid_id})
         bid = await locked_bid(session, d.bid_id)
         if bid is None or bid.comment_id != d.comment_id:
             return  # the brand chose another comment since
+        bid.comment_read_at = d.read_at
         if (bid.comment_text, bid.comment_username) == (d.text, d.username):
             return
         withdrawn = bid.approved_text is not None and bid.approved_text != d.text and bid.status != BidStatus.PINNED

@@ -198,6 +198,8 @@ class Bid(Base):
     comment_id: Mapped[str | None] = mapped_column(String(64))
     comment_username: Mapped[str | None] = mapped_column(String(30))
     comment_text: Mapped[str | None] = mapped_column(Text)
+    # when social read the comment `comment_id` names on the post: its text and author are social's from then on
+    comment_read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # the exact text the creator approved (disclosure included): what social posts or pins, and when
     approved_text: Mapped[str | None] = mapped_column(Text)
     approved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -188,8 +188,10 @@ class BidOut(ApiModel):
     pinned_comment: PinnedCommentOut | None
 
     @classmethod
-    def of(cls, view: BidView) -> "BidOut":
+    def of(cls, view: BidView, *, for_creator: bool = False) -> "BidOut":
+        """`for_creator`: a named comment shows only once social read it (the brand sees what it chose)."""
         bid, slot = view.bid, view.slot
+        text, username = read_comment(bid) if for_creator else (bid.comment_text, bid.comment_username)
         payment = PaymentOut(status=bid.payment_status, expires_at=bid.payment_expires_at, paid_at=bid.paid_at) \
             if bid.payment_status else None
         pinned = PinnedCommentOut(comment_text=bid.pinned_text, likes=bid.likes, replies=bid.replies,
@@ -197,8 +199,8 @@ class BidOut(ApiModel):
             if bid.pinned_status else None
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
                    status=bid.status, tab=tab_of(bid.status, bid.pinned_status).value, final_price=bid.final_price,
-                   created_at=bid.created_at, updated_at=bid.updated_at, comment=bid.comment_text,
-                   comment_id=bid.comment_id, comment_username=bid.comment_username, approved_comment=bid.approved_text,
+                   created_at=bid.created_at, updated_at=bid.updated_at, comment=text,
+                   comment_id=bid.comment_id, comment_username=username, approved_comment=bid.approved_text,
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),
                    pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned)
 
@@ -209,12 +211,20 @@ def bidder(user: User | None, with_email: bool) -> BidderOut:
     return BidderOut(name=user.business_name or user.name, email=user.email if with_email else None)
 
 
+def read_comment(bid: Bid) -> tuple[str | None, str | None]:
+    """The text and author of the bid's comment as the creator may see them: a named comment's only once social
+    read them on the post (before, they are only what the brand's client claimed)."""
+    if bid.comment_id is not None and bid.comment_read_at is None:
+        return None, None
+    return bid.comment_text, bid.comment_username
+
+
 def history(views: list[BidView], *, with_bidders: bool) -> list[BidHistoryOut]:
     """Bid history, newest first. Other buyers see amounts and statuses, not who bid nor their comments."""
     return [BidHistoryOut(id=v.bid.id, amount=v.bid.amount, status=v.bid.status, created_at=v.bid.created_at,
                           updated_at=v.bid.updated_at, user=bidder(v.buyer, True) if with_bidders else None,
-                          comment=v.bid.comment_text if with_bidders else None,
-                          comment_username=v.bid.comment_username if with_bidders else None)
+                          comment=read_comment(v.bid)[0] if with_bidders else None,
+                          comment_username=read_comment(v.bid)[1] if with_bidders else None)
             for v in views]
 
 

@@ -224,8 +224,8 @@ async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRow
 SLOT_WRITTEN = ("id", "current_bid", "bid_count", "auction_end", "status", "outcome", "winning_bid_id", "closed_at",
                 "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
-                "final_price", "comment_id", "comment_username", "comment_text", "approved_text", "approved_at",
-                "decided_at", "is_demo", "created_at", "updated_at", "raises")
+                "final_price", "comment_id", "comment_username", "comment_text", "comment_read_at", "approved_text",
+                "approved_at", "decided_at", "is_demo", "created_at", "updated_at", "raises")
 BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at")
 BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
