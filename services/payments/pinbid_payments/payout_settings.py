@@ -67,6 +67,8 @@ class PayoutSettingsService:
             await session.flush()
             for account in payout_accounts(clean) - payout_accounts(current):
                 await events_out.account_signal(session, creator_id, "PAYOUT_ACCOUNT", account, utcnow())
+            for kind, value in sorted(crossing_signals(clean) - crossing_signals(current)):
+                await events_out.account_signal(session, creator_id, kind, value, utcnow())
         return masked(clean)
 
 
@@ -103,6 +105,19 @@ def payout_accounts(s: PayoutSettings) -> set[str]:
         branch = "".join(ch for ch in (s.routing_number or s.sort_code or "") if ch.isalnum())
         accounts.add(f"BANK:{branch}:{digits}")
     return accounts
+
+
+def crossing_signals(s: PayoutSettings | None) -> set[tuple[str, str]]:
+    """What a brand can be seen holding too (docs/decisions/trust.md): the PayPal payout address is a mailbox
+    (EMAIL, hard), the bank account's holder a person's name (NAME, soft), each announced when new."""
+    if s is None:
+        return set()
+    found = set()
+    if s.paypal_email:
+        found.add(("EMAIL", s.paypal_email))
+    if s.bank_account and s.account_name:
+        found.add(("NAME", s.account_name))
+    return found
 
 
 def masked_value(field: str, value: str | None) -> str | None:
