@@ -149,8 +149,8 @@ class Bidding:
             row = (await conn.execute(_BID_SLOT_AND_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(BID_NOT_FOUND)
+        refuse_associated(row.shared_signal)  # first: a tie withdrew its bids, and the tie is the reason
         require_live(row.bid_status)
-        refuse_associated(row.shared_signal)
         self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
