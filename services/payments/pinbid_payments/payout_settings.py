@@ -6,6 +6,7 @@ from dataclasses import replace
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid
+from pinbid_kit.events.trust import normalized_email, normalized_name
 from pinbid_kit.secrets import SecretBox, mask
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -113,10 +114,10 @@ def crossing_signals(s: PayoutSettings | None) -> set[tuple[str, str]]:
     if s is None:
         return set()
     found = set()
-    if s.paypal_email:
-        found.add(("EMAIL", s.paypal_email))
-    if s.bank_account and s.account_name:
-        found.add(("NAME", s.account_name))
+    if s.paypal_email and (mailbox := normalized_email(s.paypal_email)) is not None:
+        found.add(("EMAIL", mailbox))
+    if s.bank_account and s.account_name and (name := normalized_name(s.account_name)) is not None:
+        found.add(("NAME", name))
     return found
 
 
