@@ -4,9 +4,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from pinbid_kit.events.trust import HARD_SIGNALS, SAME_ROLE_SIGNALS, SOFT_SIGNALS
 from pinbid_marketplace.domain import auction
 from pinbid_marketplace.domain.states import BidStatus
-from pinbid_kit.events.trust import HARD_SIGNALS, SAME_ROLE_SIGNALS, SOFT_SIGNALS
 from pinbid_marketplace.domain.trust import (
     FLAG_AT,
     HELD,
