@@ -4,6 +4,7 @@ holding it first; the honest bidders' prices are what the auction's own withdraw
 hears the new price. Safe when the tie is recorded while bids arrive, and when its event is delivered twice."""
 
 import asyncio
+import contextlib
 import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -13,7 +14,7 @@ from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import signal_hash
 from pinbid_marketplace import store
-from pinbid_marketplace.bidding import Offer
+from pinbid_marketplace.bidding import BidTooLow, Offer
 from sqlalchemy import text
 
 from .test_unlocked_bid_writes import buyer_id, replica
@@ -174,17 +175,17 @@ async def race_the_tie(world, round_number: int) -> tuple[int, int]:
 
     async def honest_bids():
         for n, brand in enumerate(honest):
-            await other_replica.place(buyer_id(brand), uuid.UUID(slot["id"]), Offer(Decimal(30 + 25 * n)))
+            with contextlib.suppress(BidTooLow):  # the associate's bid may have raised the price past it
+                await other_replica.place(buyer_id(brand), uuid.UUID(slot["id"]), Offer(Decimal(30 + 25 * n)))
 
     async def record_the_tie():
         await asyncio.sleep(0.002 * round_number)
         await world.deliver(tie(p.PaymentsAccountSignal, associate, "EMAIL", mailbox))
 
     answers, _, _ = await asyncio.gather(associate_bids(), honest_bids(), record_the_tie())
-    for answer in answers:
-        assert answer.status_code in (201, 403), answer.text
-        if answer.status_code == 403:
-            assert answer.json()["code"] == "associated_account"
+    for answer in answers:  # an honest bid may have raised the price past it: too low is an answer too
+        assert (answer.status_code, answer.json().get("code")) in ((201, None), (403, "associated_account"),
+                                                                   (422, "bid_too_low")), answer.text
     bids = await bids_of(world, slot["id"])
     live = {buyer: state for buyer, state in bids.items() if state[0] in ("ACTIVE", "OUTBID")}
     assert associate["x-user"] not in live
@@ -194,8 +195,8 @@ async def race_the_tie(world, round_number: int) -> tuple[int, int]:
     shown = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=honest[0])).json()
     assert Decimal(str(shown["currentBid"])) == leaders[0][1]
     assert (await world.bid(associate, slot["id"], 500)).status_code == 403
-    accepted = sum(1 for a in answers if a.status_code == 201)
-    return accepted, len(answers) - accepted
+    return (sum(1 for a in answers if a.status_code == 201),
+            sum(1 for a in answers if a.status_code == 403))
 
 
 async def test_a_tie_recorded_while_bids_arrive_leaves_no_live_bid_of_the_associate(world):
@@ -203,4 +204,5 @@ async def test_a_tie_recorded_while_bids_arrive_leaves_no_live_bid_of_the_associ
     was refused (403 associated_account) or accepted and then withdrawn, and the slot's price is what the remaining
     bids make it."""
     outcomes = [await race_the_tie(world, n) for n in range(6)]
-    assert sum(accepted + refused for accepted, refused in outcomes) == 24
+    # both ways happened: bids accepted before the tie (then withdrawn), bids refused after it
+    assert sum(accepted for accepted, _ in outcomes) >= 1 and sum(refused for _, refused in outcomes) >= 1
