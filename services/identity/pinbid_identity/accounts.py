@@ -118,8 +118,8 @@ class Accounts:
                 await session.flush()
                 session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
                 await events_out.user_registered(session, user)
-                if client is not None:
-                    await events_out.signals_observed(session, user.id, client.signals(), datetime.now(UTC))
+                observed = {"EMAIL": user.email, **(client.signals() if client is not None else {})}
+                await events_out.signals_observed(session, user.id, observed, datetime.now(UTC))
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, self._token(user)
@@ -151,7 +151,8 @@ class Accounts:
             if self.passwords.needs_rehash(user.password_hash):
                 await session.execute(update(User).where(User.id == user.id).values(
                     password_hash=await self.passwords.hash(password)))
-            await events_out.signals_observed(session, user.id, client.signals(), datetime.now(UTC))
+            await events_out.signals_observed(session, user.id, {"EMAIL": user.email, **client.signals()},
+                                              datetime.now(UTC))
         await self.failed_logins.succeeded(attempt)
         return user, self._token(user)
 
@@ -202,6 +203,7 @@ class Accounts:
                 if email != old_email:
                     await mail.enqueue(session, old_email, "Your Pinbid email address was changed",
                                        email_changed_notice(name, email))
+                    await events_out.signals_observed(session, user.id, {"EMAIL": email}, datetime.now(UTC))
                     await self._revoke_tokens(session, user)
                     token = self._token(user)
         except IntegrityError:

@@ -14,10 +14,10 @@ from pinbid_kit.events.identity import (
     UserSuspended,
     UserUpdated,
 )
+from pinbid_kit.events.trust import signal_hash
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
-from .domain.signals import signal_hash
 from .models import Notification, User
 
 
@@ -75,8 +75,9 @@ def operator_action(action_id: uuid.UUID, operator_id: uuid.UUID, action: str, u
 
 async def signals_observed(session: AsyncSession, user_id: uuid.UUID, observed: dict[str, str],
                            at: datetime) -> None:
-    """`observed`: kind (DEVICE, ADDRESS) -> the raw value, hashed here."""
-    if observed:
-        await outbox.publish_all(session, [
-            IdentityAccountSignal(user_id=user_id, kind=kind, value_hash=signal_hash(kind, value), observed_at=at)
-            for kind, value in observed.items()], source=SERVICE)
+    """`observed`: kind (EMAIL, DEVICE, ADDRESS) -> the raw value, hashed here (a value that is no signal is left
+    out)."""
+    signals = [IdentityAccountSignal(user_id=user_id, kind=kind, value_hash=value_hash, observed_at=at)
+               for kind, value in observed.items() if (value_hash := signal_hash(kind, value)) is not None]
+    if signals:
+        await outbox.publish_all(session, signals, source=SERVICE)

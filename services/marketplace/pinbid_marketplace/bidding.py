@@ -4,9 +4,10 @@ A placed or changed bid goes through two stages:
 1. `refuse_before_batching`, on an unlocked read (one statement, no lock): refusals that stay true however the slot
    changes later (the price only rises, an ended auction stays ended), so most refused bids stop here.
 2. What passes joins its slot's next batch (`Batches.join_next_batch`, batches.py); the batch runs in
-   `Bidding._place_batch`: one statement reads the slot and the bids the rules need, `auction.place_bid` checks
-   and applies each bid in arrival order on that fresh read, and one statement writes the slot, the bids and every
-   event, only if the slot's version is still the one read (else the batch is read and applied again).
+   `Bidding._place_batch`: one statement reads the slot, the bids the rules need and the buyers' ties to the creator,
+   `auction.place_bid` checks and applies each bid in arrival order on that fresh read (a tied buyer is refused),
+   and one statement writes the slot, the bids and every event, only if the slot's version is still the one read
+   (else the batch is read and applied again).
 Both run in autocommit: no BEGIN, no COMMIT, no lock held across a round trip. Each answer is built from what was
 read and written. Cancel, Buy Now and a new comment lock the slot, write once with their events, and answer from
 the rows they wrote."""
@@ -148,8 +149,8 @@ class Bidding:
             row = (await conn.execute(_BID_SLOT_AND_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first()
         if row is None:
             raise NotFound(BID_NOT_FOUND)
+        refuse_associated(row.shared_signal)  # first: a tie withdrew its bids, and the tie is the reason
         require_live(row.bid_status)
-        refuse_associated(row.shared_signal)
         self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
@@ -208,6 +209,7 @@ class Bidding:
                events: list[EventData]) -> BidView:
         """Apply one bid of the batch to the rows read (in place); returns its answer as of this bid."""
         slot_row, by_id, buyer_id, offer = seen.slot, seen.bids, placing.buyer_id, placing.offer
+        refuse_associated(seen.tied.get(buyer_id))  # a tie recorded since the pre-check (its read is this batch's)
         if placing.bid_id is not None:
             named = by_id.get(placing.bid_id)
             if named is None:

@@ -1,10 +1,12 @@
-"""Associated accounts, the soft side: when an auction closes (marketplace hears its own AuctionClosed through the
-inbox, so the closer keeps its two statements and a redelivery changes nothing), each bidder's soft signals shared
-with the creator and its bid patterns are assessed (domain/trust.py); a finding raises or updates a flag. Operators
-list flags and clear them (GET /ops/flags, POST /ops/flags/{id}/clear), each clear announced for the audit log.
+"""Associated accounts. Every account signal other services announce is kept (`record_signal`); a hard one that
+ties a brand to a creator withdraws the brand's live bids on the creator's open slots at once (suspensions.py's
+path), and refuses its later bids (bidding.py's pre-check and its batch). The soft side: when an auction closes
+(marketplace hears its own AuctionClosed through the inbox, so the closer keeps its two statements and a
+redelivery changes nothing), each bidder's soft signals shared with the creator and its bid patterns are assessed
+(domain/trust.py); a finding raises or updates a flag. Operators list flags and clear them (GET /ops/flags,
+POST /ops/flags/{id}/clear), each clear announced for the audit log."""
 
-The hard side (a refusal) is in bidding.py's pre-check."""
-
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,12 +16,33 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events.marketplace import MarketplaceOperatorAction
+from pinbid_kit.events.trust import HARD_SIGNALS
+from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.outbox import publish
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE
-from .domain import trust
+from . import SERVICE, suspensions
+from .domain import auction, trust
+from .settings import MarketplaceSettings
+
+log = logging.getLogger("pinbid.marketplace.flags")
+
+# One value at a time: two holders of one value recorded at once (two consumers, two replicas) would each miss the
+# other's uncommitted row and neither would see the tie. The lock (the transaction's) puts the second after the
+# first's commit, and READ COMMITTED's next statement then sees it.
+_LOCK_VALUE = text("SELECT pg_advisory_xact_lock(hashtextextended(:kind || ':' || :value_hash, 0))")
+
+# first and last seen widen; a redelivery or a second sighting changes no tie
+_KEEP = text("""
+    INSERT INTO account_signals (user_id, kind, value_hash, first_seen_at, last_seen_at)
+    VALUES (:user_id, :kind, :value_hash, :at, :at)
+    ON CONFLICT (user_id, kind, value_hash) DO UPDATE
+    SET first_seen_at = least(account_signals.first_seen_at, excluded.first_seen_at),
+        last_seen_at = greatest(account_signals.last_seen_at, excluded.last_seen_at)""")
+
+_OTHER_HOLDERS = text("""
+    SELECT user_id FROM account_signals WHERE kind = :kind AND value_hash = :value_hash AND user_id <> :user_id""")
 
 _BIDDER_FIGURES = text("""
     WITH closed AS (SELECT id, creator_id, winning_bid_id FROM slots WHERE id = :slot_id),
@@ -79,6 +102,30 @@ class FlagView:
     status: str
     cleared_at: datetime | None
     clear_reason: str | None
+
+
+async def record_signal(session: AsyncSession, signal: Signal, *, now: datetime, rules: auction.Rules,
+                        settings: MarketplaceSettings) -> int:
+    """Keep a signal; when it is hard and someone else holds it too, the tie is known from now: withdraw the tied
+    bidders' live bids on the tied creators' open slots (their standing automatic bids stop with them) and tell
+    everyone as any change of price is told. Returns how many bids were withdrawn. Safe to run again: a second
+    sighting finds nothing live left to withdraw."""
+    hard = signal.kind in HARD_SIGNALS
+    params = {"user_id": signal.user_id, "kind": signal.kind, "value_hash": signal.value_hash}
+    if hard:
+        await session.execute(_LOCK_VALUE, params)
+    await session.execute(_KEEP, {**params, "at": signal.observed_at})
+    if not hard:
+        return 0
+    others = frozenset((await session.execute(_OTHER_HOLDERS, params)).scalars())
+    if not others:
+        return 0
+    withdrawn = await suspensions.withdraw_associates(session, signal.user_id, others, now=now, rules=rules,
+                                                      settings=settings)
+    if withdrawn:
+        log.info("user %s tied by %s to %d other account(s): %d live bid(s) withdrawn", signal.user_id, signal.kind,
+                 len(others), withdrawn)
+    return withdrawn
 
 
 async def review_closed_slot(session: AsyncSession, slot_id: uuid.UUID, now: datetime) -> int:

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out, flags, reliability, suspensions
 from .domain.states import BidStatus, can_move
-from .models import AccountSignal, Bid, CreatorProfile, Post, Slot, User
+from .models import Bid, CreatorProfile, Post, Slot, User
 from .rules import auction_rules
 from .settings import MarketplaceSettings
 
@@ -176,12 +176,8 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
     @on(p.PaymentsAccountSignal.event_type)
     @on(i.IdentityAccountSignal.event_type)
     async def keep_account_signal(session: AsyncSession, d: Signal, _: Envelope) -> None:
-        statement = insert(AccountSignal).values(user_id=d.user_id, kind=d.kind, value_hash=d.value_hash,
-                                                 first_seen_at=d.observed_at, last_seen_at=d.observed_at)
-        await session.execute(statement.on_conflict_do_update(
-            index_elements=[AccountSignal.user_id, AccountSignal.kind, AccountSignal.value_hash],
-            set_={"first_seen_at": func.least(AccountSignal.first_seen_at, statement.excluded.first_seen_at),
-                  "last_seen_at": func.greatest(AccountSignal.last_seen_at, statement.excluded.last_seen_at)}))
+        """A hard tie, once known, also withdraws the tied brand's live bids on the creator's open slots."""
+        await flags.record_signal(session, d, now=clock(), rules=auction_rules(settings), settings=settings)
 
     @on(m.AuctionClosed.event_type)
     async def review_bidders(session: AsyncSession, d: m.AuctionClosed, e: Envelope) -> None:

@@ -43,6 +43,7 @@ class SlotRows:
     buyer: User | None = None
     bidders: dict[uuid.UUID, User | None] = field(default_factory=dict)  # by bid id, when asked for
     shared_signal: str | None = None  # a hard signal the buyer shares with the slot's creator (Buy Now's lock)
+    tied: dict[uuid.UUID, str] = field(default_factory=dict)  # a placement's buyers tied to the creator: the kind
 
 
 def _select_list(alias: str, columns: Iterable[str], prefix: str) -> str:
@@ -76,9 +77,25 @@ def copy_bid(bid: Bid) -> Bid:
     return Bid(**{c: getattr(bid, c) for c in BID_COLUMNS})
 
 
+def _hard_kinds() -> str:
+    """The hard signal kinds as SQL constants: a statement that reads them keeps one shape."""
+    return ", ".join(f"'{kind}'" for kind in sorted(HARD_SIGNALS))
+
+
+# `tied`: which of the batch's buyers share a hard signal with the slot's creator (buyer -> kind), read in the same
+# snapshot as the slot and its version: a tie committed before this read refuses the bid here; one committed after
+# it wrote the slot (suspensions.withdraw_associates), so the guarded write finds the version changed and reads again
 _READ_FOR_PLACEMENT = text(f"""
-    WITH seen AS MATERIALIZED (SELECT * FROM slots WHERE id = :slot_id)
-    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")}
+    WITH seen AS MATERIALIZED (
+        SELECT slots.*, (
+            SELECT coalesce(jsonb_object_agg(t.user_id, t.kind), CAST('{{}}' AS jsonb)) FROM (
+                SELECT own.user_id, min(own.kind) AS kind FROM account_signals own
+                JOIN account_signals creators ON creators.kind = own.kind AND creators.value_hash = own.value_hash
+                WHERE own.user_id = ANY(CAST(:buyer_ids AS uuid[])) AND creators.user_id = slots.creator_id
+                  AND own.kind IN ({_hard_kinds()})
+                GROUP BY own.user_id) t) AS tied
+        FROM slots WHERE id = :slot_id)
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")}, s.tied AS tied
     FROM seen s
     LEFT JOIN LATERAL marketplace_placement_bids(s.id, CAST(:buyer_ids AS uuid[]), CAST(:bid_ids AS uuid[])) b
         ON true""")
@@ -87,13 +104,15 @@ _READ_FOR_PLACEMENT = text(f"""
 async def read_for_placement(conn: AsyncConnection, slot_id: uuid.UUID, buyer_ids: list[uuid.UUID],
                              bid_ids: list[uuid.UUID]) -> SlotRows | None:
     """The slot (unlocked, with its version), its two best live bids, the live bids of `buyer_ids` and the bids
-    `bid_ids`: what a batch of placements needs, to be written back with `write(..., seen_version=...)`."""
+    `bid_ids`: what a batch of placements needs, to be written back with `write(..., seen_version=...)`; and which
+    of `buyer_ids` are tied to the slot's creator by a hard signal."""
     rows = (await conn.execute(_READ_FOR_PLACEMENT, {"slot_id": slot_id, "buyer_ids": buyer_ids,
                                                      "bid_ids": bid_ids})).all()
     if not rows:
         return None
     bids = {bid.id: bid for bid in map(bid_of, rows) if bid is not None}
-    return SlotRows(slot=slot_of(rows[0]), bids=bids)
+    tied = {uuid.UUID(buyer): kind for buyer, kind in (rows[0].tied or {}).items()}
+    return SlotRows(slot=slot_of(rows[0]), bids=bids, tied=tied)
 
 
 def _one_bid(row: Row | None) -> SlotRows | None:
@@ -185,6 +204,11 @@ _LOCK_OF_SUSPENDED = _lock_slots_for_closing(
     "AND status IN ('ACTIVE', 'OUTBID')))", skip_locked=False, every_bid=False)
 
 
+# the open slots of the users a hard signal ties (suspensions.withdraw_associates), each with all its live bids
+_LOCK_OF_CREATORS = _lock_slots_for_closing("status = 'ACTIVE' AND creator_id = ANY(CAST(:creator_ids AS uuid[]))",
+                                            skip_locked=False, every_bid=False)
+
+
 def _by_slot(rows: list[Row], *, with_bidders: bool = False) -> list[SlotRows]:
     locked: dict[uuid.UUID, SlotRows] = {}
     for row in rows:
@@ -209,6 +233,12 @@ async def lock_open_slots_of(conn: AsyncConnection, user_id: uuid.UUID) -> list[
     """Every open slot of `user_id` and every open slot it has a live bid on, FOR UPDATE, with all their live
     bids (waits for a batch or the closer that holds one)."""
     return _by_slot((await conn.execute(_LOCK_OF_SUSPENDED, {"user_id": user_id, "limit": 100_000})).all())
+
+
+async def lock_open_slots_of_creators(conn: AsyncConnection, creator_ids: list[uuid.UUID]) -> list[SlotRows]:
+    """Every open slot the users created, FOR UPDATE, with all their live bids (read after the lock: a bid a batch
+    committed while this waited is among them)."""
+    return _by_slot((await conn.execute(_LOCK_OF_CREATORS, {"creator_ids": creator_ids, "limit": 100_000})).all())
 
 
 async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRows | None:

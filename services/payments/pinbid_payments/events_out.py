@@ -3,7 +3,6 @@
 `payment_completed_event` only builds its event (completion.py writes it with its own statement); the others
 record one in the session's transaction."""
 
-import hashlib
 import uuid
 from datetime import datetime
 
@@ -26,6 +25,7 @@ from pinbid_kit.events.payments import (
     PayoutPaid,
     RecoveryRecorded,
 )
+from pinbid_kit.events.trust import signal_hash
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
@@ -143,11 +143,11 @@ async def operator_refunded(session: AsyncSession, payment: Payment, *, operator
         object_id=str(payment.id), reason=reason, acted_at=at), source=SERVICE)
 
 
-def signal_hash(kind: str, value: str) -> str:
-    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
-
-
 async def account_signal(session: AsyncSession, user_id: uuid.UUID, kind: str, value: str, at: datetime) -> None:
-    """Only the hash leaves payments (see pinbid_kit.events.trust.AccountSignal)."""
-    await outbox.publish(session, PaymentsAccountSignal(user_id=user_id, kind=kind, value_hash=signal_hash(kind, value),
+    """Only the hash leaves payments (see pinbid_kit.events.trust.AccountSignal); a value that is no signal (an
+    empty or unusable email or name) is not announced."""
+    value_hash = signal_hash(kind, value)
+    if value_hash is None:
+        return
+    await outbox.publish(session, PaymentsAccountSignal(user_id=user_id, kind=kind, value_hash=value_hash,
                                                         observed_at=at), source=SERVICE)

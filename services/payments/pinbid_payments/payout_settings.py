@@ -6,6 +6,7 @@ from dataclasses import replace
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid
+from pinbid_kit.events.trust import normalized_email, normalized_name
 from pinbid_kit.secrets import SecretBox, mask
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -67,6 +68,8 @@ class PayoutSettingsService:
             await session.flush()
             for account in payout_accounts(clean) - payout_accounts(current):
                 await events_out.account_signal(session, creator_id, "PAYOUT_ACCOUNT", account, utcnow())
+            for kind, value in sorted(crossing_signals(clean) - crossing_signals(current)):
+                await events_out.account_signal(session, creator_id, kind, value, utcnow())
         return masked(clean)
 
 
@@ -103,6 +106,19 @@ def payout_accounts(s: PayoutSettings) -> set[str]:
         branch = "".join(ch for ch in (s.routing_number or s.sort_code or "") if ch.isalnum())
         accounts.add(f"BANK:{branch}:{digits}")
     return accounts
+
+
+def crossing_signals(s: PayoutSettings | None) -> set[tuple[str, str]]:
+    """What a brand can be seen holding too (docs/decisions/trust.md): the PayPal payout address is a mailbox
+    (EMAIL, hard), the bank account's holder a person's name (NAME, soft), each announced when new."""
+    if s is None:
+        return set()
+    found = set()
+    if s.paypal_email and (mailbox := normalized_email(s.paypal_email)) is not None:
+        found.add(("EMAIL", mailbox))
+    if s.bank_account and s.account_name and (name := normalized_name(s.account_name)) is not None:
+        found.add(("NAME", name))
+    return found
 
 
 def masked_value(field: str, value: str | None) -> str | None:

@@ -49,6 +49,7 @@ async def show(session_id: SessionId, sandbox: SandboxDep) -> Response:
         f"<p class=\"note\">{escape(row.customer_email or '')}</p>"
         '<form method="post"><p><label>Test card <input name="card" value="4242 4242 4242 4242" '
         'inputmode="numeric" maxlength="23" autocomplete="off"></label></p>'
+        '<p><label>Name on card <input name="cardholder" maxlength="100" autocomplete="off"></label></p>'
         '<button class="pay" name="action" value="pay">Pay</button>'
         '<button name="action" value="cancel">Cancel</button></form>'))
 
@@ -60,8 +61,9 @@ async def act(session_id: SessionId, request: Request, sandbox: SandboxDep) -> R
     if action not in ("pay", "cancel"):
         return _page("Bad request", "<h1>Choose Pay or Cancel.</h1>", 400)
     card = (form.get("card") or [DEFAULT_CARD])[0][:23]
+    cardholder = (form.get("cardholder") or [""])[0].strip()[:100] or None
     try:
-        url = await (sandbox.pay(session_id, card) if action == "pay" else sandbox.cancel(session_id))
+        url = await (sandbox.pay(session_id, card, cardholder) if action == "pay" else sandbox.cancel(session_id))
     except SandboxError as exc:
         return _page("Checkout", f"<h1>{escape(str(exc))}</h1>", 409)
     return RedirectResponse(url, status_code=303)

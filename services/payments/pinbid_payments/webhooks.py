@@ -158,6 +158,10 @@ class Webhooks:
                 # intent: asked to send it again later
                 raise Conflict("This charge arrived before its payment; it will be retried.", code="out_of_order")
             await events_out.account_signal(session, payment.buyer_id, "CARD", action.fingerprint, now)
+            if action.billing_email is not None:
+                await events_out.account_signal(session, payment.buyer_id, "EMAIL", action.billing_email, now)
+            if action.billing_name is not None:
+                await events_out.account_signal(session, payment.buyer_id, "NAME", action.billing_name, now)
             return "card signal"
         if isinstance(action, ChargeRefunded):
             payment = await self._payment(session, action.payment_id, action.payment_intent)

@@ -1,7 +1,6 @@
 """The integration events social announces, built from what it read from Instagram and from its rows, and
 recorded in the session's transaction."""
 
-import hashlib
 import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ from pinbid_kit.events.social import (
     SocialOperatorAction,
     SyncedPost,
 )
+from pinbid_kit.events.trust import signal_hash
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
@@ -57,12 +57,10 @@ def account_connected(user_id: uuid.UUID, profile: Profile, stats: ProfileStats)
 
 def instagram_account_signal(user_id: uuid.UUID, instagram_id: str, observed_at: datetime) -> SocialAccountSignal:
     """The user holds this Instagram account: only its hash leaves social (pinbid_kit.events.trust)."""
-    return SocialAccountSignal(user_id=user_id, kind="INSTAGRAM_ACCOUNT",
-                               value_hash=signal_hash("INSTAGRAM_ACCOUNT", instagram_id), observed_at=observed_at)
-
-
-def signal_hash(kind: str, value: str) -> str:
-    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+    value_hash = signal_hash("INSTAGRAM_ACCOUNT", instagram_id)
+    assert value_hash is not None, "an Instagram account always has an id"
+    return SocialAccountSignal(user_id=user_id, kind="INSTAGRAM_ACCOUNT", value_hash=value_hash,
+                               observed_at=observed_at)
 
 
 def account_updated(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountUpdated:

@@ -1,15 +1,11 @@
 """Account signals identity observes on sign-in: the device (an id the web keeps in the browser) and the client
-address. Values are hashed as `sha256("<kind>:<value>")` (events/trust.py), so equal values match across users
-and the value itself never leaves identity."""
+address, and the account's email (a mailbox both roles can be seen holding). Values are hashed by
+`pinbid_kit.events.trust.signal_hash`, so equal values match across users and the value itself never leaves
+identity."""
 
-import hashlib
 import re
 
 DEVICE_ID = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
-
-
-def signal_hash(kind: str, value: str) -> str:
-    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
 
 
 def device_id(cookie: str | None, header: str | None) -> str | None:

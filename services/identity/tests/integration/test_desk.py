@@ -12,6 +12,7 @@ from pinbid_identity.operators import Operators
 from pinbid_identity.passwords import Passwords
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
+from pinbid_kit.events.trust import signal_hash
 from pinbid_testing import eventually
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
@@ -176,7 +177,7 @@ async def test_the_audit_log_keeps_every_services_actions_once_and_refuses_chang
         assert await session.scalar(text("SELECT count(*) FROM audit_entries WHERE reason = 'Fraud'")) == 1
 
 
-async def test_sign_ins_announce_the_device_and_address_hashed(http, service):
+async def test_sign_ins_announce_the_email_device_and_address_hashed(http, service):
     device = "d" * 8 + uuid.uuid4().hex
     body = signup()
     await http.post("/auth/register", json=body, headers={"X-Pinbid-Device": device,
@@ -193,6 +194,10 @@ async def test_sign_ins_announce_the_device_and_address_hashed(http, service):
             "WHERE type = 'identity.account.signal_observed.v1' ORDER BY seq"))).all()
     device_hash = hashlib.sha256(f"DEVICE:{device}".encode()).hexdigest()
     address_hash = hashlib.sha256(b"ADDRESS:198.51.100.7").hexdigest()
-    assert [(r.kind, r.hash) for r in signals] == [("DEVICE", device_hash), ("ADDRESS", address_hash),
-                                                   ("DEVICE", device_hash), ("ADDRESS", address_hash),
-                                                   ("ADDRESS", address_hash)]  # "<script>" is no device id
+    email_hash = signal_hash("EMAIL", body["email"].upper())  # one mailbox, however it is written
+    assert email_hash == hashlib.sha256(f"EMAIL:{body['email'].lower()}".encode()).hexdigest()
+    assert [(r.kind, r.hash) for r in signals] == [
+        ("EMAIL", email_hash), ("DEVICE", device_hash), ("ADDRESS", address_hash),
+        ("EMAIL", email_hash), ("DEVICE", device_hash), ("ADDRESS", address_hash),
+        ("EMAIL", email_hash), ("ADDRESS", address_hash)]  # "<script>" is no device id
+    assert body["email"].split("@")[0] not in str(signals)

@@ -4,7 +4,8 @@ import pyotp
 from hypothesis import given
 from hypothesis import strategies as st
 from pinbid_identity.domain.second_factor import accepted_step, code_at, current_step, new_secret
-from pinbid_identity.domain.signals import device_id, signal_hash
+from pinbid_identity.domain.signals import device_id
+from pinbid_kit.events.trust import signal_hash
 
 SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 NOW = datetime(2026, 11, 26, 10, 0, 15, tzinfo=UTC)

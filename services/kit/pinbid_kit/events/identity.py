@@ -80,5 +80,5 @@ class IdentityOperatorAction(OperatorAction):
 
 @event("identity.account.signal_observed.v1")
 class IdentityAccountSignal(AccountSignal):
-    """A user signed in from a device (DEVICE) or a network address (ADDRESS), for flagging associated
-    accounts."""
+    """A user signed up or in with an email (EMAIL), from a device (DEVICE) or a network address (ADDRESS), or
+    changed its email (EMAIL), for finding associated accounts."""

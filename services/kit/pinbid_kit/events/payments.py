@@ -182,8 +182,9 @@ class PaymentsOperatorAction(OperatorAction):
 
 @event("payments.account.signal_observed.v1")
 class PaymentsAccountSignal(AccountSignal):
-    """A user connected a payout account (PAYOUT_ACCOUNT) or paid with a card (CARD, the provider's card
-    fingerprint), for finding associated accounts."""
+    """A user connected a payout account (PAYOUT_ACCOUNT; a PayPal address also as EMAIL, a bank account's holder as
+    NAME) or paid with a card (CARD, the provider's card fingerprint; the billing email as EMAIL, the cardholder as
+    NAME), for finding associated accounts."""
 
 
 @event("payments.dispute.settled.v1")

@@ -1,18 +1,21 @@
-"""Associated accounts: what bars a bid (a hard signal the bidder shares with the slot's creator) and what only
-raises a flag for an operator (soft signals and bid patterns), with its reasons and a score. Pure: the caller
-reads the figures, this decides."""
+"""Associated accounts: what bars a bid (a hard signal the bidder shares with the slot's creator), whose bids a
+newly known tie withdraws, and what only raises a flag for an operator (soft signals and bid patterns), with its
+reasons and a score. Pure: the caller reads the figures, this decides. Which signal is hard and what each can and
+cannot catch: docs/decisions/trust.md ("Signals that can cross the roles")."""
 
+import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from pinbid_kit.events.trust import HARD_SIGNALS
 
 # what each hard signal means, for the refusal's message
-HELD = {"INSTAGRAM_ACCOUNT": "same Instagram account", "PAYOUT_ACCOUNT": "same payout account",
-        "CARD": "same payment card"}
-SOFT_WEIGHTS = {"DEVICE": 40, "ADDRESS": 20}
+HELD = {"INSTAGRAM_ACCOUNT": "same Instagram account", "EMAIL": "same email address"}
+SOFT_WEIGHTS = {"DEVICE": 40, "ADDRESS": 20, "NAME": 20}
 SOFT_REASONS = {"DEVICE": "signed in from a device the creator also uses",
-                "ADDRESS": "signed in from a network address the creator also uses"}
+                "ADDRESS": "signed in from a network address the creator also uses",
+                "NAME": "pays or is paid under the creator's name (cardholder or bank account holder)"}
 MOSTLY_ONE_CREATOR = 20
 RAISES_NEVER_WINS = 20
 JUST_UNDER_LEADER = 30
@@ -30,6 +33,16 @@ def refusal(shared_kind: str | None) -> str | None:
         return None
     return (f"This account is tied to the creator of this slot ({HELD[shared_kind]}), so it cannot bid on their "
             "slots.")
+
+
+def tied_bidders(creator_id: uuid.UUID, holder_id: uuid.UUID, others: Iterable[uuid.UUID]) -> frozenset[uuid.UUID]:
+    """A hard signal was just recorded for `holder_id`, and `others` hold the same one: the bidders whose live bids
+    on `creator_id`'s open slots must go. On the holder's own slots, every other holder; on another's slots, the
+    holder itself when that creator is one of the others; nobody else (a tie binds the two accounts it joins)."""
+    others = frozenset(others) - {holder_id}
+    if creator_id == holder_id:
+        return others
+    return frozenset({holder_id}) if creator_id in others else frozenset()
 
 
 @dataclass(frozen=True)

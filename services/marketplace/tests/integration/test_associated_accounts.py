@@ -4,25 +4,21 @@ issue's shill: a creator's second brand account bids 100, 200, 300, 395 against 
 maximum is 400."""
 
 import asyncio
-import hashlib
 import uuid
 from datetime import UTC, datetime
 
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
+from pinbid_kit.events.trust import signal_hash
 from pinbid_testing import counting_statements
 from sqlalchemy import text
 
 from .conftest import snapshot
 
 
-def hashed(kind: str, value: str) -> str:
-    return hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
-
-
 async def signal(world, event, user: dict, kind: str, value: str) -> None:
-    await world.deliver(event(user_id=uuid.UUID(user["x-user"]), kind=kind, value_hash=hashed(kind, value),
+    await world.deliver(event(user_id=uuid.UUID(user["x-user"]), kind=kind, value_hash=signal_hash(kind, value),
                               observed_at=datetime.now(UTC)))
 
 
@@ -79,9 +75,13 @@ async def test_a_bidder_holding_the_creators_instagram_account_is_refused_in_one
     assert (await world.bid(honest, other["id"], 20)).status_code == 201
 
 
-async def test_a_shared_payout_account_or_card_refuses_too_and_soft_signals_do_not(world):
+async def test_a_shared_mailbox_refuses_too_and_one_roles_signals_and_soft_ones_do_not(world):
     creator, posts = await world.creator(posts=1)
-    payout, card, device = await world.buyer("P"), await world.buyer("C"), await world.buyer("D")
+    mailbox, payout, card, device = (await world.buyer("M"), await world.buyer("P"), await world.buyer("C"),
+                                     await world.buyer("D"))
+    await signal(world, i.IdentityAccountSignal, creator, "EMAIL", "maya@creator.test")
+    await signal(world, p.PaymentsAccountSignal, mailbox, "EMAIL", "maya@creator.test")
+    # a payout account (creators) and a card (brands) are each held in one role only: they never bar a bid
     await signal(world, p.PaymentsAccountSignal, creator, "PAYOUT_ACCOUNT", "acct_1")
     await signal(world, p.PaymentsAccountSignal, payout, "PAYOUT_ACCOUNT", "acct_1")
     await signal(world, p.PaymentsAccountSignal, creator, "CARD", "fp_9")
@@ -90,9 +90,11 @@ async def test_a_shared_payout_account_or_card_refuses_too_and_soft_signals_do_n
     await signal(world, i.IdentityAccountSignal, device, "DEVICE", "dev-1")
     await signal(world, i.IdentityAccountSignal, device, "DEVICE", "dev-1")  # seen again: one row
     slot = await world.slot(creator, posts[0], minBid=10)
-    assert "same payout account" in (await world.bid(payout, slot["id"], 20)).json()["detail"]
-    assert "same payment card" in (await world.bid(card, slot["id"], 20)).json()["detail"]
-    assert (await world.bid(device, slot["id"], 20)).status_code == 201  # a soft signal never refuses
+    refused = await world.bid(mailbox, slot["id"], 20)
+    assert refused.status_code == 403 and "same email address" in refused.json()["detail"]
+    assert (await world.bid(payout, slot["id"], 20)).status_code == 201
+    assert (await world.bid(card, slot["id"], 21)).status_code == 201
+    assert (await world.bid(device, slot["id"], 22)).status_code == 201  # a soft signal never refuses
     async with world.service.db.autocommit() as conn:
         assert await conn.scalar(text("SELECT count(*) FROM account_signals WHERE kind = 'DEVICE'")) == 2
 

@@ -4,9 +4,19 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from pinbid_kit.events.trust import HARD_SIGNALS, SAME_ROLE_SIGNALS, SOFT_SIGNALS
 from pinbid_marketplace.domain import auction
 from pinbid_marketplace.domain.states import BidStatus
-from pinbid_marketplace.domain.trust import FLAG_AT, BidderFigures, assess, refusal
+from pinbid_marketplace.domain.trust import (
+    FLAG_AT,
+    HELD,
+    SOFT_REASONS,
+    SOFT_WEIGHTS,
+    BidderFigures,
+    assess,
+    refusal,
+    tied_bidders,
+)
 
 D = Decimal
 
@@ -14,8 +24,34 @@ D = Decimal
 def test_only_a_hard_signal_refuses_and_the_message_says_which():
     assert refusal("INSTAGRAM_ACCOUNT") == ("This account is tied to the creator of this slot (same Instagram "
                                             "account), so it cannot bid on their slots.")
-    assert "same payout account" in refusal("PAYOUT_ACCOUNT") and "same payment card" in refusal("CARD")
-    assert refusal("DEVICE") is None and refusal("ADDRESS") is None and refusal(None) is None
+    assert "same email address" in refusal("EMAIL")
+    # held in one role only (a creator's payout account, a brand's card): they cannot tie a brand to a creator
+    assert refusal("PAYOUT_ACCOUNT") is None and refusal("CARD") is None
+    assert refusal("DEVICE") is None and refusal("ADDRESS") is None and refusal("NAME") is None
+    assert refusal(None) is None
+
+
+def test_every_kind_is_hard_soft_or_of_one_role_and_each_has_its_words():
+    assert set(HELD) == HARD_SIGNALS and set(SOFT_WEIGHTS) == set(SOFT_REASONS) == SOFT_SIGNALS
+    assert not (HARD_SIGNALS & SOFT_SIGNALS) and not (SAME_ROLE_SIGNALS & (HARD_SIGNALS | SOFT_SIGNALS))
+
+
+def test_a_shared_name_alone_does_not_flag_but_with_an_address_it_does():
+    assert not assess(BidderFigures(shared_soft=frozenset({"NAME"}))).flagged
+    both = assess(BidderFigures(shared_soft=frozenset({"NAME", "ADDRESS"})))
+    assert both.flagged and both.score == 40 and "cardholder or bank account holder" in both.reasons[1]
+
+
+def test_a_tie_withdraws_the_other_holders_bids_on_the_holders_slots_and_the_holder_on_theirs():
+    creator, brand, bystander, second_brand = (uuid.uuid4() for _ in range(4))
+    # the creator is seen holding the value the two brands hold: both brands go from the creator's slots
+    assert tied_bidders(creator, creator, [brand, second_brand]) == {brand, second_brand}
+    # the brand is seen holding the creator's value: the brand goes from the creator's slots
+    assert tied_bidders(creator, brand, [creator]) == {brand}
+    # a creator not among the holders keeps every bidder
+    assert tied_bidders(bystander, brand, [creator]) == frozenset()
+    # the holder itself is never its own associate
+    assert tied_bidders(creator, creator, [creator]) == frozenset()
 
 
 def test_nothing_found_scores_nothing():

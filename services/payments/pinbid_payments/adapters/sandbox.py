@@ -72,9 +72,10 @@ class SandboxProvider:
         async with self.db.transaction() as session:
             return await session.get(SandboxCheckout, session_id)
 
-    async def pay(self, session_id: str, card: str = DEFAULT_CARD) -> str:
+    async def pay(self, session_id: str, card: str = DEFAULT_CARD, cardholder: str | None = None) -> str:
         """Completes an open session and sends checkout.session.completed, then charge.succeeded with the card's
-        fingerprint (the same test card number, the same fingerprint, as Stripe's). Returns the success URL."""
+        fingerprint (the same test card number, the same fingerprint, as Stripe's) and its billing details (the
+        name on the card, the checkout's email). Returns the success URL."""
         async with self.db.transaction() as session:
             row = await session.get(SandboxCheckout, session_id, with_for_update=True)
             if row is None:
@@ -86,7 +87,7 @@ class SandboxProvider:
             row.status = "complete"
             row.payment_intent = _id("pi")
             event_ids = [await self._enqueue(session, "checkout.session.completed", _session_object(row)),
-                         await self._enqueue(session, "charge.succeeded", _card_charge_object(row, card))]
+                         await self._enqueue(session, "charge.succeeded", _card_charge_object(row, card, cardholder))]
         for event_id in event_ids:
             await self.deliver(event_id)
         return row.success_url
@@ -205,7 +206,7 @@ def _charge_object(row: SandboxCheckout, refund_id: str, amount_cents: int) -> d
     }
 
 
-def _card_charge_object(row: SandboxCheckout, card: str) -> dict:
+def _card_charge_object(row: SandboxCheckout, card: str, cardholder: str | None = None) -> dict:
     """A Charge as Stripe sends it in charge.succeeded (the fields that matter)."""
     digits = "".join(ch for ch in card if ch.isdigit()) or DEFAULT_CARD
     return {
@@ -214,4 +215,5 @@ def _card_charge_object(row: SandboxCheckout, card: str) -> dict:
         "currency": row.currency.lower(), "metadata": row.metadata_, "payment_intent": row.payment_intent,
         "status": "succeeded", "payment_method_details": {"type": "card", "card": {
             "brand": "visa", "last4": digits[-4:], "fingerprint": card_fingerprint(card)}},
+        "billing_details": {"name": cardholder or None, "email": row.customer_email},
     }

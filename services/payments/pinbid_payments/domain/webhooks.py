@@ -41,11 +41,14 @@ class ChargeRefunded:
 
 @dataclass(frozen=True)
 class CardCharged:
-    """A card charge succeeded: the provider's fingerprint of the card (the same card, the same fingerprint)."""
+    """A card charge succeeded: the provider's fingerprint of the card (the same card, the same fingerprint), and
+    the billing name and email the payer gave, when it gave them."""
 
     payment_id: uuid.UUID | None
     payment_intent: str
     fingerprint: str
+    billing_name: str | None = None
+    billing_email: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,13 @@ def interpret(event: dict[str, Any]) -> Action:
             fingerprint, intent = card.get("fingerprint"), obj.get("payment_intent")
             if not isinstance(fingerprint, str) or not fingerprint or not isinstance(intent, str) or not intent:
                 return Ignored("not a card charge of a payment intent")
-            return CardCharged(_payment_id(obj), intent, fingerprint[:255])
+            billing = obj.get("billing_details") or {}
+            if not isinstance(billing, dict):
+                raise Malformed("billing_details is not an object")
+            name, email = billing.get("name"), billing.get("email")
+            return CardCharged(_payment_id(obj), intent, fingerprint[:255],
+                               billing_name=name[:255] if isinstance(name, str) and name.strip() else None,
+                               billing_email=email[:320] if isinstance(email, str) and email.strip() else None)
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, Malformed):
             raise
