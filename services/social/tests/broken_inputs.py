@@ -188,13 +188,17 @@ _ODD = st.sampled_from(["／", "＃", "[", "]", "@", ":", "%", "%2e", "%00", "\\
 
 @st.composite
 def link_spellings(draw) -> str:
-    scheme = draw(st.sampled_from(["https://", "http://", "HTTPS://", "https:/", "https:", "javascript:", "//", ""]))
+    """Mostly https addresses (so the host and port rules are reached), with odd characters, ports, user info,
+    other schemes, and now and then any text at all."""
+    scheme = draw(st.sampled_from(["https://"] * 8 + ["http://", "HTTPS://", "https:/", "https:", "javascript:",
+                                                     "//", ""]))
     host = draw(_HOSTS)
     if draw(st.booleans()):  # an odd character somewhere in the host
         at = draw(st.integers(0, len(host)))
         host = host[:at] + draw(_ODD) + host[at:]
     tail = draw(st.sampled_from(["", "/", "/offer?x=1", "/a#b", "?q=[", "/%zz"]))
-    url = scheme + draw(st.sampled_from(["", "user@", "@", "a:b@"])) + host + draw(_PORTS) + tail
-    if draw(st.integers(0, 4)) == 0:
+    user = draw(st.sampled_from([""] * 8 + ["user@", "@", "a:b@"]))
+    url = scheme + user + host + draw(_PORTS) + tail
+    if draw(st.integers(0, 7)) == 0:
         url = draw(st.text(max_size=60)) if draw(st.booleans()) else url + draw(st.text(max_size=20))
     return url
