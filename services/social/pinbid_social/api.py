@@ -17,7 +17,7 @@ from .decoding import Decoding
 from .domain import sandbox_owner
 from .domain.placement import Status
 from .domain.trust import Outcome
-from .links import Link, Links
+from .links import Link, Links, Unfollowable
 from .models import PinSession
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
 from .posts import Posts
@@ -66,6 +66,10 @@ NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Li
 <body style="font-family:system-ui;margin:4rem auto;max-width:36rem;padding:0 1rem">
 <h1>This link does not exist</h1><p>The short link may be mistyped, or the brand removed it. Check the comment
 you saw it in, or go to <a href="/">Pinbid</a>.</p></body></html>"""
+UNFOLLOWABLE_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not available · Pinbid</title>
+<body style="font-family:system-ui;margin:4rem auto;max-width:36rem;padding:0 1rem">
+<h1>This link cannot be followed</h1><p>The address the brand gave for it is not a valid or safe web address, so
+Pinbid does not send you there. Go to <a href="/">Pinbid</a>.</p></body></html>"""
 
 
 def link_out(link: Link | None, public_url: str) -> LinkOut | None:
@@ -345,8 +349,11 @@ go = APIRouter(tags=["links"])
 async def follow(code: PlainText, request: Request, links: LinksDep) -> Response:
     forwarded = request.headers.get("x-forwarded-for", "")
     address = forwarded.split(",")[-1].strip() if forwarded else (request.client.host if request.client else "")
-    target = await links.follow(code[:32], method=request.method, user_agent=request.headers.get("user-agent", ""),
-                                address=address[:64])
+    try:
+        target = await links.follow(code[:32], method=request.method,
+                                    user_agent=request.headers.get("user-agent", ""), address=address[:64])
+    except Unfollowable:
+        return HTMLResponse(UNFOLLOWABLE_LINK, status_code=404, headers={"Cache-Control": "no-store"})
     if target is None:
         return HTMLResponse(NO_SUCH_LINK, status_code=404, headers={"Cache-Control": "no-store"})
     return RedirectResponse(target, status_code=302, headers={"Cache-Control": "no-store",

@@ -2,6 +2,7 @@
 redirects to it and counts the click in one statement; the brand's results page reads clicks by hour and the
 comment's likes and replies over time."""
 
+import logging
 import re
 import uuid
 from dataclasses import dataclass
@@ -18,6 +19,11 @@ from .models import LinkClicks, LinkTargetChange, Placement, PlacementFigures, V
 from .ports import LinkReputation, ProviderError
 
 NOT_YOURS = "This placement does not exist."
+log = logging.getLogger("pinbid.social.links")
+
+
+class Unfollowable(Exception):
+    """A short link whose stored target no longer passes the link rule (domain/links.py)."""
 
 # One round trip: the link, the visitor counted unless seen within the window (the row lock makes two clicks of one
 # visitor at once count once), the hour's tally, and where to send them.
@@ -146,7 +152,9 @@ class Links:
         return [TargetChange(**row._mapping) for row in rows]
 
     async def follow(self, code: str, *, method: str, user_agent: str, address: str) -> str | None:
-        """Where `/go/<code>` sends a visitor (None: no such link), the click counted if it can be a person's."""
+        """Where `/go/<code>` sends a visitor (None: no such link), the click counted if it can be a person's.
+        Unfollowable when the stored target fails today's rule (a row stored before a rule was added, e.g. a port
+        like `:99999`): nobody is sent to it. The click still counts: a person did follow the short link."""
         if not links.CODE.match(code):
             return None
         now = self.clock()
@@ -155,7 +163,12 @@ class Links:
                 "code": code, "visitor": links.visitor(address, user_agent, self.visitor_key), "now": now,
                 "hour": links.hour_of(now), "counts": links.counts(method, user_agent),
                 "window": links.REPEAT_WINDOW})).first()
-        return links.with_utm(row.destination, _slug(row.title, code)) if row else None
+        if row is None:
+            return None
+        if not links.followable(row.destination):
+            log.warning("short link %s has a target today's rule refuses; not followed", code)
+            raise Unfollowable(code)
+        return links.with_utm(row.destination, _slug(row.title, code))
 
     async def results(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> Results:
         async with self.db.transaction() as session:

@@ -6,6 +6,10 @@ elsewhere (ports.LinkReputation)."""
 
 import ipaddress
 import re
+import unicodedata
+from collections import defaultdict
+from functools import cache
+from importlib import resources
 from urllib.parse import unquote
 
 import idna
@@ -52,6 +56,8 @@ def public_host(host: str) -> str:
     top = unicode_labels[-1]
     for label in unicode_labels:
         _check_scripts(label, top)
+    for label in unicode_labels:
+        _check_trusted(label)
     return ascii_name
 
 
@@ -82,3 +88,68 @@ def _check_scripts(label: str, top: str) -> None:
 def _looks_latin(ch: str) -> bool:
     found = confusables.is_confusable(ch, preferred_aliases=["latin"], greedy=True) or []
     return any(h["n"].startswith("LATIN") for f in found for h in f["homoglyphs"])
+
+
+def _bare(text: str) -> str:
+    return text.replace("\u200e", "").replace("\u200f", "")  # the data wraps right-to-left letters in marks
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each character of a confusable class → the class's prototype, from UTS #39's confusables.txt as
+    `confusable-homoglyphs` ships it. The package keeps each `source → prototype` line as a link both ways, so
+    each class is a star: its prototype (a character or a sequence such as "rn") is the one linked to all the
+    others. A class of two single characters has no centre; either one serves, as only equality matters: the
+    ASCII one, else the lower code point."""
+    links: dict[str, set[str]] = defaultdict(set)
+    for char, homoglyphs in confusables.confusables_data.items():
+        for homoglyph in homoglyphs:
+            a, b = _bare(char), _bare(homoglyph["c"])
+            links[a].add(b)
+            links[b].add(a)
+    prototypes = {}
+    for char, others in links.items():
+        if len(char) != 1 or len(others) > 1:
+            continue  # a sequence, or a class's centre: its own prototype
+        (other,) = others
+        if len(links[other]) > 1 or len(other) > 1:
+            prototypes[char] = other
+        elif not char.isascii() and (other.isascii() or other < char):
+            prototypes[char] = other
+    return prototypes
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character replaced by its confusable prototype, NFD again. Two strings that
+    look alike have the same skeleton (`paypa1` and `paypal`, `arnazon` and `amazon`)."""
+    prototypes = _prototypes()
+    mapped = "".join(prototypes.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def look_alike_key(label: str) -> str:
+    """The skeleton with combining marks set aside (`ȧpple` → `apple`, `ø` → `o`), as Chromium's spoof check does
+    before comparing a name with the sites people know: a dot or a stroke is easy to miss."""
+    bare = "".join(ch for ch in skeleton(label) if unicodedata.category(ch) != "Mn")
+    return skeleton(bare)
+
+
+@cache
+def trusted_labels() -> dict[str, tuple[str, str]]:
+    """The look-alike key of each trusted name's first label → (that label, the name), from the packaged
+    `trusted_hosts.txt`."""
+    text = resources.files("pinbid_social").joinpath("trusted_hosts.txt").read_text("utf-8")
+    found = {}
+    for line in text.splitlines():
+        name = line.split("#", 1)[0].strip().lower()
+        if name:
+            label = name.split(".")[0]
+            found.setdefault(look_alike_key(label), (label, name))
+    return found
+
+
+def _check_trusted(label: str) -> None:
+    trusted = trusted_labels().get(look_alike_key(label))
+    if trusted is not None and label != trusted[0]:
+        raise BadHost(f"The link's website name imitates {trusted[1]} with letters that look the same, as used to "
+                      "pass for another website; use your own website's name.")

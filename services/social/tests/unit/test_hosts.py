@@ -2,7 +2,7 @@
 
 import pytest
 from pinbid_social.domain import links
-from pinbid_social.domain.hosts import BadHost, public_host
+from pinbid_social.domain.hosts import BadHost, look_alike_key, public_host, skeleton
 
 IP_LITERALS = ["127.0.0.1", "2130706433", "0177.0.0.1", "0x7f.0.0.1", "0x7f000001", "127.1", "0x7f.1",
                "017700000001", "127.0.0.1.", "169.254.169.254", "10.0.0.1", "::1", "[::1]", "::ffff:127.0.0.1",
@@ -67,3 +67,30 @@ def test_the_link_rule_refuses_them_with_a_message_for_the_url_field(url):
     with pytest.raises(links.BadLink) as refused:
         links.destination(url)
     assert refused.value.field == "url"
+
+
+# --- single-script look-alikes of the names people trust (UTS #39 skeleton), issue 30 ----------------------------
+
+LOOK_ALIKES = {"lınkedin.com": "linkedin.com",  # a dotless ı: Latin, so no mixed-script rule saw it
+               "ȧpple.com": "apple.com", "appłe.com": "apple.com", "paypa1.com": "paypal.com",
+               "arnazon.com": "amazon.com", "instagrarn.com": "instagram.com", "ínstagram.net": "instagram.com",
+               "login.lınkedin.evil.io": "linkedin.com", "xn--lnkedin-rfb.com": "linkedin.com"}
+
+
+@pytest.mark.parametrize(("host", "imitated"), LOOK_ALIKES.items())
+def test_latin_look_alikes_of_trusted_names_are_refused_naming_the_name(host, imitated):
+    with pytest.raises(BadHost, match=f"imitates {imitated}"):
+        public_host(host)
+
+
+@pytest.mark.parametrize("host", ["linkedin.com", "www.apple.com", "paypal.com", "shop.amazon.de", "apple.shop",
+                                  "pineapple.com", "bücher.de", "dean.com", "1password.com", "müller.de"])
+def test_trusted_names_themselves_and_unrelated_names_pass(host):
+    public_host(host)
+
+
+def test_the_skeleton_makes_look_alike_strings_one():
+    assert skeleton("paypa1") == skeleton("paypal") and skeleton("arnazon") == skeleton("amazon")
+    assert skeleton("lınkedin") == skeleton("linkedin") and skeleton("раураl") == skeleton("paypal")
+    assert skeleton("apple") != skeleton("ȧpple") and look_alike_key("ȧpple") == look_alike_key("apple")
+    assert skeleton("google") != skeleton("goggle")

@@ -3,12 +3,25 @@ with a clear code before anything is stored."""
 
 import io
 import struct
-import zlib
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
 from PIL import Image, PngImagePlugin
 from pinbid_kit.errors import Invalid
 from pinbid_social.screenshots import MAX_BYTES, BodyTooLarge, check
+
+from ..broken_inputs import (
+    ACCEPTED_WITH_JUNK_METADATA,
+    JPEG_SECOND_EOI,
+    PNG_BAD_EXIF,
+    PNG_SHORT_ICCP,
+    PNG_TWO_IENDS,
+    POLYGLOTS,
+    WEBP_BAD_EXIF,
+    WEBP_TOO_WIDE_TO_REENCODE,
+    broken_images,
+    png_claiming,
+)
 
 
 def image_bytes(kind: str = "PNG", size=(64, 40), **save) -> bytes:
@@ -84,15 +97,6 @@ def test_a_truncated_image_is_refused():
     assert refused(jpeg[: len(jpeg) // 2]).code == "not_an_image"
 
 
-def png_claiming(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims a huge size: a decompression bomb's first step."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + \
-        chunk(b"IEND", b"")
-
-
 def test_an_image_over_40_megapixels_is_refused_before_decoding():
     problem = refused(png_claiming(8000, 5001))
     assert problem.code == "image_too_large" and "40 megapixels" in problem.detail
@@ -127,3 +131,66 @@ def test_an_image_turned_by_its_exif_is_stored_upright():
     Image.new("RGB", (40, 20), "white").save(out, "JPEG", exif=exif.tobytes())
     shot = check(out.getvalue())
     assert Image.open(io.BytesIO(shot.data)).size == (20, 40) == (shot.width, shot.height)
+
+
+# --- malformed metadata, second end markers, and a fuzz of the whole check (issue 30) ---------------------------
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED_WITH_JUNK_METADATA))
+def test_a_fine_image_with_malformed_exif_is_accepted_and_stored_without_it(name):
+    data = ACCEPTED_WITH_JUNK_METADATA[name]
+    shot = check(data)  # the pixels decode: unreadable metadata counts as none (it answered 500 before)
+    again = Image.open(io.BytesIO(shot.data))
+    assert (again.size, shot.width, shot.height) == ((24, 16), 24, 16)
+    assert not again.getexif() and b"garbage" not in shot.data
+
+
+@pytest.mark.parametrize("name", sorted(POLYGLOTS))
+def test_a_second_end_marker_is_refused_as_the_first_is(name):
+    problem = refused(POLYGLOTS[name])
+    assert problem.code == "not_an_image" and "besides the image" in problem.detail
+
+
+def test_an_exif_thumbnail_with_its_own_end_marker_is_part_of_the_image():
+    """A camera's JPEG carries a small JPEG (with its own EOI) inside its EXIF segment: the segment's length steps
+    over it, so the real end is the outer EOI."""
+    thumb = image_bytes("JPEG", size=(8, 8))
+    payload = b"Exif\x00\x00MM\x00*\x00\x00\x00\x08\x00\x00" + thumb
+    main = image_bytes("JPEG")
+    with_thumb = main[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + main[2:]
+    assert check(with_thumb).width == 64
+    assert check(main + b"\x00\x00\x00").width == 64  # zero padding after EOI, as some cameras write, is no file
+
+
+@pytest.mark.parametrize("kind,save", [("JPEG", {"progressive": True}), ("JPEG", {"restart_marker_blocks": 1}),
+                                       ("WEBP", {"lossless": True}), ("PNG", {"optimize": True})])
+def test_the_end_marker_walk_accepts_each_encoders_layout(kind, save):
+    out = io.BytesIO()
+    Image.effect_mandelbrot((120, 80), (-2, -1, 1, 1), 40).convert("RGB").save(out, kind, **save)
+    assert check(out.getvalue()).width == 120
+
+
+FUZZ_CASES = 300
+
+
+@settings(max_examples=FUZZ_CASES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_images())
+@example(PNG_BAD_EXIF)
+@example(WEBP_BAD_EXIF)
+@example(PNG_TWO_IENDS)
+@example(JPEG_SECOND_EOI)
+@example(png_claiming(100_000, 100_000))
+@example(PNG_SHORT_ICCP)
+@example(WEBP_TOO_WIDE_TO_REENCODE)
+def test_any_broken_image_is_refused_with_a_clear_422_or_reencoded_clean(data):
+    """Whatever the bytes, the check answers a clean re-encoded image or a 4xx with a code and words for people;
+    never another exception (a 500)."""
+    try:
+        shot = check(data)
+    except Invalid as problem:
+        assert problem.status == 422 and problem.code in {"not_an_image", "image_too_large"}
+        assert problem.detail.endswith(".") and len(problem.detail) > 20
+        return
+    again = Image.open(io.BytesIO(shot.data))
+    again.load()
+    assert again.size == (shot.width, shot.height) and not again.getexif() and not again.info.get("icc_profile")
