@@ -617,9 +617,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm Pin
-         * @description "I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`, required
-         *     on the MANUAL path): checked through the official API, then the placement starts and awaits the brand's
-         *     acceptance.
+         * @description "I pinned it", with a screenshot of the pinned comment (`multipart/form-data`, field `screenshot`,
+         *     required), on a placement paid under "I pin in the app": checked through the official API, then the placement
+         *     starts and awaits the brand's acceptance.
          */
         post: operations["confirm_pin_influencer_pin_comment__bid_id__confirm_post"];
         delete?: never;
