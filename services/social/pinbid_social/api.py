@@ -41,6 +41,7 @@ from .schemas import (
     PinCommentOut,
     PinMethodIn,
     PinMethodOut,
+    PinStateOut,
     PlacementAcceptanceOut,
     PlacementEvidenceOut,
     PlacementRecheckOut,
@@ -151,6 +152,14 @@ creator = APIRouter(prefix="/influencer", tags=["influencer"])
 async def instagram_login(body: InstagramLoginIn, principal: Influencer, pins: PinsDep) -> InstagramLoginOut:
     username = await pins.login(principal.user_id, body.username, body.password, body.verification_code)
     return InstagramLoginOut(detail="Instagram Login Successful.", username=username)
+
+
+@creator.get("/pin-comment", response_model=list[PinStateOut])
+async def pin_states(principal: Influencer, pins: PinsDep) -> list[PinStateOut]:
+    """The creator's placements waiting for their pin, with the method each was paid under and the buttons it
+    allows now (`pin`, `post`, `confirm`): the Approvals cards show these, not the current setting."""
+    states = await pins.states(principal.user_id)
+    return [PinStateOut(bid_id=s.bid_id, method=s.method, actions=s.actions) for s in states]
 
 
 @creator.put("/pin-comment/{bid_id}", response_model=PinCommentOut)

@@ -14,13 +14,13 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, NotYet, TooManyRequests
 from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
-from sqlalchemy import delete, or_, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from . import events_out
 from .adapters import Providers
 from .connections import connection_of, provider_call
-from .domain.placement import Status, can_pin, ends_at
+from .domain.placement import Status, can_pin, ends_at, pin_actions
 from .domain.trust import Acceptance, recheck_time
 from .models import BidComment, Connection, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
@@ -39,6 +39,13 @@ PINNED_BY_PINBID = ("Pinbid pins this comment itself with your Instagram login: 
                     "is for placements paid while you pinned in the Instagram app.")
 CHANGED = ("The brand's comment on Instagram no longer says what you approved. Ask the brand to restore it, or to "
            "choose a new comment for you to approve.")
+
+
+@dataclass(frozen=True)
+class PinState:
+    bid_id: uuid.UUID
+    method: str
+    actions: list[str]
 
 
 @dataclass(frozen=True)
@@ -215,6 +222,18 @@ class Pins:
             await session.execute(update(Placement).where(Placement.bid_id == placement.bid_id)
                                   .values(posted_comment_id=comment_id, posted_text=approved))
         return comment_id, approved
+
+    async def states(self, creator_id: uuid.UUID) -> list[PinState]:
+        """The creator's placements waiting for their pin, each with its method and what may be pressed now."""
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Placement, BidComment.approved_comment_id).outerjoin(BidComment,
+                                                                            BidComment.bid_id == Placement.bid_id)
+                .where(Placement.creator_id == creator_id, Placement.status == Status.AWAITING_PIN))).all()
+        return [PinState(bid_id=p.bid_id, method=p.pin_method or SESSION,
+                         actions=pin_actions(Status(p.status), p.pin_method,
+                                             bool(p.posted_comment_id or named)))
+                for p, named in rows]
 
     async def set_method(self, creator_id: uuid.UUID, method: str) -> str:
         async with self.db.transaction() as session:

@@ -150,6 +150,14 @@ class PinMethodOut(ApiModel):
     pin_method: str
 
 
+class PinStateOut(ApiModel):
+    """A placement waiting for its pin: its method (fixed when paid) and what the creator may press now."""
+
+    bid_id: uuid.UUID
+    method: Literal["SESSION", "MANUAL"]
+    actions: list[Literal["pin", "post", "confirm"]]
+
+
 class PinCommentOut(ApiModel):
     bid_id: uuid.UUID
     comment_id: str

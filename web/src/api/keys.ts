@@ -11,6 +11,7 @@ export const KEYS = {
   influencerDashboard: ['influencer', 'dashboard'] as const,
   activeSlots: ['influencer', 'active-slots'] as const,
   approvals: ['influencer', 'approvals'] as const,
+  pinStates: ['influencer', 'pin-states'] as const,
   posts: ['instagram', 'posts'] as const,
   earnings: ['influencer', 'earnings'] as const,
   payouts: ['influencer', 'payouts'] as const,

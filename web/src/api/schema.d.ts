@@ -585,6 +585,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/influencer/pin-comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pin States
+         * @description The creator's placements waiting for their pin, with the method each was paid under and the buttons it
+         *     allows now (`pin`, `post`, `confirm`): the Approvals cards show these, not the current setting.
+         */
+        get: operations["pin_states_influencer_pin_comment_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/influencer/pin-comment/{bid_id}": {
         parameters: {
             query?: never;
@@ -2585,6 +2606,24 @@ export interface components {
             /** Pinmethod */
             pinMethod: string;
         };
+        /**
+         * PinStateOut
+         * @description A placement waiting for its pin: its method (fixed when paid) and what the creator may press now.
+         */
+        PinStateOut: {
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /**
+             * Method
+             * @enum {string}
+             */
+            method: "SESSION" | "MANUAL";
+            /** Actions */
+            actions: ("pin" | "post" | "confirm")[];
+        };
         /** PinnedCommentOut */
         PinnedCommentOut: {
             /** Commenttext */
@@ -4106,6 +4145,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayoutOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pin_states_influencer_pin_comment_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PinStateOut"][];
                 };
             };
             /** @description An error */

@@ -76,6 +76,17 @@ def days_kept(*, pinned_at: datetime, duration_days: int, now: datetime) -> int:
     return max(0, min(duration_days, (now - pinned_at) // timedelta(days=1)))
 
 
+def pin_actions(status: Status, method: str | None, posted_or_named: bool) -> list[str]:
+    """What the creator may press for a placement: "pin" (Pinbid pins with the creator's login), "post" (Pinbid
+    posts the comment for the creator to pin in the app) or "confirm" ("I pinned it", with a screenshot, once the
+    comment is on the post). The method is the placement's, fixed when it was paid."""
+    if status != Status.AWAITING_PIN:
+        return []
+    if method != "MANUAL":
+        return ["pin"]
+    return ["confirm"] if posted_or_named else ["post"]
+
+
 def can_pin(status: Status) -> str | None:
     """None when a pin may start, else why not (a sentence for the creator)."""
     if status == Status.AWAITING_PIN:

@@ -328,6 +328,9 @@ async def test_every_method_switch_and_button(world, paid_under, switched_to):
     bid = await world.bid(comment_text="Proof or nothing")
     await set_method(world, switched_to)
 
+    states = (await world.social.http.get("/influencer/pin-comment", headers=world.social.auth(world.creator))).json()
+    assert states == [{"bidId": str(bid), "method": paid_under,
+                       "actions": ["pin"] if paid_under == "SESSION" else ["post"]}]
     bare = await confirm_without_screenshot(world, bid)
     if paid_under == "SESSION":
         assert bare.status_code == 409 and bare.json()["code"] == "pinned_by_pinbid"
@@ -344,6 +347,8 @@ async def test_every_method_switch_and_button(world, paid_under, switched_to):
         posted = await world.pin(bid)  # posts, even with a login there and the setting switched to SESSION
         assert posted.status_code == 200 and posted.json()["status"] == "AWAITING_MANUAL_PIN", posted.text
         assert await pinned_on(world.social, world.post_id) == []
+        states = await world.social.http.get("/influencer/pin-comment", headers=world.social.auth(world.creator))
+        assert [s["actions"] for s in states.json()] == [["confirm"]]  # after a reload too
         again = await confirm_without_screenshot(world, bid)
         assert again.status_code == 422 and again.json()["code"] == "screenshot_required"
         await owner_does(world, posted.json()["commentId"], "pin")
@@ -353,6 +358,8 @@ async def test_every_method_switch_and_button(world, paid_under, switched_to):
         assert await world.social.sql("SELECT kind FROM evidence WHERE bid_id = :b", b=bid) == [("PIN",)]
     [event] = await world.social.events(CommentPinned.event_type)
     assert event["method"] == paid_under
+    assert (await world.social.http.get("/influencer/pin-comment", headers=world.social.auth(world.creator))
+            ).json() == []
 
 
 async def test_a_fans_comment_or_an_undisclosed_one_never_becomes_a_paid_placement_in_the_app(world):

@@ -102,3 +102,14 @@ def test_a_bad_reading_is_judged_on_the_second_in_a_row_and_says_what_was_found(
         assert seen.broken == reason
     assert days_kept(pinned_at=pinned_at, duration_days=7, now=now - timedelta(seconds=1)) == 1
     assert days_kept(pinned_at=pinned_at, duration_days=7, now=pinned_at + timedelta(days=30)) == 7
+
+
+def test_the_buttons_a_placement_allows_follow_its_own_method():
+    from pinbid_social.domain.placement import pin_actions
+
+    assert pin_actions(Status.AWAITING_PIN, "SESSION", posted_or_named=True) == ["pin"]
+    assert pin_actions(Status.AWAITING_PIN, None, posted_or_named=False) == ["pin"]
+    assert pin_actions(Status.AWAITING_PIN, "MANUAL", posted_or_named=False) == ["post"]
+    assert pin_actions(Status.AWAITING_PIN, "MANUAL", posted_or_named=True) == ["confirm"]
+    for status in (Status.AWAITING_PAYMENT, Status.PINNED, Status.ENDED, Status.COMPLETED):
+        assert pin_actions(status, "MANUAL", posted_or_named=True) == []

@@ -13,8 +13,8 @@ import { EmptyState, LoadError, StatCard } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import { instagramConnectionQuery } from '@/api/queries'
 import type { Bid } from '@/api/types'
-import { approvalsQuery, useCreatorRecord } from './api/queries'
-import { potentialNet, recordHint, responseTime, untilPaymentRequested } from './approvals'
+import { approvalsQuery, pinStatesQuery, useCreatorRecord } from './api/queries'
+import { approvalAction, potentialNet, recordHint, responseTime, untilPaymentRequested } from './approvals'
 import { ApprovalCard } from './components/ApprovalCard'
 import { InstagramLoginDialog } from './components/InstagramLoginDialog'
 import { PinProofDialog } from './components/PinProofDialog'
@@ -38,6 +38,10 @@ function ApprovalsPageInner() {
   const [proofFor, setProofFor] = React.useState<Bid | null>(null)
   const connection = useQuery(instagramConnectionQuery())
   const manual = connection.data?.pinMethod === 'MANUAL'
+  // each sale is pinned under the method it was paid under: the server says which, and what may be pressed now
+  const awaitingPin = approvals.data?.some((b) => approvalAction(b.status) === 'pin') ?? false
+  const pinStates = useQuery({ ...pinStatesQuery(), enabled: awaitingPin })
+  const pinState = new Map((pinStates.data ?? []).map((state) => [state.bidId, state]))
   const record = useCreatorRecord()
   useScrollToHash(!approvals.isPending)
 
@@ -74,8 +78,8 @@ function ApprovalsPageInner() {
                 bid={b}
                 onPin={() => pin.mutate(b.id)}
                 pinning={pin.isPending && pin.variables === b.id}
-                manual={manual}
-                posted={posted.has(b.id)}
+                manual={pinState.has(b.id) ? pinState.get(b.id)?.method === 'MANUAL' : manual}
+                posted={posted.has(b.id) || (pinState.get(b.id)?.actions.includes('confirm') ?? false)}
                 onConfirm={() => setProofFor(b)}
               />
             </li>
@@ -101,6 +105,7 @@ function usePin(onNeedLogin: (bidId: string) => void, onPosted: (bidId: string) 
   return useMutation({
     mutationFn: async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } })),
     onSuccess: (out, bidId) => {
+      void queryClient.invalidateQueries({ queryKey: KEYS.pinStates })
       if (out.status === 'AWAITING_MANUAL_PIN') {
         onPosted(bidId)
         toast.success('Comment posted', { description: 'Now pin it in the Instagram app, then press “I pinned it”.', duration: 10_000 })

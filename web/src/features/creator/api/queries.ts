@@ -10,6 +10,9 @@ export const activeSlotsQuery = () => queryOptions({ queryKey: KEYS.activeSlots,
 
 export const approvalsQuery = () => queryOptions({ queryKey: KEYS.approvals, queryFn: async () => unwrap(await api().GET('/influencer/approvals')) })
 
+/** The creator's placements waiting for their pin: the method each was paid under and the buttons it allows now. */
+export const pinStatesQuery = () => queryOptions({ queryKey: KEYS.pinStates, queryFn: async () => unwrap(await api().GET('/influencer/pin-comment')) })
+
 export const creatorRecordQuery = () => queryOptions({ queryKey: KEYS.creatorRecord, queryFn: async () => unwrap(await api().GET('/influencer/record')) })
 
 export const postsQuery = () => queryOptions({ queryKey: KEYS.posts, queryFn: async () => unwrap(await api().GET('/instagram/posts')) })
