@@ -34,8 +34,9 @@ class SlotMessage(ApiModel):
 
 class BidMessage(ApiModel):
     """`amount` is the bid's own amount when the event tells it (else unchanged: null); `currentBid` the slot's
-    price after the change (the second price, one for everyone: a leader's own amount may be above it); `slotId` is null for the payment steps, whose events do not name the slot, and those
-    carry `paymentStatus` as the REST bid's `payment.status` (a refund leaves the bid WON)."""
+    price after the change (the second price, one for everyone: a leader's own amount may be above it); `slotId`
+    is null for the payment steps, whose events do not name the slot, and those carry `paymentStatus` as the REST
+    bid's `payment.status` (a refund leaves the bid WON)."""
 
     id: uuid.UUID
     slot_id: uuid.UUID | None

@@ -94,7 +94,7 @@ async def test_the_listing_sorts_and_filters_by_the_price_the_leader_would_pay(w
     brand, rival = await world.buyer("Brand"), await world.buyer("Rival")
     high_alone = await world.slot(creator, posts[0], minBid=15, title="Alone at a high bid")  # bid 90: price 15
     contested = await world.slot(creator, posts[1], minBid=10, title="Contested")  # 40 against 30: price 30
-    untouched = await world.slot(creator, posts[2], minBid=20, title="No bids")  # price 20
+    await world.slot(creator, posts[2], minBid=20, title="No bids")  # price 20
     await world.bid(brand, high_alone["id"], 90)
     await world.bid(rival, contested["id"], 30)
     await world.bid(brand, contested["id"], 40)

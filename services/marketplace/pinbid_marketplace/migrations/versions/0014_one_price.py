@@ -11,9 +11,8 @@ Create Date: 2026-11-27 11:00:00.000000
 """
 
 from alembic import op
-from sqlalchemy import text
-
 from pinbid_marketplace.settings import MarketplaceSettings
+from sqlalchemy import text
 
 revision = "0014"
 down_revision = "0013"
