@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
 import { buyer, creator, makeBid, makeSlot, page, signedIn } from '@/test/fixtures'
 import { leaderPaysLine, minimumNextBid, validateBidAmount } from '@/lib/bids'
+import { bidPlacedText } from './buyer/place-bid'
 
 // The auction: A bid $12.50, B bid $14 with automatic bidding up to $25. One price for everyone: the
 // current bid is what the leader (B) would pay if it ended now, A's $12.50; B's own $14 and $25 stay its own.
@@ -17,6 +18,12 @@ describe('one price', () => {
     expect(validateBidAmount('20.01', alone)).toBeNull()
     expect(minimumNextBid(contested)).toBe(12.51)
     expect(leaderPaysLine(contested)).toBe('You are leading: you would pay $12.50 if the auction ended now.')
+  })
+
+  it('the toast after a bid that leads says what it would pay when that is below its own bid', () => {
+    const placed = { status: 'ACTIVE', amount: 14, maxAutoBid: 25, autoBidEnabled: true, pinSlot: { currentBid: 12.5 } }
+    expect(bidPlacedText(placed)).toBe('You are the highest bidder at $14.00, with a maximum of $25.00. If the auction ended now you would pay $12.50.')
+    expect(bidPlacedText({ ...placed, amount: 12.5 })).toBe('You are the highest bidder at $12.50, with a maximum of $25.00.')
   })
 
   it('the card and the bid panel show the price the leader would pay, and the leader its own bid and maximum', async () => {
