@@ -86,16 +86,19 @@ async def test_a_bid_through_the_api_reaches_the_watchers_the_creator_and_the_ou
         assert placed.status_code == 201, placed.text
         for stream in (watching, owning):
             [update] = await stream.wait_for("slot")
-            assert (update["id"], update["currentBid"], update["bidCount"], update["status"]) == (slot, 25, 1, "ACTIVE")
+            # one price: alone, the leader would pay the minimum (10); its own 25 is its own
+            assert (update["id"], update["currentBid"], update["bidCount"], update["status"]) == (slot, 10, 1, "ACTIVE")
             listed = (await http.get(f"/api/marketplace/slots/{slot}", headers=bearer(watcher))).json()
             assert update["auctionEnd"] == listed["auctionEnd"] and update["currentBid"] == listed["currentBid"]
         [mine] = await first_stream.wait_for("bid")
-        assert (mine["id"], mine["slotId"], mine["status"], mine["amount"]) == (placed.json()["id"], slot, "ACTIVE", 25)
+        assert (mine["id"], mine["slotId"], mine["status"], mine["amount"], mine["currentBid"]) == (
+            placed.json()["id"], slot, "ACTIVE", 25, 10)
 
         raised = await http.post("/api/buyer/bids", headers=bearer(second),
                                  json={"pinSlotId": slot, "amount": 40, "newCommentText": "Ad · second"})
         assert raised.status_code == 201, raised.text
         [_, outbid] = await first_stream.wait_for("bid", 2)
-        assert (outbid["status"], outbid["currentBid"], outbid["slotTitle"]) == ("OUTBID", 40, "Sunrise swim")
+        # the new leader would pay the first brand's 25
+        assert (outbid["status"], outbid["currentBid"], outbid["slotTitle"]) == ("OUTBID", 25, "Sunrise swim")
         [_, update] = await watching.wait_for("slot", 2)
-        assert (update["currentBid"], update["bidCount"]) == (40, 2)
+        assert (update["currentBid"], update["bidCount"]) == (25, 2)

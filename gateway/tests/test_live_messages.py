@@ -43,8 +43,12 @@ def test_a_slot_without_bids_has_no_current_bid():
 
 
 @pytest.mark.parametrize(("data", "expected"), [
+    # one price: the leader's own amount (25) above the slot's price (the runner-up's 20)
     (m.BidPlaced(bid_id=BID, slot_id=SLOT, slot_title="Sunday reset", creator_id=CREATOR, buyer_id=BUYER,
-                 buyer_name="Quince", current_bid_cents=2500), bid("ACTIVE", amount=25, current=25)),
+                 buyer_name="Quince", current_bid_cents=2000, amount_cents=2500), bid("ACTIVE", amount=25, current=20)),
+    # an event written before it carried the bid's own amount leaves the amount shown unchanged
+    (m.BidPlaced(bid_id=BID, slot_id=SLOT, slot_title="Sunday reset", creator_id=CREATOR, buyer_id=BUYER,
+                 buyer_name="Quince", current_bid_cents=2500), bid("ACTIVE", amount=None, current=25)),
     (m.BidOutbid(bid_id=BID, slot_id=SLOT, slot_title="Sunday reset", buyer_id=BUYER, current_bid_cents=3000,
                  auction_end=WHEN), bid("OUTBID", current=30)),
     (m.AuctionClosed(slot_id=SLOT, slot_title="Sunday reset", creator_id=CREATOR, outcome="SOLD", winning_bid_id=BID,

@@ -95,23 +95,24 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
     await firstCard.getByRole('button', { name: `View Details & Bid: ${SLOT_TITLE}` }).click()
     const at = await bid(first.page, 25, 'Avery says hello #ad')
 
-    const onPanel = await shownAfter(panel.getByTestId('panel-current-bid'), '$25.00', at)
-    const onCard = await shownAfter(secondCard.getByTestId('slot-current-bid'), '$25.00', at)
+    // one price: a lone $25 bid on a $20 minimum would pay the minimum, and that is what everyone sees
+    const onPanel = await shownAfter(panel.getByTestId('panel-current-bid'), '$20.00', at)
+    const onCard = await shownAfter(secondCard.getByTestId('slot-current-bid'), '$20.00', at)
     console.log(`bid seen by the other brand after ${onPanel} ms (panel) and ${onCard} ms (card)`)
     assert.ok(onPanel <= WITHIN_MS, `the open panel showed the bid after ${onPanel} ms`)
     assert.ok(onCard <= WITHIN_MS, `the card showed the bid after ${onCard} ms`)
     await secondCard.getByTestId('slot-bid-count').getByText('1 bid').waitFor()
-    await panel.getByTestId('panel-minimum-next').getByText('$25.01').waitFor()
+    await panel.getByTestId('panel-minimum-next').getByText('$20.01').waitFor()
     await snap(second.page, '40-live-panel-after-other-bid')
     // the creator's dashboard follows too
-    await creator.page.locator('[data-slot-row]').filter({ hasText: SLOT_TITLE }).getByText('Current bid $25.00').waitFor({ timeout: WITHIN_MS * 2 })
+    await creator.page.locator('[data-slot-row]').filter({ hasText: SLOT_TITLE }).getByText('Current bid $20.00').waitFor({ timeout: WITHIN_MS * 2 })
   })
 
   it('the second brand outbids the first, who is told at once and can bid again', async () => {
     const panel = second.page.getByRole('dialog')
     // a typed amount the first bid has overtaken is called too low before submitting
-    await panel.getByLabel('Bid amount (USD)').fill('24')
-    await panel.getByTestId('bid-amount-reading').getByText('Bid at least $25.01.', { exact: false }).waitFor()
+    await panel.getByLabel('Bid amount (USD)').fill('20')
+    await panel.getByTestId('bid-amount-reading').getByText('Bid at least $20.01.', { exact: false }).waitFor()
     await bid(second.page, 40, 'Blake was here #ad')
 
     const outbid = first.page.locator('[data-sonner-toast]').filter({ hasText: `You were outbid on ${SLOT_TITLE}` })
@@ -120,7 +121,7 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
     await outbid.first().getByRole('button', { name: 'Bid Again' }).click()
     const again = first.page.getByRole('dialog')
     await again.getByText('Place a Bid').waitFor()
-    await again.getByTestId('panel-current-bid').getByText('$40.00').waitFor()
+    await again.getByTestId('panel-current-bid').getByText('$25.00').waitFor() // what the new leader would pay
   })
 
   it('the bell opens the notifications, which can be read by keyboard and marked read', async () => {

@@ -34,8 +34,9 @@ class SlotMessage(ApiModel):
 
 class BidMessage(ApiModel):
     """`amount` is the bid's own amount when the event tells it (else unchanged: null); `currentBid` the slot's
-    price after the change; `slotId` is null for the payment steps, whose events do not name the slot, and those
-    carry `paymentStatus` as the REST bid's `payment.status` (a refund leaves the bid WON)."""
+    price after the change (the second price, one for everyone: a leader's own amount may be above it); `slotId`
+    is null for the payment steps, whose events do not name the slot, and those carry `paymentStatus` as the REST
+    bid's `payment.status` (a refund leaves the bid WON)."""
 
     id: uuid.UUID
     slot_id: uuid.UUID | None
@@ -119,7 +120,9 @@ def messages(envelope: Envelope) -> list[Message]:
             return [Message("slot", slot.model_dump_json(by_alias=True), slot_id=e.slot_id, creator_id=e.creator_id)]
         case m.BidPlaced.event_type:
             e = m.BidPlaced.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "ACTIVE", amount=e.current_bid_cents,
+            # the bid's own amount (an older event, without it, leaves the amount shown unchanged); the price is
+            # the slot's, one for everyone, and may be below the leader's own amount
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "ACTIVE", amount=e.amount_cents,
                          price=e.current_bid_cents, slot_title=e.slot_title)]
         case m.BidOutbid.event_type:
             e = m.BidOutbid.model_validate(data)

@@ -141,9 +141,12 @@ async def main(args) -> dict:
     with psycopg.connect(args.db) as conn:
         live = conn.execute("SELECT status, amount, ceiling, seq FROM bids WHERE slot_id = %s AND status IN "
                             "('ACTIVE', 'OUTBID') ORDER BY ceiling DESC, seq", (slot_id,)).fetchall()
-        count, current = conn.execute("SELECT bid_count, current_bid FROM slots WHERE id = %s", (slot_id,)).fetchone()
+        count, current, min_bid = conn.execute("SELECT bid_count, current_bid, min_bid FROM slots WHERE id = %s",
+                                               (slot_id,)).fetchone()
         updates = conn.execute("SELECT count(*) FROM outbox WHERE type = 'marketplace.slot.updated.v1' AND "
                                "envelope->'data'->>'slotId' = %s", (slot_id,)).fetchone()[0]
+    # one price: what the leader would pay now (the default second-price increment, 0)
+    second_price = (min(live[0][2], max(min_bid, live[1][2])) if len(live) > 1 else min_bid) if live else None
     latencies.sort()
     total = len(latencies)
     result = {
@@ -165,7 +168,7 @@ async def main(args) -> dict:
             "one slot.updated event per accepted bid": updates == statuses[201],
             "exactly one leader": sum(1 for r in live if r[0] == "ACTIVE") == 1,
             "leader has the best ceiling (ties: earliest)": bool(live) and live[0][0] == "ACTIVE",
-            "currentBid == leader's amount": bool(live) and current == live[0][1],
+            "currentBid == the second price (what the leader would pay now)": current == second_price,
             "no server errors": not any(isinstance(k, int) and k >= 500 for k in statuses),
         },
     }

@@ -1,8 +1,8 @@
 """The buyer's side of an auction: place, change and cancel bids, Buy Now, choose the comment to pin.
 
 A placed or changed bid goes through two stages:
-1. `refuse_before_batching`, on an unlocked read (one statement, no lock): refusals that stay true however the slot
-   changes later (the price only rises, an ended auction stays ended), so most refused bids stop here.
+1. `refuse_before_batching`, on an unlocked read (one statement, no lock): refusals true of the slot as read (a
+   price falls only when a bid leaves: a cancellation, a suspension), so most refused bids stop here.
 2. What passes joins its slot's next batch (`Batches.join_next_batch`, batches.py); the batch runs in
    `Bidding._place_batch`: one statement reads the slot, the bids the rules need and the buyers' ties to the creator,
    `auction.place_bid` checks and applies each bid in arrival order on that fresh read (a tied buyer is refused),
@@ -128,8 +128,9 @@ class Bidding:
         self.slot_batches: Batches[Placing] = Batches(run_batch=self._place_batch)
 
     def refuse_before_batching(self, slot: auction.Slot, buyer_id: uuid.UUID, offer: Offer) -> None:
-        """Stage 1, on the unlocked read: the domain's check of a bid, whose refusals stay true (the price only
-        rises, an ended auction stays ended). What passes is checked again by place_bid on the batch's read."""
+        """Stage 1, on the unlocked read: the domain's check of a bid, refused on the slot as read (the price
+        falls only when a bid leaves, an ended auction stays ended). What passes is checked again by place_bid on
+        the batch's read."""
         with as_api_errors():
             auction.check_bid(slot, buyer_id=buyer_id, amount=offer.amount, ceiling=offer.ceiling, now=self.clock())
 
@@ -252,20 +253,31 @@ class Bidding:
         return BidView(bid=store.copy_bid(own), slot=store.copy_slot(slot_row), buyer=placing.buyer)
 
     async def cancel(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
-        """Two statements: lock the bid with its slot (marked changed) and its buyer, write the bid."""
+        """Two statements: lock the bid with its slot (marked changed), its buyer and the slot's best live bids;
+        write the bid, and the slot with its `slot.updated` when the price moved (cancelling the runner-up lowers
+        it to the next maximum)."""
         async with self.db.transaction() as session:
             conn = await session.connection()
-            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id)
+            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
             if locked is None:
                 raise NotFound(BID_NOT_FOUND)
             slot_row, bid = locked.slot, locked.bids[bid_id]
-            state = bid_state(bid)
+            states = {row.id: bid_state(row) for row in locked.bids.values()}
+            slot = slot_state(slot_row)
             now = self.clock()
             with as_api_errors():
-                auction.cancel(slot_state(slot_row), state, now=now)
-            store_bid(bid, state)
+                auction.cancel(slot, [s for s in states.values() if s.status in LIVE], states[bid_id], now=now,
+                               rules=self.rules)
+            store_bid(bid, states[bid_id])
             bid.updated_at = now
-            await store.write(conn, slots=[], bids=[bid], events=[])
+            slots: list[Slot] = []
+            events: list[EventData] = []
+            if slot.current_bid != slot_row.current_bid:
+                store_slot(slot_row, slot)
+                slot_row.updated_at = now
+                slots.append(slot_row)
+                events.append(events_out.slot_updated_event(slot_row, self.settings.currency))
+            await store.write(conn, slots=slots, bids=[bid], events=events)
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:

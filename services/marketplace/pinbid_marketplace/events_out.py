@@ -35,7 +35,8 @@ def bid_placed_event(slot: Slot, bid: Bid, buyer: User | None, currency: str) ->
     assert slot.current_bid is not None
     return m.BidPlaced(
         bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-        buyer_name=display_name(buyer), current_bid_cents=to_cents(slot.current_bid), currency=currency)
+        buyer_name=display_name(buyer), current_bid_cents=to_cents(slot.current_bid),
+        amount_cents=to_cents(bid.amount), currency=currency)
 
 
 def bid_outbid_event(slot: Slot, bid: Bid, currency: str) -> m.BidOutbid:

@@ -141,11 +141,37 @@ _LOCK_BID_OF_BUYER = text(f"""
     FOR UPDATE OF b""")
 
 
-async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: uuid.UUID) -> SlotRows | None:
+# The same lock, with the slot's three best live bids: what a cancellation needs to say the price after it (the
+# third becomes the runner-up when the runner-up goes). The function runs after the slot's lock is granted, with
+# its own snapshot (migration 0014), like the placement's read.
+_LOCK_BID_OF_BUYER_WITH_BEST = text(f"""
+    WITH touched AS MATERIALIZED (
+        UPDATE slots SET version = version FROM bids
+        WHERE bids.id = :bid_id AND bids.buyer_id = :buyer_id AND slots.id = bids.slot_id
+        RETURNING slots.*)
+    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
+           {_select_list("u", USER_COLUMNS, "u_")}, {_select_list("l", BID_COLUMNS, "l_")}
+    FROM touched s JOIN bids b ON b.id = :bid_id LEFT JOIN users u ON u.id = b.buyer_id
+    LEFT JOIN LATERAL marketplace_best_bids(s.id, 3) l ON true
+    FOR UPDATE OF b""")
+
+
+async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: uuid.UUID, *,
+                            with_best: bool = False) -> SlotRows | None:
     """A buyer's bid FOR UPDATE with its slot (locked and marked changed: its version bumped) and the buyer, for a
     call that changes the bid outside a batch (cancel, a new comment). The slot's lock comes first, as in a
-    batch's write (slot, then bids)."""
-    return _one_bid((await conn.execute(_LOCK_BID_OF_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first())
+    batch's write (slot, then bids). `with_best`: the slot's three best live bids too (in `bids`, beside it)."""
+    if not with_best:
+        return _one_bid((await conn.execute(_LOCK_BID_OF_BUYER, {"bid_id": bid_id, "buyer_id": buyer_id})).first())
+    rows = (await conn.execute(_LOCK_BID_OF_BUYER_WITH_BEST, {"bid_id": bid_id, "buyer_id": buyer_id})).all()
+    found = _one_bid(rows[0] if rows else None)
+    if found is None:
+        return None
+    for row in rows:
+        values = row._mapping
+        if values["l_id"] is not None and values["l_id"] not in found.bids:
+            found.bids[values["l_id"]] = Bid(**{c: values["l_" + c] for c in BID_COLUMNS})
+    return found
 
 
 _LOCK_SLOT_FOR_BUYER = text(f"""

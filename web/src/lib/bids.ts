@@ -27,6 +27,14 @@ export const round2 = (n: number) => Math.round(n * 100) / 100
 export const money2 = (n: number) => n.toFixed(2)
 export const net = (gross: number) => round2((gross * creatorSharePercent()) / 100)
 
+/** What the current bid is, one price for everyone (ARCHITECTURE §5): the second price, what the leader pays at the close. */
+export const CURRENT_BID_MEANS = 'What the leading brand would pay if the auction ended now'
+
+/** The leader's line: the price it would pay now, which may be below its own bid and maximum. */
+export function leaderPaysLine(slot: Pick<Slot, 'currentBid'>): string | null {
+  return slot.currentBid != null ? `You are leading: you would pay ${formatMoney(slot.currentBid)} if the auction ended now.` : null
+}
+
 /** The default amount: the current bid plus 1, or the minimum bid when nobody has bid yet. */
 export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
   return slot.currentBid != null ? round2(slot.currentBid + DEFAULT_INCREMENT) : slot.minBid

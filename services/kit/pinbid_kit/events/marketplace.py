@@ -8,7 +8,9 @@ from .trust import OperatorAction
 
 @event("marketplace.bid.placed.v1")
 class BidPlaced(EventData):
-    """A bid was accepted on a slot. `currentBidCents` is the slot's visible price after it."""
+    """A bid was accepted on a slot. `currentBidCents` is the slot's price after it, one for everyone: what the
+    leader would pay if the auction closed now (the second price). `amountCents` is the bid's own visible amount,
+    which may be above the price (absent in events written before it was added)."""
 
     bid_id: uuid.UUID
     slot_id: uuid.UUID
@@ -17,12 +19,13 @@ class BidPlaced(EventData):
     buyer_id: uuid.UUID
     buyer_name: str
     current_bid_cents: int
+    amount_cents: int | None = None
     currency: str = "USD"
 
 
 @event("marketplace.bid.outbid.v1")
 class BidOutbid(EventData):
-    """A buyer's bid is no longer leading."""
+    """A buyer's bid is no longer leading. `currentBidCents` is the slot's price after the change."""
 
     bid_id: uuid.UUID
     slot_id: uuid.UUID

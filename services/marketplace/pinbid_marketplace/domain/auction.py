@@ -1,10 +1,15 @@
 """The second-price proxy auction of ARCHITECTURE.md section 5.
 
+One price for everyone: the slot's `current_bid` is always what the leader would pay if the auction closed now
+(`price`: the second price, the minimum bid while the leader is alone), the price the close charges. A bid's own
+`amount` (and its ceiling) stay its own: the leader's amount may be above the price.
+
 Every function takes the slot and the live bids that matter, changes them in place, and returns what
 happened so the caller can store it and announce it. A refused action raises before changing anything.
 
 `place_bid` needs only the two best live bids and the bidder's own live bid: every other live bid is
-OUTBID already and keeps its amount (the property tests check that a subset gives the same result).
+OUTBID already and keeps its amount (the property tests check that a subset gives the same result). `cancel`
+needs the three best and the cancelled bid (the third becomes the runner-up when the runner-up goes).
 """
 
 import uuid
@@ -123,6 +128,9 @@ def place_bid(slot: Slot, live: list[Bid], *, buyer_id: uuid.UUID, amount: Decim
         if ceiling > own.ceiling:
             own.ceiling, own.seq = ceiling, seq
         placement = Placement(bid=own, created=False, raised_only=True, leader=own, changed=[own])
+        # The price is the runner-up's: a raise leaves it, unless the leader's own ceiling held it down (only
+        # possible with a second-price increment), where the close would now charge more, and so shows more.
+        slot.current_bid = price(slot, order, rules)
     else:
         created = own is None
         if own is None:
@@ -132,7 +140,7 @@ def place_bid(slot: Slot, live: list[Bid], *, buyer_id: uuid.UUID, amount: Decim
             own.move(BidStatus.ACTIVE)
             own.amount, own.ceiling, own.seq = amount, ceiling, seq
         leader = resolve(order, rules.step)
-        slot.current_bid = leader.amount
+        slot.current_bid = price(slot, order, rules)
         outbid = [leader_before] if leader_before is not None and leader_before is not leader else []
         placement = Placement(bid=own, created=created, raised_only=False, leader=leader, outbid=outbid,
                               changed=list(order))
@@ -157,8 +165,19 @@ def resolve(live: list[Bid], step: Decimal) -> Bid:
 
 
 def second_price(slot: Slot, winner: Bid, runner_up: Bid | None, rules: Rules) -> Decimal:
+    """What the leader pays: `max(minBid, runner-up ceiling)` plus the increment, never above its own ceiling; the
+    minimum bid (plus the increment, within the ceiling) while it is alone."""
     base = max(slot.min_bid, runner_up.ceiling) if runner_up is not None else slot.min_bid
     return min(winner.ceiling, base + rules.second_price_increment)
+
+
+def price(slot: Slot, live: list[Bid], rules: Rules) -> Decimal | None:
+    """The slot's `current_bid`: the price the leader would pay if the auction closed now (None with no live
+    bid). `live` must hold at least the two best live bids."""
+    order = ranked(live)
+    if not order:
+        return None
+    return second_price(slot, order[0], order[1] if len(order) > 1 else None, rules)
 
 
 def close(slot: Slot, live: list[Bid], *, now: datetime, rules: Rules) -> Closing:
@@ -171,13 +190,16 @@ def close(slot: Slot, live: list[Bid], *, now: datetime, rules: Rules) -> Closin
         slot.outcome = "UNSOLD"
         return Closing(sold=False, winner=None, expired=[], price=None)
     winner = order[0]
-    price = second_price(slot, winner, order[1] if len(order) > 1 else None, rules)
+    charged = second_price(slot, winner, order[1] if len(order) > 1 else None, rules)
     winner.move(BidStatus.PENDING_INFLUENCER_APPROVAL)
-    winner.final_price = price
+    winner.final_price = charged
     for other in order[1:]:
         other.move(BidStatus.EXPIRED)
+    # the price shown until now is the price charged (it already was: this keeps a row written by an older rule
+    # from ending on another figure)
+    slot.current_bid = charged
     slot.outcome, slot.winning_bid_id = "SOLD", winner.id
-    return Closing(sold=True, winner=winner, expired=order[1:], price=price)
+    return Closing(sold=True, winner=winner, expired=order[1:], price=charged)
 
 
 def buy_now(slot: Slot, *, buyer_id: uuid.UUID, now: datetime, new_id: uuid.UUID) -> Bid:
@@ -187,29 +209,33 @@ def buy_now(slot: Slot, *, buyer_id: uuid.UUID, now: datetime, new_id: uuid.UUID
         raise StateConflict("This pin slot has no Buy Now price.", code="no_buy_now")
     if slot.current_bid is not None:
         raise StateConflict("Buy Now is only available before the first bid.", code="has_bids")
-    price = slot.buy_now_price
+    at = slot.buy_now_price
     slot.bid_count += 1
-    bid = Bid(id=new_id, buyer_id=buyer_id, amount=price, ceiling=price, seq=slot.bid_count,
-              status=BidStatus.PENDING_INFLUENCER_APPROVAL, final_price=price)
-    slot.current_bid = price
+    bid = Bid(id=new_id, buyer_id=buyer_id, amount=at, ceiling=at, seq=slot.bid_count,
+              status=BidStatus.PENDING_INFLUENCER_APPROVAL, final_price=at)
+    slot.current_bid = at
     slot.status, slot.outcome, slot.winning_bid_id = SlotStatus.CLOSED, "SOLD", bid.id
     return bid
 
 
-def cancel(slot: Slot, bid: Bid, *, now: datetime) -> None:
-    """A buyer may cancel a live bid before the end, and only when it is not leading (spec FAQ)."""
+def cancel(slot: Slot, live: list[Bid], bid: Bid, *, now: datetime, rules: Rules) -> None:
+    """A buyer may cancel a live bid before the end, and only when it is not leading (spec FAQ). The price is
+    the runner-up's: cancelling the runner-up lowers it to the next one's (the minimum bid when none is left).
+    `live` must hold the three best live bids; amounts and statuses of the others do not change."""
     if bid.status not in LIVE:
         check_move(bid.status, BidStatus.CANCELLED)
     check_open(slot, now)
     if bid.status is BidStatus.ACTIVE:
         raise StateConflict("You cannot cancel the highest bid.", code="leading_bid")
     bid.move(BidStatus.CANCELLED)
+    slot.current_bid = price(slot, [b for b in live if b.id != bid.id], rules)
 
 
 def withdraw(slot: Slot, live: list[Bid], bid: Bid, *, rules: Rules) -> Bid | None:
     """An operator's suspension withdraws a live bid, leading or not (a cancellation the auction understands): the
     rest are ranked again and the leader's amount is what it needs against the next one (the minimum bid when it
-    is alone). `live` must hold every live bid of the slot. Returns the leader afterwards, if any."""
+    is alone); the price is the second price of what is left. `live` must hold every live bid of the slot.
+    Returns the leader afterwards, if any."""
     if bid.status not in LIVE:
         return ranked(live)[0] if ranked(live) else None
     bid.move(BidStatus.CANCELLED)
@@ -226,7 +252,7 @@ def withdraw(slot: Slot, live: list[Bid], bid: Bid, *, rules: Rules) -> Bid | No
     leader.move(BidStatus.ACTIVE)
     for other in order[1:]:
         other.move(BidStatus.OUTBID)
-    slot.current_bid = leader.amount
+    slot.current_bid = price(slot, order, rules)
     return leader
 
 

@@ -106,7 +106,7 @@ async def test_the_shill_with_only_soft_signals_is_flagged_with_reasons_and_the_
     await signal(world, i.IdentityAccountSignal, shill, "DEVICE", "phone-1")
     slot = await shill_auction(world, creator, posts[0], shill, honest)
     ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
-    assert ended.status_code == 200 and ended.json()["currentBid"] == 396
+    assert ended.status_code == 200 and ended.json()["currentBid"] == 395  # the second price, charged
 
     [flag] = await flags_of(world, "OPEN", wait_for=1)
     assert (flag["userId"], flag["creatorId"], flag["status"]) == (shill["x-user"], creator["x-user"], "OPEN")

@@ -23,7 +23,8 @@ BAD_BIDS = [
     ({"amount": 1e12}, 422, None),
     ({"amount": 25.005}, 422, None),
     ({"amount": "lots"}, 422, None),
-    ({"amount": 15}, 422, "Your bid must be higher than the current bid ($20.00) and at least the minimum bid "
+    # one price: the lone leader (20) would pay the minimum, so the current bid is 10
+    ({"amount": 10}, 422, "Your bid must be higher than the current bid ($10.00) and at least the minimum bid "
                           "($10.00)."),
     ({"amount": 30, "autoBidEnabled": True, "maxAutoBid": 25}, 422, None),
     ({"amount": 30, "autoBidEnabled": True}, 422, None),

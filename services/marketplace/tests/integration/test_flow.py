@@ -41,9 +41,12 @@ async def test_second_price_auction_to_payment_and_pin(world):
     second = await world.bid(bob, slot["id"], 20)
     assert second.status_code == 201 and second.json()["status"] == "OUTBID"
     detail = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=bob)).json()
-    assert detail["currentBid"] == 21 and detail["bidCount"] == 2
+    # one price: Alice leads (her visible 21 is her own) and would pay Bob's 20 if it ended now
+    assert detail["currentBid"] == 20 and detail["bidCount"] == 2
     again = await world.http.put(f"/buyer/bids/{second.json()['id']}", json={"amount": 60}, headers=bob)
     assert again.status_code == 200 and again.json()["status"] == "ACTIVE" and again.json()["amount"] == 60
+    # Bob leads at his own 60 and would pay Alice's maximum: the price shown is the price charged below
+    assert again.json()["pinSlot"]["currentBid"] == 50
     alice, bob = bob, alice  # Bob leads now; "alice" names the winner below
     ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     assert ended.status_code == 200 and ended.json()["status"] == "CLOSED"

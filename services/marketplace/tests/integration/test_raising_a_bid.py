@@ -78,7 +78,7 @@ async def test_a_leader_who_raises_sees_the_visible_bid_and_the_new_maximum(worl
     lower = await world.bid(leader, slot["id"], 45)  # below the ceiling: the maximum stays
     assert (lower.json()["amount"], lower.json()["maxAutoBid"], lower.json()["autoBidEnabled"]) == (31, 90, True)
     detail = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=rival)).json()
-    assert detail["currentBid"] == 31
+    assert detail["currentBid"] == 30  # the rival's 30, what the leader pays; its own 31 is its own
 
     plain = await world.buyer("Plain")
     other_slot = await world.slot(creator, posts[1], minBid=10)

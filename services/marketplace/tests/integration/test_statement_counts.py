@@ -29,8 +29,9 @@ async def test_an_accepted_bid_is_three_statements_in_autocommit_and_answers_wit
                                    newCommentText="Hello #ad")
     assert response.status_code == 201, response.text
     body = response.json()
+    # its own amount stays 45; the price is what it would pay now, the runner-up's maximum (30)
     assert (body["amount"], body["status"], body["pinSlot"]["currentBid"], body["pinSlot"]["bidCount"]) == (
-        45, "ACTIVE", 45, 3)
+        45, "ACTIVE", 30, 3)
     assert (body["maxAutoBid"], body["comment"], body["user"]["name"]) == (60, "Hello #ad", "New Inc")
     # the unlocked check, the read the rules need, the write of slot, bids and events guarded by the slot's version:
     # each its own transaction (no BEGIN or COMMIT round trip), and no lock held across a round trip
@@ -50,11 +51,12 @@ async def test_an_accepted_bid_is_three_statements_in_autocommit_and_answers_wit
 async def test_a_refusal_is_one_read_without_a_lock_and_says_what_the_current_bid_is(world):
     creator, slot, buyers = await market(world)
     with counting(world) as counted:
-        response = await world.bid(buyers[0], slot["id"], 25)
+        response = await world.bid(buyers[0], slot["id"], 20)
     assert response.status_code == 422
     body = response.json()
-    assert (body["code"], body["currentBid"], body["errors"][0]["field"]) == ("bid_too_low", 30, "amount")
-    assert body["detail"].startswith("Your bid must be higher than the current bid ($30.00)")
+    # the price is the leader's second price: the runner-up's 20
+    assert (body["code"], body["currentBid"], body["errors"][0]["field"]) == ("bid_too_low", 20, "amount")
+    assert body["detail"].startswith("Your bid must be higher than the current bid ($20.00)")
     assert len(counted.statements) == 1 and "FOR UPDATE" not in counted.statements[0]
     assert counted.commits == 0
 
@@ -78,8 +80,8 @@ async def test_changing_a_bid_costs_three_statements(world):
     with counting(world) as counted:
         response = await world.http.put(f"/buyer/bids/{mine['id']}", json={"amount": 50}, headers=buyers[0])
     assert response.status_code == 200, response.text
-    assert (response.json()["id"], response.json()["status"], response.json()["pinSlot"]["currentBid"]) == (
-        mine["id"], "ACTIVE", 50)
+    assert (response.json()["id"], response.json()["status"], response.json()["amount"],
+            response.json()["pinSlot"]["currentBid"]) == (mine["id"], "ACTIVE", 50, 30)
     assert len(counted.statements) == 3 and counted.commits == 0
 
 
@@ -144,9 +146,14 @@ async def test_bids_arriving_together_share_one_transaction_and_each_answer_is_a
     assert {a.status_code for a in answers} <= {201, 422} and accepted
     assert counted.commits < len(accepted)  # batched: fewer transactions than accepted bids
     assert counted.statements.count(counted.statements[0]) == len(answers)  # one unlocked check each
-    # each answer saw the slot right after its own bid: counts rise one by one, the bid led when it was placed
-    assert sorted(a["pinSlot"]["bidCount"] for a in accepted) == list(range(1, len(accepted) + 1))
-    assert all(a["status"] == "ACTIVE" and a["pinSlot"]["currentBid"] == a["amount"] for a in accepted)
+    # each answer saw the slot right after its own bid: counts rise one by one; the bid leads if it is the highest
+    # so far, and the price is what the leader would pay, the second-highest so far (the minimum, 10, alone)
+    accepted.sort(key=lambda a: a["pinSlot"]["bidCount"])
+    assert [a["pinSlot"]["bidCount"] for a in accepted] == list(range(1, len(accepted) + 1))
+    for n, answer in enumerate(accepted):
+        so_far = sorted((a["amount"] for a in accepted[:n + 1]), reverse=True)
+        assert answer["status"] == ("ACTIVE" if answer["amount"] == so_far[0] else "OUTBID")
+        assert answer["pinSlot"]["currentBid"] == (so_far[1] if n else 10)
     listed = (await world.http.get(f"/marketplace/slots/{slot['id']}", headers=creator)).json()
     assert listed["bidCount"] == len(accepted)
     assert sum(1 for b in listed["bids"] if b["status"] == "ACTIVE") == 1
@@ -170,9 +177,12 @@ async def test_cancel_buy_now_and_a_new_comment_lock_write_once_and_answer_from_
     assert cancelled.status_code == 200, cancelled.text
     assert (cancelled.json()["id"], cancelled.json()["status"], cancelled.json()["user"]["name"]) == (
         outbid["id"], "CANCELLED", "B0 Inc")
-    # the lock (slot marked changed, bid, buyer) and the write: no read after the write
+    # the lock (slot marked changed, bid, buyer, the best bids) and the write: no read after the write
     assert len(counted.statements) == 2 and counted.commits == 1, counted.statements
     assert "FOR UPDATE" in counted.statements[0] and "version = version" in counted.statements[0]
+    # it was the runner-up: the price falls to what the leader alone would pay, the minimum, told to watchers
+    assert cancelled.json()["pinSlot"]["currentBid"] == 10
+    assert counted.statements[1].count("INSERT INTO outbox") == 1
 
     leading = (await world.http.get("/buyer/bids", headers=buyers[1])).json()[0]
     with counting(world) as counted:

@@ -32,7 +32,7 @@ async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_se
     for buyer, amount, maximum in ((third, 80, None), (second, 100, 200), (leader, 150, 300)):
         extra = {"autoBidEnabled": True, "maxAutoBid": maximum} if maximum else {}
         assert (await world.bid(buyer, slot["id"], amount, **extra)).status_code == 201
-    assert (await slot_state(world, slot["id"]))["currentBid"] == 201
+    assert (await slot_state(world, slot["id"]))["currentBid"] == 200  # the runner-up's maximum
     other = await world.slot(creator, posts[1], minBid=10)
     await world.bid(leader, other["id"], 30)  # alone: withdrawn, the slot has no bid left
 
@@ -44,7 +44,7 @@ async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_se
     assert statuses[second["x-user"]] == ("ACTIVE", 81.0)  # one step above the next maximum, 80
     assert statuses[third["x-user"]] == ("OUTBID", 80.0)
     shown = await slot_state(world, slot["id"])
-    assert (shown["currentBid"], shown["status"]) == (81, "ACTIVE")
+    assert (shown["currentBid"], shown["status"]) == (80, "ACTIVE")  # what the new leader would pay
     emptied = await slot_state(world, other["id"])
     assert (emptied["currentBid"], emptied["status"]) == (None, "ACTIVE")
 

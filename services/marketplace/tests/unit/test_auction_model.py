@@ -1,6 +1,7 @@
 """The auction rules against a straightforward reference model, on random sequences of bids, raises,
 cancels, ties, Buy Now, time passing and closes."""
 
+import copy
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -74,6 +75,7 @@ class Reference:
             mine = self.bids[buyer]
             if ceiling > mine.ceiling:
                 mine.ceiling, mine.order = ceiling, self.accepted
+            self.current = self.second_price()
         else:
             self.bids[buyer] = RefBid(amount, ceiling, self.accepted)
             leader = self.best()
@@ -84,7 +86,7 @@ class Reference:
                 lead.amount = max(lead.amount, min(lead.ceiling, self.bids[runner].ceiling + self.step))
             for other in self.live():
                 self.bids[other].status = "ACTIVE" if other == leader else "OUTBID"
-            self.current = self.bids[leader].amount
+            self.current = self.second_price()
         if self.soft_close and self.end - now <= self.soft_close:
             self.end = now + self.soft_close
         return "ok"
@@ -94,7 +96,18 @@ class Reference:
         if b is None or b.status not in ("ACTIVE", "OUTBID") or not self.open(now) or b.status == "ACTIVE":
             return "409"
         b.status = "CANCELLED"
+        self.current = self.second_price()
         return "ok"
+
+    def second_price(self) -> Decimal | None:
+        """What the leader pays if the auction closes now: the runner-up's maximum (at least the minimum bid, the
+        minimum alone) plus the increment, never above the leader's own maximum. It is also the current bid."""
+        leader = self.best()
+        if leader is None:
+            return None
+        runner = self.best(exclude=leader)
+        second = self.min_bid if runner is None else max(self.min_bid, self.bids[runner].ceiling)
+        return min(self.bids[leader].ceiling, second + self.increment)
 
     def close(self) -> str:
         if self.closed:
@@ -104,10 +117,9 @@ class Reference:
         if leader is None:
             self.sold = False
             return "ok"
-        runner = self.best(exclude=leader)
-        second = self.min_bid if runner is None else max(self.min_bid, self.bids[runner].ceiling)
         win = self.bids[leader]
-        win.final = min(win.ceiling, second + self.increment)
+        win.final = self.second_price()
+        self.current = win.final
         for buyer in self.live():
             self.bids[buyer].status = "PENDING_INFLUENCER_APPROVAL" if buyer == leader else "EXPIRED"
         self.sold = True
@@ -158,11 +170,15 @@ class Engine:
 
         return self.run(act)
 
-    def cancel(self, buyer, now) -> str:
+    def cancel(self, buyer, now, subset) -> str:
         bid = self.bids.get(buyer)
         if bid is None:
             return "409"
-        return self.run(lambda: auction.cancel(self.slot, bid, now=now))
+        live = [b for b in self.bids.values() if b.status in LIVE]
+        if subset:  # the three best and the cancelled bid, as the store reads them
+            order = auction.ranked(live)
+            live = order[:3] + [b for b in order[3:] if b is bid]
+        return self.run(lambda: auction.cancel(self.slot, live, bid, now=now, rules=self.rules))
 
     def close(self, now) -> str:
         return self.run(lambda: auction.close(self.slot, self.live(subset=False), now=now, rules=self.rules))
@@ -221,7 +237,7 @@ def test_the_domain_matches_the_reference(min_bid, buy_now, step, soft_close, in
             ceiling = max(amount, ref.bids[leader].ceiling)
             expected, got = ref.bid(op[1], amount, ceiling, now), engine.bid(op[1], amount, ceiling, now, subset)
         elif op[0] == "cancel":
-            expected, got = ref.cancel(op[1], now), engine.cancel(op[1], now)
+            expected, got = ref.cancel(op[1], now), engine.cancel(op[1], now, subset)
         elif op[0] == "buy_now":
             expected, got = ref.buy_now_(op[1], now), engine.buy_now(op[1], now)
         else:
@@ -259,8 +275,16 @@ def check_invariants(engine: Engine) -> None:
     if engine.slot.status is SlotStatus.ACTIVE and live:
         assert len(leaders) == 1
         leader = leaders[0]
-        assert engine.slot.current_bid == leader.amount <= leader.ceiling
+        current = engine.slot.current_bid
+        assert current is not None and current <= leader.ceiling
         assert all(b.ceiling <= leader.ceiling for b in live)
+        if engine.rules.second_price_increment == 0:
+            # the leader's own amount is never below the one price (it may be above it: it is its own)
+            assert current <= leader.amount
+        # one price: closing now charges exactly the current bid
+        slot, bids = copy.deepcopy((engine.slot, live))
+        closing = auction.close(slot, bids, now=slot.auction_end, rules=engine.rules)
+        assert closing.price == current == slot.current_bid
     for b in engine.bids.values():
         assert b.amount <= b.ceiling
         if b.final_price is not None:

@@ -119,7 +119,9 @@ export function PriceHistory({ slot }: { slot: Slot }) {
   if (points.length < 2) return null
   return (
     <figure className="mb-4 min-w-0">
-      <figcaption className="mb-1 text-sm font-medium">Price over time</figcaption>
+      <figcaption className="mb-1 text-sm font-medium">
+        Price over time <span className="font-normal text-muted-foreground">· what the leading brand would pay</span>
+      </figcaption>
       <Drawing height="h-40">
         <PriceLine points={points} label={`Price over time for ${slot.title}: from ${formatMoney(points[0].price)} to ${formatMoney(points.at(-1)!.price)}. ${TABLE_FOLLOWS}`} />
       </Drawing>

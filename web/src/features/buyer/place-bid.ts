@@ -6,7 +6,7 @@ import { formatMoney, readMoney } from '@/lib/money'
 export const BID_FAILED = 'There was an error placing your bid.'
 
 /** The success toast's words: a leader's raise moves only the maximum, so say so rather than repeat the price. */
-type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'>
+type BidFigures = Pick<Bid, 'status' | 'amount' | 'maxAutoBid' | 'autoBidEnabled'> & { pinSlot?: Pick<Bid['pinSlot'], 'currentBid'> }
 
 /** Said beside the amount, before the buyer submits, when the amount typed no longer beats the current bid. An
  *  amount that cannot be read is not also called too low: the field says how to type it. */
@@ -25,7 +25,10 @@ export function bidPlacedText(placed: BidFigures, before?: BidFigures): string {
     return `Your maximum stays at ${formatMoney(max)}, above this amount. ${stays}`
   }
   if (placed.status !== 'ACTIVE') return `Your bid of ${formatMoney(placed.amount)} was placed, but another bidder's maximum is higher.`
-  return `You are the highest bidder at ${formatMoney(placed.amount)}${max != null ? `, with a maximum of ${formatMoney(max)}` : ''}.`
+  const price = placed.pinSlot?.currentBid
+  // one price: the leader pays the second price, which may be below its own bid
+  const pays = price != null && price < placed.amount ? ` If the auction ended now you would pay ${formatMoney(price)}.` : ''
+  return `You are the highest bidder at ${formatMoney(placed.amount)}${max != null ? `, with a maximum of ${formatMoney(max)}` : ''}.${pays}`
 }
 
 /** What the bid panel holds when the buyer submits (the amount as typed, or the suggested one). */

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { Spinner } from '@/components/ui/spinner'
-import { bidders, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
+import { bidders, CURRENT_BID_MEANS, platformFeePercent, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { useFlash, useNow } from '@/hooks/use-motion'
 import { PriceHistory } from '@/components/charts'
@@ -219,6 +219,12 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
         </SheetHeader>
         <div className="p-4">
           {slot && <PriceHistory slot={slot} />}
+          {slot?.status === 'ACTIVE' && slot.currentBid != null && (
+            <p className="mb-2 text-sm" data-testid="history-current-bid">
+              <span className="font-semibold">Current bid {formatMoney(slot.currentBid)}</span>
+              <span className="text-muted-foreground"> · {CURRENT_BID_MEANS.toLowerCase()}. A brand’s own bid can be higher: it pays only what it takes to win.</span>
+            </p>
+          )}
           {bids.length === 0 ? (
             <p className="text-muted-foreground">No bids yet for this slot.</p>
           ) : (
@@ -232,6 +238,9 @@ export function BidHistorySheet({ slot, onClose, onEnd, ending }: { slot: Slot |
                   <div className="text-right">
                     <p className="font-semibold tabular-nums">{formatMoney(b.amount)}</p>
                     <Badge variant="secondary">{statusLabel(b.status)}</Badge>
+                    {slot?.status === 'ACTIVE' && b.status === 'ACTIVE' && slot.currentBid != null && (
+                      <p className="mt-1 text-xs text-muted-foreground tabular-nums">would pay {formatMoney(slot.currentBid)}</p>
+                    )}
                   </div>
                 </li>
               ))}

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
+import { BID_STEP, creatorSharePercent, platformFeePercent, round2 } from '@/lib/bids'
 import { Gavel, Heart, MessageCircle, Pin, RotateCcw, Timer, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
@@ -7,7 +7,7 @@ import { MoneyInput } from '@/components/money-input'
 import { Label } from '@/components/ui/label'
 import { formatMoney, readMoney } from '@/lib/money'
 import { cn } from '@/lib/utils'
-import { currentPrice, rank, RESERVE, secondPrice, split, STEP, type DemoBidder } from './auction'
+import { currentPrice, rank, RESERVE, secondPrice, split, type DemoBidder } from './auction'
 import { useHydrated } from '@/hooks/use-hydrated'
 
 const AUCTION_SECONDS = 45
@@ -34,7 +34,8 @@ export function AuctionDemo() {
   const price = currentPrice(bidders)
   const you = bidders.find((b) => b.isYou)
   const youLead = ranked[0]?.isYou === true
-  const minNext = price + STEP
+  // the app's accepting rule: more than the current price (a cent above), at least the reserve
+  const minNext = round2(price + BID_STEP)
 
   React.useEffect(() => {
     if (secondsLeft === null || phase !== 'open') return
@@ -55,7 +56,7 @@ export function AuctionDemo() {
     }
     const value = reading.cents / 100
     if (value < minNext && !youLead) {
-      setError(`Your bid must be at least ${formatMoney(minNext)}.`)
+      setError(`Your bid must be higher than the current bid (${formatMoney(price)}): at least ${formatMoney(minNext)}.`)
       return
     }
     if (you && value <= you.ceiling) {
@@ -71,8 +72,8 @@ export function AuctionDemo() {
     const shown = currentPrice(next)
     setLog((l) => [
       leader.isYou
-        ? `You lead at ${formatMoney(shown)}. Your maximum of ${formatMoney(value)} stays hidden.`
-        : `${leader.name}'s auto-bid outbid you. Current bid: ${formatMoney(shown)}.`,
+        ? `You lead: you would pay ${formatMoney(shown)} if it ended now. Your maximum of ${formatMoney(value)} stays hidden.`
+        : `${leader.name}'s auto-bid outbid you. Current bid: ${formatMoney(shown)}, what ${leader.name} would pay now.`,
       ...l,
     ].slice(0, 4))
     setAmount('')
@@ -145,7 +146,9 @@ export function AuctionDemo() {
             <p className="text-3xl font-bold tabular-nums" aria-live="polite">
               {formatMoney(phase === 'closed' ? pays : price)}
             </p>
-            <p className="text-xs text-muted-foreground">Reserve {formatMoney(RESERVE)} · increments {formatMoney(STEP)}</p>
+            <p className="text-xs text-muted-foreground">
+              {phase === 'closed' ? 'The price shown while it ran: the second-highest maximum' : `Reserve ${formatMoney(RESERVE)} · what the leader pays if it ends now`}
+            </p>
           </div>
           <Badge variant={phase === 'closed' ? 'secondary' : 'soft'} className="gap-1.5 px-3 py-1 text-sm">
             <Timer />

@@ -6,16 +6,21 @@ import { currentPrice, RESERVE, secondPrice, split } from './auction'
 const b = (id: string, ceiling: number, seq: number) => ({ id, name: id, ceiling, seq })
 
 describe('demo auction rules', () => {
-  it('shows the runner-up ceiling plus one step, capped by the leader ceiling', () => {
-    expect(currentPrice([b('a', 58, 1), b('b', 44, 2)])).toBe(45)
-    expect(currentPrice([b('a', 58, 1), b('you', 70, 3)])).toBe(59)
-    expect(currentPrice([b('a', 58, 1), b('you', 58.5, 3)])).toBe(58.5)
+  it('shows one price, the one the leader would pay now: the runner-up maximum, capped by the leader ceiling', () => {
+    expect(currentPrice([b('a', 58, 1), b('b', 44, 2)])).toBe(44)
+    expect(currentPrice([b('a', 58, 1), b('you', 70, 3)])).toBe(58)
+    expect(currentPrice([b('a', 58, 1), b('you', 58.5, 3)])).toBe(58)
+    expect(currentPrice([b('you', 70, 3)])).toBe(RESERVE) // alone: the reserve, not its maximum
+    expect(currentPrice([b('a', 30, 1), b('b', 20, 2)])).toBe(RESERVE) // never below the reserve
+    expect(currentPrice([])).toBe(RESERVE)
   })
-  it('the winner pays the second price, the reserve with a single bid', () => {
+  it('the price shown is the price paid at the close', () => {
+    for (const field of [[b('a', 58, 1), b('you', 70, 3), b('c', 44, 2)], [b('you', 70, 3)], [b('a', 58, 1), b('b', 44, 2)], [b('late', 58, 5), b('early', 58, 1)]]) {
+      expect(secondPrice(field)).toBe(currentPrice(field))
+    }
     expect(secondPrice([b('a', 58, 1), b('you', 70, 3), b('c', 44, 2)])).toBe(58)
-    expect(secondPrice([b('you', 70, 3)])).toBe(RESERVE)
   })
-  it('ties go to the earlier bidder', () => {
+  it('ties go to the earlier bidder, who pays the tied maximum', () => {
     expect(currentPrice([b('late', 58, 5), b('early', 58, 1)])).toBe(58)
   })
   it('the creator nets 90%', () => {

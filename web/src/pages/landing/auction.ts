@@ -1,4 +1,4 @@
-/** Pure rules of the landing-page demo: proxy bidding with a second-price close (see ARCHITECTURE §5). */
+/** Pure rules of the landing-page demo: proxy bidding at one price, the second price, shown and paid (see ARCHITECTURE §5). */
 import { platformFeePercent } from '@/lib/bids'
 
 export interface DemoBidder {
@@ -11,26 +11,24 @@ export interface DemoBidder {
 }
 
 export const RESERVE = 25
-export const STEP = 1
 
 export function rank(bidders: DemoBidder[]): DemoBidder[] {
   return [...bidders].sort((a, b) => b.ceiling - a.ceiling || a.seq - b.seq)
 }
 
-/** Visible price while the auction runs. */
-export function currentPrice(bidders: DemoBidder[]): number {
-  const [leader, runnerUp] = rank(bidders)
-  if (!leader) return RESERVE
-  if (!runnerUp) return RESERVE
-  return Math.max(RESERVE, Math.min(leader.ceiling, runnerUp.ceiling + STEP))
-}
-
-/** What the winner pays at close: the second price, never below the reserve or above the winner's ceiling. */
+/** What the leader pays at the close: the runner-up's maximum (never below the reserve, never above the leader's own
+ *  maximum), the reserve while it is alone; 0 with no bidder. */
 export function secondPrice(bidders: DemoBidder[]): number {
   const [leader, runnerUp] = rank(bidders)
   if (!leader) return 0
   if (!runnerUp) return RESERVE
   return Math.min(leader.ceiling, Math.max(RESERVE, runnerUp.ceiling))
+}
+
+/** The price shown while the auction runs, one for everyone: what the leader would pay if it ended now (the app's
+ *  rule, ARCHITECTURE §5); the reserve before any bid. */
+export function currentPrice(bidders: DemoBidder[]): number {
+  return bidders.length ? secondPrice(bidders) : RESERVE
 }
 
 export function split(price: number) {

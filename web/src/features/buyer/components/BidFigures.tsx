@@ -3,7 +3,7 @@ import { formatMoney } from '@/lib/money'
 import { fmtDateTime } from '@/components/common'
 import { SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet'
 import { useFlash } from '@/hooks/use-motion'
-import { minimumNextBid, timeLeft } from '@/lib/bids'
+import { CURRENT_BID_MEANS, leaderPaysLine, minimumNextBid, timeLeft } from '@/lib/bids'
 import { cn } from '@/lib/utils'
 import { CreatorRecord } from '../SlotCard'
 
@@ -20,7 +20,9 @@ export function BidFigures({ slot, closed, now, mine, myMaximum }: { slot: Slot;
       <CreatorRecord record={slot.user.record} />
       <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
         <div className="rounded-md bg-muted/60 p-2">
-          <dt className="text-xs text-muted-foreground">Current bid</dt>
+          <dt className="text-xs text-muted-foreground" title={CURRENT_BID_MEANS}>
+            Current bid<span className="sr-only">: {CURRENT_BID_MEANS.toLowerCase()}</span>
+          </dt>
           <dd className={cn('-mx-1 px-1 font-semibold tabular-nums', bidFlash && 'live-flash')} data-testid="panel-current-bid">
             {slot.currentBid != null ? formatMoney(slot.currentBid) : 'No bids yet'}
           </dd>
@@ -51,7 +53,9 @@ export function BidFigures({ slot, closed, now, mine, myMaximum }: { slot: Slot;
         </div>
       </dl>
       {mine?.status === 'ACTIVE' && (
-        <p className="mt-2 text-xs text-muted-foreground">You are leading. A higher amount raises your maximum; your visible bid stays where it is until someone bids against you.</p>
+        <p className="mt-2 text-xs text-muted-foreground" data-testid="panel-leader-pays">
+          {leaderPaysLine(slot)} A higher amount raises your maximum; your visible bid stays where it is until someone bids against you.
+        </p>
       )}
     </SheetHeader>
   )

@@ -8,7 +8,7 @@ import { serverMessage, unwrap } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { bidAgainAmount, bidMaximum, buyerControls, statusLabel, timeLeft } from '@/lib/bids'
+import { bidAgainAmount, bidMaximum, buyerControls, leaderPaysLine, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { formatMoney } from '@/lib/money'
 import { fmtDateTime } from '@/components/common'
@@ -66,6 +66,7 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
   const statusFlash = useFlash(bid.status)
   const bidFlash = useFlash(slot.currentBid)
   const maximum = bidMaximum(bid)
+  const live = slot.status === 'ACTIVE' && (bid.status === 'ACTIVE' || bid.status === 'OUTBID')
   return (
     <article
       ref={row}
@@ -100,10 +101,10 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
               <dd className={cn('-mx-1 px-1 tabular-nums', bidFlash && 'live-flash')}>{slot.currentBid != null ? formatMoney(slot.currentBid) : '—'}</dd>
             </div>
           )}
-          {maximum != null && bid.finalPrice == null && (
+          {bid.finalPrice == null && (maximum != null || live) && (
             <div>
               <dt className="text-xs text-muted-foreground">Your maximum</dt>
-              <dd className="tabular-nums">{formatMoney(maximum)}</dd>
+              <dd className="tabular-nums">{formatMoney(maximum ?? bid.amount)}</dd>
             </div>
           )}
           <div>
@@ -111,6 +112,11 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
             <dd>{fmtDateTime(bid.createdAt)}</dd>
           </div>
         </dl>
+        {live && bid.status === 'ACTIVE' && (
+          <p className="text-xs text-muted-foreground" data-testid="bid-leader-pays">
+            {leaderPaysLine(slot)}
+          </p>
+        )}
         {(bid.comment || bid.commentId) && (
           <p className="rounded-md bg-muted/60 p-2 text-sm break-words">
             <span className="text-muted-foreground">Comment: </span>
