@@ -143,7 +143,7 @@ _LOCK_BID_OF_BUYER = text(f"""
 
 # The same lock, with the slot's three best live bids: what a cancellation needs to say the price after it (the
 # third becomes the runner-up when the runner-up goes). The function runs after the slot's lock is granted, with
-# its own snapshot (migration 0014), like the placement's read.
+# its own snapshot (migration 0015), like the placement's read.
 _LOCK_BID_OF_BUYER_WITH_BEST = text(f"""
     WITH touched AS MATERIALIZED (
         UPDATE slots SET version = version FROM bids
