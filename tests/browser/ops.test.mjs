@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, screenshot, serverIsUp, snap, submitPassword } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, reloadUntilVisible, screenshot, serverIsUp, snap, submitPassword } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
@@ -203,37 +203,57 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await snap(page, 'ops-audit')
   })
 
-  it("a brand's report opens a dispute and the operator decides it (the placement keeps going)", async (t) => {
+  it("the trust round on screens: the brand reports, the creator answers from the notice, the operator decides once both have spoken, and each sees the outcome", async (t) => {
     assert.ok(ops, 'the operator signed in')
     const brand = await open(browser)
     await logIn(brand.page, BRAND)
-    // a placement of the demo brand that runs, with no open dispute: "Report: no longer pinned" is offered
-    const bidId = await brand.page.evaluate(async () => {
+    const creator = await open(browser)
+    await logIn(creator.page, CREATOR)
+    // the harness's only API reads: which running placement of the demo creator's the demo brand can report
+    const mine = await creator.page.evaluate(async () => {
+      const res = await fetch('/api/influencer/bids', { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } })
+      return (await res.json()).map((b) => b.id)
+    })
+    const bidId = await brand.page.evaluate(async (creatorBids) => {
       const headers = { Authorization: `Bearer ${localStorage.getItem('token')}` }
       const bids = await (await fetch('/api/buyer/bids', { headers })).json()
-      for (const bid of bids.filter((b) => b.status === 'PINNED' && b.tab === 'live')) {
+      for (const bid of bids.filter((b) => b.status === 'PINNED' && b.tab === 'live' && creatorBids.includes(b.id))) {
         const res = await fetch(`/api/instagram/placements/${bid.id}/trust`, { headers })
         const trust = res.ok ? await res.json() : null
         if (trust && !trust.ended && trust.dispute?.status !== 'OPEN' && trust.acceptance.status !== 'AWAITING') return bid.id
       }
       return null
-    })
+    }, mine)
     if (!bidId) {
       await brand.context.close()
-      t.skip('the demo data has no running placement the demo brand can report')
+      await creator.context.close()
+      t.skip('the demo data has no running placement of the demo creator the demo brand can report')
       return
     }
     const stamp = Date.now()
     const report = `Browser test ${stamp}: the comment is no longer pinned`
+    const note = `Browser test ${stamp}: it is still pinned, here is the post now`
     const decision = `Browser test ${stamp}: the creator's screenshot shows it pinned`
+    const timings = {}
+    const timed = async (name, step) => {
+      const started = performance.now()
+      await step()
+      timings[name] = (performance.now() - started) / 1000
+      console.log(`step ${name}: ${timings[name].toFixed(2)} s`)
+    }
+
+    // 1. the brand reports
     await brand.page.goto(`/my-bids/${bidId}`)
     await brand.page.getByRole('button', { name: 'Report: no longer pinned' }).click()
     const reportDialog = brand.page.getByRole('dialog')
     await reportDialog.getByLabel('What is wrong?').fill(report)
-    await reportDialog.getByRole('button', { name: 'Report it' }).click()
-    await reportDialog.waitFor({ state: 'hidden' })
-    await brand.page.getByRole('button', { name: 'Report: no longer pinned' }).waitFor({ state: 'detached' })
+    await timed('report (brand: Report it → the report on the page)', async () => {
+      await reportDialog.getByRole('button', { name: 'Report it' }).click()
+      await reportDialog.waitFor({ state: 'hidden' })
+      await brand.page.getByRole('button', { name: 'Report: no longer pinned' }).waitFor({ state: 'detached' })
+    })
 
+    // 2. the operator cannot decide yet: the creator may still answer
     const { page } = ops
     await page.getByRole('link', { name: 'Disputes' }).click()
     await page.waitForURL((url) => url.pathname === '/ops')
@@ -244,32 +264,105 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     disputePath = new URL(page.url()).pathname
     await page.getByText(report).waitFor()
     const decide = page.getByRole('form', { name: 'Decide the dispute' })
+    await decide.getByText(/The creator has not answered yet and may until/).waitFor()
+    assert.ok(await decide.getByRole('button', { name: 'Decide' }).isDisabled(), 'no decision while the creator may answer')
+    const amounts = decide.getByRole('radio', { name: /Refund all/ })
+    await page.getByRole('region', { name: 'The payment' }).waitFor()
+    assert.match(await amounts.evaluate((e) => e.closest('label').innerText), /To the brand\s*\$[\d,.]+[\s\S]*From the creator\s*\$[\d,.]+[\s\S]*to be recovered\s*\$[\d,.]+/)
+    await snap(page, 'round-ops-waiting')
+    const axe = {}
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 })
+      axe[`ops dispute, waiting, ${width} px`] = await graveViolations(page)
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+
+    // 3. the creator answers from the notice
+    await creator.page.goto('/notifications')
+    const notice = creator.page.getByRole('button', { name: 'Open: A placement is under review' }).first()
+    await reloadUntilVisible(creator.page, notice)
+    await timed('open the notice (creator: Open → the placement under review)', async () => {
+      await notice.click()
+      await creator.page.waitForURL(`**/placements/${bidId}`)
+      await creator.page.getByRole('region', { name: 'Report to answer' }).getByText(report, { exact: false }).waitFor()
+    })
+    const answer = creator.page.getByRole('region', { name: 'Report to answer' })
+    await snap(creator.page, 'round-creator-report')
+    for (const width of [1280, 390]) {
+      await creator.page.setViewportSize({ width, height: width < 500 ? 844 : 900 })
+      axe[`creator placement, answer form, ${width} px`] = await graveViolations(creator.page)
+      const wide = await creator.page.evaluate(() => document.scrollingElement.scrollWidth > window.innerWidth)
+      assert.equal(wide, false, `the creator's placement page fits ${width} px`)
+    }
+    await creator.page.setViewportSize({ width: 1280, height: 900 })
+    // the same checks as "I pinned it": nothing is sent without a screenshot
+    await answer.getByRole('button', { name: 'Send my answer' }).click()
+    await answer.getByText('Add a screenshot of the pinned comment on your post.').waitFor()
+    await answer.getByLabel('Your answer').fill(note)
+    const shot = await creator.page.screenshot({ type: 'png' })
+    await answer.getByLabel('A new screenshot of the pinned comment').setInputFiles({ name: 'pinned-now.png', mimeType: 'image/png', buffer: shot })
+    await timed('answer (creator: Send my answer → the answer on the page)', async () => {
+      await answer.getByRole('button', { name: 'Send my answer' }).click()
+      await creator.page.getByRole('region', { name: 'Dispute' }).getByText(`“${note}”`).waitFor()
+    })
+    assert.equal(await creator.page.getByRole('region', { name: 'Report to answer' }).count(), 0, 'answered: the form is gone')
+    await snap(creator.page, 'round-creator-answered')
+
+    // the brand sees the answer
+    await timed('the answer reaches the brand (reload → the note on its page)', async () => {
+      await brand.page.reload()
+      await brand.page.getByRole('region', { name: 'Dispute' }).getByText(`“${note}”`).waitFor()
+    })
+
+    // 4. the operator decides, now that the creator has spoken
+    await page.reload()
+    await page.getByText(note, { exact: true }).waitFor()
+    assert.equal(await decide.getByText(/has not answered yet/).count(), 0)
     await decide.getByRole('button', { name: 'Decide' }).click()
     await decide.getByText('Choose an outcome.').waitFor() // nothing is sent without an outcome
     await decide.getByRole('radio', { name: /Keep going/ }).check()
     await decide.getByLabel('Reason').fill(decision)
     await decide.getByRole('button', { name: 'Decide' }).click()
     const confirm = page.getByRole('alertdialog', { name: 'Keep going?' })
-    await confirm.getByRole('button', { name: 'Confirm decision' }).click()
-    await confirm.waitFor({ state: 'hidden' })
-    await page.getByText(decision, { exact: true }).waitFor()
+    await timed('decide (operator: Confirm decision → decided on the desk)', async () => {
+      await confirm.getByRole('button', { name: 'Confirm decision' }).click()
+      await confirm.waitFor({ state: 'hidden' })
+      await page.getByText(decision, { exact: true }).waitFor()
+    })
     await page.getByText('Decided', { exact: true }).waitFor()
     assert.equal(await decide.count(), 0, 'a decided dispute offers no decision')
     const history = page.getByRole('list', { name: 'History' })
     await history.getByText(`Decided “Keep going”: ${decision}`).waitFor()
-    assert.match(await history.innerText(), /the brand[\s\S]*an operator/)
-    await snap(page, 'ops-dispute-decided')
+    assert.match(await history.innerText(), /the brand[\s\S]*the creator[\s\S]*an operator/)
+    await snap(page, 'round-ops-decided')
 
-    const after = await brand.page.evaluate(async (id) => {
-      const res = await fetch(`/api/instagram/placements/${id}/trust`, { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } })
-      return res.json()
-    }, bidId)
-    assert.notEqual(after.dispute?.status, 'OPEN', "the brand's placement has no open dispute any more")
-    assert.equal(after.ended, false, 'Keep going: the placement runs on')
+    // 5. what each of the three sees after
+    await timed('the decision reaches the brand (reload → the outcome on its page)', async () => {
+      await brand.page.reload()
+      await brand.page.getByRole('region', { name: 'Dispute' }).getByText('The placement continues').waitFor()
+    })
+    assert.ok((await brand.page.getByRole('region', { name: 'Dispute' }).innerText()).includes(`Reason: ${decision}`), 'the brand sees the reason')
+    await snap(brand.page, 'round-brand-after')
+    await creator.page.reload()
+    const seen = creator.page.getByRole('region', { name: 'Dispute' })
+    await seen.getByText('The placement continues').waitFor()
+    const seenText = await seen.innerText()
+    assert.ok(seenText.indexOf(`“${note}”`) >= 0 && seenText.indexOf(`Reason: ${decision}`) > seenText.indexOf(`“${note}”`), 'the creator sees their answer, then the decision and its reason')
+    await snap(creator.page, 'round-creator-after')
+    for (const width of [1280, 390]) {
+      await creator.page.setViewportSize({ width, height: width < 500 ? 844 : 900 })
+      axe[`creator placement, decided, ${width} px`] = await graveViolations(creator.page)
+    }
+    // a second answer is not offered, and the server would refuse it (nothing waits for the creator)
+    assert.equal(await creator.page.getByRole('button', { name: 'Send my answer' }).count(), 0)
     await brand.context.close()
+    await creator.context.close()
 
     await page.goto('/ops/audit')
     await page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').filter({ hasText: decision }).waitFor()
+    for (const [where, grave] of Object.entries(axe)) console.log(`axe ${where}: ${grave.length} serious or critical${grave.map((g) => '\n  ' + g).join('')}`)
+    assert.deepEqual(Object.fromEntries(Object.entries(axe).filter(([, g]) => g.length)), {}, 'serious or critical axe-core violations')
+    console.log(`round timings: ${JSON.stringify(Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Number(v.toFixed(2))])))}`)
   })
 
   it('no /ops page has a serious or critical axe-core violation', async () => {

@@ -26,6 +26,7 @@ const PostManagerPage = React.lazy(() => import('@/features/creator/PostManagerP
 const ApprovalsPage = React.lazy(() => import('@/features/creator/ApprovalsPage'))
 const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
 const PlacementPage = React.lazy(() => import('@/features/buyer/PlacementPage'))
+const CreatorPlacementPage = React.lazy(() => import('@/features/creator/PlacementPage'))
 const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
 const NotificationsPage = React.lazy(() => import('@/features/notifications/NotificationsPage'))
 const OpsShell = React.lazy(() => import('@/features/ops/OpsShell').then((m) => ({ default: m.OpsShell })))
@@ -68,6 +69,7 @@ export function AppRoutes() {
           <Route path="approvals" element={<ApprovalsPage />} />
           <Route path="my-bids" element={<MyBidsPage />} />
           <Route path="my-bids/:bidId" element={<PlacementPage />} />
+          <Route path="placements/:bidId" element={<CreatorPlacementPage />} />
           <Route path="earnings" element={<EarningsPage />} />
           <Route path="settings" element={<SettingsPage />} />
           <Route path="notifications" element={<NotificationsPage />} />

@@ -16,6 +16,7 @@ const TITLES: Record<string, string> = {
   '/earnings': 'Earnings — Pinbid',
   '/settings': 'Settings — Pinbid',
   '/notifications': 'Notifications — Pinbid',
+  '/placements': 'Placement — Pinbid',
   '/ops': 'Disputes — Pinbid operator desk',
   '/ops/flags': 'Flags — Pinbid operator desk',
   '/ops/users': 'Users — Pinbid operator desk',
@@ -24,6 +25,12 @@ const TITLES: Record<string, string> = {
 }
 
 export function pageTitle(pathname: string): string {
-  const key = pathname.startsWith('/reset-password') ? '/reset-password' : pathname.startsWith('/ops/disputes/') ? '/ops' : pathname
+  const key = pathname.startsWith('/reset-password')
+    ? '/reset-password'
+    : pathname.startsWith('/ops/disputes/')
+      ? '/ops'
+      : pathname.startsWith('/placements/') || pathname.startsWith('/my-bids/')
+        ? '/placements'
+        : pathname
   return TITLES[key] ?? 'Page not found — Pinbid'
 }

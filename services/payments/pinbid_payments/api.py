@@ -18,6 +18,7 @@ from .operator_refunds import OperatorPayments
 from .payout_settings import PayoutSettingsService
 from .schemas import (
     CheckoutIn,
+    DisputeMoneyOut,
     EarningsOut,
     MonthlyEarningsOut,
     MonthlySpendOut,
@@ -124,6 +125,14 @@ async def find_payments(_: Operator, desk: OperatorPaymentsDep, bid_id: Annotate
     if bid_id is None and user_id is None:
         raise Invalid("Give a bidId or a userId.", field="bidId", code="filter_required")
     return [OpsPaymentOut.of(p, released) for p, released in await desk.find(bid_id=bid_id, user_id=user_id)]
+
+
+@ops.get("/dispute-outcomes", response_model=DisputeMoneyOut, responses={404: {"description": "payment_not_found"}})
+async def dispute_outcomes(_: Operator, desk: OperatorPaymentsDep,
+                           bid_id: Annotated[uuid.UUID, Query(alias="bidId")]) -> DisputeMoneyOut:
+    """For the operator's decision on a disputed bid: what the brand paid, what the creator has been released and
+    paid out, and what CONTINUE, REFUND_UNEARNED and REFUND_ALL would each move if decided now."""
+    return DisputeMoneyOut.of(*await desk.standing(bid_id))
 
 
 @ops.post("/{payment_id}/refund", response_model=OpsPaymentOut,

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
 from pydantic import Field
 
+from .domain import disputes
 from .domain.money import to_money
 from .domain.payout_settings import PayoutSettings
 from .models import Payment, Payout
@@ -148,6 +149,44 @@ class OpsPaymentOut(ApiModel):
         return cls(id=p.id, bid_id=p.bid_id, buyer_id=p.buyer_id, creator_id=p.creator_id,
                    amount=to_money(p.amount_cents), currency=p.currency, status=status, refunded=to_money(refunded),
                    released=to_money(released_cents), paid_at=p.completed_at)
+
+
+class OutcomeMovesOut(ApiModel):
+    """What one outcome of the bid's dispute would move if decided now. `toBrand`: what the brand gets back;
+    `fromCreator`: of it, the creator's share (not released yet, or released and taken back); `paidOut`: of that,
+    already paid out, so owed by the creator and recovered from their next earnings; `toCreator`: released to the
+    creator at once (CONTINUE: what the dispute held)."""
+
+    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    to_brand: Money
+    from_creator: Money
+    paid_out: Money
+    to_creator: Money
+
+
+class DisputeMoneyOut(ApiModel):
+    """A disputed bid's payment for the operator's decision: what the brand paid, what the creator has been
+    released and paid out so far, and what each outcome would move (payments' own rules, domain/disputes.py)."""
+
+    bid_id: uuid.UUID
+    payment_id: uuid.UUID
+    currency: str
+    status: str
+    paid: Money
+    released: Money
+    paid_out: Money
+    outcomes: list[OutcomeMovesOut]
+
+    @classmethod
+    def of(cls, p: Payment, standing: "disputes.Standing") -> "DisputeMoneyOut":
+        status = "REFUNDING" if p.status == "COMPLETED" and p.full_refund_requested_at is not None else p.status
+        return cls(bid_id=p.bid_id, payment_id=p.id, currency=p.currency, status=status,
+                   paid=to_money(p.amount_cents), released=to_money(standing.released),
+                   paid_out=to_money(standing.released - standing.unpaid),
+                   outcomes=[OutcomeMovesOut(outcome=m.outcome, to_brand=to_money(m.to_brand),
+                                             from_creator=to_money(m.from_creator), paid_out=to_money(m.paid_out),
+                                             to_creator=to_money(m.to_creator))
+                             for m in (disputes.moves(standing, o) for o in disputes.OUTCOMES)])
 
 
 class RefundIn(ApiModel):

@@ -313,7 +313,7 @@ def dispute_item(row: DisputeRow) -> dict:
                 reported_at=d.reported_at, answered_at=d.answered_at, answer_by=d.answer_by,
                 creator_id=p.creator_id, creator_name=row.creator_name, buyer_id=p.buyer_id,
                 buyer_name=p.business_name or p.buyer_name, amount=_money(p.price_cents), post_url=row.post_url,
-                outcome=d.outcome, decided_at=d.decided_at)
+                outcome=d.outcome, decided_at=d.decided_at, awaiting_answer=row.awaiting_answer)
 
 
 def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
@@ -343,12 +343,15 @@ async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, princi
     return image_response(await trust.dispute_evidence(dispute_id, evidence_id))
 
 
-@ops_disputes.post("/{dispute_id}/decision", response_model=DisputeDetailOut)
+@ops_disputes.post("/{dispute_id}/decision", response_model=DisputeDetailOut,
+                   responses={409: {"description": "already_decided, or awaiting_answer"}})
 async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, principal: Operator,
                          trust: TrustDep) -> DisputeDetailOut:
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
-    placement ends)."""
-    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason))
+    placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
+    `decideNowReason` says why not to wait."""
+    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason,
+                                             decide_now=body.decide_now_reason))
 
 
 go = APIRouter(tags=["links"])

@@ -219,8 +219,12 @@ class PlacementReportIn(ApiModel):
 
 
 class DisputeDecisionIn(ApiModel):
+    """`decideNowReason`: required to decide while the creator may still answer (else 409 awaiting_answer), and
+    written to the dispute's history and the audit log."""
+
     outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
     reason: Reason
+    decide_now_reason: Reason | None = None
 
 
 class DisputeListItemOut(ApiModel):
@@ -241,6 +245,8 @@ class DisputeListItemOut(ApiModel):
     post_url: str | None
     outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
     decided_at: datetime | None
+    awaiting_answer: bool = Field(description="open, not answered, and the creator may still answer: a decision "
+                                              "needs decideNowReason")
 
 
 class DisputeHistoryStepOut(ApiModel):

@@ -20,13 +20,13 @@ from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.objects import ObjectMissing, ObjectStore, StoredObject
 from pinbid_kit.secrets import SecretBox
 from pinbid_kit.tokens import Principal
-from sqlalchemy import and_, exists, select, text, update
+from sqlalchemy import and_, exists, or_, select, text, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out
 from .adapters import Providers
 from .domain.placement import Status
-from .domain.trust import Acceptance, Outcome, ends_placement
+from .domain.trust import Acceptance, Outcome, awaiting_answer, ends_placement
 from .models import Dispute, DisputeStep, Evidence, PinSession, Placement, Post, User
 from .ports import MediaRef, ProviderError, SessionExpired
 from .screenshots import Screenshot
@@ -52,6 +52,7 @@ class DisputeRow:
     placement: Placement
     creator_name: str | None
     post_url: str | None
+    awaiting_answer: bool = False  # open, unanswered, and the creator may still answer (at the service's clock)
 
 
 @dataclass(frozen=True)
@@ -409,19 +410,23 @@ class Trust:
                 .outerjoin(creator, creator.c.user_id == Placement.creator_id)
                 .outerjoin(Post, Post.id == Placement.post_id))
 
+    def _row(self, dispute: Dispute, placement: Placement, name: str | None, url: str | None) -> DisputeRow:
+        waiting = dispute.status == "OPEN" and awaiting_answer(dispute.answered_at, dispute.answer_by, self.clock())
+        return DisputeRow(dispute, placement, name, url, waiting)
+
     async def disputes(self, status: str | None) -> list[DisputeRow]:
         query = self._disputes().order_by(Dispute.reported_at.desc()).limit(500)
         if status:
             query = query.where(Dispute.status == status)
         async with self.db.transaction() as session:
-            return [DisputeRow(d, p, name, url) for d, p, name, url in (await session.execute(query)).all()]
+            return [self._row(*found) for found in (await session.execute(query)).all()]
 
     async def dispute(self, dispute_id: uuid.UUID) -> DisputeDetail:
         async with self.db.transaction() as session:
             found = (await session.execute(self._disputes().where(Dispute.id == dispute_id))).first()
             if found is None:
                 raise NotFound(NO_DISPUTE)
-            row = DisputeRow(*found)
+            row = self._row(*found)
             evidence = await _evidence_of(session, row.placement.bid_id)
             history = list((await session.scalars(select(DisputeStep).where(DisputeStep.dispute_id == dispute_id)
                                                   .order_by(DisputeStep.at, DisputeStep.id))).all())
@@ -436,29 +441,47 @@ class Trust:
             raise NotFound("No such screenshot.")
         return await self._read(found)
 
-    async def decide(self, operator_id: uuid.UUID, dispute_id: uuid.UUID, outcome: Outcome,
-                     reason: str) -> DisputeDetail:
-        """Once: of two decisions at once exactly one wins, the other is told it was already decided. A REFUND_*
-        outcome ends the placement in the same transaction."""
+    async def decide(self, operator_id: uuid.UUID, dispute_id: uuid.UUID, outcome: Outcome, reason: str, *,
+                     decide_now: str | None = None) -> DisputeDetail:
+        """Once, and only when both sides have spoken: after the creator's answer or once its window closed;
+        before that only with `decide_now`, the operator's reason for not waiting, written to the history and the
+        audit log. The condition is part of the once-only update, so an answer arriving at the same moment either
+        lands first (and the decision follows it) or finds the dispute decided. Of two decisions at once exactly
+        one wins, the other is told it was already decided. A REFUND_* outcome ends the placement in the same
+        transaction."""
         now = self.clock()
+        spoken = or_(Dispute.answered_at.is_not(None), Dispute.answer_by < now)
         async with self.db.transaction() as session:
             decided = (await session.execute(
-                update(Dispute).where(Dispute.id == dispute_id, Dispute.status == "OPEN")
+                update(Dispute).where(Dispute.id == dispute_id, Dispute.status == "OPEN",
+                                      true() if decide_now else spoken)
                 .values(status="DECIDED", outcome=outcome.value, decision_reason=reason, decided_by=operator_id,
                         decided_at=now).returning(Dispute.id))).first()
             if decided is None:
-                if await session.get(Dispute, dispute_id) is None:
+                found = await session.get(Dispute, dispute_id)
+                if found is None:
                     raise NotFound(NO_DISPUTE)
-                raise Conflict("This dispute is already decided.", code="already_decided")
+                if found.status != "OPEN":
+                    raise Conflict("This dispute is already decided.", code="already_decided")
+                raise Conflict(f"The creator may answer until {found.answer_by:%b %-d, %Y %H:%M} UTC and has not "
+                               "yet. Decide once they answer or that time has passed, or choose Decide now and say "
+                               "why.", code="awaiting_answer")
             dispute = await session.get(Dispute, dispute_id, populate_existing=True)
             assert dispute is not None
+            # "decide now" is recorded only when it mattered: the creator could still have answered
+            early = decide_now is not None and awaiting_answer(dispute.answered_at, dispute.answer_by, now)
             placement = await session.get(Placement, dispute.bid_id)
             assert placement is not None
-            session.add(step(dispute.id, now, f"Decided {outcome.value}: {reason}", f"OPERATOR {operator_id}"))
+            by = f"OPERATOR {operator_id}"
+            if early:
+                session.add(step(dispute.id, now, f"Decided before the creator's answer: {decide_now}", by))
+            session.add(step(dispute.id, now, f"Decided {outcome.value}: {reason}", by))
+            audit = f"{outcome.value}: {reason}" + (f" (decided now, before the creator's answer: {decide_now})"
+                                                    if early else "")
             await events_out.publish_all(session, [
                 events_out.dispute_decided(placement, dispute),
-                events_out.operator_action(operator_id, "dispute.decide", "dispute", str(dispute.id),
-                                           f"{outcome.value}: {reason}", now)])
+                events_out.operator_action(operator_id, "dispute.decide_now" if early else "dispute.decide",
+                                           "dispute", str(dispute.id), audit, now)])
             if ends_placement(outcome):
                 await end_placement(session, placement.bid_id, f"Dispute decided: {outcome.value}", now)
             elif placement.acceptance == Acceptance.AWAITING:
@@ -467,4 +490,3 @@ class Trust:
                 placement.acceptance = Acceptance.ACCEPTED
                 placement.accepted_at = now
         return await self.dispute(dispute_id)
-

@@ -1162,7 +1162,8 @@ export interface paths {
         /**
          * Decide Dispute
          * @description The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
-         *     placement ends).
+         *     placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
+         *     `decideNowReason` says why not to wait.
          */
         post: operations["decide_dispute_ops_disputes__dispute_id__decision_post"];
         delete?: never;
@@ -1257,6 +1258,27 @@ export interface paths {
          * @description A bid's payment, or a user's (as buyer or creator); one of the two is required.
          */
         get: operations["find_payments_ops_payments_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/payments/dispute-outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dispute Outcomes
+         * @description For the operator's decision on a disputed bid: what the brand paid, what the creator has been released and
+         *     paid out, and what CONTINUE, REFUND_UNEARNED and REFUND_ALL would each move if decided now.
+         */
+        get: operations["dispute_outcomes_ops_payments_dispute_outcomes_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1806,7 +1828,11 @@ export interface components {
             /** Detail */
             detail: string;
         };
-        /** DisputeDecisionIn */
+        /**
+         * DisputeDecisionIn
+         * @description `decideNowReason`: required to decide while the creator may still answer (else 409 awaiting_answer), and
+         *     written to the dispute's history and the audit log.
+         */
         DisputeDecisionIn: {
             /**
              * Outcome
@@ -1815,6 +1841,8 @@ export interface components {
             outcome: "CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL";
             /** Reason */
             reason: string;
+            /** Decidenowreason */
+            decideNowReason?: string | null;
         };
         /** DisputeDetailOut */
         DisputeDetailOut: {
@@ -1879,6 +1907,11 @@ export interface components {
             outcome: ("CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL") | null;
             /** Decidedat */
             decidedAt: string | null;
+            /**
+             * Awaitinganswer
+             * @description open, not answered, and the creator may still answer: a decision needs decideNowReason
+             */
+            awaitingAnswer: boolean;
             /** Evidence */
             evidence: components["schemas"]["PlacementEvidenceOut"][];
             /** Creatornote */
@@ -1963,6 +1996,40 @@ export interface components {
             outcome: ("CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL") | null;
             /** Decidedat */
             decidedAt: string | null;
+            /**
+             * Awaitinganswer
+             * @description open, not answered, and the creator may still answer: a decision needs decideNowReason
+             */
+            awaitingAnswer: boolean;
+        };
+        /**
+         * DisputeMoneyOut
+         * @description A disputed bid's payment for the operator's decision: what the brand paid, what the creator has been
+         *     released and paid out so far, and what each outcome would move (payments' own rules, domain/disputes.py).
+         */
+        DisputeMoneyOut: {
+            /**
+             * Bidid
+             * Format: uuid
+             */
+            bidId: string;
+            /**
+             * Paymentid
+             * Format: uuid
+             */
+            paymentId: string;
+            /** Currency */
+            currency: string;
+            /** Status */
+            status: string;
+            /** Paid */
+            paid: number;
+            /** Released */
+            released: number;
+            /** Paidout */
+            paidOut: number;
+            /** Outcomes */
+            outcomes: components["schemas"]["OutcomeMovesOut"][];
         };
         /** DisputeOut */
         DisputeOut: {
@@ -2474,6 +2541,28 @@ export interface components {
             createdAt: string;
             /** Suspendedreason */
             suspendedReason: string | null;
+        };
+        /**
+         * OutcomeMovesOut
+         * @description What one outcome of the bid's dispute would move if decided now. `toBrand`: what the brand gets back;
+         *     `fromCreator`: of it, the creator's share (not released yet, or released and taken back); `paidOut`: of that,
+         *     already paid out, so owed by the creator and recovered from their next earnings; `toCreator`: released to the
+         *     creator at once (CONTINUE: what the dispute held).
+         */
+        OutcomeMovesOut: {
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "CONTINUE" | "REFUND_UNEARNED" | "REFUND_ALL";
+            /** Tobrand */
+            toBrand: number;
+            /** Fromcreator */
+            fromCreator: number;
+            /** Paidout */
+            paidOut: number;
+            /** Tocreator */
+            toCreator: number;
         };
         /** PaymentOut */
         PaymentOut: {
@@ -5245,6 +5334,13 @@ export interface operations {
                     "application/json": components["schemas"]["DisputeDetailOut"];
                 };
             };
+            /** @description already_decided, or awaiting_answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description An error */
             "4XX": {
                 headers: {
@@ -5407,6 +5503,44 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["OpsPaymentOut"][];
                 };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dispute_outcomes_ops_payments_dispute_outcomes_get: {
+        parameters: {
+            query: {
+                bidId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeMoneyOut"];
+                };
+            };
+            /** @description payment_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An error */
             "4XX": {

@@ -25,8 +25,25 @@ const dispute = (over: Record<string, unknown> = {}) => ({
   postUrl: 'https://instagram.example/p/1',
   outcome: null,
   decidedAt: null,
+  awaitingAnswer: false,
   ...over,
 })
+
+/** payments' figures for bid b1: $200 paid, $45 released and paid out (a quarter of the creator's $180). */
+const money = {
+  bidId: 'b1',
+  paymentId: 'p1',
+  currency: 'USD',
+  status: 'COMPLETED',
+  paid: 200,
+  released: 45,
+  paidOut: 45,
+  outcomes: [
+    { outcome: 'CONTINUE', toBrand: 0, fromCreator: 0, paidOut: 0, toCreator: 9 },
+    { outcome: 'REFUND_UNEARNED', toBrand: 150, fromCreator: 135, paidOut: 0, toCreator: 0 },
+    { outcome: 'REFUND_ALL', toBrand: 200, fromCreator: 180, paidOut: 45, toCreator: 0 },
+  ],
+}
 
 const detail = (over: Record<string, unknown> = {}) => ({
   ...dispute(over),
@@ -172,6 +189,83 @@ describe('disputes', () => {
     await toastWith('Dispute decided')
     expect(api.calls.find((c) => c.path === '/ops/disputes/d1/decision')?.body).toEqual({ outcome: 'REFUND_ALL', reason: 'Never pinned.' })
     expect(await screen.findByText('Never pinned.', { selector: 'p' })).toBeInTheDocument()
+  })
+
+  it('each outcome says the money it moves: to the brand, from the creator, already paid out and to be recovered', async () => {
+    signedIn(operator, {
+      'GET /ops/disputes/d1': () => json(200, detail()),
+      'GET /ops/payments/dispute-outcomes': (_b, req) => json(200, new URL(req.url).searchParams.get('bidId') === 'b1' ? money : null),
+    })
+    renderApp('/ops/disputes/d1')
+    const payment = await screen.findByRole('region', { name: 'The payment' })
+    expect(within(payment).getByText('$200.00')).toBeInTheDocument()
+    const unearned = screen.getByRole('radio', { name: /Refund the unearned share/ })
+    expect(unearned).toHaveAccessibleName(/To the brand\s*\$150\.00.*From the creator\s*\$135\.00.*Already paid out, to be recovered\s*\$0\.00/)
+    expect(screen.getByRole('radio', { name: /Refund all/ })).toHaveAccessibleName(/To the brand\s*\$200\.00.*From the creator\s*\$180\.00.*to be recovered\s*\$45\.00/)
+    expect(screen.getByRole('radio', { name: /Keep going/ })).toHaveAccessibleName(/Released to the creator now\s*\$9\.00/)
+  })
+
+  it('amounts that cannot load say so, with a retry', async () => {
+    let fail = true
+    signedIn(operator, {
+      'GET /ops/disputes/d1': () => json(200, detail()),
+      'GET /ops/payments/dispute-outcomes': () => (fail ? json(503, { detail: 'The payments service cannot be reached.', code: 'service_unavailable' }) : json(200, money)),
+    })
+    renderApp('/ops/disputes/d1')
+    expect(await screen.findByText(/Could not load the amounts: The payments service cannot be reached\./)).toBeInTheDocument()
+    fail = false
+    await userEvent.click(screen.getByRole('button', { name: 'Load the amounts again' }))
+    expect(await screen.findByRole('region', { name: 'The payment' })).toBeInTheDocument()
+  })
+
+  it('while the creator may answer, no decision unless "Decide now" with its reason, which is sent', async () => {
+    const api = signedIn(operator, {
+      'GET /ops/disputes/d1': () => json(200, detail({ awaitingAnswer: true, creatorNote: null, answerBy: '2026-11-22T10:00:00Z' })),
+      'GET /ops/payments/dispute-outcomes': () => json(200, money),
+      'POST /ops/disputes/d1/decision': () => json(200, detail({ status: 'DECIDED', outcome: 'REFUND_ALL' })),
+    })
+    renderApp('/ops/disputes/d1')
+    expect(await screen.findByText(/The creator has not answered yet and may until Nov 22, 2026/)).toBeInTheDocument()
+    const decide = screen.getByRole('button', { name: 'Decide' })
+    expect(decide).toBeDisabled()
+    await userEvent.click(screen.getByRole('radio', { name: /Refund all/ }))
+    await userEvent.type(screen.getByLabelText('Reason'), 'The post is deleted.')
+    await userEvent.click(screen.getByRole('checkbox', { name: /Decide now/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Decide now' }))
+    expect(await screen.findByText('Say why you decide before the creator answers: it goes to the audit log.')).toBeInTheDocument()
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Why not wait for the answer'), 'Deleted post: no answer can change it.')
+    await userEvent.click(screen.getByRole('button', { name: 'Decide now' }))
+    const confirm = await screen.findByRole('alertdialog')
+    expect(within(confirm).getByText('To the brand')).toBeInTheDocument()
+    expect(within(confirm).getByText('$200.00')).toBeInTheDocument()
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Confirm decision' }))
+    await toastWith('Dispute decided')
+    expect(api.calls.find((c) => c.path === '/ops/disputes/d1/decision')?.body).toEqual({
+      outcome: 'REFUND_ALL',
+      reason: 'The post is deleted.',
+      decideNowReason: 'Deleted post: no answer can change it.',
+    })
+  })
+
+  it('the server refusing a decision while the creator may answer is said so, and the dispute read again', async () => {
+    let reads = 0
+    signedIn(operator, {
+      'GET /ops/disputes/d1': () => {
+        reads += 1
+        return json(200, detail({ creatorNote: null }))
+      },
+      'GET /ops/payments/dispute-outcomes': () => json(200, money),
+      'POST /ops/disputes/d1/decision': () =>
+        json(409, { detail: 'The creator may answer until Nov 22, 2026 10:00 UTC and has not yet. Decide once they answer or that time has passed, or choose Decide now and say why.', code: 'awaiting_answer' }),
+    })
+    renderApp('/ops/disputes/d1')
+    await userEvent.click(await screen.findByRole('radio', { name: /Keep going/ }))
+    await userEvent.type(screen.getByLabelText('Reason'), 'Looks pinned.')
+    await userEvent.click(screen.getByRole('button', { name: 'Decide' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Confirm decision' }))
+    await toastWith('The creator may still answer', /has not yet\. Decide once they answer/)
+    await waitFor(() => expect(reads).toBeGreaterThan(1))
   })
 
   it('a dispute another operator decided first is said so', async () => {

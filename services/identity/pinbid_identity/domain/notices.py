@@ -259,6 +259,11 @@ def placement_page(bid_id: UUID) -> str:
     return f"{MY_BIDS}/{bid_id}"
 
 
+def creator_placement_page(bid_id: UUID) -> str:
+    """The creator's page of one placement: the brand's report, the deadline and the answer form."""
+    return f"/placements/{bid_id}"
+
+
 def check_placement(buyer_id: UUID, bid_id: UUID, accept_by: datetime) -> Notice:
     return Notice(buyer_id, Category.APPROVALS, "placement.acceptance_requested", "Check your placement",
                   "The creator pinned your comment in the Instagram app and sent a screenshot. Open the post and "
@@ -285,7 +290,8 @@ def placement_disputed(creator_id: UUID, bid_id: UUID, reason: str, reporter: st
         "You did not send the fresh screenshot in time, so Pinbid opened a review")
     return Notice(creator_id, Category.APPROVALS, "placement.disputed", "A placement is under review",
                   f"{who}: “{reason}”. Releases are paused. Answer with a new screenshot of the pinned comment "
-                  f"and a note by {when(answer_by)}; an operator then decides.", APPROVALS, "Answer now", bid_id)
+                  f"and a note by {when(answer_by)}; an operator then decides.", creator_placement_page(bid_id),
+                  "Answer now", bid_id)
 
 
 def placement_reported(buyer_id: UUID, bid_id: UUID) -> Notice:
@@ -298,7 +304,7 @@ def recheck_requested(creator_id: UUID, bid_id: UUID, answer_by: datetime) -> No
     return Notice(creator_id, Category.APPROVALS, "placement.recheck_requested", "Send a fresh screenshot",
                   "Pinbid checks placements pinned in the Instagram app from time to time. Send a new screenshot "
                   f"of the pinned comment on your post by {when(answer_by)}, or the placement goes to review.",
-                  APPROVALS, "Send the screenshot", bid_id)
+                  creator_placement_page(bid_id), "Send the screenshot", bid_id)
 
 
 _OUTCOMES = {

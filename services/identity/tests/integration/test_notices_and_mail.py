@@ -371,5 +371,7 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
                          "placement.ended", "placement.accepted"}  # one unpin notice: the MANUAL placement's
     assert "once it is accepted" in mine["comment.pinned"]["message"]  # not "a quarter is available now"
     assert "Nov 28, 10:00 UTC" in mine["placement.disputed"]["message"]
+    # the answer form is on the creator's page of the placement (a pinned placement is no longer in Approvals)
+    assert mine["placement.disputed"]["link"] == mine["placement.recheck_requested"]["link"] == f"/placements/{bid}"
     assert "No pin on the post" in mine["dispute.decided"]["message"]
     assert "Unpin" in mine["placement.ended"]["title"]

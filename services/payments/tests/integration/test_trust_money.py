@@ -309,3 +309,77 @@ async def test_a_refund_all_with_a_payout_in_flight_is_owed_then_paid_back_by_th
     assert await balanced(pay)
     await pay.pin(other)  # the next earning is the creator's again
     assert await pay.balance(ledger.creator_available(creator)) == 9_000
+
+
+# --- what each outcome would move, shown to the operator before the decision ------------------------------------
+
+async def shown(pay, approved) -> dict:
+    answer = await pay.http.get(f"/ops/payments/dispute-outcomes?bidId={approved.bid_id}",
+                                headers=pay.token(uuid.uuid4(), "OPERATOR"))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    return body | {"by": {o["outcome"]: o for o in body["outcomes"]}}
+
+
+async def test_the_figures_shown_before_each_outcome_are_what_it_then_moves(pay):
+    settled = {}
+    for outcome in ("CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"):
+        approved = await paid_and_app_pinned(pay)  # the creator's share 18,000, fee 2,000
+        await twice(pay, accepted(pay, approved))  # 4,500 released
+        dispute = uuid.uuid4()
+        await twice(pay, disputed(pay, approved, dispute))
+        for day in (1, 2):
+            pay.clock.advance(days=1)
+            await kept(pay, approved, day)  # held
+        before = await shown(pay, approved)
+        assert (before["paid"], before["released"], before["paidOut"], before["status"]) == (
+            200.0, 45.0, 0.0, "COMPLETED")
+        moves = before["by"][outcome]
+        await twice(pay, decided(pay, approved, dispute, outcome))
+        await pay.service.state["refunds"].run_once()
+        [event] = [e for e in await pay.events("payments.dispute.settled.v1") if e["disputeId"] == str(dispute)]
+        settled[outcome] = (moves, event)
+        after = (await shown(pay, approved))["by"][outcome]  # applied: the same outcome again would move nothing
+        assert after["toBrand"] == after["toCreator"] == 0
+        assert await balanced(pay)
+
+    moves, event = settled["CONTINUE"]
+    due = 18_000 // 4 + (18_000 - 18_000 // 4) * 2 // DURATION
+    assert (moves["toBrand"], moves["fromCreator"], moves["toCreator"]) == (0, 0, (due - 4_500) / 100)
+    assert event["releasedCents"] == due - 4_500
+    moves, event = settled["REFUND_UNEARNED"]
+    assert (moves["toBrand"], moves["fromCreator"], moves["paidOut"]) == (150.0, 135.0, 0.0)
+    assert event["refundedCents"] == 15_000
+    moves, event = settled["REFUND_ALL"]
+    assert (moves["toBrand"], moves["fromCreator"], moves["paidOut"]) == (200.0, 180.0, 0.0)
+    assert (event["refundedCents"], event["owedCents"]) == (20_000, 0)
+
+
+async def test_refund_all_after_a_payout_shows_what_the_creator_will_owe(pay):
+    creator = uuid.uuid4()
+    await payout_settings(pay, creator)
+    approved = await paid_and_app_pinned(pay, 40_000, creator=creator)
+    await twice(pay, accepted(pay, approved))  # 9,000 available
+    pay.clock.now = datetime.fromisoformat(MONDAY)
+    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    before = await shown(pay, approved)
+    assert (before["released"], before["paidOut"]) == (90.0, 90.0)
+    assert [(o["outcome"], o["toBrand"], o["fromCreator"], o["paidOut"]) for o in before["outcomes"]] == [
+        ("CONTINUE", 0.0, 0.0, 0.0), ("REFUND_UNEARNED", 300.0, 270.0, 0.0), ("REFUND_ALL", 400.0, 360.0, 90.0)]
+    await twice(pay, decided(pay, approved, dispute, "REFUND_ALL"))
+    await pay.service.state["refunds"].run_once()
+    [event] = await pay.events("payments.dispute.settled.v1")
+    assert (event["refundedCents"], event["owedCents"]) == (40_000, 9_000)
+
+
+async def test_dispute_outcomes_are_for_operators_and_known_bids(pay):
+    approved = await paid_and_app_pinned(pay)
+    path = f"/ops/payments/dispute-outcomes?bidId={approved.bid_id}"
+    assert (await pay.http.get(path, headers=pay.token(approved.buyer_id, "BUYER"))).status_code == 403
+    missing = await pay.http.get(f"/ops/payments/dispute-outcomes?bidId={uuid.uuid4()}",
+                                 headers=pay.token(uuid.uuid4(), "OPERATOR"))
+    assert missing.status_code == 404 and missing.json()["code"] == "payment_not_found"
+    bad = await pay.http.get("/ops/payments/dispute-outcomes?bidId=nope", headers=pay.token(uuid.uuid4(), "OPERATOR"))
+    assert bad.status_code == 422 and "errors" in bad.json()

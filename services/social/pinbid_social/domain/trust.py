@@ -26,6 +26,12 @@ def ends_placement(outcome: Outcome) -> bool:
     return outcome != Outcome.CONTINUE
 
 
+def awaiting_answer(answered_at: datetime | None, answer_by: datetime, now: datetime) -> bool:
+    """An open dispute waits for the creator while they have not answered and may still (the answer is refused
+    only once `now` is past `answer_by`): an operator decides then only with "decide now" and its reason."""
+    return answered_at is None and now <= answer_by
+
+
 def recheck_time(pinned_at: datetime, ends_at: datetime, answer_within: timedelta, rng: random.Random) -> datetime:
     """A random moment of the placement at which to ask for a fresh screenshot, leaving the whole answer time
     before the end when the placement is long enough (else anywhere in it), never in its first hour."""

@@ -86,9 +86,9 @@ class Trusted:
                                            files=files or shot(png(color=(10, 200, 10))),
                                            data={"note": note} if note else None)
 
-    async def decide(self, dispute_id, outcome, reason="Looked at both screenshots."):
-        return await self.social.http.post(f"/ops/disputes/{dispute_id}/decision", headers=self.ops(),
-                                           json={"outcome": outcome, "reason": reason})
+    async def decide(self, dispute_id, outcome, reason="Looked at both screenshots.", now: str | None = None):
+        body = {"outcome": outcome, "reason": reason} | ({"decideNowReason": now} if now is not None else {})
+        return await self.social.http.post(f"/ops/disputes/{dispute_id}/decision", headers=self.ops(), json=body)
 
     async def job(self):
         return await self.social.service.state["trust"].run_once()
@@ -313,6 +313,83 @@ async def test_reported_answered_and_decided_once(t):
     assert (action["action"], action["objectId"]) == ("dispute.decide", dispute_id)
     assert [h["by"] for h in winner["history"]] == ["BRAND", "CREATOR", f"OPERATOR {t.operator}"]
     assert (await t.decide(uuid.uuid4(), "CONTINUE")).status_code == 404
+
+
+async def test_no_decision_while_the_creator_may_still_answer(t):
+    bid = await t.pinned()
+    dispute_id = (await t.report(bid)).json()["dispute"]["id"]
+    listed = (await t.social.http.get("/ops/disputes?status=OPEN", headers=t.ops())).json()
+    assert [d["awaitingAnswer"] for d in listed] == [True]
+    early = await t.decide(dispute_id, "REFUND_ALL")
+    assert early.status_code == 409 and early.json()["code"] == "awaiting_answer"
+    assert "Decide now" in early.json()["detail"]
+    empty = await t.decide(dispute_id, "REFUND_ALL", now="  ")
+    assert empty.status_code == 422 and empty.json()["errors"][0]["field"] == "decideNowReason"
+    # nothing changed: still open, nothing announced, the creator can still answer
+    assert await t.social.sql("SELECT status, outcome FROM disputes") == [("OPEN", None)]
+    assert await t.social.events(DisputeDecided.event_type) == []
+    assert await t.social.events(SocialOperatorAction.event_type) == []
+    assert (await t.answer(bid, note="Pinned all along.")).status_code == 200
+    detail = (await t.social.http.get(f"/ops/disputes/{dispute_id}", headers=t.ops())).json()
+    assert detail["awaitingAnswer"] is False
+    decided = await t.decide(dispute_id, "CONTINUE")
+    assert decided.status_code == 200 and decided.json()["outcome"] == "CONTINUE"
+    [action] = await t.social.events(SocialOperatorAction.event_type)
+    assert (action["action"], action["reason"]) == ("dispute.decide", "CONTINUE: Looked at both screenshots.")
+
+
+async def test_decide_now_says_why_in_the_history_and_the_audit_log(t):
+    bid = await t.pinned()
+    dispute_id = (await t.report(bid)).json()["dispute"]["id"]
+    decided = await t.decide(dispute_id, "REFUND_ALL", reason="The post is deleted.",
+                             now="The post was deleted: no answer can change it.")
+    assert decided.status_code == 200, decided.text
+    body = decided.json()
+    assert (body["status"], body["outcome"], body["awaitingAnswer"]) == ("DECIDED", "REFUND_ALL", False)
+    assert [h["what"] for h in body["history"]][1:] == [
+        "Decided before the creator's answer: The post was deleted: no answer can change it.",
+        "Decided REFUND_ALL: The post is deleted."]
+    [action] = await t.social.events(SocialOperatorAction.event_type)
+    assert action["action"] == "dispute.decide_now"
+    assert action["reason"] == ("REFUND_ALL: The post is deleted. (decided now, before the creator's answer: "
+                                "The post was deleted: no answer can change it.)")
+    late = await t.answer(bid)  # decided: nothing waits for the creator any more, and nothing is kept
+    assert late.status_code == 409 and late.json()["code"] == "nothing_to_answer"
+    assert await t.social.sql("SELECT kind FROM evidence") == [("PIN",)]
+    again = await t.decide(dispute_id, "CONTINUE", now="Pressed twice.")
+    assert again.status_code == 409 and again.json()["code"] == "already_decided"
+    assert len(await t.social.events(DisputeDecided.event_type)) == 1
+
+
+async def test_once_the_answer_window_closed_the_operator_decides_without_decide_now(t):
+    bid = await t.pinned()
+    dispute_id = (await t.report(bid)).json()["dispute"]["id"]
+    t.social.clock.advance(hours=48)
+    assert (await t.decide(dispute_id, "REFUND_UNEARNED")).json()["code"] == "awaiting_answer"  # the last moment
+    t.social.clock.advance(minutes=1)
+    listed = (await t.social.http.get("/ops/disputes?status=OPEN", headers=t.ops())).json()
+    assert [d["awaitingAnswer"] for d in listed] == [False]
+    decided = await t.decide(dispute_id, "REFUND_UNEARNED", now="Ignored: nothing to wait for.")
+    assert decided.status_code == 200
+    history = [h["what"] for h in decided.json()["history"]]
+    assert history[1:] == ["Decided REFUND_UNEARNED: Looked at both screenshots."]
+    [action] = await t.social.events(SocialOperatorAction.event_type)
+    assert action["action"] == "dispute.decide"
+
+
+async def test_an_answer_and_a_decision_at_once_never_decide_before_the_answer(t):
+    for _ in range(3):
+        bid = await t.pinned()
+        dispute_id = (await t.report(bid)).json()["dispute"]["id"]
+        answered, decided = await asyncio.gather(t.answer(bid), t.decide(dispute_id, "CONTINUE"))
+        assert answered.status_code == 200, answered.text
+        if decided.status_code == 409:
+            assert decided.json()["code"] == "awaiting_answer"
+            decided = await t.decide(dispute_id, "CONTINUE")
+        assert decided.status_code == 200
+        [(answered_at, decided_at)] = await t.social.sql(
+            "SELECT answered_at, decided_at FROM disputes WHERE id = :d", d=dispute_id)
+        assert answered_at is not None and answered_at <= decided_at
 
 
 async def test_answering_after_48_hours_is_refused(t):

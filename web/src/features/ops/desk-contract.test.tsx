@@ -27,6 +27,7 @@ const detail = (over: Partial<DisputeDetail> = {}): DisputeDetail => ({
   postUrl: null,
   outcome: null,
   decidedAt: null,
+  awaitingAnswer: false,
   evidence: [{ id: 'e1', kind: 'RECHECK', uploadedAt: '2026-11-21T09:00:00Z', url: '/api/ops/disputes/d1/evidence/e1' }],
   creatorNote: null,
   decisionReason: null,

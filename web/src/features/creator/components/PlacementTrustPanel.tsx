@@ -9,6 +9,9 @@ import { Spinner } from '@/components/ui/spinner'
 import { disputeAnswerDue, openDispute, recheckDue } from '@/lib/trust'
 import { ScreenshotAnswerForm } from './ScreenshotAnswerForm'
 
+/** The answer window is closed by the browser's clock too (the server has the last word: 409 answer_window_closed). */
+const answerTimeUp = (answerBy: string) => Date.now() > Date.parse(answerBy)
+
 /** A pinned placement seen by its creator: the brand's check, a fresh screenshot asked for, a report to answer. */
 export function PlacementTrustPanel({ bidId }: { bidId: string }) {
   const trust = useQuery(trustQuery(bidId))
@@ -51,7 +54,15 @@ export function PlacementTrustPanel({ bidId }: { bidId: string }) {
           <ScreenshotAnswerForm bidId={bidId} purpose="recheck" />
         </section>
       )}
-      {dispute && disputeAnswerDue(t) && (
+      {dispute && disputeAnswerDue(t) && answerTimeUp(dispute.answerBy) && (
+        <p role="status" className="flex items-start gap-2 rounded-lg border border-destructive/30 bg-destructive/5 p-3 text-sm">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
+          <span className="break-words">
+            The time to answer this report passed on {fmtDateTime(dispute.answerBy)}. An operator decides it now, and tells you why.
+          </span>
+        </p>
+      )}
+      {dispute && disputeAnswerDue(t) && !answerTimeUp(dispute.answerBy) && (
         <section aria-label="Report to answer" className="grid gap-3 rounded-lg border border-destructive/30 bg-destructive/5 p-3">
           <p className="flex items-start gap-2 text-sm font-medium">
             <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />

@@ -49,7 +49,12 @@ export function ScreenshotAnswerForm({ bidId, purpose }: { bidId: string; purpos
       const refusal = screenshotRefusal(err)
       if (!onField && refusal) form.setError('screenshot', { type: 'server', message: refusal }, { shouldFocus: true })
       setError(onField || refusal ? null : serverMessage(err, 'Could not send it. Please try again.'))
-      if (err instanceof ApiError && err.status === 409) void queryClient.invalidateQueries({ queryKey: KEYS.placementTrust(bidId) })
+      if (err instanceof ApiError && err.status === 409) {
+        // answered meanwhile, or its time is up: the panel now shows what the server holds, and the form may go
+        // with it, so the refusal is said in a toast too
+        toast.error('Not sent', { description: serverMessage(err, 'Nothing was changed.') })
+        void queryClient.invalidateQueries({ queryKey: KEYS.placementTrust(bidId) })
+      }
     },
   })
   const onSubmit = ({ note, screenshot }: AnswerValues) => {

@@ -12,6 +12,7 @@ export const OPS_KEYS = {
   userPayments: (userId: string) => ['ops', 'payments', userId] as const,
   audit: (filter: AuditFilter) => ['ops', 'audit', filter] as const,
   linkChanges: (bidId: string) => ['ops', 'link-changes', bidId] as const,
+  disputeMoney: (bidId: string) => ['ops', 'dispute-money', bidId] as const,
 }
 
 export interface AuditFilter {
@@ -26,6 +27,13 @@ export const disputeQuery = (id: string) =>
   queryOptions({
     queryKey: OPS_KEYS.dispute(id),
     queryFn: async () => unwrap(await api().GET('/ops/disputes/{dispute_id}', { params: { path: { dispute_id: id } } })),
+  })
+
+/** payments' figures for a disputed bid: what was paid, released and paid out, and what each outcome would move. */
+export const disputeMoneyQuery = (bidId: string) =>
+  queryOptions({
+    queryKey: OPS_KEYS.disputeMoney(bidId),
+    queryFn: async () => unwrap(await api().GET('/ops/payments/dispute-outcomes', { params: { query: { bidId } } })),
   })
 
 export const flagsQuery = (status: FlagStatus) =>
@@ -53,6 +61,7 @@ export const linkChangesQuery = (bidId: string) =>
 
 export const useDisputes = (status: DisputeStatus) => useQuery(disputesQuery(status))
 export const useDispute = (id: string) => useQuery(disputeQuery(id))
+export const useDisputeMoney = (bidId: string) => useQuery(disputeMoneyQuery(bidId))
 export const useFlags = (status: FlagStatus) => useQuery(flagsQuery(status))
 export const useUserSearch = (q: string) => useQuery(usersQuery(q))
 export const useUserPayments = (userId: string) => useQuery(userPaymentsQuery(userId))
@@ -68,7 +77,7 @@ function useRefreshDesk() {
 export function useDecideDispute(id: string) {
   const refresh = useRefreshDesk()
   return useMutation({
-    mutationFn: async (body: { outcome: Outcome; reason: string }) =>
+    mutationFn: async (body: { outcome: Outcome; reason: string; decideNowReason?: string }) =>
       unwrap(await api().POST('/ops/disputes/{dispute_id}/decision', { params: { path: { dispute_id: id } }, body })),
     onSettled: refresh,
   })

@@ -12,6 +12,8 @@ export type Flag = Schemas['FlagOut']
 export type FlagStatus = Flag['status']
 export type OpsPayment = Schemas['OpsPaymentOut']
 export type LinkChange = Schemas['LinkChangeOut']
+export type DisputeMoney = Schemas['DisputeMoneyOut']
+export type OutcomeMoves = Schemas['OutcomeMovesOut']
 
 export const OUTCOMES: { value: Outcome; label: string; hint: string }[] = [
   { value: 'CONTINUE', label: 'Keep going', hint: 'The placement goes on; releases resume with what accrued.' },

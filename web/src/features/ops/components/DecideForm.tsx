@@ -20,31 +20,54 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog'
 import { ApiError, serverMessage } from '@/api/errors'
-import { useDecideDispute } from '../api/queries'
-import { OUTCOMES, type DisputeDetail } from '../api/types'
+import { fmtDateTime } from '@/components/common'
+import { useDecideDispute, useDisputeMoney } from '../api/queries'
+import { OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
 import { REASON_MAX, reasonField } from '@/lib/trust'
+import { Money } from './status'
 
-const decideSchema = z.object({
-  outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
-  reason: reasonField('Give the reason: both sides are told it.'),
-})
+const decideSchema = z
+  .object({
+    outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
+    reason: reasonField('Give the reason: both sides are told it.'),
+    decideNow: z.boolean(),
+    decideNowReason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  })
+  .superRefine((v, ctx) => {
+    if (v.decideNow && !v.decideNowReason)
+      ctx.addIssue({ code: 'custom', path: ['decideNowReason'], message: 'Say why you decide before the creator answers: it goes to the audit log.' })
+  })
 type DecideValues = z.infer<typeof decideSchema>
 
-/** The operator's decision on an open dispute: an outcome and a reason, sent after a confirmation. */
+const REFUSALS: Record<string, string> = {
+  already_decided: 'Another operator decided this dispute first',
+  awaiting_answer: 'The creator may still answer',
+}
+
+/** The operator's decision on an open dispute: an outcome (with the money each one moves, from payments) and a
+ *  reason, sent after a confirmation; while the creator may still answer, only with "Decide now" and its reason. */
 export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
-  const form = useForm<DecideValues>({ resolver: zodResolver(decideSchema), defaultValues: { outcome: undefined, reason: '' } })
+  const form = useForm<DecideValues>({
+    resolver: zodResolver(decideSchema),
+    defaultValues: { outcome: undefined, reason: '', decideNow: false, decideNowReason: '' },
+  })
   const [confirming, setConfirming] = React.useState<DecideValues | null>(null)
   const decide = useDecideDispute(dispute.id)
+  const money = useDisputeMoney(dispute.bidId)
   const chosen = OUTCOMES.find((o) => o.value === confirming?.outcome)
+  const waiting = dispute.awaitingAnswer
+  const decideNow = form.watch('decideNow')
+  const blocked = waiting && !decideNow
 
   function send() {
     if (!confirming) return
+    const early = waiting && confirming.decideNow ? { decideNowReason: confirming.decideNowReason.trim() } : {}
     decide.mutate(
-      { outcome: confirming.outcome, reason: confirming.reason.trim() },
+      { outcome: confirming.outcome, reason: confirming.reason.trim(), ...early },
       {
         onSuccess: () => toast.success('Dispute decided', { description: chosen?.label, duration: OUTCOME_TOAST_MS }),
         onError: (err) =>
-          toast.error(err instanceof ApiError && err.code === 'already_decided' ? 'Another operator decided this dispute first' : 'The decision was not saved', {
+          toast.error((err instanceof ApiError && err.code && REFUSALS[err.code]) || 'The decision was not saved', {
             description: serverMessage(err, 'Please try again.'),
           }),
         onSettled: () => setConfirming(null),
@@ -60,6 +83,12 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
       <CardContent>
         <Form {...form}>
           <form onSubmit={form.handleSubmit(setConfirming)} noValidate className="grid gap-4" aria-label="Decide the dispute">
+            {waiting && (
+              <p id="decide-waiting" role="note" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 text-sm">
+                The creator has not answered yet and may until {fmtDateTime(dispute.answerBy)}. Decide once they answer or that time has passed, or decide now and say why.
+              </p>
+            )}
+            <MoneyFigures money={money} />
             <FormField
               control={form.control}
               name="outcome"
@@ -70,9 +99,10 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                     {OUTCOMES.map((o) => (
                       <label key={o.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
                         <input type="radio" name={field.name} value={o.value} checked={field.value === o.value} onChange={() => field.onChange(o.value)} className="mt-1" />
-                        <span>
+                        <span className="grid gap-1">
                           <span className="font-medium">{o.label}</span>
                           <span className="block text-muted-foreground">{o.hint}</span>
+                          {money.data && <OutcomeAmounts money={money.data} outcome={o.value} />}
                         </span>
                       </label>
                     ))}
@@ -95,8 +125,41 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                 </FormItem>
               )}
             />
-            <Button type="submit" disabled={decide.isPending}>
-              {decide.isPending && <Spinner />} Decide
+            {waiting && (
+              <FormField
+                control={form.control}
+                name="decideNow"
+                render={({ field }) => (
+                  <FormItem controlId="decide-now">
+                    <label className="flex cursor-pointer items-start gap-2 text-sm">
+                      <input type="checkbox" name={field.name} checked={field.value} onChange={(e) => field.onChange(e.target.checked)} className="mt-1" />
+                      <span>
+                        <span className="font-medium">Decide now</span>
+                        <span className="block text-muted-foreground">Without waiting for the creator&apos;s answer.</span>
+                      </span>
+                    </label>
+                  </FormItem>
+                )}
+              />
+            )}
+            {waiting && decideNow && (
+              <FormField
+                control={form.control}
+                name="decideNowReason"
+                render={({ field }) => (
+                  <FormItem controlId="decide-now-reason">
+                    <FormLabel>Why not wait for the answer</FormLabel>
+                    <FormControl>
+                      <Textarea rows={2} maxLength={REASON_MAX} {...field} />
+                    </FormControl>
+                    <FormDescription>Written to the audit log with the decision.</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            )}
+            <Button type="submit" disabled={decide.isPending || blocked} aria-describedby={blocked ? 'decide-waiting' : undefined}>
+              {decide.isPending && <Spinner />} {waiting && decideNow ? 'Decide now' : 'Decide'}
             </Button>
           </form>
         </Form>
@@ -107,6 +170,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
               <AlertDialogDescription>
                 {chosen?.hint} Both sides are told the reason. This cannot be undone.
               </AlertDialogDescription>
+              {confirming && money.data && <OutcomeAmounts money={money.data} outcome={confirming.outcome} />}
             </AlertDialogHeader>
             <AlertDialogFooter>
               <AlertDialogCancel disabled={decide.isPending}>Cancel</AlertDialogCancel>
@@ -124,5 +188,71 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
         </AlertDialog>
       </CardContent>
     </Card>
+  )
+}
+
+/** What the brand paid and what the creator has been released and paid out so far (payments' figures). */
+function MoneyFigures({ money }: { money: ReturnType<typeof useDisputeMoney> }) {
+  if (money.isPending) return <p className="text-sm text-muted-foreground">Loading the amounts...</p>
+  if (money.isError)
+    return (
+      <div role="alert" className="flex flex-wrap items-center gap-2 text-sm text-destructive">
+        Could not load the amounts: {serverMessage(money.error, 'please try again.')}
+        <Button type="button" size="sm" variant="outline" onClick={() => void money.refetch()}>
+          Load the amounts again
+        </Button>
+      </div>
+    )
+  const m = money.data
+  return (
+    <section aria-label="The payment">
+    <dl className="grid grid-cols-3 gap-2 rounded-md bg-muted/60 p-2 text-sm">
+      <div>
+        <dt className="text-xs text-muted-foreground">Brand paid</dt>
+        <dd>
+          <Money amount={m.paid} currency={m.currency} />
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs text-muted-foreground">Released</dt>
+        <dd>
+          <Money amount={m.released} currency={m.currency} />
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs text-muted-foreground">Paid out</dt>
+        <dd>
+          <Money amount={m.paidOut} currency={m.currency} />
+        </dd>
+      </div>
+    </dl>
+    </section>
+  )
+}
+
+/** The money one outcome moves if decided now: to the brand, from the creator, already paid out and to be recovered. */
+export function OutcomeAmounts({ money, outcome }: { money: DisputeMoney; outcome: Outcome }) {
+  const moves = money.outcomes.find((o) => o.outcome === outcome)
+  if (!moves) return null
+  const rows: [string, number][] =
+    outcome === 'CONTINUE'
+      ? [['Released to the creator now', moves.toCreator]]
+      : [
+          ['To the brand', moves.toBrand],
+          ['From the creator', moves.fromCreator],
+          ['Already paid out, to be recovered', moves.paidOut],
+        ]
+  // spans, not a list: it is read inside the outcome's label
+  return (
+    <span className="grid gap-0.5 text-xs">
+      {rows.map(([label, amount]) => (
+        <span key={label} className="flex justify-between gap-3">
+          <span className="text-muted-foreground">{label}</span>
+          <span className="font-medium">
+            <Money amount={amount} currency={money.currency} />
+          </span>
+        </span>
+      ))}
+    </span>
   )
 }
