@@ -275,6 +275,3 @@ export function placementEnd(bid: Ending): string | null {
   if (placement === 'ENDED') return 'Ended'
   return null
 }
-
-/** Whether the placement is over: no figures to wait for, no short link to set. */
-export const placementOver = (bid: Ending) => placementEnd(bid) !== null
