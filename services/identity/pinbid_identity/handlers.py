@@ -125,10 +125,15 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     async def notify_recheck(session: AsyncSession, d: s.RecheckRequested, e: Envelope) -> None:
         await deliver(session, [notices.recheck_requested(d.creator_id, d.bid_id, d.answer_by)], e.id)
 
-    @on(s.DisputeDecided.event_type)
-    async def notify_decided(session: AsyncSession, d: s.DisputeDecided, e: Envelope) -> None:
-        await deliver(session, [notices.dispute_decided_buyer(d.buyer_id, d.bid_id, d.outcome, d.reason),
-                                notices.dispute_decided_creator(d.creator_id, d.bid_id, d.outcome, d.reason)], e.id)
+    @on(p.DisputeSettled.event_type)
+    async def notify_decided(session: AsyncSession, d: p.DisputeSettled, e: Envelope) -> None:
+        """One notice each per decision, with what it moved: sent when its money moved (payments' receipt), so
+        the refund it made tells no one again (notices.DISPUTE_REFUNDS)."""
+        await deliver(session, [
+            notices.dispute_decided_buyer(d.buyer_id, d.bid_id, d.outcome, d.refunded_cents, d.currency),
+            notices.dispute_decided_creator(d.creator_id, d.bid_id, d.outcome, refunded_cents=d.refunded_cents,
+                                            released_cents=d.released_cents, recovered_cents=d.recovered_cents,
+                                            owed_cents=d.owed_cents, currency=d.currency)], e.id)
 
     @on(s.PlacementEnded.event_type)
     async def notify_unpin(session: AsyncSession, d: s.PlacementEnded, e: Envelope) -> None:
@@ -138,12 +143,17 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     @on(p.PaymentRefunded.event_type)
     async def notify_refund(session: AsyncSession, d: p.PaymentRefunded, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PIN, d.bid_id)
+        if d.reason in notices.DISPUTE_REFUNDS:
+            return  # told by the decision's own notice
+        refund_cents = d.amount_cents if d.refund_cents is None else d.refund_cents
         await deliver(session, [
-            notices.refund_made(d.buyer_id, d.payment_id, d.amount_cents, d.currency, d.reason),
-            notices.payment_refunded(d.creator_id, d.payment_id, d.amount_cents, d.currency, d.reason)], e.id)
+            notices.refund_made(d.buyer_id, d.payment_id, d.amount_cents, refund_cents, d.currency, d.reason),
+            notices.payment_refunded(d.creator_id, d.payment_id, refund_cents, d.currency, d.reason)], e.id)
 
     @on(p.PaymentPartiallyRefunded.event_type)
     async def notify_early_end(session: AsyncSession, d: p.PaymentPartiallyRefunded, e: Envelope) -> None:
+        if d.reason in notices.DISPUTE_REFUNDS:
+            return  # told by the decision's own notice
         await deliver(session, [
             notices.placement_ended_early_buyer(d.buyer_id, d.payment_id, d.amount_cents, d.refund_cents, d.currency,
                                                 d.reason),

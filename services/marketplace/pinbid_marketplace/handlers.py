@@ -17,6 +17,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out, flags, reliability, suspensions
+from .domain.money import from_cents
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
 from .rules import auction_rules
@@ -136,7 +137,16 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
 
     @on(p.PaymentRefunded.event_type)
     async def payment_refunded(session: AsyncSession, d: p.PaymentRefunded, _: Envelope) -> None:
-        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(payment_status="REFUNDED"))
+        """Everything the brand paid is back (whatever a partial refund gave before): set, not added, so a
+        redelivery or a partial refund delivered after it changes nothing."""
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(
+            payment_status="REFUNDED", refunded=from_cents(d.amount_cents)))
+
+    @on(p.PaymentPartiallyRefunded.event_type)
+    async def payment_partially_refunded(session: AsyncSession, d: p.PaymentPartiallyRefunded, _: Envelope) -> None:
+        """The unearned share went back (one per payment): never below what a full refund already set."""
+        await session.execute(update(Bid).where(Bid.id == d.bid_id).values(
+            refunded=func.greatest(Bid.refunded, from_cents(d.refund_cents))))
 
     @on(s.CommentPinned.event_type)
     async def comment_pinned(session: AsyncSession, d: s.CommentPinned, e: Envelope) -> None:

@@ -224,6 +224,9 @@ class Bid(Base):
     raises: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # an operator's REFUND_* decision on the placement's dispute: it counts in the creator's record
     dispute_outcome: Mapped[str | None] = mapped_column(String(20))
+    # what the brand got back of its payment, from payments' refund events: the unearned share of an early end,
+    # everything it paid once refunded in full
+    refunded: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")
 
 
 class AccountSignal(Base):

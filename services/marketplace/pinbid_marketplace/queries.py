@@ -15,7 +15,7 @@ from . import reliability, store
 from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
-from .domain.tabs import COMPLETED_PLACEMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, Tab
+from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, Tab
 from .models import Bid, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
@@ -208,14 +208,15 @@ def _count(*where) -> ColumnElement[int]:
     return func.count().filter(*where)
 
 
-def tab_sql(status: ColumnElement[str], placement: ColumnElement[str | None]) -> ColumnElement[str]:
+def tab_sql(status: ColumnElement[str], placement: ColumnElement[str | None],
+            payment: ColumnElement[str | None]) -> ColumnElement[str]:
     """`domain.tabs.tab_of` in SQL, built from the same table, for the figures counted in the database."""
     pinned = case((or_(placement.is_(None), placement == RUNNING_PLACEMENT), Tab.LIVE.value), else_=Tab.PAST.value)
-    return case((status == BidStatus.PINNED.value, pinned),
+    return case((payment == REFUNDED_PAYMENT, Tab.PAST.value), (status == BidStatus.PINNED.value, pinned),
                 *((status == bid_status.value, tab.value) for bid_status, tab in TAB_OF_STATUS.items()))
 
 
-BID_TAB = tab_sql(Bid.status, Bid.pinned_status)
+BID_TAB = tab_sql(Bid.status, Bid.pinned_status, Bid.payment_status)
 
 
 _CREATOR_FIGURES = select(

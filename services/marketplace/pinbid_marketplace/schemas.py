@@ -186,6 +186,10 @@ class BidOut(ApiModel):
     pin_slot: SlotOut
     payment: PaymentOut | None
     pinned_comment: PinnedCommentOut | None
+    # what the brand got back of its payment (an early end's unearned share, or all of it); None when nothing
+    refunded: Money | None
+    # an operator's refund decision on the placement's dispute (REFUND_UNEARNED or REFUND_ALL); None otherwise
+    dispute_outcome: Literal["REFUND_UNEARNED", "REFUND_ALL"] | None
 
     @classmethod
     def of(cls, view: BidView, *, for_creator: bool = False) -> "BidOut":
@@ -198,11 +202,13 @@ class BidOut(ApiModel):
                                   clicks=bid.clicks, status=bid.pinned_status, pinned_at=bid.pinned_at) \
             if bid.pinned_status else None
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
-                   status=bid.status, tab=tab_of(bid.status, bid.pinned_status).value, final_price=bid.final_price,
+                   status=bid.status, tab=tab_of(bid.status, bid.pinned_status, bid.payment_status).value,
+                   final_price=bid.final_price,
                    created_at=bid.created_at, updated_at=bid.updated_at, comment=text,
                    comment_id=bid.comment_id, comment_username=username, approved_comment=bid.approved_text,
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),
-                   pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned)
+                   pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned,
+                   refunded=bid.refunded or None, dispute_outcome=bid.dispute_outcome)
 
 
 def bidder(user: User | None, with_email: bool) -> BidderOut:

@@ -285,7 +285,7 @@ BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enab
 BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at")
 BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
-                   "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at")
+                   "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at", "refunded")
 BID_COUNTERS = ("likes", "replies", "clicks")
 _POSTGRESQL = postgresql.dialect()
 

@@ -25,21 +25,23 @@ class Earnings:
         self.clock = clock
 
     async def summary(self, creator_id: uuid.UUID) -> dict[str, Decimal]:
-        """totalEarnings: the creator's share of every paid bid, less what went back to brands (a placement ended
-        early keeps what was released); thisMonthEarnings: the same, paid this calendar month (UTC);
-        pendingPayouts: of that, what no paid payout has paid yet; releasedEarnings: released so far (the stages
-        while comments stay pinned); refundedEarnings: the creator's share that went back to brands."""
+        """Nothing counts as earned until it is released (a dispute, a pin awaiting the brand's acceptance hold
+        releases back). totalEarnings: the creator's share released so far on sales not refunded in full (a
+        placement ended early keeps what was released); thisMonthEarnings: of that, released this calendar month
+        (UTC); pendingPayouts: of that, what no paid payout has paid yet; pendingBalance: paid by brands and not
+        released yet; releasedEarnings: the same as totalEarnings; refundedEarnings: what brands got back of this
+        creator's sales, gross (the amounts of their refunds, as the brand is told)."""
         now = self.clock().astimezone(UTC)
         month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
         kept = Earning.status != "REFUNDED"
-        kept_net = case((kept, Earning.net_cents - Earning.refunded_cents), else_=0)
         async with self.db.transaction() as session:
-            row = (await session.execute(
-                select(func.coalesce(func.sum(kept_net), 0),
-                       func.coalesce(func.sum(case((Earning.earned_at >= month_start, kept_net), else_=0)), 0),
-                       func.coalesce(func.sum(case((kept, Earning.released_cents), else_=0)), 0),
-                       func.coalesce(func.sum(Earning.refunded_cents), 0))
-                .where(Earning.creator_id == creator_id))).one()
+            released = int(await session.scalar(
+                select(func.coalesce(func.sum(case((kept, Earning.released_cents), else_=0)), 0))
+                .where(Earning.creator_id == creator_id)))
+            this_month = int(await session.scalar(_released_kept(creator_id).where(
+                EarningRelease.released_at >= month_start)))
+            refunded = int(await session.scalar(select(func.coalesce(func.sum(_refunded_to_brand()), 0))
+                .join(Earning, Earning.payment_id == Payment.id).where(Payment.creator_id == creator_id)))
             paid_out = await session.scalar(
                 select(func.coalesce(func.sum(EarningRelease.cents), 0))
                 .join(Payout, Payout.id == EarningRelease.payout_id)
@@ -50,19 +52,22 @@ class Earnings:
             owed = await bookkeeping.balance(session, ledger.creator_owed(creator_id))
         # owed money is taken from the available balance as soon as there is any, so the two are never both
         # positive: the balance shown is negative while the creator owes money
-        return {"total_earnings": to_money(row[0]), "this_month_earnings": to_money(row[1]),
-                "pending_payouts": to_money(row[0] - paid_out), "pending_balance": to_money(pending),
-                "available_balance": to_money(available - owed), "released_earnings": to_money(row[2]),
-                "refunded_earnings": to_money(row[3]), "owed": to_money(owed)}
+        return {"total_earnings": to_money(released), "this_month_earnings": to_money(this_month),
+                "pending_payouts": to_money(released - paid_out), "pending_balance": to_money(pending),
+                "available_balance": to_money(available - owed), "released_earnings": to_money(released),
+                "refunded_earnings": to_money(refunded), "owed": to_money(owed)}
 
     async def monthly(self, creator_id: uuid.UUID, months: int = CHART_MONTHS) -> list[dict[str, object]]:
-        """Per month: the net earned on paid bids not refunded (by the day paid), and the payouts paid
-        (by the day they were paid), in cents."""
+        """Per month: the creator's share released on sales not refunded in full (by the day released), and the
+        payouts paid (by the day they were paid), in cents."""
         labels = last_months(self.clock().astimezone(UTC), months)
         since = _month_start(labels[0])
         async with self.db.transaction() as session:
-            earned = (await session.execute(select(Earning.earned_at, Earning.net_cents - Earning.refunded_cents).where(
-                Earning.creator_id == creator_id, Earning.status != "REFUNDED", Earning.earned_at >= since))).all()
+            earned = (await session.execute(select(EarningRelease.released_at, EarningRelease.cents)
+                                            .join(Earning, Earning.payment_id == EarningRelease.payment_id)
+                                            .where(EarningRelease.creator_id == creator_id,
+                                                   Earning.status != "REFUNDED",
+                                                   EarningRelease.released_at >= since))).all()
             paid = (await session.execute(select(Payout.settled_at, Payout.net_cents).where(
                 Payout.creator_id == creator_id, Payout.status == "PAID", Payout.settled_at >= since))).all()
         return series(labels, earnings=_by_month(earned), payouts=_by_month(paid))
@@ -112,6 +117,21 @@ class Earnings:
     async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:
         async with self.db.transaction() as session:
             return to_money(await bookkeeping.balance(session, ledger.buyer_charges(buyer_id)))
+
+
+def _released_kept(creator_id: uuid.UUID):
+    """The sum of the creator's releases on sales not refunded in full (a full refund takes them back)."""
+    return (select(func.coalesce(func.sum(EarningRelease.cents), 0))
+            .join(Earning, Earning.payment_id == EarningRelease.payment_id)
+            .where(EarningRelease.creator_id == creator_id, Earning.status != "REFUNDED"))
+
+
+def _refunded_to_brand():
+    """What the brand got back of one sale (a payment with an earning: a payment after its window is no sale), as
+    its refund events said: everything it paid once refunded in
+    full, else the unearned share an early end gave back (once the provider took it)."""
+    return case((Payment.status == "REFUNDED", Payment.amount_cents),
+                (Payment.early_refunded_at.is_not(None), func.coalesce(Payment.early_refund_cents, 0)), else_=0)
 
 
 def _month_start(label: str) -> datetime:

@@ -1652,6 +1652,10 @@ export interface components {
             pinSlot: components["schemas"]["SlotOut"];
             payment: components["schemas"]["PaymentOut"] | null;
             pinnedComment: components["schemas"]["PinnedCommentOut"] | null;
+            /** Refunded */
+            refunded: number | null;
+            /** Disputeoutcome */
+            disputeOutcome: ("REFUND_UNEARNED" | "REFUND_ALL") | null;
         };
         /** BidderOut */
         BidderOut: {

@@ -261,3 +261,17 @@ export function statusLabel(s: string) {
 export function compactNumber(n: number) {
   return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n)
 }
+
+type Ending = Pick<Bid, 'status' | 'payment' | 'pinnedComment' | 'refunded' | 'disputeOutcome'>
+
+/** How a bid that was paid for ended, in words, for its badge: null while nothing ended (issue 31). A refunded or
+ *  ended placement is never shown as a green "Pinned". */
+export function placementEnd(bid: Ending): string | null {
+  if (bid.payment?.status === 'REFUNDED') return 'Refunded'
+  const placement = bid.pinnedComment?.status
+  if (bid.disputeOutcome === 'REFUND_UNEARNED' || (placement === 'ENDED' && (bid.refunded ?? 0) > 0)) return 'Ended · part refunded'
+  if (placement === 'COMPLETED') return 'Completed'
+  if (placement === 'UNPINNED') return (bid.refunded ?? 0) > 0 ? 'Ended early · part refunded' : 'Ended early'
+  if (placement === 'ENDED') return 'Ended'
+  return null
+}

@@ -66,6 +66,8 @@ export function makeBid(over: Partial<Bid> = {}): Bid {
     pinSlot: makeSlot(),
     payment: null,
     pinnedComment: null,
+    refunded: null,
+    disputeOutcome: null,
     ...over,
   }
 }

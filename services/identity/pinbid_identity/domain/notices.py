@@ -172,10 +172,13 @@ def _because(reason: str) -> str:
     return _BECAUSE.get(reason, ".")
 
 
-def refund_made(buyer_id: UUID, payment_id: UUID, amount_cents: int, currency: str, reason: str) -> Notice:
+def refund_made(buyer_id: UUID, payment_id: UUID, amount_cents: int, refund_cents: int, currency: str,
+                reason: str) -> Notice:
+    """`refund_cents`: what this refund gave back; less than `amount_cents` when part came back before."""
+    whole = (f"We refunded {money(refund_cents, currency)} in full" if refund_cents == amount_cents else
+             f"We refunded {money(refund_cents, currency)}, the rest of the {money(amount_cents, currency)} you paid")
     return Notice(buyer_id, Category.APPROVALS, "payment.refunded", "You were refunded",
-                  f"We refunded {money(amount_cents, currency)} in full{_because(reason)}",
-                  MY_BIDS, "View your bids", payment_id)
+                  f"{whole}{_because(reason)}", MY_BIDS, "View your bids", payment_id)
 
 
 def payment_refunded(creator_id: UUID, payment_id: UUID, amount_cents: int, currency: str, reason: str) -> Notice:
@@ -189,8 +192,7 @@ _FOUND = {"HIDDEN": "hidden", "DELETED": "deleted", "UNPINNED": "unpinned"}
 
 def placement_ended_early_buyer(buyer_id: UUID, payment_id: UUID, amount_cents: int, refund_cents: int,
                                 currency: str, reason: str) -> Notice:
-    if reason == "DISPUTE":
-        return Notice(buyer_id, Category.APPROVALS, "payment.partially_refunded", "Part of your payment was refunded",
+    return Notice(buyer_id, Category.APPROVALS, "payment.partially_refunded", "Part of your payment was refunded",
                       f"After your dispute was decided, we refunded {money(refund_cents, currency)} of the "
                       f"{money(amount_cents, currency)} you paid: the share not yet earned.", MY_BIDS,
                       "View your bids", payment_id)
@@ -202,11 +204,6 @@ def placement_ended_early_buyer(buyer_id: UUID, payment_id: UUID, amount_cents: 
 
 def placement_ended_early_creator(creator_id: UUID, payment_id: UUID, refund_cents: int, currency: str,
                                   reason: str) -> Notice:
-    if reason == "DISPUTE":
-        return Notice(creator_id, Category.PAYOUTS, "payment.partially_refunded", "A placement ended after a dispute",
-                      f"After the brand's dispute was decided, the brand got back {money(refund_cents, currency)}, "
-                      "the share not yet earned. You keep what was released.", EARNINGS, "See your earnings",
-                      payment_id)
     return Notice(creator_id, Category.PAYOUTS, "payment.partially_refunded", "A placement ended early",
                   f"The brand's pinned comment was {_FOUND.get(reason, 'unpinned')} before its time was up, so the "
                   f"brand got back {money(refund_cents, currency)}, the share not yet earned. You keep what was "
@@ -307,24 +304,47 @@ def recheck_requested(creator_id: UUID, bid_id: UUID, answer_by: datetime) -> No
                   creator_placement_page(bid_id), "Send the screenshot", bid_id)
 
 
-_OUTCOMES = {
-    "CONTINUE": ("the placement continues", "the placement continues and releases resume"),
-    "REFUND_UNEARNED": ("you are refunded the share not yet earned",
-                        "the brand is refunded the share not yet earned; you keep what was released"),
-    "REFUND_ALL": ("you are refunded in full", "the brand is refunded in full, including what was released to you"),
-}
+# The refund reasons of an operator's decision on a dispute: the decision's own notice (on
+# payments.dispute.settled.v1, with every amount) tells of that money, so the refund itself tells no one again.
+DISPUTE_REFUNDS = {"DISPUTE", "dispute_refund_all"}
+REASON_ON_PAGE = "The operator's reason is on the placement's page."
 
 
-def dispute_decided_buyer(buyer_id: UUID, bid_id: UUID, outcome: str, reason: str) -> Notice:
+def dispute_decided_buyer(buyer_id: UUID, bid_id: UUID, outcome: str, refunded_cents: int, currency: str) -> Notice:
+    """The brand's one notice of an operator's decision on its report, once its money moved."""
+    if outcome == "CONTINUE":
+        words = "the placement continues and nothing is refunded"
+    elif outcome == "REFUND_ALL":
+        words = f"we refunded {money(refunded_cents, currency)}, everything you paid"
+    elif refunded_cents:
+        words = (f"we refunded {money(refunded_cents, currency)}, the share not yet earned; the creator keeps what "
+                 "was released")
+    else:
+        words = "the share not yet earned goes back to you, but all of it had been earned, so nothing was refunded"
     return Notice(buyer_id, Category.APPROVALS, "dispute.decided", "Your report was decided",
-                  f"An operator decided: {_OUTCOMES[outcome][0]}. Reason: {reason}", placement_page(bid_id),
-                  "See the placement", bid_id)
-
-
-def dispute_decided_creator(creator_id: UUID, bid_id: UUID, outcome: str, reason: str) -> Notice:
-    return Notice(creator_id, Category.PAYOUTS, "dispute.decided", "A review was decided",
-                  f"An operator decided: {_OUTCOMES[outcome][1]}. Reason: {reason}", EARNINGS, "See your earnings",
+                  f"An operator decided: {words}. {REASON_ON_PAGE}", placement_page(bid_id), "See the placement",
                   bid_id)
+
+
+def dispute_decided_creator(creator_id: UUID, bid_id: UUID, outcome: str, *, refunded_cents: int,
+                            released_cents: int, recovered_cents: int, owed_cents: int, currency: str) -> Notice:
+    """The creator's one notice of an operator's decision on a placement under review, once its money moved."""
+    if outcome == "CONTINUE":
+        words = "the placement continues" + (
+            f"; {money(released_cents, currency)} held during the review is released to you now" if released_cents
+            else " and releases resume")
+    elif outcome == "REFUND_UNEARNED":
+        words = (f"the brand got back {money(refunded_cents, currency)}, the share not yet earned; you keep what "
+                 "was released")
+    else:
+        words = f"the brand got back {money(refunded_cents, currency)}, everything it paid"
+        if recovered_cents:
+            words += f"; the {money(recovered_cents, currency)} released to you was taken back"
+        if owed_cents:
+            words += f", of which {money(owed_cents, currency)} was already paid out and is now owed"
+    return Notice(creator_id, Category.PAYOUTS, "dispute.decided", "A review was decided",
+                  f"An operator decided: {words}. {REASON_ON_PAGE}", creator_placement_page(bid_id),
+                  "See the placement", bid_id)
 
 
 def unpin_now(creator_id: UUID, bid_id: UUID) -> Notice:

@@ -347,6 +347,8 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
     bid, slot, dispute = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     now = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
     parties = dict(bid_id=bid, slot_id=slot, creator_id=creator, buyer_id=buyer)
+    without_slot = dict(bid_id=bid, creator_id=creator, buyer_id=buyer)
+    payment = uuid.uuid4()
     for data in [
         s.CommentPinned(**parties, comment_id="c1", comment_text="Ad · hi", pinned_at=now, method="MANUAL",
                         awaits_acceptance=True, accept_by=now + timedelta(hours=72)),
@@ -355,6 +357,15 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
                             reported_at=now, answer_by=now + timedelta(hours=48)),
         s.DisputeDecided(**parties, dispute_id=dispute, outcome="REFUND_ALL", reason="No pin on the post",
                          operator_id=uuid.uuid4(), decided_at=now),
+        # the decision's money: the unearned share back first (an earlier REFUND_UNEARNED would do it), then the
+        # rest, then payments' receipt of the decision: one notice each, the receipt's, with its amounts
+        p.PaymentPartiallyRefunded(**without_slot, payment_id=payment, amount_cents=1250, refund_cents=900,
+                                   reason="DISPUTE"),
+        p.PaymentRefunded(**without_slot, payment_id=payment, amount_cents=1250, refund_cents=350,
+                          recovered_cents=0, owed_cents=0, reason="dispute_refund_all"),
+        p.DisputeSettled(**without_slot, dispute_id=dispute, payment_id=payment, outcome="REFUND_ALL",
+                         refunded_cents=1250, released_cents=0, recovered_cents=0, owed_cents=0,
+                         ledger_transaction_ids=[], settled_at=now),
         s.PlacementEnded(**parties, method="MANUAL", reason="Dispute decided: REFUND_ALL", ended_at=now),
         s.PlacementEnded(**{**parties, "bid_id": uuid.uuid4()}, method="SESSION", reason="x", ended_at=now),
         s.PlacementAccepted(**{**parties, "bid_id": uuid.uuid4()}, accepted_at=now, by="SILENCE"),
@@ -365,7 +376,10 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
     check = brand["placement.acceptance_requested"]
     assert (check["title"], check["link"]) == ("Check your placement", f"/my-bids/{bid}")
     assert "Nov 29, 10:00 UTC" in check["message"]  # the acceptBy the event carries
-    assert "No pin on the post" in brand["dispute.decided"]["message"]
+    assert len(await notes(web, buyer_token)) == 3  # no "You were refunded", no "Part of your payment ..."
+    assert brand["dispute.decided"]["message"] == (
+        "An operator decided: we refunded $12.50, everything you paid. The operator's reason is on the placement's "
+        "page.")
     mine = {n["kind"]: n for n in await notes(web, creator_token)}
     assert set(mine) == {"comment.pinned", "placement.recheck_requested", "placement.disputed", "dispute.decided",
                          "placement.ended", "placement.accepted"}  # one unpin notice: the MANUAL placement's
@@ -373,5 +387,7 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
     assert "Nov 28, 10:00 UTC" in mine["placement.disputed"]["message"]
     # the answer form is on the creator's page of the placement (a pinned placement is no longer in Approvals)
     assert mine["placement.disputed"]["link"] == mine["placement.recheck_requested"]["link"] == f"/placements/{bid}"
-    assert "No pin on the post" in mine["dispute.decided"]["message"]
+    assert len(await notes(web, creator_token)) == 6
+    assert "the brand got back $12.50, everything it paid" in mine["dispute.decided"]["message"]
+    assert mine["dispute.decided"]["link"] == f"/placements/{bid}"
     assert "Unpin" in mine["placement.ended"]["title"]

@@ -43,7 +43,7 @@ def test_brands_have_no_payout_switch_creators_have_all_four():
     assert Category.PAYOUTS not in ROLE_CATEGORIES["BUYER"]
     assert set(ROLE_CATEGORIES["INFLUENCER"]) == set(Category)
     brand_notices = [notices.outbid(uuid.uuid4(), uuid.uuid4(), "Reel", 100, "USD"),
-                     notices.refund_made(uuid.uuid4(), uuid.uuid4(), 100, "USD", "not_pinned_in_time"),
+                     notices.refund_made(uuid.uuid4(), uuid.uuid4(), 100, 100, "USD", "not_pinned_in_time"),
                      notices.comment_pinned(uuid.uuid4(), uuid.uuid4(), "Hi")]
     assert all(n.category in ROLE_CATEGORIES["BUYER"] for n in brand_notices)
 
@@ -65,8 +65,8 @@ def test_mails_of_a_topic_go_at_most_once_per_window():
 
 def test_the_refund_says_why_only_when_it_knows():
     user, payment = uuid.uuid4(), uuid.uuid4()
-    assert "not pinned in time" in notices.refund_made(user, payment, 4200, "USD", "not_pinned_in_time").message
-    assert notices.refund_made(user, payment, 4200, "USD", "requested").message == "We refunded $42.00 in full."
+    assert "not pinned in time" in notices.refund_made(user, payment, 4200, 4200, "USD", "not_pinned_in_time").message
+    assert notices.refund_made(user, payment, 4200, 4200, "USD", "requested").message == "We refunded $42.00 in full."
 
 
 def test_mail_bodies_link_to_the_screen_and_the_preferences_and_escape_html():
@@ -81,7 +81,34 @@ def test_mail_bodies_link_to_the_screen_and_the_preferences_and_escape_html():
 
 def test_refunds_by_an_operator_or_a_dispute_say_so():
     user, payment = uuid.uuid4(), uuid.uuid4()
-    assert "support team" in notices.refund_made(user, payment, 4200, "USD", "operator_refund").message
-    assert "dispute" in notices.payment_refunded(user, payment, 4200, "USD", "dispute_refund_all").message
-    ended = notices.placement_ended_early_creator(user, payment, 2100, "USD", "DISPUTE")
-    assert "dispute" in ended.message and "unpinned" not in ended.message
+    assert "support team" in notices.refund_made(user, payment, 4200, 4200, "USD", "operator_refund").message
+    # what this refund gave back, after an early end gave back part: not "in full" at the amount paid
+    rest = notices.refund_made(user, payment, 4200, 1200, "USD", "operator_refund").message
+    assert rest.startswith("We refunded $12.00, the rest of the $42.00 you paid") and "in full" not in rest
+
+
+def test_a_decision_is_told_once_to_each_side_in_words_with_its_amounts():
+    buyer, creator, bid = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    told = {outcome: (notices.dispute_decided_buyer(buyer, bid, outcome, refunded, "USD").message,
+                      notices.dispute_decided_creator(creator, bid, outcome, refunded_cents=refunded,
+                                                      released_cents=released, recovered_cents=recovered,
+                                                      owed_cents=owed, currency="USD").message)
+            for outcome, refunded, released, recovered, owed in (("CONTINUE", 0, 900, 0, 0),
+                                                                 ("REFUND_UNEARNED", 1250, 0, 0, 0),
+                                                                 ("REFUND_ALL", 1250, 0, 450, 200))}
+    assert told["CONTINUE"] == (
+        "An operator decided: the placement continues and nothing is refunded. The operator's reason is on the "
+        "placement's page.",
+        "An operator decided: the placement continues; $9.00 held during the review is released to you now. The "
+        "operator's reason is on the placement's page.")
+    assert "we refunded $12.50, the share not yet earned" in told["REFUND_UNEARNED"][0]
+    assert "the brand got back $12.50, the share not yet earned" in told["REFUND_UNEARNED"][1]
+    assert "we refunded $12.50, everything you paid" in told["REFUND_ALL"][0]
+    assert ("the brand got back $12.50, everything it paid; the $4.50 released to you was taken back, of which "
+            "$2.00 was already paid out and is now owed") in told["REFUND_ALL"][1]
+    for buyer_words, creator_words in told.values():
+        assert "REFUND" not in buyer_words + creator_words and "CONTINUE" not in buyer_words + creator_words
+    nothing_left = notices.dispute_decided_buyer(buyer, bid, "REFUND_UNEARNED", 0, "USD").message
+    assert "nothing was refunded" in nothing_left
+    assert notices.dispute_decided_creator(creator, bid, "CONTINUE", refunded_cents=0, released_cents=0,
+                                           recovered_cents=0, owed_cents=0, currency="USD").link == f"/placements/{bid}"

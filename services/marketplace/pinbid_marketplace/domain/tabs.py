@@ -24,9 +24,14 @@ RUNNING_PLACEMENT = "ACTIVE"
 COMPLETED_PLACEMENT = "COMPLETED"
 
 
-def tab_of(status: str, placement: str | None) -> Tab:
+REFUNDED_PAYMENT = "REFUNDED"
+
+
+def tab_of(status: str, placement: str | None, payment: str | None = None) -> Tab:
     """`placement`: the pinned comment's status (ACTIVE, COMPLETED, UNPINNED, ENDED on a refund), None before the
-    pin."""
+    pin; `payment`: the payment's status (a payment refunded in full ends the bid, pinned or not)."""
+    if payment == REFUNDED_PAYMENT:
+        return Tab.PAST
     if status == S.PINNED:
         return Tab.LIVE if placement in (None, RUNNING_PLACEMENT) else Tab.PAST
     return TAB_OF_STATUS[S(status)]

@@ -6,6 +6,7 @@ import uuid
 from datetime import timedelta
 
 from pinbid_kit.events import identity as i
+from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_marketplace.domain.tabs import Tab, tab_of
 from pinbid_marketplace.slots import placements_on_post
@@ -153,3 +154,41 @@ async def test_an_end_delivered_before_its_pin_stays_the_end(world):
     assert held == [0, 0, 0]
     record = (await world.http.get("/influencer/record", headers=creator)).json()
     assert (record["placements"], record["kept"], record["endedEarly"]) == (2, 1, 1)
+
+
+async def test_a_refunded_placement_shows_what_was_paid_and_given_back_and_is_past(world):
+    """Issue 31: the brand's bid carries what its refunds gave back, from payments' events: the unearned share of
+    an early end, then everything once refunded in full, whatever the order and the redeliveries; a bid refunded
+    in full is past (pinned or never pinned) and no longer counted among the won."""
+    creator, posts = await world.creator(posts=2)
+    partly, fully = [await placement(world, creator, posts[n], minutes_to_decide=5) for n in range(2)]
+    buyer_ids = {}
+    async with world.service.db.transaction() as session:
+        for row in (await session.execute(text("SELECT id, buyer_id, payment_id FROM bids"))).all():
+            buyer_ids[row.id] = (row.buyer_id, row.payment_id)
+
+    def money_event(kind, ids, **amounts):
+        buyer, payment = buyer_ids[ids["bid_id"]]
+        return kind(payment_id=payment, bid_id=ids["bid_id"], buyer_id=buyer, creator_id=ids["creator_id"],
+                    amount_cents=1000, **amounts)  # the second price: the minimum, 10.00
+
+    unearned = money_event(p.PaymentPartiallyRefunded, partly, refund_cents=750, reason="DISPUTE")
+    envelope = await world.deliver(unearned)
+    await world.service.consumers.dispatch(envelope, {})  # redelivered
+    await world.deliver(s.DisputeDecided(dispute_id=uuid.uuid4(), slot_id=partly["slot_id"], buyer_id=buyer_ids[
+        partly["bid_id"]][0], outcome="REFUND_UNEARNED", reason="r", operator_id=uuid.uuid4(),
+        decided_at=world.clock.now, bid_id=partly["bid_id"], creator_id=partly["creator_id"]))
+    # the full refund of the other arrives before its partial one (out of order): the partial one takes nothing off
+    await world.deliver(money_event(p.PaymentRefunded, fully, reason="dispute_refund_all", refund_cents=250,
+                                    recovered_cents=0, owed_cents=0))
+    await world.deliver(money_event(p.PaymentPartiallyRefunded, fully, refund_cents=750, reason="DISPUTE"))
+
+    for ids, refunded, outcome, tab in ((partly, 7.5, "REFUND_UNEARNED", "live"), (fully, 10.0, None, "past")):
+        headers = world.auth(buyer_ids[ids["bid_id"]][0], "BUYER")
+        [bid] = (await world.http.get("/buyer/bids", headers=headers)).json()
+        assert (bid["refunded"], bid["disputeOutcome"], bid["tab"], bid["finalPrice"]) == (
+            refunded, outcome, tab, 10.0)
+    assert tab_of("WON", None, "REFUNDED") is Tab.PAST and tab_of("PINNED", "ACTIVE", "COMPLETED") is Tab.LIVE
+    figures = await world.http.get("/buyer/dashboard-figures", headers=world.auth(buyer_ids[fully["bid_id"]][0],
+                                                                                   "BUYER"))
+    assert figures.json() == {"activeBids": 0, "wonAuctions": 0}

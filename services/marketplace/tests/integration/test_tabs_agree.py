@@ -8,14 +8,16 @@ from pinbid_marketplace.domain.tabs import tab_of
 from pinbid_marketplace.queries import tab_sql
 from sqlalchemy import String, literal, select, text
 
-PLACEMENTS = (None, "ACTIVE", "COMPLETED", "UNPINNED")
+PLACEMENTS = (None, "ACTIVE", "COMPLETED", "UNPINNED", "ENDED")
+PAYMENTS = (None, "REQUESTED", "COMPLETED", "EXPIRED", "REFUNDED")
 
 
-async def test_the_databases_tab_is_the_domains_for_every_status_and_placement(world):
+async def test_the_databases_tab_is_the_domains_for_every_status_placement_and_payment(world):
     async with world.service.db.autocommit() as conn:
-        for status, placement in itertools.product(BidStatus, PLACEMENTS):
-            in_sql = await conn.scalar(select(tab_sql(literal(status.value), literal(placement, String))))
-            assert in_sql == tab_of(status, placement).value, (status, placement)
+        for status, placement, payment in itertools.product(BidStatus, PLACEMENTS, PAYMENTS):
+            in_sql = await conn.scalar(select(tab_sql(literal(status.value), literal(placement, String),
+                                                      literal(payment, String))))
+            assert in_sql == tab_of(status, placement, payment).value, (status, placement, payment)
 
 
 async def test_the_buyers_figures_count_the_tabs_of_the_bid_list(world):

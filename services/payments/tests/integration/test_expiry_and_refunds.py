@@ -81,4 +81,6 @@ async def test_not_pinned_in_time_is_refunded_in_full_once(pay):
     assert await pay.balance(ledger.creator_available(approved.creator_id)) == 2_250
     summary = (await pay.http.get("/influencer/earnings", headers=pay.token(approved.creator_id,
                                                                             "INFLUENCER"))).json()
-    assert summary["totalEarnings"] == 90.0
+    # earned: the quarter released at the pin of the bid kept; the refunded sale earned nothing, and the brand's
+    # whole payment shows as refunded
+    assert (summary["totalEarnings"], summary["refundedEarnings"]) == (22.5, 200.0)

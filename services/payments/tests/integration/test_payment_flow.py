@@ -42,8 +42,9 @@ async def test_checkout_pay_and_pin(pay):
     assert await pay.balance(ledger.creator_available(creator)) == 0
 
     earnings = (await pay.http.get("/influencer/earnings", headers=pay.token(creator, "INFLUENCER"))).json()
-    assert earnings["totalEarnings"] == 90.0 and earnings["thisMonthEarnings"] == 90.0
-    assert earnings["pendingPayouts"] == 90.0
+    # paid, not pinned: nothing is earned until it is released, all of it waits in the pending balance
+    assert (earnings["totalEarnings"], earnings["thisMonthEarnings"], earnings["pendingPayouts"]) == (0, 0, 0)
+    assert earnings["pendingBalance"] == 90.0
 
     await pay.pin(approved)
     await pay.pin(approved)  # a second pinned event releases nothing more

@@ -96,7 +96,10 @@ async def test_pinned_released_in_stages_unpinned_early_and_refunded_pro_rata(pa
     assert earning == [("ENDED_EARLY", released, creator_back)]
     summary = (await pay.http.get("/influencer/earnings",
                                   headers=pay.token(approved.creator_id, "INFLUENCER"))).json()
-    assert (summary["releasedEarnings"], summary["refundedEarnings"]) == (released / 100, creator_back / 100)
+    # what the brand got back, gross (its share of the fee included), as the brand's refund said
+    assert (summary["releasedEarnings"], summary["refundedEarnings"]) == (released / 100,
+                                                                           (creator_back + fee_back) / 100)
+    assert summary["totalEarnings"] == released / 100
 
 
 async def test_a_placement_kept_to_its_end_is_released_in_full_and_paid_out_in_parts(pay):

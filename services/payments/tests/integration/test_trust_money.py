@@ -176,6 +176,33 @@ async def test_refund_unearned_gives_back_the_unreleased_share_with_its_fee_thro
     assert len(settled["ledgerTransactionIds"]) == 1
 
 
+async def earnings_of(pay, approved) -> dict:
+    response = await pay.http.get("/influencer/earnings", headers=pay.token(approved.creator_id, "INFLUENCER"))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def test_nothing_is_earned_during_the_dispute_and_the_refund_shows_at_the_brands_gross(pay):
+    approved = await paid_and_app_pinned(pay)  # pinned on the creator's word: held until the brand accepts
+    dispute = uuid.uuid4()
+    await twice(pay, disputed(pay, approved, dispute))
+    for day in (1, 2):
+        pay.clock.advance(days=1)
+        await kept(pay, approved, day)
+    during = await earnings_of(pay, approved)
+    assert (during["totalEarnings"], during["thisMonthEarnings"], during["pendingPayouts"],
+            during["releasedEarnings"], during["refundedEarnings"]) == (0, 0, 0, 0, 0)
+    assert during["pendingBalance"] == 180.0  # the creator's share, paid by the brand, held
+
+    await twice(pay, decided(pay, approved, dispute, "REFUND_UNEARNED"))  # nothing was released: all goes back
+    assert await pay.service.state["refunds"].run_once() == 1
+    [refund] = await pay.events("payments.payment.partially_refunded.v1")
+    after = await earnings_of(pay, approved)
+    assert refund["refundCents"] == 20_000
+    assert (after["totalEarnings"], after["refundedEarnings"], after["pendingBalance"]) == (
+        0, refund["refundCents"] / 100, 0)
+
+
 async def test_refund_all_before_payout_takes_back_the_released_money_from_the_available_balance(pay):
     approved = await paid_and_app_pinned(pay)
     await twice(pay, accepted(pay, approved))

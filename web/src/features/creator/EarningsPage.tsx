@@ -58,7 +58,8 @@ function EarningsPageInner() {
   }
   if (earnings.isError) return <LoadError message={EARNINGS_LOAD_ERROR} onRetry={() => void earnings.refetch()} />
   const e: Earnings = earnings.data
-  const paid = (bids.data ?? []).filter((b) => b.payment?.status === 'COMPLETED')
+  // a refunded sale stays, with what the brand got back (the same gross amount the brand is shown)
+  const paid = (bids.data ?? []).filter((b) => b.payment?.status === 'COMPLETED' || b.payment?.status === 'REFUNDED')
 
   return (
     <div className="mx-auto w-full max-w-5xl space-y-6">
@@ -96,7 +97,7 @@ function EarningsPageInner() {
               <dd className="text-lg font-semibold tabular-nums">{formatMoney(e.releasedEarnings)}</dd>
             </div>
             <div>
-              <dt className="text-muted-foreground">Refunded to brands</dt>
+              <dt className="text-muted-foreground">Refunded to brands (gross)</dt>
               <dd className="text-lg font-semibold tabular-nums">{formatMoney(e.refundedEarnings)}</dd>
             </div>
           </dl>
@@ -169,7 +170,11 @@ function EarningsPageInner() {
                       </div>
                       <div className="text-right tabular-nums">
                         <p>{formatMoney(gross)}</p>
-                        <p className="font-semibold text-success">{formatMoney(net(gross))} net</p>
+                        {b.refunded != null ? (
+                          <p className="font-semibold text-destructive">{formatMoney(b.refunded)} refunded to the brand</p>
+                        ) : (
+                          <p className="font-semibold text-success">{formatMoney(net(gross))} net</p>
+                        )}
                       </div>
                     </li>
                   )

@@ -8,7 +8,7 @@ import { serverMessage, unwrap } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { bidAgainAmount, bidMaximum, buyerControls, leaderPaysLine, statusLabel, timeLeft } from '@/lib/bids'
+import { bidAgainAmount, bidMaximum, buyerControls, leaderPaysLine, placementEnd, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { formatMoney } from '@/lib/money'
 import { fmtDateTime } from '@/components/common'
@@ -67,6 +67,8 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
   const bidFlash = useFlash(slot.currentBid)
   const maximum = bidMaximum(bid)
   const live = slot.status === 'ACTIVE' && (bid.status === 'ACTIVE' || bid.status === 'OUTBID')
+  const ended = placementEnd(bid)
+  const paid = bid.payment?.status === 'COMPLETED' || bid.payment?.status === 'REFUNDED'
   return (
     <article
       ref={row}
@@ -86,15 +88,23 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
           </div>
           {c.pendingApproval ? (
             <Badge variant="soft">Pending Approval</Badge>
+          ) : ended ? (
+            <Badge variant="secondary">{ended}</Badge>
           ) : (
             <Badge className={cn(statusFlash && 'live-flash')} variant={bid.status === 'OUTBID' || bid.status === 'REJECTED' ? 'destructive' : bid.status === 'PINNED' || bid.status === 'ACTIVE' ? 'success' : 'secondary'}>{statusLabel(bid.status)}</Badge>
           )}
         </div>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
           <div>
-            <dt className="text-xs text-muted-foreground">{bid.payment?.status === 'COMPLETED' ? 'Price paid' : bid.finalPrice != null ? 'Price to pay' : 'Your bid'}</dt>
+            <dt className="text-xs text-muted-foreground">{paid ? 'Price paid' : bid.finalPrice != null ? 'Price to pay' : 'Your bid'}</dt>
             <dd className="font-semibold tabular-nums">{formatMoney(price)}</dd>
           </div>
+          {bid.refunded != null && (
+            <div>
+              <dt className="text-xs text-muted-foreground">Refunded to you</dt>
+              <dd className="font-semibold tabular-nums">{formatMoney(bid.refunded)}</dd>
+            </div>
+          )}
           {slot.status === 'ACTIVE' && (
             <div>
               <dt className="text-xs text-muted-foreground">Current bid</dt>
@@ -127,7 +137,7 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
         {bid.pinnedComment && (
           <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <span className="flex items-center gap-1 font-medium text-foreground">
-              <Pin className="size-4 text-primary" aria-hidden="true" /> {bid.pinnedComment.status === 'ACTIVE' ? 'Pinned' : capitalize(bid.pinnedComment.status.toLowerCase())}
+              <Pin className="size-4 text-primary" aria-hidden="true" /> {ended ?? (bid.pinnedComment.status === 'ACTIVE' ? 'Pinned' : capitalize(bid.pinnedComment.status.toLowerCase()))}
             </span>
             <span>{bid.pinnedComment.likes} likes</span>
             <span>{bid.pinnedComment.replies} replies</span>
