@@ -85,3 +85,13 @@ def test_refunds_by_an_operator_or_a_dispute_say_so():
     assert "dispute" in notices.payment_refunded(user, payment, 4200, "USD", "dispute_refund_all").message
     ended = notices.placement_ended_early_creator(user, payment, 2100, "USD", "DISPUTE")
     assert "dispute" in ended.message and "unpinned" not in ended.message
+
+
+def test_the_notices_that_say_to_pin_open_the_sales_card_which_links_to_the_post():
+    creator, bid = uuid.uuid4(), uuid.uuid4()
+    deadline = datetime(2026, 11, 24, 9, 30, tzinfo=UTC)
+    paid = notices.payment_received(creator, uuid.uuid4(), bid, 4300, "USD", deadline)
+    reminder = notices.pin_reminder(creator, bid, deadline)
+    for notice in (paid, reminder):
+        assert notice.link == f"/approvals#bid-{bid}"
+        assert "opens the post on Instagram" in notice.message
