@@ -167,7 +167,6 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
       await snap(page, '20-instagram-login')
       await login.getByLabel('Instagram password').fill('sandbox')
       await login.getByRole('button', { name: /Log In/ }).click()
-      await toast(page, 'Instagram Login Successful')
     }
     await pinned.waitFor()
     await snap(page, '21-approvals-pinned')

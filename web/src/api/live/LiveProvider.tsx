@@ -5,6 +5,7 @@ import { toast } from 'sonner'
 import { getToken, handleRefused } from '@/auth/token'
 import { getConfig } from '@/config'
 import { formatMoney } from '@/lib/money'
+import { alreadyTold } from '@/lib/told'
 import { KEYS } from '@/api/keys'
 import { applyBidEvent, applyNotificationEvent, applyPlacementEvent, applySlotEvent, refetchOnScreen } from './cache'
 import type { BidEvent, LiveEvent, LiveNotice } from './events'
@@ -88,7 +89,8 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
         id: `outbid-${slotId || e.id}`,
         description: e.currentBid != null ? `The current bid is now ${formatMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
         duration: 10_000,
-        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}`) } : undefined,
+        // Bid Again opens the slot's bid panel at the current bid plus 10, as My Bids' Bid Again does
+        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}&again=1`) } : undefined,
       })
     },
     [queryClient, navigate],
@@ -96,7 +98,7 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
 
   const tellNotice = React.useCallback(
     (n: LiveNotice) => {
-      if (KINDS_TOLD_BY_BID_EVENTS.has(n.kind)) return
+      if (KINDS_TOLD_BY_BID_EVENTS.has(n.kind) || alreadyTold(n.kind)) return
       const link = n.link
       toast(n.title, {
         id: `notice-${n.kind}`,
