@@ -60,7 +60,7 @@ describe('approvals', () => {
       'POST /influencer/instagram-login': () => json(200, { detail: 'ok', username: 'maya.moves' }),
     })
     renderApp('/approvals')
-    expect(await screen.findByText('Waiting on buyer to pay...')).toBeInTheDocument()
+    expect(await screen.findByText('Waiting on the brand to pay...')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Pin Comment' }))
     const dialog = within(await screen.findByRole('dialog', { name: 'Secure Instagram Login' }))
     expect(dialog.getByLabelText('Instagram username')).toHaveValue('maya.moves')
@@ -110,7 +110,7 @@ describe('approvals', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Approve' }))
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }))
     await toastWith('Approval Successful')
-    expect(screen.getByText('Waiting on buyer to pay...')).toBeInTheDocument()
+    expect(screen.getByText('Waiting on the brand to pay...')).toBeInTheDocument()
   })
 
   it('All caught up!', async () => {

@@ -25,7 +25,7 @@ export const BUYER_MENU: MenuItem[] = [
 
 export function menuFor(role: Role | string | undefined): { label: string; items: MenuItem[] } | null {
   if (role === 'INFLUENCER') return { label: 'Creator Tools', items: INFLUENCER_MENU }
-  if (role === 'BUYER') return { label: 'Buyer Tools', items: BUYER_MENU }
+  if (role === 'BUYER') return { label: 'Brand Tools', items: BUYER_MENU }
   return null
 }
 

@@ -22,7 +22,7 @@ export function PlaceBidSheet({ slot, onOpenChange, suggest = 'next' }: { slot: 
   const focusReturn = useFocusReturn()
   return (
     <Sheet open={slot !== null} onOpenChange={onOpenChange}>
-      <SheetContent className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined} {...focusReturn}>
+      <SheetContent data-bid-panel className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined} {...focusReturn}>
         {slot && <PlaceBidForm key={`${slot.id}:${suggest}`} slot={slot} suggest={suggest} onDone={() => onOpenChange(false)} />}
       </SheetContent>
     </Sheet>

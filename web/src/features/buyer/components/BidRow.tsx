@@ -151,7 +151,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
               Cancel Bid
             </Button>
           )}
-          {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for Influencer to Pin comment</span>}
+          {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for the creator to pin the comment</span>}
           {bid.finalPrice != null && ['APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'].includes(bid.status) && (
             <Button size="sm" variant="outline" asChild>
               <Link to={`/my-bids/${bid.id}`}>

@@ -68,17 +68,18 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void, suggest: BidSu
   const warning = tooLowWarning(amount, slot, openedAt)
   const closed = slot.status !== 'ACTIVE' || new Date(slot.auctionEnd).getTime() <= now.getTime()
   const [largeBid, setLargeBid] = React.useState<(LargeBid & { body: ReturnType<typeof buildBidBody> }) | null>(null)
-  // the brand's comments are asked for only once Instagram is known to be connected (else a 401 each time)
+  // the brand's comments are not asked for when Instagram is known not to be connected (a 401 each time); a
+  // connection that could not be read leaves the comments' own answer to say it
   const connection = useQuery(instagramConnectionQuery())
-  const connected = connection.data?.connected === true
-  const comments = useQuery({ ...commentsQuery(slot.id), retry: false, staleTime: 0, enabled: connected })
+  const askComments = !connection.isPending && connection.data?.connected !== false
+  const comments = useQuery({ ...commentsQuery(slot.id), retry: false, staleTime: 0, enabled: askComments })
   const myBids = useQuery({ ...buyerBidsQuery(), staleTime: 0 })
   const mine = liveBidOn(myBids.data, slot.id)
   const myMaximum = mine ? bidMaximum(mine) : null
   const keepable = Boolean(mine?.comment || mine?.commentId)
   // not connected, or connected with a token Instagram no longer takes (social answers 401 then)
   const notConnected = connection.data?.connected === false || (comments.error instanceof ApiError && comments.error.status === 401)
-  const commentsLoading = connection.isPending || (connected && comments.isPending)
+  const commentsLoading = connection.isPending || (askComments && comments.isPending)
   const hasComments = (comments.data?.length ?? 0) > 0
   const effectiveMode: CommentMode = mode ?? (keepable ? 'keep' : hasComments ? 'existing' : 'new')
   const { user } = useAuth()

@@ -130,7 +130,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
                 </ConfirmButton>
               </>
             )}
-            {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
+            {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on the brand to pay...</p>}
             {action === 'pin' && (
               <Button size="sm" onClick={onPin} disabled={pinning || posted || !hasComment || needsCommentApproval}>
                 {pinning ? <Spinner /> : posted ? <Check /> : <Pin />} {manual ? (posted ? 'Posted' : 'Post comment') : 'Pin Comment'}
