@@ -333,6 +333,9 @@ describe('focus, words and greetings', () => {
     signedIn(buyer, { 'GET /buyer/dashboard': () => json(200, { activeBids: 0, wonAuctions: 0, totalSpent: 0 }), 'GET /marketplace/slots': () => page([]) })
     renderApp('/dashboard')
     expect(await screen.findByRole('heading', { name: `Welcome back, ${buyer.name}` })).toBeInTheDocument()
+    // the account's role under its name is a person's word too
+    expect(screen.getAllByText('Brand').length).toBeGreaterThan(0)
+    expect(screen.queryByText('Buyer')).toBeNull()
   })
 })
 

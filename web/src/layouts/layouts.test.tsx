@@ -59,7 +59,7 @@ describe('signed-in shell', () => {
     ])
     expect(within(nav).getByText('Creator Tools')).toBeInTheDocument()
     expect(within(nav).getByText('Maya Rivers')).toBeInTheDocument()
-    expect(within(nav).getByText('Influencer')).toBeInTheDocument()
+    expect(within(nav).getByText('Creator')).toBeInTheDocument()
   })
 
   it('shows the buyer menu under "Brand Tools"', async () => {

@@ -30,7 +30,7 @@ export function menuFor(role: Role | string | undefined): { label: string; items
 }
 
 export function roleLabel(role: string) {
-  if (role === 'INFLUENCER') return 'Influencer'
-  if (role === 'BUYER') return 'Buyer'
+  if (role === 'INFLUENCER') return 'Creator'
+  if (role === 'BUYER') return 'Brand'
   return role.charAt(0) + role.slice(1).toLowerCase()
 }
