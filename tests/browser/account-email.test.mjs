@@ -30,7 +30,7 @@ describe(`changing the email at ${BASE_URL}`, { concurrency: false }, () => {
     await page.getByLabel('Email').fill(buyer.email)
     await page.getByLabel('Business Name (optional)').fill(buyer.business)
     await page.getByLabel('Password').fill(buyer.password)
-    await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+    await page.getByRole('button', { name: 'Create Brand Account' }).click()
     await page.waitForURL('**/dashboard')
     const oldToken = await page.evaluate(() => localStorage.getItem('token'))
 

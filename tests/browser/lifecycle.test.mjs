@@ -67,7 +67,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await page.getByLabel('Email').fill(buyer.email)
     await page.getByLabel('Business Name (optional)').fill(buyer.business)
     await page.getByLabel('Password').fill(buyer.password)
-    await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+    await page.getByRole('button', { name: 'Create Brand Account' }).click()
     await page.waitForURL('**/dashboard')
     await page.getByText(/\d+ opportunit(y|ies) found/).waitFor()
     await snap(page, '13-buyer-dashboard')
@@ -135,7 +135,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await card.getByRole('button', { name: 'Approve' }).click()
     await page.getByRole('alertdialog').getByRole('button', { name: 'Approve' }).click()
     await toast(page, 'Approval Successful')
-    await card.getByText('Waiting on buyer to pay...').waitFor()
+    await card.getByText('Waiting on the brand to pay...').waitFor()
   })
 
   it('the brand pays on the sandbox checkout page', async () => {
@@ -150,7 +150,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
     await page.waitForURL('**/my-bids**')
     await toast(page, 'Payment Successful')
     await page.getByRole('tab', { name: /Won/ }).click()
-    await page.getByText('Waiting for Influencer to Pin comment').waitFor({ timeout: 30_000 })
+    await page.getByText('Waiting for the creator to pin the comment').waitFor({ timeout: 30_000 })
   })
 
   it('the creator pins the comment', async () => {
@@ -167,7 +167,6 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
       await snap(page, '20-instagram-login')
       await login.getByLabel('Instagram password').fill('sandbox')
       await login.getByRole('button', { name: /Log In/ }).click()
-      await toast(page, 'Instagram Login Successful')
     }
     await pinned.waitFor()
     await snap(page, '21-approvals-pinned')

@@ -13,7 +13,7 @@ async function signUpBrand(page, name) {
   await page.getByLabel('Full Name').fill(name)
   await page.getByLabel('Email').fill(uniqueEmail(name.toLowerCase().replace(/\W+/g, '.')))
   await page.getByLabel('Password').fill('live-Password-1')
-  await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+  await page.getByRole('button', { name: 'Create Brand Account' }).click()
   await page.waitForURL('**/dashboard')
 }
 

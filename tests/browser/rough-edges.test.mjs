@@ -87,7 +87,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
     await page.getByLabel('Email').fill(newBrand.email)
     await page.getByLabel('Business Name (optional)').fill(newBrand.business)
     await page.getByLabel('Password').fill(newBrand.password)
-    await page.getByRole('button', { name: 'Create Buyer Account' }).click()
+    await page.getByRole('button', { name: 'Create Brand Account' }).click()
     await page.waitForURL('**/dashboard')
     await page.goto('/marketplace')
     await page.getByLabel('Search pin slots').fill(SLOT_TITLE)
@@ -166,7 +166,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
     // the result of a step that cannot be undone stays long enough to be read (sonner's default was 4 s)
     await cp.waitForTimeout(5000)
     assert.equal(await cp.locator('[data-sonner-toast]').filter({ hasText: 'Approval Successful' }).isVisible(), true)
-    await card.getByText('Waiting on buyer to pay...').waitFor()
+    await card.getByText('Waiting on the brand to pay...').waitFor()
   })
 
   it('after paying, My Bids opens on the paid bid', async () => {

@@ -90,8 +90,8 @@ def register(consumers: Consumers, notifier: Notifier, clock: Clock) -> None:
     @on(p.PaymentCompleted.event_type)
     async def notify_payment_received(session: AsyncSession, d: p.PaymentCompleted, e: Envelope) -> None:
         await reminders.cancel(session, reminders.PAYMENT, d.payment_id)
-        await deliver(session, [notices.payment_received(d.creator_id, d.payment_id, d.amount_cents, d.currency,
-                                                         d.pin_deadline_at)], e.id)
+        await deliver(session, [notices.payment_received(d.creator_id, d.payment_id, d.bid_id, d.amount_cents,
+                                                         d.currency, d.pin_deadline_at)], e.id)
         if d.pin_deadline_at is None:  # from a payments release that did not say it yet
             return
         due = reminder_due(d.pin_deadline_at, PIN_REMINDER_BEFORE, clock())

@@ -1,7 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch'
 import type { paths as GeneratedPaths, components } from './schema'
 import { getConfig } from '@/config'
-import { getToken, handleRefused } from '@/auth/token'
+import { getToken, handleRefused, refusalOf } from '@/auth/token'
 import { deviceId } from '@/auth/device'
 
 /** The contract lists paths with their /api prefix; the client is rooted at the runtime `apiBase`, so strip it. */
@@ -39,7 +39,15 @@ export const authMiddleware: Middleware = {
     return request
   },
   onResponse({ request, response }) {
-    if (response.status === 403 && !silentRequests.has(request)) void handleRefused(request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? null)
+    if (response.status === 403 && !silentRequests.has(request)) {
+      const refused = request.headers.get('Authorization')?.replace(/^Bearer /, '') ?? null
+      // the body says why (its code and detail), for the login page to tell
+      void response
+        .clone()
+        .json()
+        .catch(() => null)
+        .then((body) => handleRefused(refused, refusalOf(body)))
+    }
     return response
   },
 }

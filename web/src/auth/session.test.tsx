@@ -65,7 +65,7 @@ describe('session', () => {
     mockApi({ 'GET /auth/me': () => json(200, makeUser({ role: 'BUYER', name: 'Jordan Blake' })) })
     renderApp(path)
     await waitFor(() => expect(location()).toBe('/dashboard'))
-    expect((await screen.findAllByText('Buyer Tools')).length).toBeGreaterThan(0)
+    expect((await screen.findAllByText('Brand Tools')).length).toBeGreaterThan(0)
   })
 
   it('redirects a user with an unknown role from /dashboard to /login', async () => {

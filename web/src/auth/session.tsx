@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router'
 import { api, type AuthResponse, type User } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { clearToken, getToken, onForbidden, setToken } from './token'
+import { newAccount } from '@/lib/return-notes'
 
 export interface InfluencerSignup {
   role: 'INFLUENCER'
@@ -93,7 +94,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       setBusy(true)
       try {
         const body = code ? { email, password, code } : { email, password }
-        return establish(unwrap(await api().POST('/auth/login', { body })) as AuthResponse)
+        const user = establish(unwrap(await api().POST('/auth/login', { body })) as AuthResponse)
+        newAccount.take() // a log in is a return
+        return user
       } finally {
         setBusy(false)
       }
@@ -105,7 +108,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     async (payload: SignupPayload) => {
       setBusy(true)
       try {
-        return establish(unwrap(await api().POST('/auth/register', { body: payload })) as AuthResponse)
+        const user = establish(unwrap(await api().POST('/auth/register', { body: payload })) as AuthResponse)
+        newAccount.remember(user.id)
+        return user
       } finally {
         setBusy(false)
       }

@@ -31,8 +31,58 @@ export function onForbidden(listener: Listener) {
   }
 }
 
-/** The spec's 403 rule: remove the token and send the browser to /login. */
-export function handleForbidden() {
+/** Why a session was ended, as the refusal said it (the 403 body's code and detail, or the live stream's end). */
+export interface SignOutReason {
+  code: string
+  detail: string
+}
+
+const SIGNED_OUT_KEY = 'pinbid.signed-out'
+// the suspension's own notice says why; a later generic refusal ("sign in again") does not replace it
+const TELLS_WHY = new Set(['account_suspended'])
+
+/** The login page's note of why this tab was signed out: kept for this tab only, read once. */
+export const signedOutNote = {
+  remember(reason: SignOutReason) {
+    try {
+      const before = signedOutNote.peek()
+      if (before && TELLS_WHY.has(before.code) && !TELLS_WHY.has(reason.code)) return
+      sessionStorage.setItem(SIGNED_OUT_KEY, JSON.stringify(reason))
+    } catch {
+      /* storage unavailable: the login page opens without the note */
+    }
+  },
+  peek(): SignOutReason | null {
+    try {
+      const raw = sessionStorage.getItem(SIGNED_OUT_KEY)
+      const value: unknown = raw ? JSON.parse(raw) : null
+      if (value && typeof value === 'object' && typeof (value as SignOutReason).code === 'string' && typeof (value as SignOutReason).detail === 'string') return value as SignOutReason
+      return null
+    } catch {
+      return null
+    }
+  },
+  take(): SignOutReason | null {
+    const value = signedOutNote.peek()
+    try {
+      sessionStorage.removeItem(SIGNED_OUT_KEY)
+    } catch {
+      /* storage unavailable */
+    }
+    return value
+  },
+}
+
+/** A 403 body's code and detail (ARCHITECTURE's error format), or null when it has none. */
+export function refusalOf(body: unknown): SignOutReason | null {
+  if (!body || typeof body !== 'object') return null
+  const { code, detail } = body as { code?: unknown; detail?: unknown }
+  return typeof code === 'string' && typeof detail === 'string' && detail ? { code, detail } : null
+}
+
+/** The spec's 403 rule: remove the token and send the browser to /login (which then says why, when told). */
+export function handleForbidden(reason?: SignOutReason | null) {
+  if (reason) signedOutNote.remember(reason)
   clearToken()
   if (forbiddenListeners.size === 0) {
     if (window.location.pathname !== '/login') window.location.assign('/login')
@@ -64,10 +114,11 @@ export function rotateToken<T extends { token?: string | null }>(request: () => 
 
 /** A call or the live stream refused `refused`: the session ends, unless a newer token arrived or is arriving
  *  (then the caller goes on with it). */
-export async function handleRefused(refused: string | null): Promise<'newer' | 'ended'> {
+export async function handleRefused(refused: string | null, reason?: SignOutReason | null): Promise<'newer' | 'ended'> {
   if (rotation) await rotation.catch(() => undefined)
   const now = getToken()
   if (now && refused && now !== refused) return 'newer'
-  handleForbidden()
+  // a call made without a session (a failed login) ended none: nothing to explain on the login page
+  handleForbidden(refused ? reason : null)
   return 'ended'
 }

@@ -22,6 +22,7 @@ import {
   useSidebar,
 } from '@/components/ui/sidebar'
 import { LiveProvider } from '@/api/live/LiveProvider'
+import { newAccount } from '@/lib/return-notes'
 import { NotificationBell } from '@/features/notifications/NotificationBell'
 import { menuFor, roleLabel } from './menus'
 
@@ -35,13 +36,18 @@ export function pageTitle(pathname: string) {
     .join(' ')
 }
 
+/** A brand-new account's first visit is greeted "Welcome"; every later one (a log in) "Welcome back". */
+function greeting(userId: string): string {
+  return newAccount.peek() === userId ? 'Welcome' : 'Welcome back'
+}
+
 export function AppShell() {
   const { user } = useAuth()
   const location = useLocation()
   // "Without a user, pages render without the shell."
   if (!user) return <Outlet />
 
-  const heading = location.pathname === '/dashboard' ? `Welcome back, ${user.name}` : pageTitle(location.pathname)
+  const heading = location.pathname === '/dashboard' ? `${greeting(user.id)}, ${user.name}` : pageTitle(location.pathname)
 
   return (
     <LiveProvider role={user.role}>

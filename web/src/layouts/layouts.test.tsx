@@ -59,15 +59,15 @@ describe('signed-in shell', () => {
     ])
     expect(within(nav).getByText('Creator Tools')).toBeInTheDocument()
     expect(within(nav).getByText('Maya Rivers')).toBeInTheDocument()
-    expect(within(nav).getByText('Influencer')).toBeInTheDocument()
+    expect(within(nav).getByText('Creator')).toBeInTheDocument()
   })
 
-  it('shows the buyer menu under "Buyer Tools"', async () => {
+  it('shows the buyer menu under "Brand Tools"', async () => {
     localStorage.setItem('token', 't')
     mockApi({ 'GET /auth/me': () => json(200, makeUser({ role: 'BUYER', name: 'Jordan Blake' })) })
     renderApp('/marketplace')
     const nav = await screen.findByRole('navigation', { name: 'App navigation' })
-    expect(within(nav).getByText('Buyer Tools')).toBeInTheDocument()
+    expect(within(nav).getByText('Brand Tools')).toBeInTheDocument()
     expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Pinbid', 'Dashboard', 'Marketplace', 'My Bids', 'Settings'])
   })
 })

@@ -25,12 +25,12 @@ export const BUYER_MENU: MenuItem[] = [
 
 export function menuFor(role: Role | string | undefined): { label: string; items: MenuItem[] } | null {
   if (role === 'INFLUENCER') return { label: 'Creator Tools', items: INFLUENCER_MENU }
-  if (role === 'BUYER') return { label: 'Buyer Tools', items: BUYER_MENU }
+  if (role === 'BUYER') return { label: 'Brand Tools', items: BUYER_MENU }
   return null
 }
 
 export function roleLabel(role: string) {
-  if (role === 'INFLUENCER') return 'Influencer'
-  if (role === 'BUYER') return 'Buyer'
+  if (role === 'INFLUENCER') return 'Creator'
+  if (role === 'BUYER') return 'Brand'
   return role.charAt(0) + role.slice(1).toLowerCase()
 }

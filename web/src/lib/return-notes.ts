@@ -1,5 +1,6 @@
 /**
- * What the brand was doing when the browser left for another site, remembered for this tab only:
+ * What the person was doing, remembered for this tab only:
+ * - the account this tab has just created (its first visit is not a return);
  * - the slot whose bid panel started an Instagram connection (social sends brands back to /marketplace);
  * - the bid being paid (payments sends the brand back to /my-bids?payment=…, which does not say which bid).
  */
@@ -10,6 +11,14 @@ function tabNote(key: string) {
         sessionStorage.setItem(key, value)
       } catch {
         /* storage unavailable: the page opens as it would without the note */
+      }
+    },
+    /** The value, kept. */
+    peek(): string | null {
+      try {
+        return sessionStorage.getItem(key)
+      } catch {
+        return null
       }
     },
     /** The value, once: reading it forgets it. */
@@ -27,3 +36,5 @@ function tabNote(key: string) {
 
 export const connectReturn = tabNote('pinbid.connect.slot')
 export const payingBid = tabNote('pinbid.paying.bid')
+/** The account this tab has just created: its first visit is greeted "Welcome", not "Welcome back". */
+export const newAccount = tabNote('pinbid.new.account')

@@ -136,18 +136,26 @@ def bid_rejected(buyer_id: UUID, slot_id: UUID, slot_title: str) -> Notice:
                   MY_BIDS, "Find another slot", slot_id)
 
 
-def payment_received(creator_id: UUID, payment_id: UUID, amount_cents: int, currency: str,
+def approval_card(bid_id: UUID) -> str:
+    """The sale's own card on Approvals: its pin buttons and the link to the post on Instagram (where a comment
+    posted for the creator is pinned in the app)."""
+    return f"{APPROVALS}#bid-{bid_id}"
+
+
+def payment_received(creator_id: UUID, payment_id: UUID, bid_id: UUID, amount_cents: int, currency: str,
                      pin_deadline: datetime | None) -> Notice:
     by = f" by {when(pin_deadline)}" if pin_deadline else ""
     return Notice(creator_id, Category.PAYOUTS, "payment.completed", "Payment received",
-                  f"A brand paid {money(amount_cents, currency)}. Pin their comment{by} to release your earnings.",
-                  APPROVALS, "Pin the comment", payment_id)
+                  f"A brand paid {money(amount_cents, currency)}. Pin their comment{by} to release your earnings; "
+                  "its card on Approvals opens the post on Instagram.",
+                  approval_card(bid_id), "Pin the comment", payment_id)
 
 
 def pin_reminder(creator_id: UUID, bid_id: UUID, pin_deadline: datetime) -> Notice:
     return Notice(creator_id, Category.APPROVALS, "pin.reminder", "Pin the winning comment",
                   f"Pin the brand's comment by {when(pin_deadline)}, or the brand is refunded and the earnings "
-                  "are lost.", APPROVALS, "Pin the comment", bid_id)
+                  "are lost. Its card on Approvals opens the post on Instagram.", approval_card(bid_id),
+                  "Pin the comment", bid_id)
 
 
 def comment_pinned(buyer_id: UUID, slot_id: UUID, comment_text: str) -> Notice:

@@ -99,6 +99,7 @@ async def test_each_event_becomes_the_right_notices_for_the_right_people(web, qu
     events = every_event(creator, buyer, clock)
     for data in events:
         await quiet.consumers.dispatch(envelope(data), {})
+    paid_bid = next(d.bid_id for d in events if isinstance(d, p.PaymentCompleted))
 
     def kinds_and_links(items):
         return sorted((n["kind"], n["link"]) for n in items)
@@ -109,7 +110,8 @@ async def test_each_event_becomes_the_right_notices_for_the_right_people(web, qu
         ("payment.refunded", "/my-bids"), ("payment.partially_refunded", "/my-bids")])
     assert kinds_and_links(await notes(web, creator_token)) == sorted([
         ("bid.placed", "/dashboard"), ("auction.approve", "/approvals"), ("auction.unsold", "/post-manager"),
-        ("payment.expired", "/post-manager"), ("payment.completed", "/approvals"), ("comment.pinned", "/earnings"),
+        ("payment.expired", "/post-manager"), ("payment.completed", f"/approvals#bid-{paid_bid}"),
+        ("comment.pinned", "/earnings"),
         ("payment.refunded", "/earnings"), ("payment.partially_refunded", "/earnings"), ("payout.paid", "/earnings"),
         ("payout.failed", "/earnings")])
     creator_messages = {n["kind"]: n["message"] for n in await notes(web, creator_token)}
@@ -243,7 +245,8 @@ async def test_the_pin_reminder_reaches_the_creator_unless_the_comment_is_pinned
     clock.advance(days=2)
     assert await quiet.state["reminders"].run_once() == 1
     pin_reminders = [n for n in await notes(web, creator_token) if n["kind"] == "pin.reminder"]
-    assert len(pin_reminders) == 1 and pin_reminders[0]["link"] == "/approvals"
+    # the reminder opens the sale's card, which links to the post on Instagram
+    assert len(pin_reminders) == 1 and pin_reminders[0]["link"] == f"/approvals#bid-{waiting_bid}"
 
 
 async def test_a_reminder_past_its_window_is_dropped(web, quiet, clock):

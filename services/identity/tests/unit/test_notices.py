@@ -112,3 +112,13 @@ def test_a_decision_is_told_once_to_each_side_in_words_with_its_amounts():
     assert "nothing was refunded" in nothing_left
     assert notices.dispute_decided_creator(creator, bid, "CONTINUE", refunded_cents=0, released_cents=0,
                                            recovered_cents=0, owed_cents=0, currency="USD").link == f"/placements/{bid}"
+
+
+def test_the_notices_that_say_to_pin_open_the_sales_card_which_links_to_the_post():
+    creator, bid = uuid.uuid4(), uuid.uuid4()
+    deadline = datetime(2026, 11, 24, 9, 30, tzinfo=UTC)
+    paid = notices.payment_received(creator, uuid.uuid4(), bid, 4300, "USD", deadline)
+    reminder = notices.pin_reminder(creator, bid, deadline)
+    for notice in (paid, reminder):
+        assert notice.link == f"/approvals#bid-{bid}"
+        assert "opens the post on Instagram" in notice.message

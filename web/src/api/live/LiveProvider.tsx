@@ -2,9 +2,10 @@ import * as React from 'react'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
-import { getToken, handleRefused } from '@/auth/token'
+import { getToken, handleRefused, signedOutNote } from '@/auth/token'
 import { getConfig } from '@/config'
 import { formatMoney } from '@/lib/money'
+import { alreadyTold } from '@/lib/told'
 import { KEYS } from '@/api/keys'
 import { applyBidEvent, applyNotificationEvent, applyPlacementEvent, applySlotEvent, refetchOnScreen } from './cache'
 import type { BidEvent, LiveEvent, LiveNotice } from './events'
@@ -18,6 +19,8 @@ export const RESUBSCRIBE_DEBOUNCE_MS = 400
 const HANDOVER_LIMIT_MS = 10_000
 /** The bid event toasts an outbid with its Bid Again action; the notice of it need not say it twice. */
 const KINDS_TOLD_BY_BID_EVENTS = new Set(['bid.outbid'])
+/** identity's notice of a suspension (its message says why). */
+const SUSPENDED_KIND = 'account.suspended'
 
 interface LiveRegistry {
   register: (ids: readonly string[]) => () => void
@@ -88,7 +91,8 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
         id: `outbid-${slotId || e.id}`,
         description: e.currentBid != null ? `The current bid is now ${formatMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
         duration: 10_000,
-        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}`) } : undefined,
+        // Bid Again opens the slot's bid panel at the current bid plus 10, as My Bids' Bid Again does
+        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}&again=1`) } : undefined,
       })
     },
     [queryClient, navigate],
@@ -96,7 +100,9 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
 
   const tellNotice = React.useCallback(
     (n: LiveNotice) => {
-      if (KINDS_TOLD_BY_BID_EVENTS.has(n.kind)) return
+      // a suspension signs the person out at once: its words are what the login page says
+      if (n.kind === SUSPENDED_KIND) signedOutNote.remember({ code: 'account_suspended', detail: n.message })
+      if (KINDS_TOLD_BY_BID_EVENTS.has(n.kind) || alreadyTold(n.kind)) return
       const link = n.link
       toast(n.title, {
         id: `notice-${n.kind}`,
@@ -164,9 +170,9 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
         }
         refetchOnScreen(queryClient)
       },
-      onForbidden: (refused) => {
+      onForbidden: (refused, reason) => {
         // a password change revokes the old token and stores a new one: follow the new token, not the 403 rule
-        void handleRefused(refused).then((outcome) => {
+        void handleRefused(refused, reason).then((outcome) => {
           if (outcome === 'newer') setTokenRound((n) => n + 1)
         })
       },

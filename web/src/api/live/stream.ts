@@ -1,9 +1,19 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source'
+import { refusalOf, type SignOutReason } from '@/auth/token'
 import { parseLiveEvent, type LiveEvent } from './events'
+
+/** What the stream's `end` reasons mean to the person (the gateway ends a stream when its token expires or is revoked). */
+const ENDED: Record<string, SignOutReason> = {
+  revoked: { code: 'token_revoked', detail: 'Your session was ended on the server. Please sign in again.' },
+  expired: { code: 'token_expired', detail: 'Your session has expired. Please sign in again.' },
+}
 
 /** The server refused the token (403 before the stream, or `end` after): the session is over, do not retry. */
 export class StreamForbidden extends Error {
-  constructor(readonly token: string) {
+  constructor(
+    readonly token: string,
+    readonly reason: SignOutReason | null = null,
+  ) {
     super('The live stream refused the session.')
     this.name = 'StreamForbidden'
   }
@@ -33,7 +43,7 @@ export interface StreamOptions {
   signal: AbortSignal
   onEvent: (event: LiveEvent) => void
   /** The token was refused; the caller decides whether the session is over or a newer token should be tried. */
-  onForbidden: (token: string) => void
+  onForbidden: (token: string, reason: SignOutReason | null) => void
   fetch?: typeof fetch
 }
 
@@ -49,9 +59,10 @@ export function openStream({ url, token, signal, onEvent, onForbidden, fetch: fe
     openWhenHidden: true,
     fetch: fetchImpl ?? ((input, init) => globalThis.fetch(input, init)),
     async onopen(response) {
-      // a refused answer's body is let go, so the request ends (and a page reaches network idle)
+      // a refusal's body is read for its reason (which ends the request); any other is let go, so the request ends
+      // (and a page reaches network idle)
+      if (response.status === 403) throw new StreamForbidden(token, refusalOf(await response.json().catch(() => null)))
       if (!response.ok || !response.headers.get('content-type')?.startsWith('text/event-stream')) void response.body?.cancel().catch(() => {})
-      if (response.status === 403) throw new StreamForbidden(token)
       if (!response.ok && response.status !== 404) throw new Error(`stream answered ${response.status}`)
       if (!response.headers.get('content-type')?.startsWith('text/event-stream')) throw new Unavailable(`no stream here (${response.status})`)
       attempt = 0
@@ -59,7 +70,7 @@ export function openStream({ url, token, signal, onEvent, onForbidden, fetch: fe
     onmessage(message) {
       const event = parseLiveEvent(message.event, message.data)
       if (!event) return
-      if (event.type === 'end') throw new StreamForbidden(token)
+      if (event.type === 'end') throw new StreamForbidden(token, ENDED[event.reason] ?? null)
       onEvent(event)
     },
     onclose() {
@@ -69,7 +80,7 @@ export function openStream({ url, token, signal, onEvent, onForbidden, fetch: fe
     onerror(error) {
       if (error instanceof StreamForbidden) {
         stop.abort()
-        onForbidden(error.token)
+        onForbidden(error.token, error.reason)
         throw error
       }
       if (error instanceof Unavailable) return UNAVAILABLE_RETRY_MS

@@ -15,5 +15,6 @@ export function TabsTrigger({ className, ...props }: React.ComponentProps<typeof
   )
 }
 export function TabsContent({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.Content>) {
-  return <TabsPrimitive.Content className={cn('mt-4 outline-none', className)} {...props} />
+  // the panel takes focus (Tab from the list): it shows it as the triggers do
+  return <TabsPrimitive.Content className={cn('mt-4 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50', className)} {...props} />
 }

@@ -36,6 +36,7 @@ import type { Slot } from '@/api/types'
 import { fetchSlots } from './api/queries'
 import { useInstagramCallbackToast } from '@/hooks/use-instagram'
 import { PlaceBidSheet } from './PlaceBidSheet'
+import type { BidSuggestion } from './hooks/use-place-bid-form'
 import { SlotCard } from './SlotCard'
 
 export const SLOTS_LOAD_ERROR = 'Failed to load pin slots. Please try again later.'
@@ -58,18 +59,28 @@ export default function MarketplacePage() {
   )
 }
 
-/** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel). */
+/** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel);
+ *  `&again=1` is the outbid toast's Bid Again, which starts the amount at the current bid plus 10 as My Bids' does. */
 function useSlotFromLink() {
   const [params, setParams] = useSearchParams()
   const linked = params.get('slot')
+  const again = params.get('again') === '1'
   const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const [suggest, setSuggest] = React.useState<BidSuggestion>('next')
   const slot = useQuery({ ...slotDetailsQuery(linked ?? ''), enabled: Boolean(linked), retry: false })
   React.useEffect(() => {
     if (!linked || slot.isPending) return
-    if (slot.data?.status === 'ACTIVE') setBidSlot(slot.data)
+    if (slot.data?.status === 'ACTIVE') {
+      setSuggest(again ? 'again' : 'next')
+      setBidSlot(slot.data)
+    }
     setParams({}, { replace: true })
-  }, [linked, slot.isPending, slot.data, setParams])
-  return [bidSlot, setBidSlot] as const
+  }, [linked, again, slot.isPending, slot.data, setParams])
+  const open = React.useCallback((next: Slot | null) => {
+    setSuggest('next')
+    setBidSlot(next)
+  }, [])
+  return [bidSlot, open, suggest] as const
 }
 
 const MARKETPLACE_VIEW_KEY = 'pinbid.marketplace.view'
@@ -83,7 +94,7 @@ function MarketplacePageInner() {
   const setFilters = (change: (prev: Filters) => Filters) => setMarketView((v) => ({ ...v, filters: change(v.filters) }))
   const [view, setView] = React.useState<'grid' | 'list'>('grid')
   const [open, setOpen] = React.useState(false)
-  const [bidSlot, setBidSlot] = useSlotFromLink()
+  const [bidSlot, setBidSlot, suggest] = useSlotFromLink()
   const q = useDebounced(search)
   const f = useDebounced(filters, 250)
   const categories = useQuery(categoriesQuery())
@@ -253,7 +264,7 @@ function MarketplacePageInner() {
           {slots.isError && list.length > 0 && <p role="alert" className="text-center text-sm text-destructive">{SLOTS_LOAD_ERROR}</p>}
         </>
       )}
-      <PlaceBidSheet slot={bidSlot} onOpenChange={(o) => !o && setBidSlot(null)} />
+      <PlaceBidSheet slot={bidSlot} suggest={suggest} onOpenChange={(o) => !o && setBidSlot(null)} />
     </div>
   )
 }

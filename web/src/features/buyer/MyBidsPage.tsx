@@ -15,6 +15,7 @@ import { useLiveSlots } from '@/api/live/LiveProvider'
 import { payingBid } from '@/lib/return-notes'
 import { BidRow } from './components/BidRow'
 import { CommentDialog } from './components/CommentDialog'
+import { PlaceBidSheet } from './PlaceBidSheet'
 
 export const BIDS_LOAD_ERROR = 'Failed to load bids. Please try again later.'
 export const EMPTY_TEXTS: Record<BidTab, string> = { active: 'No active bids.', won: 'No won auctions.', live: 'No live pins.', past: 'No past bids.' }
@@ -31,13 +32,14 @@ function usePaymentReturn(): string | null {
     const bidId = payingBid.take()
     if (bidId) setPaid(bidId)
     if (payment === 'success') {
-      toast.success('Payment Successful', { description: 'Your payment has been processed.' })
+      // one toast per return from checkout, however often the page reads the address
+      toast.success('Payment Successful', { id: 'payment-return', description: 'Your payment has been processed.' })
       // the webhook may land a moment after the redirect
       const t = setTimeout(() => void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids }), 2000)
       setParams({}, { replace: true })
       return () => clearTimeout(t)
     }
-    if (payment === 'cancelled') toast.error('Payment Cancelled', { description: 'Your payment has been cancelled.' })
+    if (payment === 'cancelled') toast.error('Payment Cancelled', { id: 'payment-return', description: 'Your payment has been cancelled.' })
     setParams({}, { replace: true })
   }, [payment, setParams, queryClient])
   return paid
@@ -58,6 +60,7 @@ function MyBidsPageInner() {
   useLiveSlots(bids.data?.filter((b) => b.pinSlot.status === 'ACTIVE').map((b) => b.pinSlot.id) ?? [])
   const [tab, setTab] = React.useState<BidTab>('active')
   const [commentBid, setCommentBid] = React.useState<Bid | null>(null)
+  const [againSlot, setAgainSlot] = React.useState<Bid['pinSlot'] | null>(null)
   // back from checkout: open the tab that holds the paid bid
   const paidBid = paid ? bids.data?.find((b) => b.id === paid) : undefined
   const paidTab = paidBid ? bidTab(paidBid) : null
@@ -99,11 +102,12 @@ function MyBidsPageInner() {
         </TabsList>
         {(Object.keys(TAB_LABELS) as BidTab[]).map((t) => (
           <TabsContent key={t} value={t} className="mt-4 space-y-3">
-            {groups[t].length === 0 ? <EmptyState text={EMPTY_TEXTS[t]} /> : groups[t].map((b) => <BidRow key={b.id} bid={b} highlighted={b.id === paid} onSubmitComment={setCommentBid} />)}
+            {groups[t].length === 0 ? <EmptyState text={EMPTY_TEXTS[t]} /> : groups[t].map((b) => <BidRow key={b.id} bid={b} highlighted={b.id === paid} onSubmitComment={setCommentBid} onBidAgain={(again) => setAgainSlot(again.pinSlot)} />)}
           </TabsContent>
         ))}
       </Tabs>
       <CommentDialog bid={commentBid} onClose={() => setCommentBid(null)} />
+      <PlaceBidSheet slot={againSlot} suggest="again" onOpenChange={(o) => !o && setAgainSlot(null)} />
     </div>
   )
 }

@@ -6,32 +6,35 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { formatCents, formatMoney } from '@/lib/money'
 import { MoneyInput } from '@/components/money-input'
+import { BID_AGAIN_INCREMENT } from '@/lib/bids'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import type { Slot } from '@/api/types'
 import { LargeBidDialog } from './LargeBidDialog'
 
 import { BidFigures } from './components/BidFigures'
 import { CommentChooser } from './components/CommentChooser'
-import { usePlaceBidForm } from './hooks/use-place-bid-form'
+import { usePlaceBidForm, type BidSuggestion } from './hooks/use-place-bid-form'
 
 
-export function PlaceBidSheet({ slot, onOpenChange }: { slot: Slot | null; onOpenChange: (open: boolean) => void }) {
+/** The bid panel. `suggest="again"` is Bid Again's (My Bids and the outbid toast): the amount starts at the current
+ *  bid plus the spec's 10, and the brand still sees it, may change it, and presses Place Bid. */
+export function PlaceBidSheet({ slot, onOpenChange, suggest = 'next' }: { slot: Slot | null; onOpenChange: (open: boolean) => void; suggest?: BidSuggestion }) {
   const focusReturn = useFocusReturn()
   return (
     <Sheet open={slot !== null} onOpenChange={onOpenChange}>
-      <SheetContent className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined} {...focusReturn}>
-        {slot && <PlaceBidForm key={slot.id} slot={slot} onDone={() => onOpenChange(false)} />}
+      <SheetContent data-bid-panel className="w-full overflow-y-auto sm:max-w-md" aria-describedby={undefined} {...focusReturn}>
+        {slot && <PlaceBidForm key={`${slot.id}:${suggest}`} slot={slot} suggest={suggest} onDone={() => onOpenChange(false)} />}
       </SheetContent>
     </Sheet>
   )
 }
 
-function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void }) {
+function PlaceBidForm({ slot: opened, suggest, onDone }: { slot: Slot; suggest: BidSuggestion; onDone: () => void }) {
   const {
     slot, now, closed, amount, setAmount, warning, autoBid, setAutoBid, maxAutoBid, setMaxAutoBid, largeBid, setLargeBid,
-    comments, mine, myMaximum, keepable, notConnected, mode2, setMode, selected, setSelected, text, setText, brand,
+    comments, commentsLoading, mine, myMaximum, keepable, notConnected, mode2, setMode, selected, setSelected, text, setText, brand,
     place, buyNow, connect, onSubmit, onBuyNow, typedReading, busy, canBuyNow,
-  } = usePlaceBidForm(opened, onDone)
+  } = usePlaceBidForm(opened, onDone, suggest)
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col">
@@ -45,6 +48,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
           <div className="grid gap-2">
             <Label htmlFor="bid-amount">Bid amount (USD)</Label>
             <MoneyInput id="bid-amount" value={amount} onValueChange={setAmount} problem={warning} />
+            {suggest === 'again' && <p className="text-xs text-muted-foreground">Bid Again starts at the current bid plus {formatMoney(BID_AGAIN_INCREMENT)}; change it if you like.</p>}
           </div>
           <div className="flex items-center justify-between gap-3 rounded-lg border p-3">
             <div>
@@ -65,6 +69,7 @@ function PlaceBidForm({ slot: opened, onDone }: { slot: Slot; onDone: () => void
 
         <CommentChooser
           comments={comments}
+          loading={commentsLoading}
           notConnected={notConnected}
           keepable={keepable}
           mine={mine}

@@ -3,6 +3,7 @@ import { useLocation } from 'react-router'
 import { RoleGate } from '@/components/role-gate'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
+import { toldByAction } from '@/lib/told'
 import { CheckCircle2, Clock, DollarSign, Hourglass } from 'lucide-react'
 import { api } from '@/api/client'
 import { ApiError, serverMessage, unwrap } from '@/api/errors'
@@ -113,6 +114,7 @@ function usePin(onNeedLogin: (bidId: string) => void, onPosted: (bidId: string) 
       }
       // the marketplace learns of the pin by an event: show it pinned at once
       queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
+      toldByAction(['comment.pinned']) // the notice "Comment pinned" says the same
       toast.success('Comment Pinned', { description: out.commentText ? `“${out.commentText}” is now pinned on your post.` : undefined })
       for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings]) void queryClient.invalidateQueries({ queryKey: key })
     },

@@ -2,6 +2,7 @@ import * as React from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
+import { toldByAction } from '@/lib/told'
 import { Bell, ClipboardCheck, DollarSign, ExternalLink, Images, Plus, Trophy, Users } from 'lucide-react'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
@@ -48,6 +49,8 @@ export function useEndAuction() {
   return useMutation({
     mutationFn: async (slotId: string) => unwrap(await api().POST('/influencer/pin-slots/{slot_id}/end-auction', { params: { path: { slot_id: slotId } } })),
     onSuccess: (slot) => {
+      // the notice of the close (approve the winner, or unsold) says the same: this toast is the one
+      toldByAction([slot.bidCount > 0 ? 'auction.approve' : 'auction.unsold'])
       toast.success('Auction Ended', {
         description: slot.bidCount > 0 ? 'The winning bid is waiting for your approval.' : 'The auction closed without bids.',
         duration: OUTCOME_TOAST_MS,

@@ -14,6 +14,7 @@ import { emailField, MESSAGES } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
 import { useHydrated } from '@/hooks/use-hydrated'
+import { signedOutNote, type SignOutReason } from '@/auth/token'
 
 export const LOGIN_FAILED = 'Login failed. Please check your credentials and try again.'
 
@@ -32,6 +33,7 @@ export default function LoginPage() {
   const [formError, setFormError] = React.useState<string | null>(null)
   const [needsCode, setNeedsCode] = React.useState(false)
   const busy = form.formState.isSubmitting
+  const signedOut = useSignedOutReason()
 
   async function onSubmit({ email, password, code }: LoginValues) {
     setFormError(null)
@@ -78,6 +80,12 @@ export default function LoginPage() {
     >
       <Form {...form}>
         <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label="Log in">
+          {signedOut && !formError && (
+            <div role="status" data-testid="signed-out" className="rounded-lg border border-amber-500/40 bg-amber-500/10 px-3 py-2.5 text-sm">
+              <p className="font-medium">{signedOut.code === 'account_suspended' ? 'Your account was suspended.' : 'You were signed out.'}</p>
+              <p>{signedOut.detail}</p>
+            </div>
+          )}
           {formError && <FormAlert>{formError}</FormAlert>}
           <TextField control={form.control} name="email" label="Email" type="email" autoComplete="email" placeholder="you@example.com" />
           <TextField
@@ -112,4 +120,15 @@ export default function LoginPage() {
       </Form>
     </AuthCard>
   )
+}
+
+/** Why this tab was just signed out (a suspension, a revoked or expired session), read once after the page is
+ *  shown: the prerendered page has no note, so the first render matches it. */
+function useSignedOutReason(): SignOutReason | null {
+  const [reason, setReason] = React.useState<SignOutReason | null>(null)
+  React.useEffect(() => {
+    const taken = signedOutNote.take()
+    if (taken) setReason(taken) // a second run (StrictMode) finds nothing and keeps the first
+  }, [])
+  return reason
 }

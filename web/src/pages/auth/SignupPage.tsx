@@ -82,14 +82,14 @@ export function SignupPage({ role }: { role: Role }) {
           <p>
             {influencer ? 'Representing a brand? ' : 'Are you a creator? '}
             <Link className="font-medium text-primary hover:underline" to={influencer ? '/signup/buyer' : '/signup/influencer'}>
-              {influencer ? 'Sign up as a buyer' : 'Sign up as an influencer'}
+              {influencer ? 'Sign up as a brand' : 'Sign up as a creator'}
             </Link>
           </p>
         </div>
       }
     >
       <Form {...form}>
-      <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label={influencer ? 'Influencer signup' : 'Buyer signup'}>
+      <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, () => setFormError(null))} noValidate className="grid gap-4" aria-label={influencer ? 'Creator signup' : 'Brand signup'}>
         {formError && (
           <FormAlert>
             <p>{formError.title}</p>
@@ -128,7 +128,7 @@ export function SignupPage({ role }: { role: Role }) {
         </p>
         <Button type="submit" size="lg" disabled={busy} className="w-full">
           {busy && <Spinner />}
-          {busy ? 'Creating Account...' : influencer ? 'Create Influencer Account' : 'Create Buyer Account'}
+          {busy ? 'Creating Account...' : influencer ? 'Create Creator Account' : 'Create Brand Account'}
         </Button>
         <p className="text-center text-xs text-muted-foreground">
           By signing up you agree to our{' '}

@@ -42,11 +42,15 @@ const BRAND_STEPS = [
   { icon: Target, title: 'Get Maximum Impact', text: 'Your message is pinned where every viewer looks first, and you can track it live.' },
 ]
 
-const STATS = [
-  { value: '10K+', label: 'active creators' },
-  { value: '$2M+', label: 'paid to creators' },
-  { value: '50M+', label: 'views generated' },
-]
+/** Figures the product's own rules back (no counts of people or money that nothing measures): the creator's share
+ *  (the server's fee), the price rule and the placement's length. */
+function heroFacts() {
+  return [
+    { value: `${creatorSharePercent()}%`, label: 'of the price goes to the creator' },
+    { value: '2nd price', label: 'the winner pays the second-highest bid' },
+    { value: '7–30 days', label: 'pinned at the top of the post' },
+  ]
+}
 
 export default function LandingPage() {
   return (
@@ -78,11 +82,11 @@ export default function LandingPage() {
               </Button>
             </div>
             <dl className="mt-10 grid max-w-lg grid-cols-3 gap-4">
-              {STATS.map((s) => (
-                <div key={s.label}>
-                  <dt className="sr-only">{s.label}</dt>
+              {heroFacts().map((s) => (
+                // the term once (it was read twice), shown under its figure
+                <div key={s.label} className="flex flex-col-reverse">
+                  <dt className="text-xs text-muted-foreground sm:text-sm">{s.label}</dt>
                   <dd className="text-2xl font-bold tracking-tight sm:text-3xl">{s.value}</dd>
-                  <dd className="text-xs text-muted-foreground sm:text-sm">{s.label}</dd>
                 </div>
               ))}
             </dl>

@@ -9,7 +9,7 @@ const trigger = (q: string) => screen.getByRole('button', { name: q })
 describe('FAQ accordion', () => {
   it('has the three groups', () => {
     render(<FaqSection />)
-    for (const title of ['General Information', 'For Influencers', 'For Brands']) {
+    for (const title of ['General Information', 'For Creators', 'For Brands']) {
       expect(screen.getByRole('heading', { name: title })).toBeInTheDocument()
     }
   })

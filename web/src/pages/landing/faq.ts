@@ -42,7 +42,7 @@ export const FAQ_GROUPS: FaqGroup[] = [
     ],
   },
   {
-    title: 'For Influencers',
+    title: 'For Creators',
     items: [
       {
         id: 'followers',

@@ -8,7 +8,7 @@ import { serverMessage, unwrap } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
-import { bidAgainAmount, bidMaximum, buyerControls, leaderPaysLine, placementEnd, statusLabel, timeLeft } from '@/lib/bids'
+import { bidMaximum, buyerControls, leaderPaysLine, placementEnd, statusLabel, timeLeft } from '@/lib/bids'
 import { capitalize, cn } from '@/lib/utils'
 import { formatMoney } from '@/lib/money'
 import { fmtDateTime } from '@/components/common'
@@ -19,14 +19,14 @@ import { useFlash } from '@/hooks/use-motion'
 import { payingBid } from '@/lib/return-notes'
 
 
-export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void }) {
+/** `onBidAgain` opens the bid panel on the slot, its amount at the current bid plus 10 (as the outbid toast's does). */
+export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void; onBidAgain: (b: Bid) => void }) {
   const queryClient = useQueryClient()
   const row = React.useRef<HTMLElement>(null)
   React.useEffect(() => {
     if (highlighted) row.current?.scrollIntoView?.({ block: 'center' })
   }, [highlighted])
   const c = buyerControls(bid)
-  const [inlineError, setInlineError] = React.useState<string | null>(null)
   const reload = () => {
     void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
     void queryClient.invalidateQueries({ queryKey: KEYS.buyerDashboard })
@@ -39,18 +39,6 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
       window.location.assign(url)
     },
     onError: () => toast.error('Creating checkout session', { description: 'Failed to initiate payment. Please try again.' }),
-  })
-  const again = useMutation({
-    mutationFn: async () => unwrap(await api().PUT('/buyer/bids/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { amount: bidAgainAmount(bid.pinSlot) } })),
-    onSuccess: (b) => {
-      setInlineError(null)
-      toast.success('Bid Placed Successfully!', { description: `Your new bid is ${formatMoney(b.amount)}.` })
-      reload()
-    },
-    onError: (err) => {
-      setInlineError(`Failed to place new bid. ${serverMessage(err, '')}`.trim())
-      reload()
-    },
   })
   const cancel = useMutation({
     mutationFn: async () => unwrap(await api().POST('/buyer/bids/{bid_id}/cancel', { params: { path: { bid_id: bid.id } } })),
@@ -164,8 +152,8 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
             </>
           )}
           {c.bidAgain && (
-            <Button size="sm" onClick={() => again.mutate()} disabled={again.isPending}>
-              {again.isPending && <Spinner />} Bid Again ({formatMoney(bidAgainAmount(slot))})
+            <Button size="sm" onClick={() => onBidAgain(bid)}>
+              Bid Again
             </Button>
           )}
           {c.cancel && (
@@ -173,7 +161,7 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
               Cancel Bid
             </Button>
           )}
-          {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for Influencer to Pin comment</span>}
+          {c.waitingForPin && <span className="text-sm font-medium text-amber-700">Waiting for the creator to pin the comment</span>}
           {bid.finalPrice != null && ['APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'].includes(bid.status) && (
             <Button size="sm" variant="outline" asChild>
               <Link to={`/my-bids/${bid.id}`}>
@@ -187,11 +175,6 @@ export function BidRow({ bid, highlighted, onSubmitComment }: { bid: Bid; highli
             </Button>
           )}
         </div>
-        {inlineError && (
-          <p role="alert" className="text-sm text-destructive">
-            {inlineError}
-          </p>
-        )}
       </div>
     </article>
   )

@@ -12,6 +12,8 @@ import { cn } from '@/lib/utils'
 
 interface CommentChooserProps {
   comments: UseQueryResult<{ id: string; username: string; comment?: string | null }[]>
+  /** the connection, then (when connected) the comments, are still being read */
+  loading: boolean
   notConnected: boolean
   keepable: boolean
   mine: Bid | undefined | null
@@ -26,14 +28,14 @@ interface CommentChooserProps {
 }
 
 /** Step 2 of the bid panel: keep the comment, pick one of the brand's own (disclosed at its start), write one, or later. */
-export function CommentChooser({ comments, notConnected, keepable, mine, mode: mode2, onMode: setMode, selected, onSelect: setSelected, text, onText: setText, brand, connect }: CommentChooserProps) {
+export function CommentChooser({ comments, loading, notConnected, keepable, mine, mode: mode2, onMode: setMode, selected, onSelect: setSelected, text, onText: setText, brand, connect }: CommentChooserProps) {
   const hasComments = (comments.data?.length ?? 0) > 0
   return (
   <section className="grid gap-3" aria-labelledby="bid-step-2">
     <h3 id="bid-step-2" className="text-sm font-semibold">
       Step 2: Your comment
     </h3>
-    {comments.isPending ? (
+    {loading ? (
       <p role="status" className="flex items-center gap-2 text-sm text-muted-foreground">
         <Spinner /> Loading your comments...
       </p>
@@ -48,7 +50,7 @@ export function CommentChooser({ comments, notConnected, keepable, mine, mode: m
         </Button>
       </div>
     ) : null}
-    {!comments.isPending && (
+    {!loading && (
       <fieldset className="grid gap-2">
         <legend className="sr-only">Comment choice</legend>
         {keepable && mine && (

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
+import { toldByAction } from '@/lib/told'
 import { z } from '@/lib/zod'
 import { ApiError, serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
@@ -53,6 +54,7 @@ export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: Re
     mutationFn: (reason: string) => reportPlacement(bidId, reason),
     onSuccess: (trust) => {
       queryClient.setQueryData(KEYS.placementTrust(bidId), trust)
+      toldByAction(['placement.disputed']) // "Your report was received" says the same
       toast.success('Problem reported', { description: 'Releases are stopped. The creator has 48 hours to answer, then an operator decides.' })
       void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
       onClose()

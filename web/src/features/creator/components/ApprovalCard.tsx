@@ -11,6 +11,7 @@ import { formatMoney } from '@/lib/money'
 import { fmtDateTime, OUTCOME_TOAST_MS } from '@/components/common'
 import { ConfirmButton } from '@/components/confirm-button'
 import { SlotMedia } from '@/components/slot-media'
+import { PostLink } from '@/components/post-link'
 import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
 import { approvalAction } from '../approvals'
@@ -57,7 +58,6 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
           <div className="flex flex-wrap items-start justify-between gap-2">
             <div className="min-w-0">
               <h3 className="truncate font-semibold">{bid.user.name}</h3>
-              {bid.user.email && <p className="truncate text-sm text-muted-foreground">{bid.user.email}</p>}
               <p className="truncate text-sm">{slot.title}</p>
             </div>
             <Badge variant={action === 'decide' ? 'soft' : 'secondary'}>{statusLabel(bid.status)}</Badge>
@@ -130,7 +130,7 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
                 </ConfirmButton>
               </>
             )}
-            {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on buyer to pay...</p>}
+            {action === 'awaiting-payment' && <p className="text-sm text-muted-foreground">Waiting on the brand to pay...</p>}
             {action === 'pin' && (
               <Button size="sm" onClick={onPin} disabled={pinning || posted || !hasComment || needsCommentApproval}>
                 {pinning ? <Spinner /> : posted ? <Check /> : <Pin />} {manual ? (posted ? 'Posted' : 'Post comment') : 'Pin Comment'}
@@ -145,6 +145,8 @@ export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = fal
             {action === 'pinned' && <p className="text-sm font-medium text-success">Pinned.</p>}
             {action === 'waiting-pin' && <p className="text-sm text-muted-foreground">Approved and waiting for you to pin the comment.</p>}
           </div>
+          {/* every card is a sold slot: the way to its post, where a comment posted for the app path is pinned */}
+          <PostLink permalink={slot.post.permalink} />
         </div>
       </div>
       {action === 'pinned' && <PlacementTrustPanel bidId={bid.id} />}

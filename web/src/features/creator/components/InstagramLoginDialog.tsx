@@ -3,7 +3,6 @@ import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { useMutation } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { toast } from 'sonner'
 import { z } from '@/lib/zod'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
@@ -28,18 +27,14 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   const focusReturn = useFocusReturn()
   const login = useMutation({
     mutationFn: async (body: LoginValues) => unwrap(await api().POST('/influencer/instagram-login', { body })),
+    // the pin that follows says how it went (Comment Pinned): the login itself adds no toast
     onSuccess: () => {
-      toast.success('Instagram Login Successful')
       form.resetField('password')
       setError(null)
       onSuccess()
     },
-    onError: (err) => {
-      showServerErrors(form, err)
-      const message = serverMessage(err, IG_LOGIN_FALLBACK)
-      setError(message)
-      toast.error('Instagram Login Failed', { description: message })
-    },
+    // said once, where the person is looking: under the field it names, else above the buttons
+    onError: (err) => setError(showServerErrors(form, err) ? null : serverMessage(err, IG_LOGIN_FALLBACK)),
   })
   const hasUsername = Boolean(form.getValues('username'))
   return (

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
+import { toldByAction } from '@/lib/told'
 import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
@@ -41,6 +42,7 @@ export function PinProofDialog({ bid, onClose }: { bid: Bid | null; onClose: () 
     },
     onSuccess: (_, { bidId }) => {
       queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
+      toldByAction(['comment.pinned']) // "Placement started" says the same
       toast.success('Comment Pinned', { description: 'The brand now checks your screenshot; your earnings are released once it is accepted.' })
       for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings, KEYS.placementTrust(bidId)]) void queryClient.invalidateQueries({ queryKey: key })
       onClose()

@@ -82,7 +82,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
       </CardHeader>
       <CardContent>
         <Form {...form}>
-          <form onSubmit={form.handleSubmit(setConfirming)} noValidate className="grid gap-4" aria-label="Decide the dispute">
+          <form onSubmit={form.handleSubmit(setConfirming)} onKeyDown={keepEnterOnChoices} noValidate className="grid gap-4" aria-label="Decide the dispute">
             {waiting && (
               <p id="decide-waiting" role="note" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 text-sm">
                 The creator has not answered yet and may until {fmtDateTime(dispute.answerBy)}. Decide once they answer or that time has passed, or decide now and say why.
@@ -189,6 +189,13 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
       </CardContent>
     </Card>
   )
+}
+
+/** Enter on an outcome or on "Decide now" does not send the decision (a browser submits a form on Enter in most
+ *  inputs): a decision is sent only by its button, then confirmed. */
+export function keepEnterOnChoices(event: React.KeyboardEvent<HTMLFormElement>) {
+  const target = event.target
+  if (event.key === 'Enter' && target instanceof HTMLInputElement && (target.type === 'radio' || target.type === 'checkbox')) event.preventDefault()
 }
 
 /** What the brand paid and what the creator has been released and paid out so far (payments' figures). */

@@ -3,6 +3,8 @@ import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { Bell } from 'lucide-react'
+import { useQuery } from '@tanstack/react-query'
+import { instagramConnectionQuery } from '@/api/queries'
 import { z } from '@/lib/zod'
 import type { NotificationPreferences } from '@/api/client'
 import { serverMessage } from '@/api/errors'
@@ -29,6 +31,9 @@ export function NotificationCard({ initial }: { initial: SavedPreferences }) {
   // auto-post and auto-pin default to on and are not saved (spec section 2)
   const [autoPost, setAutoPost] = React.useState(true)
   const [autoPin, setAutoPin] = React.useState(true)
+  // "I pin in the app": Pinbid cannot pin, so auto-pin is off and cannot be turned on
+  const connection = useQuery({ ...instagramConnectionQuery(), enabled: creator })
+  const pinsInApp = connection.data?.pinMethod === 'MANUAL'
   const save = useSavePreferences()
   const dirty = rows.some((r) => prefs[r.key] !== initial[r.key])
 
@@ -66,7 +71,14 @@ export function NotificationCard({ initial }: { initial: SavedPreferences }) {
           <>
             <Separator className="my-3" />
             <SwitchRow id="pref-autopost" label="Auto-post approved comments" text="Post a brand’s new comment for you as soon as it is paid." checked={autoPost} onChange={setAutoPost} />
-            <SwitchRow id="pref-autopin" label="Auto-pin paid comments" text="Pin the comment automatically once payment completes." checked={autoPin} onChange={setAutoPin} />
+            <SwitchRow
+              id="pref-autopin"
+              label="Auto-pin paid comments"
+              text={pinsInApp ? 'Off while you pin in the Instagram app (your pin method above): Pinbid posts the comment and you pin it.' : 'Pin the comment automatically once payment completes.'}
+              checked={autoPin && !pinsInApp}
+              onChange={setAutoPin}
+              disabled={pinsInApp}
+            />
           </>
         )}
         <div className="flex justify-end pt-3">
@@ -80,7 +92,7 @@ export function NotificationCard({ initial }: { initial: SavedPreferences }) {
   )
 }
 
-function SwitchRow({ id, label, text, checked, onChange }: { id: string; label: string; text: string; checked: boolean; onChange: (v: boolean) => void }) {
+function SwitchRow({ id, label, text, checked, onChange, disabled = false }: { id: string; label: string; text: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
   return (
     <div className="flex items-center justify-between gap-4 py-2">
       <div className="min-w-0">
@@ -91,7 +103,7 @@ function SwitchRow({ id, label, text, checked, onChange }: { id: string; label: 
           {text}
         </p>
       </div>
-      <Switch id={id} checked={checked} onCheckedChange={onChange} aria-describedby={`${id}-text`} />
+      <Switch id={id} checked={checked} onCheckedChange={onChange} disabled={disabled} aria-describedby={`${id}-text`} />
     </div>
   )
 }
