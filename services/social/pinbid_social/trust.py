@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import events_out
 from .adapters import Providers
 from .domain.placement import Status
-from .domain.trust import Acceptance, Outcome, awaiting_answer, ends_placement
+from .domain.trust import ENDED_BY, Acceptance, Outcome, awaiting_answer, ends_placement
 from .models import Dispute, DisputeStep, Evidence, PinSession, Placement, Post, User
 from .ports import MediaRef, ProviderError, SessionExpired
 from .screenshots import Screenshot
@@ -483,7 +483,7 @@ class Trust:
                 events_out.operator_action(operator_id, "dispute.decide_now" if early else "dispute.decide",
                                            "dispute", str(dispute.id), audit, now)])
             if ends_placement(outcome):
-                await end_placement(session, placement.bid_id, f"Dispute decided: {outcome.value}", now)
+                await end_placement(session, placement.bid_id, ENDED_BY[outcome], now)
             elif placement.acceptance == Acceptance.AWAITING:
                 # the operator's CONTINUE settles the window too: releases resume on DisputeDecided, and no
                 # PlacementAccepted follows (acceptedBy stays empty: neither the brand nor silence accepted it)

@@ -26,6 +26,11 @@ def ends_placement(outcome: Outcome) -> bool:
     return outcome != Outcome.CONTINUE
 
 
+# why a placement ended on an operator's decision, in the words its brand and creator read
+ENDED_BY = {Outcome.REFUND_UNEARNED: "Ended after a review: the share not yet earned went back to the brand.",
+            Outcome.REFUND_ALL: "Ended after a review: everything the brand paid went back to it."}
+
+
 def awaiting_answer(answered_at: datetime | None, answer_by: datetime, now: datetime) -> bool:
     """An open dispute waits for the creator while they have not answered and may still (the answer is refused
     only once `now` is past `answer_by`): an operator decides then only with "decide now" and its reason."""

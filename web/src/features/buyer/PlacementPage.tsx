@@ -18,6 +18,8 @@ import { Input } from '@/components/ui/input'
 import { showServerErrors } from '@/lib/server-errors'
 import { Spinner } from '@/components/ui/spinner'
 import { placementSeries } from '@/lib/charts'
+import { placementEnd } from '@/lib/bids'
+import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
 import { EmptyState, LoadError, StatCard } from '@/components/common'
 import { RoleGate } from '@/components/role-gate'
@@ -65,6 +67,7 @@ function PlacementInner() {
     )
   }
   const r = results.data
+  const ended = bid ? placementEnd(bid) : null
   const points = placementSeries(r.figures, r.clicksByHour)
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6">
@@ -84,16 +87,27 @@ function PlacementInner() {
           {points.length > 1 ? (
             <PlacementChart points={points} title="this placement" />
           ) : (
-            <EmptyState
-              icon={MousePointerClick}
-              text={points.length === 1 ? 'One reading so far: the chart fills in as the figures change.' : 'No figures yet: they appear once the comment is pinned and people see it.'}
-            />
+            <EmptyState icon={MousePointerClick} text={figuresText(points.length, bid)} />
           )}
         </CardContent>
       </Card>
-      <LinkForm bidId={bidId} link={r.link} />
+      {ended ? (
+        <p className="text-sm text-muted-foreground">
+          {ended}: the short link and promo code can no longer change{r.link ? ` (${r.link.shortUrl} still counts the people who follow it)` : ''}.
+        </p>
+      ) : (
+        <LinkForm bidId={bidId} link={r.link} />
+      )}
     </div>
   )
+}
+
+/** What the empty chart says: the figures come from readings of the pinned comment. */
+function figuresText(readings: number, bid: Bid | undefined): string {
+  if (readings === 1) return 'One reading so far: the chart fills in as the figures change.'
+  if (bid && placementEnd(bid)) return 'No figures were read before the placement ended.'
+  if (bid?.pinnedComment) return 'No figures yet: the first reading of the pinned comment comes within the hour.'
+  return 'No figures yet: they appear once the comment is pinned and people see it.'
 }
 
 // the browser's own check (required, type url) runs first, as before; the server says what else is wrong

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { buyer, signedIn, toastWith } from '@/test/fixtures'
+import { buyer, makeBid, signedIn, toastWith } from '@/test/fixtures'
 
 const RESULTS = {
   link: null,
@@ -58,5 +58,21 @@ describe('placement page', () => {
     unmount()
     renderApp('/my-bids/bid-2')
     expect(await screen.findByText('This placement does not exist, or it is not yours.')).toBeInTheDocument()
+  })
+
+  it('after the end, the page says so: no link form, and the chart says why it has no figures', async () => {
+    const refunded = makeBid({
+      id: 'bid-3', status: 'PINNED', finalPrice: 12.5, refunded: 12.5, disputeOutcome: 'REFUND_ALL',
+      payment: { status: 'REFUNDED', expiresAt: null, paidAt: '2026-11-20T10:00:00Z' },
+      pinnedComment: { commentText: 'Ad · @northwind: Great reel', likes: 0, replies: 0, clicks: 0, status: 'ENDED', pinnedAt: '2026-11-20T11:00:00Z' },
+    })
+    signedIn(buyer, {
+      'GET /buyer/bids': () => json(200, [refunded]),
+      'GET /instagram/placements/bid-3/results': () => json(200, { ...RESULTS, status: 'ENDED', link: { code: 'AbC1234', shortUrl: 'http://pinbid.test/go/AbC1234', destination: 'https://northwind.coffee/x', promoCode: null } }),
+    })
+    renderApp('/my-bids/bid-3')
+    expect(await screen.findByText('No figures were read before the placement ended.')).toBeInTheDocument()
+    expect(screen.getByText(/Refunded: the short link and promo code can no longer change/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Make my short link' })).not.toBeInTheDocument()
   })
 })
