@@ -1685,13 +1685,6 @@ export interface components {
             /** Totalspent */
             totalSpent: number;
         };
-        /** BuyerFiguresOut */
-        BuyerFiguresOut: {
-            /** Activebids */
-            activeBids: number;
-            /** Wonauctions */
-            wonAuctions: number;
-        };
         /**
          * Category
          * @enum {string}
@@ -2191,15 +2184,6 @@ export interface components {
             pendingApprovals: number;
             /** Totalearnings */
             totalEarnings: number;
-            /** Completedjobs */
-            completedJobs: number;
-        };
-        /** InfluencerFiguresOut */
-        InfluencerFiguresOut: {
-            /** Activeslots */
-            activeSlots: number;
-            /** Pendingapprovals */
-            pendingApprovals: number;
             /** Completedjobs */
             completedJobs: number;
         };
@@ -3082,11 +3066,6 @@ export interface components {
         TokenOut: {
             /** Token */
             token: string;
-        };
-        /** TotalSpentOut */
-        TotalSpentOut: {
-            /** Totalspent */
-            totalSpent: number;
         };
         /** UnreadCountOut */
         UnreadCountOut: {
