@@ -49,13 +49,17 @@ contracts:
 	$(UV) run python -m pinbid_launcher.contracts
 	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent gen:api; fi
 
+## lint: ruff, the decisions' index, the infrastructure, migrations against models (a kit table changed without a
+## migration in each service fails), contracts up to date, the repository's own checks (no import circle, shipped
+## migrations unedited, no fixed sleep in tests, the docs' claims), ESLint, Redocly on the contract, the web's types
 lint: web/node_modules/.package-lock.json
 	$(UV) run ruff check .
 	$(UV) run python docs/decisions/index.py --check
 	UV="$(UV)" bash infra/validate.sh
 	$(UV) run python -m pinbid_kit.migration_check
 	$(UV) run python -m pinbid_launcher.contracts --check
-	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent lint; fi
+	$(UV) run pytest -q tests/test_import_cycles.py tests/test_migrations_released.py tests/test_no_fixed_sleeps.py tests/test_docs_paths.py
+	@if [ -f web/package.json ]; then cd web && $(NPM) run --silent lint && $(NPM) run --silent lint:contract; fi
 	@if [ -f web/package.json ]; then \
 		generated=$$(mktemp --suffix=.d.ts) && trap 'rm -f "$$generated"' EXIT && \
 		(cd web && $(NPM) exec --no -- openapi-typescript ../contracts/openapi.json -o "$$generated" >/dev/null) && \

@@ -9,7 +9,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -22,7 +21,7 @@ from pinbid_kit.bus.inprocess import InProcessBus
 from pinbid_kit.db import Database
 from pinbid_kit.pooler import fit_for_pooler
 from pinbid_kit.settings import KitSettings
-from pinbid_testing import client, eventually
+from pinbid_testing import client, eventually, eventually_sync
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
@@ -82,17 +81,17 @@ def _no_prepared_statement_support(binary: str) -> str:
 
 
 def _wait_until_it_answers(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
+    def answers() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"pgbouncer stopped: {process.stderr.read().decode()}")
         try:
             with psycopg.connect(f"{url}/postgres", connect_timeout=2) as conn:
                 conn.execute("SELECT 1")
-            return
+            return True
         except psycopg.OperationalError:
-            time.sleep(0.2)
-    raise RuntimeError("pgbouncer did not answer within 15 s")
+            return False
+
+    eventually_sync(answers, within=15, every=0.2)
 
 
 async def run_the_same_statement_from_two_clients(url: str, *, pooled: bool) -> None:

@@ -13,6 +13,7 @@ from pinbid_kit.tokens import TokenVerifier, generate_keypair
 
 from . import services
 
+SCHEMA_REF = "#/components/schemas/"
 ERROR_SCHEMA = {
     "type": "object",
     "title": "Error",
@@ -44,6 +45,7 @@ def merged(base: str = "/api") -> dict[str, Any]:
     spec = gateway.app.openapi()
     spec["info"] = {"title": "Pinbid API", "version": "1.0.0",
                     "description": "The public API of Pinbid, served by the gateway under /api."}
+    spec["servers"] = [{"url": "/", "description": "The gateway's own origin (every path starts with /api)."}]
     schemas = spec.setdefault("components", {}).setdefault("schemas", {})
     for service, service_spec in sorted(service_specs().items()):
         for path, operations in service_spec.get("paths", {}).items():
@@ -63,13 +65,33 @@ def merged(base: str = "/api") -> dict[str, Any]:
             responses.pop("422", None)
             responses["4XX"] = {"description": "An error", "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-            if "security" not in operation and (route is None or route.access is not Access.PUBLIC):
-                operation["security"] = [{"bearer": []}]
-    for name in ("HTTPValidationError", "ValidationError"):
-        schemas.pop(name, None)
+            if "security" not in operation:  # public: said so, not left to be guessed (an empty requirement)
+                public = route is not None and route.access is Access.PUBLIC
+                operation["security"] = [] if public else [{"bearer": []}]
     spec["paths"] = dict(sorted(spec["paths"].items()))
-    spec["components"]["schemas"] = dict(sorted(schemas.items()))
+    # the schemas of the public paths only: the services' internal routes (not routed by the gateway) and
+    # FastAPI's validation error (the gateway answers with Error) leave theirs behind
+    spec["components"]["schemas"] = {name: schemas[name] for name in sorted(referenced(spec["paths"], schemas))}
     return spec
+
+
+def referenced(paths: dict[str, Any], schemas: dict[str, Any]) -> set[str]:
+    """The schemas the paths refer to, directly or through other schemas."""
+    found: set[str] = set()
+    pending: list[Any] = [paths]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            target = node.get("$ref")
+            if isinstance(target, str) and target.startswith(SCHEMA_REF):
+                name = target.removeprefix(SCHEMA_REF)
+                if name not in found:
+                    found.add(name)
+                    pending.append(schemas[name])
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found
 
 
 def render() -> str:

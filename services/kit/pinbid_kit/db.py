@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import exc, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
-from .errors import ServiceUnavailable
+from .errors import Busy
 from .outage import DatabaseWait
 
 if TYPE_CHECKING:
@@ -20,16 +20,6 @@ def async_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     raise ValueError(f"not a PostgreSQL URL: {url!r}")
-
-
-class Busy(ServiceUnavailable):
-    """Every connection of the pool stayed in use for the whole pool timeout: try again shortly."""
-
-    code = "busy"
-    retry_after = 1
-
-    def __init__(self) -> None:
-        super().__init__("The service is busy. Please try again in a moment.")
 
 
 class Database:

@@ -109,6 +109,16 @@ class ServiceUnavailable(ApiError):
     code = "service_unavailable"
 
 
+class Busy(ServiceUnavailable):
+    """Every connection of the pool stayed in use for the whole pool timeout: try again shortly."""
+
+    code = "busy"
+    retry_after = 1
+
+    def __init__(self) -> None:
+        super().__init__("The service is busy. Please try again in a moment.")
+
+
 class BadGateway(ApiError):
     status = 502
     code = "bad_gateway"

@@ -1,6 +1,6 @@
 """Alembic per service, driven from code: `upgrade(url, package)` migrates a service's database.
 Each service's migrations/env.py calls `run_env(metadata)`; its migrations create the kit's own tables with
-`create_messaging_tables()` and `create_revocations_table()`, never restating them.
+`create_messaging_tables()` and `create_revocations_table()`, the released steps in kit_migrations/.
 `python -m pinbid_kit.migration_check` migrates a fresh database per service and compares it with its models."""
 
 from importlib import resources
@@ -11,8 +11,6 @@ from alembic.config import Config
 from sqlalchemy import MetaData, create_engine, pool, text
 
 from .db import async_url
-from .revocations import add_revocations_table
-from .tables import add_messaging_tables
 
 MIGRATION_LOCK = 724_001  # advisory lock key: replicas starting together migrate one at a time
 
@@ -52,7 +50,8 @@ def run_env(metadata: MetaData) -> None:
     with engine.connect() as connection:
         connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": MIGRATION_LOCK})
         try:
-            context.configure(connection=connection, target_metadata=metadata, compare_type=True)
+            context.configure(connection=connection, target_metadata=metadata, compare_type=True,
+                              compare_server_default=True)
             with context.begin_transaction():
                 context.run_migrations()
             connection.commit()  # before the unlock: the replica waiting for the lock must see the new schema
@@ -64,34 +63,50 @@ def run_env(metadata: MetaData) -> None:
             connection.commit()
 
 
-# The kit's tables, defined once (tables.py, revocations.py) and created in every service's database by its
-# migrations through the helpers below. They create the tables as defined now: a change to one of them is a new
-# migration in every service (a helper here for the change), made while their first migrations still create the
-# shape that change starts from.
-KIT_TABLES = MetaData()
-add_messaging_tables(KIT_TABLES)
-add_revocations_table(KIT_TABLES)
+# The kit's tables (tables.py, revocations.py) reach every service's database through released steps, never
+# "as defined now": each step is a frozen SQL file in kit_migrations/ (`messaging_0001.sql`, ...) that a service's
+# migration runs with `run_kit_step`. A change to a kit table is a new step file and a new migration in every
+# service that runs it; without them `python -m pinbid_kit.migration_check` finds the service's migrated database
+# differing from its models, whose kit tables are the current definitions. Shipped steps, like shipped migrations,
+# are never edited (tests/test_migrations_released.py).
+KIT_STEPS = "kit_migrations"
 MESSAGING_TABLES = ("outbox", "inbox", "mail_queue")
 REVOCATIONS_TABLE = "token_revocations"
 
 
-def _kit_tables(names: tuple[str, ...]) -> list:
-    return [KIT_TABLES.tables[name] for name in names]
+def kit_step_statements(step: str) -> list[str]:
+    """The statements of the released step `kit_migrations/<step>.sql` (its comment lines left out)."""
+    text = (resources.files(__package__) / KIT_STEPS / f"{step}.sql").read_text()
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    return [statement.strip() for statement in body.split(";") if statement.strip()]
+
+
+def run_kit_step(step: str) -> None:
+    """In a service's migration: one released step of the kit's tables."""
+    for statement in kit_step_statements(step):
+        op.execute(statement)
+
+
+def _drop(names: tuple[str, ...]) -> None:
+    for name in names:
+        op.drop_table(name)
 
 
 def create_messaging_tables() -> None:
-    """In a service's first migration: the outbox, the inbox and the mail queue, with their indexes."""
-    KIT_TABLES.create_all(op.get_bind(), tables=_kit_tables(MESSAGING_TABLES), checkfirst=False)
+    """In a service's first migration: the outbox, the inbox and the mail queue, with their indexes, as first
+    released (step `messaging_0001`)."""
+    run_kit_step("messaging_0001")
 
 
 def drop_messaging_tables() -> None:
-    KIT_TABLES.drop_all(op.get_bind(), tables=_kit_tables(MESSAGING_TABLES), checkfirst=False)
+    _drop(MESSAGING_TABLES)
 
 
 def create_revocations_table() -> None:
-    """In the migration of a service that verifies tokens and keeps what identity revoked (revocations.py)."""
-    KIT_TABLES.create_all(op.get_bind(), tables=_kit_tables((REVOCATIONS_TABLE,)), checkfirst=False)
+    """In the migration of a service that verifies tokens and keeps what identity revoked (revocations.py), as
+    first released (step `revocations_0001`)."""
+    run_kit_step("revocations_0001")
 
 
 def drop_revocations_table() -> None:
-    KIT_TABLES.drop_all(op.get_bind(), tables=_kit_tables((REVOCATIONS_TABLE,)), checkfirst=False)
+    _drop((REVOCATIONS_TABLE,))

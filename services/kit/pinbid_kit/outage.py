@@ -17,6 +17,8 @@ import psycopg
 from prometheus_client import Gauge
 from sqlalchemy import exc as sa_exc
 
+from .errors import Busy
+
 log = logging.getLogger("pinbid.outage")
 
 T = TypeVar("T")
@@ -45,8 +47,6 @@ def database_away(error: BaseException) -> bool:
 
 
 def _says_away(error: BaseException) -> bool:
-    from .db import Busy  # db imports this module
-
     if isinstance(error, Busy | sa_exc.TimeoutError):
         return True  # the pool stayed dry: every connection is stuck on a database that does not answer
     if isinstance(error, sa_exc.DBAPIError) and error.connection_invalidated:

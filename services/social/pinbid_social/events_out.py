@@ -3,7 +3,6 @@ recorded in the session's transaction."""
 
 import uuid
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from pinbid_kit import outbox
 from pinbid_kit.envelope import Envelope
@@ -33,12 +32,10 @@ from pinbid_kit.events.trust import signal_hash
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
+from .domain.placement import Due
 from .domain.stats import ProfileStats
 from .models import Dispute, Placement
 from .ports import Media, Profile
-
-if TYPE_CHECKING:
-    from .tracker import Due
 
 
 async def publish_all(session: AsyncSession, events: list[EventData]) -> list[Envelope]:
@@ -131,20 +128,20 @@ def placement_ended(placement: Placement, reason: str, at: datetime) -> Placemen
 
 
 # the tracker's: built for one statement that writes a whole run's events (publish_all)
-def comment_metrics_updated(due: "Due", likes: int, replies: int, clicks: int) -> CommentMetricsUpdated:
+def comment_metrics_updated(due: Due, likes: int, replies: int, clicks: int) -> CommentMetricsUpdated:
     return CommentMetricsUpdated(bid_id=due.bid_id, likes=likes, replies=replies, clicks=clicks)
 
 
-def placement_kept(due: "Due", days_kept: int, checked_at: datetime) -> PlacementKept:
+def placement_kept(due: Due, days_kept: int, checked_at: datetime) -> PlacementKept:
     return PlacementKept(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id, pinned_at=due.pinned_at,
                          checked_at=checked_at, days_kept=days_kept, duration_days=due.duration_days)
 
 
-def placement_completed(due: "Due", completed_at: datetime) -> PlacementCompleted:
+def placement_completed(due: Due, completed_at: datetime) -> PlacementCompleted:
     return PlacementCompleted(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id,
                               completed_at=completed_at)
 
 
-def comment_unpinned(due: "Due", reason: str, unpinned_at: datetime) -> CommentUnpinned:
+def comment_unpinned(due: Due, reason: str, unpinned_at: datetime) -> CommentUnpinned:
     return CommentUnpinned(bid_id=due.bid_id, slot_id=due.slot_id, creator_id=due.creator_id,
                            comment_id=due.comment_id, unpinned_at=unpinned_at, reason=reason)

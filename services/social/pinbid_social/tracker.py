@@ -11,7 +11,7 @@ import asyncio
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
@@ -22,7 +22,7 @@ from sqlalchemy.dialects.postgresql import insert
 
 from . import events_out
 from .adapters import Providers
-from .domain.placement import Observation, Status, Step, days_kept, next_step
+from .domain.placement import Due, Observation, Status, Step, days_kept, next_step
 from .links import clicks_of
 from .models import Connection, PinSession, PlacementFigures, Post
 from .ports import MediaRef, ProviderError
@@ -72,21 +72,6 @@ _APPLY = text("""
 _STATUS = {Step.METRICS: Status.PINNED.value, Step.SUSPECT: Status.PINNED.value,
            Step.COMPLETED: Status.COMPLETED.value, Step.UNPINNED: Status.UNPINNED.value}
 
-
-@dataclass(frozen=True)
-class Due:
-    bid_id: uuid.UUID
-    slot_id: uuid.UUID
-    creator_id: uuid.UUID
-    post_id: str
-    comment_id: str
-    pinned_at: datetime
-    duration_days: int
-    likes: int
-    replies: int
-    misses: int
-    days_kept: int
-    clicks: int
 
 
 @dataclass

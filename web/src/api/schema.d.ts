@@ -1689,13 +1689,6 @@ export interface components {
             /** Totalspent */
             totalSpent: number;
         };
-        /** BuyerFiguresOut */
-        BuyerFiguresOut: {
-            /** Activebids */
-            activeBids: number;
-            /** Wonauctions */
-            wonAuctions: number;
-        };
         /**
          * Category
          * @enum {string}
@@ -2195,15 +2188,6 @@ export interface components {
             pendingApprovals: number;
             /** Totalearnings */
             totalEarnings: number;
-            /** Completedjobs */
-            completedJobs: number;
-        };
-        /** InfluencerFiguresOut */
-        InfluencerFiguresOut: {
-            /** Activeslots */
-            activeSlots: number;
-            /** Pendingapprovals */
-            pendingApprovals: number;
             /** Completedjobs */
             completedJobs: number;
         };
@@ -3086,11 +3070,6 @@ export interface components {
         TokenOut: {
             /** Token */
             token: string;
-        };
-        /** TotalSpentOut */
-        TotalSpentOut: {
-            /** Totalspent */
-            totalSpent: number;
         };
         /** UnreadCountOut */
         UnreadCountOut: {

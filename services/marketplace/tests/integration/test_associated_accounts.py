@@ -11,7 +11,7 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import signal_hash
-from pinbid_testing import counting_statements
+from pinbid_testing import counting_statements, eventually
 from sqlalchemy import text
 
 from .conftest import snapshot
@@ -30,13 +30,30 @@ async def flags_of(world, status: str | None = None, *, wait_for: int = 0) -> li
     """The flags as an operator sees them; waits (up to 10 s) until there are `wait_for` of them: marketplace
     reviews a closed auction when it hears its own AuctionClosed through the bus."""
     query = f"?status={status}" if status else ""
-    for _ in range(200):
-        listed = await world.http.get(f"/ops/flags{query}", headers=operator(world))
-        assert listed.status_code == 200, listed.text
-        if len(listed.json()) >= wait_for:
-            return listed.json()
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"expected {wait_for} flags, got {listed.json()}")
+    listed: list[dict] = []
+
+    async def enough() -> bool:
+        nonlocal listed
+        response = await world.http.get(f"/ops/flags{query}", headers=operator(world))
+        assert response.status_code == 200, response.text
+        listed = response.json()
+        return len(listed) >= wait_for
+
+    await eventually(enough, within=10)
+    return listed
+
+
+async def reviewed(world, slot_id: str) -> None:
+    """Waits until marketplace reviewed the slot's bidders (its own AuctionClosed handled through the inbox): what
+    the review flags is there from then on, and what it does not is never coming."""
+    async def done() -> bool:
+        async with world.service.db.autocommit() as conn:
+            return (await conn.execute(text(
+                "SELECT 1 FROM inbox JOIN outbox ON outbox.id = inbox.event_id "
+                "WHERE inbox.handler = 'marketplace.review_bidders' AND outbox.envelope->'data'->>'slotId' = :slot"),
+                {"slot": slot_id})).first() is not None
+
+    await eventually(done, within=10)
 
 
 async def shill_auction(world, creator, post, shill, honest) -> dict:
@@ -153,7 +170,7 @@ async def test_an_honest_lone_maximum_just_under_the_winner_raises_no_flag(world
     await world.bid(first, slot["id"], 50, autoBidEnabled=True, maxAutoBid=400)
     await world.bid(second, slot["id"], 60, autoBidEnabled=True, maxAutoBid=395)  # one maximum, no probing
     await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
-    await asyncio.sleep(0.5)
+    await reviewed(world, slot["id"])
     assert await flags_of(world) == []
 
 

@@ -6,6 +6,7 @@ one bad reading (a provider's hiccup, a comment re-pinned a minute later) only a
 A check that cannot reach the provider judges nothing. While the comment is in place, each whole day reached
 is counted once (payments releases the creator's share in stages on it)."""
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -96,3 +97,21 @@ def can_pin(status: Status) -> str | None:
     if status == Status.PINNED:
         return "This comment is already pinned."
     return "This placement is over; the comment can no longer be pinned."
+
+
+@dataclass(frozen=True)
+class Due:
+    """A pinned placement claimed for a check: what the tracker read with its claim."""
+
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    creator_id: uuid.UUID
+    post_id: str
+    comment_id: str
+    pinned_at: datetime
+    duration_days: int
+    likes: int
+    replies: int
+    misses: int
+    days_kept: int
+    clicks: int

@@ -91,8 +91,11 @@ async def test_the_graph_client_carries_no_cookie_from_one_creators_call_to_anot
 
 
 async def test_a_provider_that_hangs_times_out():
+    hang_up = asyncio.Event()
+
     async def never_answer(reader, writer):
-        await asyncio.sleep(30)
+        await hang_up.wait()  # answers nothing until the test is over
+        writer.close()
 
     server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
@@ -101,6 +104,7 @@ async def test_a_provider_that_hangs_times_out():
     with pytest.raises(ProviderError) as failed:
         await api.recent_media("token", 5)
     assert "in time" in failed.value.detail and asyncio.get_running_loop().time() - started < 2
+    hang_up.set()
     server.close()
     await api.close()
 

@@ -21,6 +21,7 @@ from pinbid_kit.events.social import (
     SocialOperatorAction,
 )
 from pinbid_social.domain.trust import ENDED_BY, Outcome
+from pinbid_testing import eventually
 from sqlalchemy import text
 
 
@@ -230,7 +231,12 @@ async def test_looks_right_and_report_take_their_time_once_the_placement_is_thei
     async with t.social.service.db.transaction() as session:
         await session.execute(text("SELECT 1 FROM placements WHERE bid_id = :b FOR UPDATE"), {"b": bid})
         waiting = asyncio.create_task(getattr(t, press)(bid))
-        await asyncio.sleep(0.3)  # the press now waits for the row
+
+        async def the_press_waits_for_the_row() -> bool:
+            return bool(await t.social.sql(
+                "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"))
+
+        await eventually(the_press_waits_for_the_row, within=10)
         t.social.clock.advance(minutes=5)
     assert (await waiting).status_code == 200
     column = "accepted_at FROM placements" if press == "accept" else "reported_at FROM disputes"
