@@ -12,7 +12,7 @@ from pydantic import AfterValidator, Field
 from .domain import comments
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
-from .domain.tabs import tab_of
+from .domain.tabs import tab_of, won_auction
 from .flags import FlagView
 from .models import Bid, Slot, SlotPrice, User
 from .queries import BidView, Page
@@ -172,7 +172,10 @@ class BidOut(ApiModel):
     max_auto_bid: Money | None
     auto_bid_enabled: bool
     status: str
-    tab: Literal["active", "won", "live", "past"]  # where it stands on My Bids, counted the same on the dashboard
+    tab: Literal["active", "won", "live", "past"]  # where it stands on My Bids
+    won_auction: bool = Field(description="the bid won its auction and the win stands (not rejected, not left "
+                              "unpaid), paid, pinned, completed or refunded alike: what Won Auctions counts, on My "
+                              "Bids and the dashboard")
     final_price: Money | None  # what the buyer pays once the auction closed with this bid as winner
     created_at: datetime
     updated_at: datetime
@@ -198,7 +201,8 @@ class BidOut(ApiModel):
                                   clicks=bid.clicks, status=bid.pinned_status, pinned_at=bid.pinned_at) \
             if bid.pinned_status else None
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
-                   status=bid.status, tab=tab_of(bid.status, bid.pinned_status).value, final_price=bid.final_price,
+                   status=bid.status, tab=tab_of(bid.status, bid.pinned_status).value,
+                   won_auction=won_auction(bid.status), final_price=bid.final_price,
                    created_at=bid.created_at, updated_at=bid.updated_at, comment=text,
                    comment_id=bid.comment_id, comment_username=username, approved_comment=bid.approved_text,
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),

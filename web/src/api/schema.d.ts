@@ -1624,6 +1624,11 @@ export interface components {
              * @enum {string}
              */
             tab: "active" | "won" | "live" | "past";
+            /**
+             * Wonauction
+             * @description the bid won its auction and the win stands (not rejected, not left unpaid), paid, pinned, completed or refunded alike: what Won Auctions counts, on My Bids and the dashboard
+             */
+            wonAuction: boolean;
             /** Finalprice */
             finalPrice: number | null;
             /**

@@ -151,12 +151,13 @@ export function groupBids<T extends TabInput>(bids: T[]): Record<BidTab, T[]> {
 }
 
 /** Counters: Active Bids, Won Auctions, Live Pins, Completed (placements that ran their whole duration, on the
- *  past tab). Active Bids and Won Auctions are the dashboard's figures, counted by the same tabs. */
-export function bidCounters(bids: TabInput[]) {
+ *  past tab). Active Bids and Won Auctions are the dashboard's figures: the active tab, and every auction won
+ *  (the server's `wonAuction`: a win stays one once paid, pinned or completed, off the won tab). */
+export function bidCounters(bids: (TabInput & Pick<Bid, 'wonAuction'>)[]) {
   const g = groupBids(bids)
   return {
     active: g.active.length,
-    won: g.won.length,
+    won: bids.filter((b) => b.wonAuction).length,
     live: g.live.length,
     completed: bids.filter((b) => b.pinnedComment?.status === 'COMPLETED').length,
   }

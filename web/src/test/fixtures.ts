@@ -48,6 +48,7 @@ function serverTab(status: string, placement?: string | null): Bid['tab'] {
 export function makeBid(over: Partial<Bid> = {}): Bid {
   return {
     tab: serverTab(over.status ?? 'ACTIVE', over.pinnedComment?.status),
+    wonAuction: ['PENDING_INFLUENCER_APPROVAL', 'APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'].includes(over.status ?? 'ACTIVE'),
     id: 'bid-1',
     amount: 40,
     maxAutoBid: null,
