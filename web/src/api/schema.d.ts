@@ -1558,14 +1558,24 @@ export interface components {
              * Format: uuid
              */
             operatorId: string;
-            /** Operatoremail */
+            /**
+             * Operatoremail
+             * @description the operator's email when the action was recorded (else now)
+             */
             operatorEmail: string | null;
+            /**
+             * Operatorname
+             * @description the operator's name now; null for an account identity lacks
+             */
+            operatorName: string | null;
             /** Action */
             action: string;
             /** Objecttype */
             objectType: string;
             /** Objectid */
             objectId: string;
+            /** @description when objectType is user: the account acted on, with its name and email now; null for any other object */
+            objectUser: components["schemas"]["AuditUserOut"] | null;
             /** Reason */
             reason: string;
             /**
@@ -1573,6 +1583,26 @@ export interface components {
              * Format: date-time
              */
             actedAt: string;
+        };
+        /**
+         * AuditUserOut
+         * @description A person an audit entry names, as the account is now.
+         */
+        AuditUserOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Email */
+            email: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "INFLUENCER" | "BUYER" | "OPERATOR";
         };
         /**
          * BidHistoryOut
