@@ -98,6 +98,7 @@ async def open_stream(http: httpx.AsyncClient, token: str, slots: str = "") -> S
     response = await http.send(request, stream=True)
     assert response.status_code == 200, await response.aread()
     assert response.headers["content-type"].startswith("text/event-stream")
+    assert "gzip" in request.headers["accept-encoding"] and "content-encoding" not in response.headers  # streamed as is
     stream = Stream(response)
     await stream.wait_for("ready")
     return stream
