@@ -1,5 +1,6 @@
-"""A bid's tab has one definition (`domain.tabs`): the database's figures count exactly what the bid list shows,
-so the buyer's dashboard and My Bids agree (Won Auctions: every win that stands, paid and pinned ones too), and a creator's completed jobs are placements that ran their course."""
+"""A bid's tab has one definition (`domain.tabs`): the database's figures count exactly what the bid list shows, so the
+buyer's dashboard and My Bids agree (Won Auctions: every win that stands, paid and pinned ones too), and a creator's
+completed jobs are placements that ran their course."""
 
 import itertools
 
