@@ -110,7 +110,11 @@ class SlotOut(ApiModel):
     duration: int
     status: str
     outcome: str | None
-    bid_count: int
+    bid_count: int = Field(description="accepted bid actions, raises included: the order of the slot's live "
+                           "events, not a number to show")
+    bidder_count: int = Field(description="brands in the running, one bid each: a live bid while the auction runs, "
+                              "the bids that stood at its close; cancelled and withdrawn bids left out. What the "
+                              "screens show as the slot's bids and bidders")
     created_at: datetime
     post: PostOut
     instagram_post: PermalinkOut
@@ -125,6 +129,7 @@ class SlotOut(ApiModel):
             id=slot.id, title=slot.title, description=slot.description, category=slot.category, min_bid=slot.min_bid,
             current_bid=slot.current_bid, buy_now_price=slot.buy_now_price, auction_end=slot.auction_end,
             duration=slot.duration_days, status=slot.status, outcome=slot.outcome, bid_count=slot.bid_count,
+            bidder_count=slot.bidder_count,
             created_at=slot.created_at,
             post=PostOut(image_url=slot.media_url, media_type=slot.media_type, permalink=slot.permalink,
                          instagram_id=slot.post_id),
