@@ -3076,8 +3076,16 @@ export interface components {
             status: string;
             /** Outcome */
             outcome: string | null;
-            /** Bidcount */
+            /**
+             * Bidcount
+             * @description accepted bid actions, raises included: the order of the slot's live events, not a number to show
+             */
             bidCount: number;
+            /**
+             * Biddercount
+             * @description brands in the running, one bid each: a live bid while the auction runs, the bids that stood at its close; cancelled and withdrawn bids left out. What the screens show as the slot's bids and bidders
+             */
+            bidderCount: number;
             /**
              * Createdat
              * Format: date-time

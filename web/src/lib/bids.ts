@@ -206,16 +206,17 @@ export function bidMaximum(bid: Pick<Bid, 'amount' | 'maxAutoBid' | 'autoBidEnab
   return bid.autoBidEnabled && bid.maxAutoBid != null && bid.maxAutoBid > bid.amount ? bid.maxAutoBid : null
 }
 
-type HistoryLine = { user?: { name: string; email?: string | null } | null }
+type HistoryLine = { status?: string; user?: { name: string; email?: string | null } | null }
 
-/** The people who bid on a slot: one per bidder, in the order of the history (newest first). */
+/** The people in the running on a slot: one per bidder (their latest bid), in the order of the history (newest
+ *  first); a bidder whose latest bid was cancelled or withdrawn has left, as in the slot's `bidderCount`. */
 export function bidders<T extends HistoryLine>(history: T[]): T[] {
   const seen = new Set<string>()
   return history.filter((line, i) => {
     const who = line.user ? (line.user.email ?? line.user.name) : `#${i}`
     if (seen.has(who)) return false
     seen.add(who)
-    return true
+    return line.status !== 'CANCELLED'
   })
 }
 

@@ -21,6 +21,7 @@ export function makeSlot(over: Partial<Slot> = {}): Slot {
     status: 'ACTIVE',
     outcome: null,
     bidCount: 1,
+    bidderCount: 1,
     createdAt: '2026-01-01T00:00:00Z',
     post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
     instagramPost: { permalink: 'https://instagram.example/p/1' },
