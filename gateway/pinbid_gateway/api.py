@@ -166,8 +166,12 @@ async def web_app(path: str, request: Request, settings: SettingsDep, root: WebR
             return static_file(candidate, request, cache)
         if (candidate / "index.html").is_file():
             return static_file(candidate / "index.html", request, "no-cache")
-    if site_files.names_a_file(path):  # /favicon.ico, an old asset: not the app's HTML
-        raise NotFound("Not found.")
+    if path == site_files.FAVICON_ICO and (root / site_files.APP_ICON).is_file():
+        # the build has no .ico: browsers and crawlers that ask for one get the app's icon (SVG, as index.html names
+        # it), under a short cache so a real .ico added to the build later is picked up
+        return static_file(root / site_files.APP_ICON, request, "public, max-age=86400")  # image/svg+xml
+    if site_files.names_a_file(path):  # an old asset, a file the build never had: not the app's HTML, nor JSON
+        return HTMLResponse(site_files.NOT_FOUND_PAGE, status_code=404, headers={"Cache-Control": "no-cache"})
     return shell(root, request)
 
 

@@ -62,8 +62,11 @@ class Gateway:
         own_paths = {route.path for route in api.base.routes}  # the paths under the base the proxy leaves alone
         state = {"settings": settings, "upstreams": self.upstreams, "hub": self.hub, "verifier": self.verifier,
                  "web_root": settings.web_dist.resolve()}
+        # compress=False: the services compress their own answers, which the proxy passes through as they are
+        # (docs/decisions/api.md); static files are compressed at build time, a post's page per request
         app = create_app(SERVICE, routers=[under_base, api.side], checks=self.ready_checks, state=state,
-                         description="The public /api of Pinbid.", operator_routes=settings.operator_port is None)
+                         description="The public /api of Pinbid.", operator_routes=settings.operator_port is None,
+                         compress=False)
         # innermost of the middleware (the last of the list), so that every other one applies to it
         app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
                                               upstreams=self.upstreams, verifier=self.verifier))
@@ -80,6 +83,7 @@ class Gateway:
 
     def operator_app(self) -> FastAPI:
         """/metrics, /docs and /openapi.json of the public API, for the operator port (GATEWAY_OPERATOR_PORT)."""
-        app = create_app("gateway-operator", checks=self.ready_checks, description="The public /api of Pinbid.")
+        app = create_app("gateway-operator", checks=self.ready_checks, description="The public /api of Pinbid.",
+                         compress=False)
         app.openapi = self.app.openapi  # type: ignore[method-assign]
         return app

@@ -32,10 +32,15 @@ def check_access(request: Request, access: Access, verifier: TokenVerifier) -> N
         raise Forbidden(WRONG_ROLE, code="wrong_role")
 
 
-def forwarded_headers(request: Request) -> dict[str, str]:
+def forwarded_headers(request: Request, *, passed_through: bool = False) -> dict[str, str]:
+    """`passed_through`: the answer goes back to the browser as it comes (the proxy), so the browser's
+    `Accept-Encoding` goes along and a service may compress; otherwise the gateway reads the answer, which then
+    comes uncompressed."""
     headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in request.scope["headers"]}
     for name in HOP_BY_HOP.intersection(headers):
         del headers[name]
+    if not passed_through:
+        headers.pop("accept-encoding", None)
     client = request.client.host if request.client else "unknown"
     previous = headers.get("x-forwarded-for")
     headers["x-forwarded-for"] = f"{previous}, {client}" if previous else client
@@ -85,17 +90,19 @@ class ApiProxy:
             span.set_attribute("http.route", label.path)
         check_access(request, route.access, self.verifier)
         return await call(self.upstreams, route.service, request, request.scope["method"], path,
-                          query=request.scope["query_string"].decode("latin-1"), body=await request.body())
+                          query=request.scope["query_string"].decode("latin-1"), body=await request.body(),
+                          passed_through=True)
 
 
 async def call(upstreams: Upstreams, service: str, request: Request, method: str, path: str, *,
-               query: str = "", body: bytes = b"") -> UpstreamResponse:
-    """One call to a service on behalf of `request`, with the errors a person can read when it fails."""
+               query: str = "", body: bytes = b"", passed_through: bool = False) -> UpstreamResponse:
+    """One call to a service on behalf of `request`, with the errors a person can read when it fails.
+    `passed_through`: the answer's bytes go back to the browser unread, so they may come compressed."""
     if not upstreams.has(service):
         raise ServiceUnavailable(f"The {service} service is not available yet. Please try again later.")
     try:
         return await upstreams.call(service, method, path, query=query, body=body,
-                                    headers=forwarded_headers(request))
+                                    headers=forwarded_headers(request, passed_through=passed_through))
     except UpstreamTimeout:
         raise BadGateway(f"The {service} service took too long to answer.", code="upstream_timeout") from None
     except (UpstreamUnreachable, httpx.HTTPError):

@@ -1,7 +1,8 @@
 """The files crawlers and security researchers ask for at a site's root, made for the site they are asked on.
 
 Without them the web app's fallback answered `/robots.txt` or `/favicon.ico` with the app's HTML page. Now the
-three known files are real, and any other path that names a file the build does not have is a 404."""
+three known files are real, `/favicon.ico` is the app's own icon, and any other path that names a file the build
+does not have is a plain 404 page (a browser or a crawler asked for a file, not the API: no JSON)."""
 
 import re
 from collections.abc import Iterable
@@ -14,6 +15,13 @@ PUBLIC_PAGES = ("/", "/blog", "/signup/buyer", "/signup/influencer", "/login", "
 PRIVATE_PREFIXES = ("/api/", "/dashboard", "/marketplace", "/post-manager", "/approvals", "/my-bids", "/earnings",
                     "/settings", "/notifications", "/reset-password", "/go/")
 SECURITY_TXT_LIFETIME = timedelta(days=365)
+# the icon every browser and crawler asks for at the root, and the app's one icon (web/public, named in index.html)
+FAVICON_ICO = "favicon.ico"
+APP_ICON = "favicon.svg"
+NOT_FOUND_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found · Pinbid</title>
+<body style="font-family:system-ui;margin:4rem auto;max-width:40rem"><h1>Not found</h1>
+<p>There is no such file on Pinbid. <a href="/">Go to the home page</a>.</p></body></html>
+"""
 
 _FILE_NAME = re.compile(r"\.[A-Za-z0-9]{1,8}$")
 

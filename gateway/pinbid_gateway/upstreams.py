@@ -2,6 +2,11 @@
 embedded default. The gateway code above them is the same either way. The httpx and aiohttp
 instrumentations (pinbid_kit.telemetry) make each call a client span and send its trace context along.
 
+Neither decodes a compressed answer: a service gzips what is large when the caller accepts it (pinbid_kit.http),
+and the bytes go back as they came, with their `Content-Encoding`. A call asks for compression only when its
+headers say so (the proxy forwards the browser's `Accept-Encoding`); any other call asks for `identity`, since the
+gateway reads its answer (dashboards, the sitemap, a post's page, revocations).
+
 Both clients are shared by every person the gateway serves, so neither keeps a cookie: a service's `Set-Cookie`
 goes back in the answer to the browser that asked (proxy.py) and is never stored here, and a request carries the
 `Cookie` header its browser sent, or none (docs/decisions/security.md)."""
@@ -36,6 +41,8 @@ class UpstreamUnreachable(Exception):
 
 
 PATH_SAFE = "/:@!$&'()*+,;=-._~"  # RFC 3986 pchar and "/"
+# what a call takes unless its headers say otherwise: the answer as it is (both clients would otherwise offer gzip)
+NOT_ENCODED = "identity"
 
 
 class Upstream(Protocol):
@@ -93,10 +100,15 @@ class AsgiUpstream:
 
     async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse:
         try:
-            response = await self.client.request(method, target, content=body, headers=headers)
+            request = self.client.build_request(method, target, content=body, headers=headers)
+            response = await self.client.send(request, stream=True)
+            try:  # the raw bytes: `response.content` would be decoded while the headers still say gzip
+                content = b"".join([chunk async for chunk in response.aiter_raw()])
+            finally:
+                await response.aclose()
         except (TimeoutError, httpx.TimeoutException) as exc:
             raise UpstreamTimeout(str(exc)) from exc
-        return UpstreamResponse(response.status_code, list(response.headers.multi_items()), response.content)
+        return UpstreamResponse(response.status_code, list(response.headers.multi_items()), content)
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -119,12 +131,13 @@ class Upstreams:
 
     async def call(self, service: str, method: str, path: str, *, query: str = "", body: bytes = b"",
                    headers: dict[str, str] | None = None) -> UpstreamResponse:
-        """`query`: the raw query string, already encoded (a request's own, forwarded as it came)."""
+        """`query`: the raw query string, already encoded (a request's own, forwarded as it came). `headers` in
+        lower case; without `accept-encoding` the answer comes uncompressed."""
         upstream = self.upstreams[service]
         target = quote(path, safe=PATH_SAFE)  # percent-encoded once here, so neither client re-reads it
         if query:
             target += "?" + query
-        return await upstream.send(method, target, body, headers or {})
+        return await upstream.send(method, target, body, {"accept-encoding": NOT_ENCODED, **(headers or {})})
 
     async def close(self) -> None:
         for upstream in self.upstreams.values():

@@ -98,6 +98,7 @@ async def open_stream(http: httpx.AsyncClient, token: str, slots: str = "") -> S
     response = await http.send(request, stream=True)
     assert response.status_code == 200, await response.aread()
     assert response.headers["content-type"].startswith("text/event-stream")
+    assert "gzip" in request.headers["accept-encoding"] and "content-encoding" not in response.headers  # streamed as is
     stream = Stream(response)
     await stream.wait_for("ready")
     return stream
@@ -109,7 +110,7 @@ def envelope(data) -> Envelope:
 
 def slot_updated(slot_id: uuid.UUID, creator_id: uuid.UUID, cents: int) -> Envelope:
     return envelope(m.SlotUpdated(slot_id=slot_id, creator_id=creator_id, post_id="1", status="ACTIVE",
-                                  current_bid_cents=cents, bid_count=3,
+                                  current_bid_cents=cents, bid_count=3, bidder_count=2,
                                   auction_end=datetime.now(UTC) + timedelta(minutes=5)))
 
 
@@ -150,7 +151,7 @@ async def test_a_slot_reaches_its_watchers_and_its_creator_not_another_creator(s
         await bus.publish(slot_updated(slot, await user_id(http, owner), 5250), {})
         for stream in (watching, owning):
             [update] = await stream.wait_for("slot")
-            assert update == {"id": str(slot), "currentBid": 52.5, "bidCount": 3,
+            assert update == {"id": str(slot), "currentBid": 52.5, "bidCount": 3, "bidderCount": 2,
                               "auctionEnd": update["auctionEnd"], "status": "ACTIVE"}
         notice = i.NotificationCreated(notification_id=uuid.uuid4(), user_id=await user_id(http, other),
                                        kind="bid.placed", title="New bid", message="A bid.", link="/dashboard",

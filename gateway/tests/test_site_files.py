@@ -54,9 +54,13 @@ async def test_the_site_files_are_real_and_a_missing_file_is_a_404(stack):
     alone = await http.get("/sitemap.xml")  # the content service is not part of this stack: the pages alone
     assert alone.status_code == 200 and alone.headers["content-type"].startswith("application/xml")
     assert "<loc>http://test/blog</loc>" in alone.text and "<lastmod>" not in alone.text
-    for missing in ("/favicon.ico", "/apple-touch-icon.png", "/assets/gone-1234.js"):
+    for missing in ("/apple-touch-icon.png", "/assets/gone-1234.js", "/favicon.png"):
         response = await http.get(missing)
-        assert response.status_code == 404 and response.json()["code"] == "not_found", missing
+        assert response.status_code == 404, missing
+        assert response.headers["content-type"].startswith("text/html") and "<h1>Not found</h1>" in response.text
+        assert "Pinbid app" not in response.text
+    no_icon = await http.get("/favicon.ico")  # this build has no icon at all: a 404 like any missing file
+    assert no_icon.status_code == 404 and no_icon.headers["content-type"].startswith("text/html")
     assert "Pinbid app" in (await http.get("/blog/how-pins-sell")).text  # the app's own routes still get the app
 
 
@@ -68,3 +72,15 @@ async def test_the_sitemap_lists_the_blogs_articles(stack):
         xml = (await http.get("/sitemap.xml")).text
     assert "<loc>http://test/blog/first-post</loc><lastmod>2026-09-01</lastmod>" in xml
     assert "<loc>http://test/blog/second-post</loc>" in xml
+
+
+async def test_favicon_ico_is_the_apps_icon(stack):
+    http, gateway, _ = stack
+    icon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32"/></svg>'
+    (gateway.settings.web_dist / "favicon.svg").write_text(icon)
+    for path in ("/favicon.ico", "/favicon.svg"):
+        response = await http.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["content-type"] == "image/svg+xml" and response.text == icon
+    assert (await http.get("/favicon.ico")).headers["cache-control"] == "public, max-age=86400"
+    assert (await http.head("/favicon.ico")).status_code == 200

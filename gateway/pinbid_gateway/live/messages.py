@@ -28,6 +28,7 @@ class SlotMessage(ApiModel):
     id: uuid.UUID
     current_bid: Money | None
     bid_count: int
+    bidder_count: int | None  # None from a marketplace that predates it (the screen keeps what it read)
     auction_end: datetime
     status: str
 
@@ -116,7 +117,7 @@ def messages(envelope: Envelope) -> list[Message]:
         case m.SlotUpdated.event_type:
             e = m.SlotUpdated.model_validate(data)
             slot = SlotMessage(id=e.slot_id, current_bid=dollars(e.current_bid_cents), bid_count=e.bid_count,
-                               auction_end=e.auction_end, status=e.status)
+                               bidder_count=e.bidder_count, auction_end=e.auction_end, status=e.status)
             return [Message("slot", slot.model_dump_json(by_alias=True), slot_id=e.slot_id, creator_id=e.creator_id)]
         case m.BidPlaced.event_type:
             e = m.BidPlaced.model_validate(data)

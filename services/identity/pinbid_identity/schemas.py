@@ -10,7 +10,8 @@ from pydantic import Field, model_validator
 
 from .domain.accounts import MAX_PASSWORD, Role
 from .domain.notices import Category
-from .models import AuditEntry, Notification, User
+from .models import Notification, User
+from .queries import AuditView
 
 Text = Annotated[PlainText, Field(max_length=300)]
 Password = Annotated[str, Field(max_length=MAX_PASSWORD * 4)]
@@ -197,17 +198,34 @@ class ReasonIn(ApiModel):
     reason: Reason
 
 
+class AuditUserOut(ApiModel):
+    """A person an audit entry names, as the account is now."""
+
+    id: uuid.UUID
+    name: str
+    email: str
+    role: Literal["INFLUENCER", "BUYER", "OPERATOR"]
+
+
 class AuditEntryOut(ApiModel):
     id: uuid.UUID
     operator_id: uuid.UUID
-    operator_email: str | None
+    operator_email: str | None = Field(description="the operator's email when the action was recorded (else now)")
+    operator_name: str | None = Field(description="the operator's name now; null for an account identity lacks")
     action: str
     object_type: str
     object_id: str
+    object_user: AuditUserOut | None = Field(description="when objectType is user: the account acted on, with its "
+                                             "name and email now; null for any other object")
     reason: str
     acted_at: datetime
 
     @classmethod
-    def of(cls, row: AuditEntry) -> "AuditEntryOut":
-        return cls(id=row.id, operator_id=row.operator_id, operator_email=row.operator_email, action=row.action,
-                   object_type=row.object_type, object_id=row.object_id, reason=row.reason, acted_at=row.acted_at)
+    def of(cls, view: AuditView) -> "AuditEntryOut":
+        row, operator, user = view.entry, view.operator, view.user
+        return cls(id=row.id, operator_id=row.operator_id,
+                   operator_email=row.operator_email or (operator.email if operator else None),
+                   operator_name=operator.name if operator else None, action=row.action,
+                   object_type=row.object_type, object_id=row.object_id,
+                   object_user=AuditUserOut(id=user.id, name=user.name, email=user.email, role=user.role)
+                   if user else None, reason=row.reason, acted_at=row.acted_at)

@@ -254,8 +254,8 @@ class Bidding:
 
     async def cancel(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
         """Two statements: lock the bid with its slot (marked changed), its buyer and the slot's best live bids;
-        write the bid, and the slot with its `slot.updated` when the price moved (cancelling the runner-up lowers
-        it to the next maximum)."""
+        write the bid, and the slot with its `slot.updated`: one brand fewer in the running (`bidderCount`), and the
+        price lower when the runner-up cancelled (the next maximum)."""
         async with self.db.transaction() as session:
             conn = await session.connection()
             locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
@@ -270,14 +270,10 @@ class Bidding:
                                rules=self.rules)
             store_bid(bid, states[bid_id])
             bid.updated_at = now
-            slots: list[Slot] = []
-            events: list[EventData] = []
-            if slot.current_bid != slot_row.current_bid:
-                store_slot(slot_row, slot)
-                slot_row.updated_at = now
-                slots.append(slot_row)
-                events.append(events_out.slot_updated_event(slot_row, self.settings.currency))
-            await store.write(conn, slots=slots, bids=[bid], events=events)
+            store_slot(slot_row, slot)
+            slot_row.updated_at = now
+            await store.write(conn, slots=[slot_row], bids=[bid],
+                              events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:

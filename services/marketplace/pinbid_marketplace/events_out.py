@@ -24,7 +24,7 @@ def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
     return m.SlotUpdated(
         slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, status=slot.status,
         current_bid_cents=to_cents(slot.current_bid) if slot.current_bid is not None else None,
-        bid_count=slot.bid_count, auction_end=slot.auction_end, currency=currency)
+        bid_count=slot.bid_count, bidder_count=slot.bidder_count, auction_end=slot.auction_end, currency=currency)
 
 
 async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:

@@ -126,7 +126,10 @@ class Slot(Base):
     status: Mapped[str] = mapped_column(String(20), default="ACTIVE")
     outcome: Mapped[str | None] = mapped_column(String(10))
     winning_bid_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
-    bid_count: Mapped[int] = mapped_column(Integer, default=0)
+    bid_count: Mapped[int] = mapped_column(Integer, default=0)  # accepted bid actions: the slot's bid order
+    # brands in the running (a live bid each; at the close, the bids that stood): what screens show as bids and
+    # bidders (domain/auction.py)
+    bidder_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # bumped by a trigger on every update of the row (migration 0008): the guard of an unlocked bid write
     version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

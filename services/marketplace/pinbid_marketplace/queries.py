@@ -15,7 +15,7 @@ from . import reliability, store
 from .domain.listing import CATEGORIES, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
-from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, Tab
+from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
 from .models import Bid, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
@@ -229,5 +229,5 @@ _CREATOR_FIGURES = select(
     .where(Slot.creator_id == bindparam("creator_id"), Bid.pinned_status == COMPLETED_PLACEMENT)
     .scalar_subquery().label("completed_jobs"))
 _BUYER_FIGURES = (select(_count(BID_TAB == Tab.ACTIVE.value).label("active_bids"),
-                         _count(BID_TAB == Tab.WON.value).label("won_auctions"))
+                         _count(Bid.status.in_(sorted(s.value for s in WON_AUCTION))).label("won_auctions"))
                   .where(Bid.buyer_id == bindparam("buyer_id")))

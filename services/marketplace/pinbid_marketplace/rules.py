@@ -61,11 +61,13 @@ def as_api_errors() -> Iterator[None]:
 def slot_state(row: Slot) -> auction.Slot:
     return auction.Slot(id=row.id, creator_id=row.creator_id, min_bid=row.min_bid, auction_end=row.auction_end,
                         buy_now_price=row.buy_now_price, current_bid=row.current_bid, bid_count=row.bid_count,
+                        bidder_count=row.bidder_count,
                         status=SlotStatus(row.status), outcome=row.outcome, winning_bid_id=row.winning_bid_id)
 
 
 def store_slot(row: Slot, state: auction.Slot) -> None:
     row.current_bid, row.bid_count, row.auction_end = state.current_bid, state.bid_count, state.auction_end
+    row.bidder_count = state.bidder_count
     row.status, row.outcome, row.winning_bid_id = state.status.value, state.outcome, state.winning_bid_id
 
 

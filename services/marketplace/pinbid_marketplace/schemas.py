@@ -12,7 +12,7 @@ from pydantic import AfterValidator, Field
 from .domain import comments
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
-from .domain.tabs import tab_of
+from .domain.tabs import tab_of, won_auction
 from .flags import FlagView
 from .models import Bid, Slot, SlotPrice, User
 from .queries import BidView, Page
@@ -110,7 +110,11 @@ class SlotOut(ApiModel):
     duration: int
     status: str
     outcome: str | None
-    bid_count: int
+    bid_count: int = Field(description="accepted bid actions, raises included: the order of the slot's live "
+                           "events, not a number to show")
+    bidder_count: int = Field(description="brands in the running, one bid each: a live bid while the auction runs, "
+                              "the bids that stood at its close; cancelled and withdrawn bids left out. What the "
+                              "screens show as the slot's bids and bidders")
     created_at: datetime
     post: PostOut
     instagram_post: PermalinkOut
@@ -125,6 +129,7 @@ class SlotOut(ApiModel):
             id=slot.id, title=slot.title, description=slot.description, category=slot.category, min_bid=slot.min_bid,
             current_bid=slot.current_bid, buy_now_price=slot.buy_now_price, auction_end=slot.auction_end,
             duration=slot.duration_days, status=slot.status, outcome=slot.outcome, bid_count=slot.bid_count,
+            bidder_count=slot.bidder_count,
             created_at=slot.created_at,
             post=PostOut(image_url=slot.media_url, media_type=slot.media_type, permalink=slot.permalink,
                          instagram_id=slot.post_id),
@@ -172,7 +177,10 @@ class BidOut(ApiModel):
     max_auto_bid: Money | None
     auto_bid_enabled: bool
     status: str
-    tab: Literal["active", "won", "live", "past"]  # where it stands on My Bids, counted the same on the dashboard
+    tab: Literal["active", "won", "live", "past"]  # where it stands on My Bids
+    won_auction: bool = Field(description="the bid won its auction and the win stands (not rejected, not left "
+                              "unpaid), paid, pinned, completed or refunded alike: what Won Auctions counts, on My "
+                              "Bids and the dashboard")
     final_price: Money | None  # what the buyer pays once the auction closed with this bid as winner
     created_at: datetime
     updated_at: datetime
@@ -203,7 +211,7 @@ class BidOut(ApiModel):
             if bid.pinned_status else None
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
                    status=bid.status, tab=tab_of(bid.status, bid.pinned_status, bid.payment_status).value,
-                   final_price=bid.final_price,
+                   won_auction=won_auction(bid.status), final_price=bid.final_price,
                    created_at=bid.created_at, updated_at=bid.updated_at, comment=text,
                    comment_id=bid.comment_id, comment_username=username, approved_comment=bid.approved_text,
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),

@@ -60,7 +60,8 @@ class Slots:
             row = Slot(id=uuid.uuid4(), creator_id=creator_id, post_id=post.id, title=new.title,
                        description=new.description, category=new.category, min_bid=new.min_bid,
                        buy_now_price=new.buy_now_price, auction_end=new.auction_end, duration_days=new.duration_days,
-                       status="ACTIVE", bid_count=0, media_type=post.media_type, media_url=post.media_url,
+                       status="ACTIVE", bid_count=0, bidder_count=0, media_type=post.media_type,
+                       media_url=post.media_url,
                        permalink=post.permalink, creator_name=user.name if user else "", is_demo=demo,
                        created_at=self.clock(),
                        creator_handle=(profile.username if profile else None) or (user.instagram_handle if user

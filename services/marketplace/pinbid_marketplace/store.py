@@ -277,8 +277,8 @@ async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRow
 # handlers that keep the creator's figures fresh). A bid's columns are split in three, and a test checks that
 # together they are the model's: the use cases write BID_INSERTED (BID_UPDATED once the bid exists), and the event
 # handlers own the payment, the pin and the pinned comment's figures (a new bid's start at 0).
-SLOT_WRITTEN = ("id", "current_bid", "bid_count", "auction_end", "status", "outcome", "winning_bid_id", "closed_at",
-                "updated_at")
+SLOT_WRITTEN = ("id", "current_bid", "bid_count", "bidder_count", "auction_end", "status", "outcome", "winning_bid_id",
+                "closed_at", "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
                 "final_price", "comment_id", "comment_username", "comment_text", "comment_read_at", "approved_text",
                 "approved_at", "decided_at", "is_demo", "created_at", "updated_at", "raises")

@@ -1558,14 +1558,24 @@ export interface components {
              * Format: uuid
              */
             operatorId: string;
-            /** Operatoremail */
+            /**
+             * Operatoremail
+             * @description the operator's email when the action was recorded (else now)
+             */
             operatorEmail: string | null;
+            /**
+             * Operatorname
+             * @description the operator's name now; null for an account identity lacks
+             */
+            operatorName: string | null;
             /** Action */
             action: string;
             /** Objecttype */
             objectType: string;
             /** Objectid */
             objectId: string;
+            /** @description when objectType is user: the account acted on, with its name and email now; null for any other object */
+            objectUser: components["schemas"]["AuditUserOut"] | null;
             /** Reason */
             reason: string;
             /**
@@ -1573,6 +1583,26 @@ export interface components {
              * Format: date-time
              */
             actedAt: string;
+        };
+        /**
+         * AuditUserOut
+         * @description A person an audit entry names, as the account is now.
+         */
+        AuditUserOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /** Email */
+            email: string;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "INFLUENCER" | "BUYER" | "OPERATOR";
         };
         /**
          * BidHistoryOut
@@ -1624,6 +1654,11 @@ export interface components {
              * @enum {string}
              */
             tab: "active" | "won" | "live" | "past";
+            /**
+             * Wonauction
+             * @description the bid won its auction and the win stands (not rejected, not left unpaid), paid, pinned, completed or refunded alike: what Won Auctions counts, on My Bids and the dashboard
+             */
+            wonAuction: boolean;
             /** Finalprice */
             finalPrice: number | null;
             /**
@@ -3029,8 +3064,16 @@ export interface components {
             status: string;
             /** Outcome */
             outcome: string | null;
-            /** Bidcount */
+            /**
+             * Bidcount
+             * @description accepted bid actions, raises included: the order of the slot's live events, not a number to show
+             */
             bidCount: number;
+            /**
+             * Biddercount
+             * @description brands in the running, one bid each: a live bid while the auction runs, the bids that stood at its close; cancelled and withdrawn bids left out. What the screens show as the slot's bids and bidders
+             */
+            bidderCount: number;
             /**
              * Createdat
              * Format: date-time

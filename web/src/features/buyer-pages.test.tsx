@@ -91,7 +91,7 @@ describe('marketplace', () => {
   it('not connected (401): the Connect prompt, and a bid without a comment', async () => {
     const api = signedIn(buyer, {
       'GET /marketplace/categories': () => json(200, []),
-      'GET /marketplace/slots': () => page([slot({ currentBid: null, bidCount: 0 })]),
+      'GET /marketplace/slots': () => page([slot({ currentBid: null, bidCount: 0, bidderCount: 0 })]),
       'GET /instagram/comments/slot-1': () => json(401, { detail: 'Connect your Instagram account.', code: 'instagram_not_connected' }),
       'POST /buyer/bids': () => json(400, { detail: 'The auction has ended.', code: 'auction_closed' }),
     })

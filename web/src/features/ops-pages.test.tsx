@@ -368,12 +368,29 @@ describe('users', () => {
 
 describe('audit log', () => {
   it('lists entries and filters by object', async () => {
-    const entry = { id: 'a1', operatorId: operator.id, operatorEmail: 'desk@example.com', action: 'user.suspend', objectType: 'user', objectId: 'u1', reason: 'Shill bidding', actedAt: '2026-11-20T10:00:00Z' }
+    const entry = {
+      id: 'a1',
+      operatorId: operator.id,
+      operatorEmail: 'desk@example.com',
+      operatorName: 'Dana Desk',
+      action: 'user.suspend',
+      objectType: 'user',
+      objectId: 'u1',
+      objectUser: { id: 'u1', name: 'Shady Brand', email: 'shady@example.com', role: 'BUYER' },
+      reason: 'Shill bidding',
+      actedAt: '2026-11-20T10:00:00Z',
+    }
     const api = signedIn(operator, { 'GET /ops/audit': () => json(200, [entry]) })
     renderApp('/ops/audit')
     const entries = within(await screen.findByRole('list', { name: 'Audit entries' }))
     expect(await entries.findByText('user.suspend')).toBeInTheDocument()
     expect(entries.getByText('Shill bidding')).toBeInTheDocument()
+    // people by name and email beside their ids
+    expect(entries.getByText('Dana Desk')).toBeInTheDocument()
+    expect(entries.getByText('(desk@example.com)')).toBeInTheDocument()
+    expect(entries.getByText('Shady Brand')).toBeInTheDocument()
+    expect(entries.getByText('(shady@example.com)')).toBeInTheDocument()
+    expect(entries.getByText('u1')).toBeInTheDocument()
     await userEvent.selectOptions(screen.getByLabelText('Object'), 'user')
     await userEvent.type(screen.getByLabelText('Object id'), 'u1')
     await userEvent.click(screen.getByRole('button', { name: 'Filter' }))

@@ -103,6 +103,8 @@ describe('the creator dashboard', () => {
       { id: 'h1', amount: 52, status: 'ACTIVE', createdAt: '2026-01-02T00:00:00Z', updatedAt: '2026-01-02T00:00:00Z', user: { name: 'Northwind', email: 'n@b.test' } },
       { id: 'h2', amount: 51, status: 'OUTBID', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', user: { name: 'Acme', email: 'a@b.test' } },
       { id: 'h3', amount: 30, status: 'CANCELLED', createdAt: '2025-12-31T00:00:00Z', updatedAt: '2025-12-31T00:00:00Z', user: { name: 'Northwind', email: 'n@b.test' } },
+      // withdrawn (a suspension, a tie): no longer in the running, so neither counted nor listed
+      { id: 'h4', amount: 55, status: 'CANCELLED', createdAt: '2026-01-03T00:00:00Z', updatedAt: '2026-01-03T00:00:00Z', user: { name: 'Globex', email: 'g@b.test' } },
     ]
     const api = signedIn(creator, {
       'GET /influencer/dashboard': () => json(200, { activeSlots: 1, pendingApprovals: 0, totalEarnings: 0, completedJobs: 0 }),

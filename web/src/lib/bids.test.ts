@@ -135,7 +135,7 @@ describe('comment choice', () => {
 })
 
 describe('My Bids tabs', () => {
-  const b = (tab: BidTab, pinned?: string) => ({ tab, pinnedComment: pinned ? { status: pinned } : null })
+  const b = (tab: BidTab, pinned?: string) => ({ tab, wonAuction: tab === 'won' || pinned !== undefined, pinnedComment: pinned ? { status: pinned } : null })
 
   it("groups by the server's tab, the one the dashboard counts", () => {
     const bids = [b('active'), b('active'), b('won'), b('live', 'ACTIVE'), b('past'), b('past', 'COMPLETED'), b('past', 'UNPINNED')]
@@ -146,7 +146,13 @@ describe('My Bids tabs', () => {
 
   it('Completed counts placements that ran their course, which sit on the past tab, never on live', () => {
     const bids = [b('live', 'ACTIVE'), b('past', 'COMPLETED'), b('past', 'COMPLETED'), b('past', 'UNPINNED')]
-    expect(bidCounters(bids)).toEqual({ active: 0, won: 0, live: 1, completed: 2 })
+    expect(bidCounters(bids)).toEqual({ active: 0, won: 4, live: 1, completed: 2 })
+  })
+
+  it('Won Auctions keeps a won auction once it is paid and pinned (the won tab does not)', () => {
+    const bids = [b('won'), b('live', 'ACTIVE'), b('past', 'COMPLETED'), b('past'), b('active')]
+    expect(groupBids(bids).won.length).toBe(1)
+    expect(bidCounters(bids).won).toBe(3)
   })
 })
 

@@ -151,12 +151,13 @@ export function groupBids<T extends TabInput>(bids: T[]): Record<BidTab, T[]> {
 }
 
 /** Counters: Active Bids, Won Auctions, Live Pins, Completed (placements that ran their whole duration, on the
- *  past tab). Active Bids and Won Auctions are the dashboard's figures, counted by the same tabs. */
-export function bidCounters(bids: TabInput[]) {
+ *  past tab). Active Bids and Won Auctions are the dashboard's figures: the active tab, and every auction won
+ *  (the server's `wonAuction`: a win stays one once paid, pinned or completed, off the won tab). */
+export function bidCounters(bids: (TabInput & Pick<Bid, 'wonAuction'>)[]) {
   const g = groupBids(bids)
   return {
     active: g.active.length,
-    won: g.won.length,
+    won: bids.filter((b) => b.wonAuction).length,
     live: g.live.length,
     completed: bids.filter((b) => b.pinnedComment?.status === 'COMPLETED').length,
   }
@@ -205,16 +206,17 @@ export function bidMaximum(bid: Pick<Bid, 'amount' | 'maxAutoBid' | 'autoBidEnab
   return bid.autoBidEnabled && bid.maxAutoBid != null && bid.maxAutoBid > bid.amount ? bid.maxAutoBid : null
 }
 
-type HistoryLine = { user?: { name: string; email?: string | null } | null }
+type HistoryLine = { status?: string; user?: { name: string; email?: string | null } | null }
 
-/** The people who bid on a slot: one per bidder, in the order of the history (newest first). */
+/** The people in the running on a slot: one per bidder (their latest bid), in the order of the history (newest
+ *  first); a bidder whose latest bid was cancelled or withdrawn has left, as in the slot's `bidderCount`. */
 export function bidders<T extends HistoryLine>(history: T[]): T[] {
   const seen = new Set<string>()
   return history.filter((line, i) => {
     const who = line.user ? (line.user.email ?? line.user.name) : `#${i}`
     if (seen.has(who)) return false
     seen.add(who)
-    return true
+    return line.status !== 'CANCELLED'
   })
 }
 

@@ -21,6 +21,7 @@ export function makeSlot(over: Partial<Slot> = {}): Slot {
     status: 'ACTIVE',
     outcome: null,
     bidCount: 1,
+    bidderCount: 1,
     createdAt: '2026-01-01T00:00:00Z',
     post: { imageUrl: '/img.png', mediaType: 'IMAGE', permalink: 'https://instagram.example/p/1', instagramId: '1' },
     instagramPost: { permalink: 'https://instagram.example/p/1' },
@@ -48,6 +49,7 @@ function serverTab(status: string, placement?: string | null): Bid['tab'] {
 export function makeBid(over: Partial<Bid> = {}): Bid {
   return {
     tab: serverTab(over.status ?? 'ACTIVE', over.pinnedComment?.status),
+    wonAuction: ['PENDING_INFLUENCER_APPROVAL', 'APPROVED', 'AWAITING_PAYMENT', 'WON', 'PINNED'].includes(over.status ?? 'ACTIVE'),
     id: 'bid-1',
     amount: 40,
     maxAutoBid: null,

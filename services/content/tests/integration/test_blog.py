@@ -1,4 +1,6 @@
 import asyncio
+import gzip
+import json
 from pathlib import Path
 
 from pinbid_testing import client
@@ -191,3 +193,17 @@ async def test_bad_paging_and_filters_are_422(make_service, articles_dir):
             response = await http.get("/blog/articles", params=params)
             assert response.status_code == 422, params
             assert response.json()["code"] == "validation_error" and response.json()["errors"], params
+
+
+async def test_the_article_list_is_gzipped_for_a_client_that_accepts_it(make_service, shipped_articles):
+    """Issue 31: `/api/blog/articles` went uncompressed. The service gzips it (the gateway passes it through)."""
+    service = make_service(shipped_articles)
+    await service.state["sync_articles"]()
+    async with client(service.app) as http:
+        async with http.stream("GET", "/blog/articles", headers={"Accept-Encoding": "identity"}) as plain:
+            plain_bytes = b"".join([chunk async for chunk in plain.aiter_raw()])
+        async with http.stream("GET", "/blog/articles", headers={"Accept-Encoding": "gzip, br"}) as zipped:
+            zipped_bytes = b"".join([chunk async for chunk in zipped.aiter_raw()])
+    assert "content-encoding" not in plain.headers and json.loads(plain_bytes)["articles"]
+    assert zipped.headers["content-encoding"] == "gzip" and zipped.headers["vary"] == "Accept-Encoding"
+    assert gzip.decompress(zipped_bytes) == plain_bytes and len(zipped_bytes) < len(plain_bytes) / 2

@@ -161,6 +161,11 @@ async def test_the_audit_log_keeps_every_services_actions_once_and_refuses_chang
     suspend = next(e for e in entries if e["action"] == "user.suspend")
     assert suspend["operatorEmail"] == "desk@example.com" and suspend["objectId"] == user["id"]
     assert suspend["reason"] == "Fraud" and suspend["objectType"] == "user"
+    # the people named beside their ids (issue 31): the operator, and the user acted on
+    assert suspend["operatorName"] == "Desk"
+    assert suspend["objectUser"] == {"id": user["id"], "name": user["name"], "email": user["email"], "role": "BUYER"}
+    decide = next(e for e in entries if e["action"] == "dispute.decide")
+    assert decide["operatorName"] == "Desk" and decide["objectUser"] is None  # a dispute is no user
     only_users = (await http.get("/ops/audit", params={"objectType": "user", "objectId": user["id"]},
                                  headers=bearer(operator))).json()
     assert [e["action"] for e in only_users] == ["user.suspend"]
@@ -175,6 +180,30 @@ async def test_the_audit_log_keeps_every_services_actions_once_and_refuses_chang
                 await session.execute(text(statement))
     async with service.db.transaction() as session:
         assert await session.scalar(text("SELECT count(*) FROM audit_entries WHERE reason = 'Fraud'")) == 1
+
+
+async def test_the_audit_log_names_people_as_they_are_now_and_nobody_for_an_unknown_id(http, service, desk):
+    operator, operator_id = desk
+    _, user, _ = await person(http, name="Old Name")
+    await http.post(f"/ops/users/{user['id']}/suspend", headers=bearer(operator), json={"reason": "Spam"})
+    stranger, nobody = uuid.uuid4(), uuid.uuid4()
+    for action_id, by, object_id in ((uuid.uuid4(), stranger, str(nobody)), (uuid.uuid4(), operator_id, "not-a-uuid")):
+        data = s.SocialOperatorAction(action_id=action_id, operator_id=by, action="user.restore", object_type="user",
+                                      object_id=object_id, reason="replayed", acted_at=datetime.now(UTC))
+        await service.consumers.dispatch(Envelope(type=data.event_type, source="social", data=data.payload()), {})
+    async with service.db.transaction() as session:  # the account renamed after the action
+        await session.execute(text("UPDATE users SET name = 'New Name' WHERE id = :id"), {"id": user["id"]})
+
+    async def three() -> bool:
+        return len((await http.get("/ops/audit", headers=bearer(operator))).json()) == 3
+
+    await eventually(three)
+    entries = (await http.get("/ops/audit", headers=bearer(operator))).json()
+    by_object = {e["objectId"]: e for e in entries}
+    assert by_object[user["id"]]["objectUser"]["name"] == "New Name"
+    assert by_object[str(nobody)]["operatorName"] is None and by_object[str(nobody)]["operatorEmail"] is None
+    assert by_object[str(nobody)]["objectUser"] is None  # an id identity does not know names nobody
+    assert by_object["not-a-uuid"]["objectUser"] is None and by_object["not-a-uuid"]["operatorName"] == "Desk"
 
 
 async def test_sign_ins_announce_the_email_device_and_address_hashed(http, service):

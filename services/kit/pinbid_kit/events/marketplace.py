@@ -99,7 +99,10 @@ class SlotUpdated(EventData):
     post_id: str
     status: Literal["ACTIVE", "CLOSED"]
     current_bid_cents: int | None = None
-    bid_count: int
+    bid_count: int  # accepted bid actions, raises included: the order of a slot's events
+    # brands in the running (a live bid each; at the close, the bids that stood): the number screens show; None from
+    # a producer that predates it
+    bidder_count: int | None = None
     auction_end: datetime
     currency: str = "USD"
 

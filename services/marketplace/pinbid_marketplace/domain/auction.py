@@ -37,7 +37,10 @@ class Slot:
     auction_end: datetime
     buy_now_price: Decimal | None = None
     current_bid: Decimal | None = None
-    bid_count: int = 0
+    bid_count: int = 0  # accepted bid actions, raises included: the slot's bid order (ties) and its events' order
+    # the brands in the running, one bid each: a live bid while the auction runs, and the bids that stood at its
+    # close; a cancelled or withdrawn bid leaves it. The number every screen shows as the slot's bids and bidders.
+    bidder_count: int = 0
     status: SlotStatus = SlotStatus.ACTIVE
     outcome: str | None = None  # SOLD or UNSOLD once closed
     winning_bid_id: uuid.UUID | None = None
@@ -136,6 +139,7 @@ def place_bid(slot: Slot, live: list[Bid], *, buyer_id: uuid.UUID, amount: Decim
         if own is None:
             own = Bid(id=new_id, buyer_id=buyer_id, amount=amount, ceiling=ceiling, seq=seq)
             order.append(own)
+            slot.bidder_count += 1
         else:
             own.move(BidStatus.ACTIVE)
             own.amount, own.ceiling, own.seq = amount, ceiling, seq
@@ -211,6 +215,7 @@ def buy_now(slot: Slot, *, buyer_id: uuid.UUID, now: datetime, new_id: uuid.UUID
         raise StateConflict("Buy Now is only available before the first bid.", code="has_bids")
     at = slot.buy_now_price
     slot.bid_count += 1
+    slot.bidder_count += 1
     bid = Bid(id=new_id, buyer_id=buyer_id, amount=at, ceiling=at, seq=slot.bid_count,
               status=BidStatus.PENDING_INFLUENCER_APPROVAL, final_price=at)
     slot.current_bid = at
@@ -228,6 +233,7 @@ def cancel(slot: Slot, live: list[Bid], bid: Bid, *, now: datetime, rules: Rules
     if bid.status is BidStatus.ACTIVE:
         raise StateConflict("You cannot cancel the highest bid.", code="leading_bid")
     bid.move(BidStatus.CANCELLED)
+    slot.bidder_count -= 1
     slot.current_bid = price(slot, [b for b in live if b.id != bid.id], rules)
 
 
@@ -239,6 +245,7 @@ def withdraw(slot: Slot, live: list[Bid], bid: Bid, *, rules: Rules) -> Bid | No
     if bid.status not in LIVE:
         return ranked(live)[0] if ranked(live) else None
     bid.move(BidStatus.CANCELLED)
+    slot.bidder_count -= 1
     order = ranked(live)
     if not order:
         slot.current_bid = None

@@ -1,6 +1,7 @@
-"""Where a bid stands for the brand who placed it: the four tabs of My Bids (active, won, live, past), and whether
-its placement ran to the end. One definition, read by the bid list (each bid's `tab`), by the buyer's dashboard
-figures and by the creator's completed jobs, so every screen counts the same bids."""
+"""Where a bid stands for the brand who placed it: the four tabs of My Bids (active, won, live, past), whether it won
+its auction, and whether its placement ran to the end. One definition, read by the bid list (each bid's `tab` and
+`wonAuction`), by the buyer's dashboard figures and by the creator's completed jobs, so every screen counts the same
+bids."""
 
 from enum import StrEnum
 
@@ -35,6 +36,17 @@ def tab_of(status: str, placement: str | None, payment: str | None = None) -> Ta
     if status == S.PINNED:
         return Tab.LIVE if placement in (None, RUNNING_PLACEMENT) else Tab.PAST
     return TAB_OF_STATUS[S(status)]
+
+
+# The auctions a brand won: its bid won the close (or Buy Now) and nothing undid the win since (the creator did not
+# reject it, the pay window did not lapse). A won auction stays won once paid, pinned, completed or refunded: the
+# "won" tab is where a bid waits between the win and the pin, "Won Auctions" counts every win.
+WON_AUCTION: frozenset[S] = frozenset({S.PENDING_INFLUENCER_APPROVAL, S.APPROVED, S.AWAITING_PAYMENT, S.WON,
+                                       S.PINNED})
+
+
+def won_auction(status: str) -> bool:
+    return S(status) in WON_AUCTION
 
 
 def completed(placement: str | None) -> bool:

@@ -122,17 +122,20 @@ async def test_cancelling_the_runner_up_lowers_the_price_for_everyone(world):
     assert cancelled.status_code == 200, cancelled.text
     shown = await detail(world, slot, leader)
     assert shown["currentBid"] == 20 and shown["priceHistory"][-1]["price"] == 20
+    assert (shown["bidCount"], shown["bidderCount"]) == (3, 2)  # a cancelled bid is no longer counted (issue 31)
     async with world.service.db.autocommit() as conn:
-        told = await conn.scalar(text(
-            "SELECT envelope->'data'->>'currentBidCents' FROM outbox WHERE type = 'marketplace.slot.updated.v1' "
-            "AND envelope->'data'->>'slotId' = :slot ORDER BY seq DESC LIMIT 1"), {"slot": slot["id"]})
-    assert told == "2000"
-    # cancelling a bid below the runner-up changes nothing public
+        told = (await conn.execute(text(
+            "SELECT envelope->'data'->>'currentBidCents' AS cents, envelope->'data'->>'bidderCount' AS bidders "
+            "FROM outbox WHERE type = 'marketplace.slot.updated.v1' "
+            "AND envelope->'data'->>'slotId' = :slot ORDER BY seq DESC LIMIT 1"), {"slot": slot["id"]})).one()
+    assert (told.cents, told.bidders) == ("2000", "2")
+    # cancelling a bid below the runner-up: the price stays at the minimum, one brand fewer in the running
     third_bid = (await world.http.get("/buyer/bids", headers=third)).json()[0]
     async with world.service.db.autocommit() as conn:
         events_before = await conn.scalar(text("SELECT count(*) FROM outbox"))
     cancelled = await world.http.post(f"/buyer/bids/{third_bid['id']}/cancel", headers=third)
     assert cancelled.status_code == 200 and cancelled.json()["pinSlot"]["currentBid"] == 10  # the leader alone
+    assert cancelled.json()["pinSlot"]["bidderCount"] == 1
     closed = await end(world, creator, slot)
     assert closed["currentBid"] == 10 and (await closed_event(world, slot))["finalPriceCents"] == 1000
     async with world.service.db.autocommit() as conn:
@@ -156,12 +159,12 @@ async def test_open_auctions_show_the_new_price_after_the_migration(world):
     await asyncio.to_thread(command.downgrade, alembic_config(url, "pinbid_marketplace"), "0014")
     async with world.service.db.autocommit() as conn:
         await conn.execute(text("DISCARD ALL"))
-        # the later migrations' columns, which today's code reads (0016: refunded), for the reads at 0014 only
-        await conn.execute(text("ALTER TABLE bids ADD COLUMN refunded numeric(12, 2) NOT NULL DEFAULT 0"))
-    assert [(await detail(world, s, a))["currentBid"] for s in (open_slot, alone, closed)] == [14, 25, 30]
+        # read in SQL: the models hold the columns of later migrations (0016 refunded, 0017 bidder_count)
+        shown_before = [float(await conn.scalar(text("SELECT current_bid FROM slots WHERE id = :id"), {"id": s["id"]}))
+                        for s in (open_slot, alone, closed)]
+    assert shown_before == [14, 25, 30]
     async with world.service.db.autocommit() as conn:
         bids_before = (await conn.execute(text("SELECT id, amount, ceiling, status FROM bids ORDER BY id"))).all()
-        await conn.execute(text("ALTER TABLE bids DROP COLUMN refunded"))
 
     await asyncio.to_thread(upgrade, url, "pinbid_marketplace")
     assert [(await detail(world, s, a))["currentBid"] for s in (open_slot, alone, closed)] == [12.5, 20, 30]
@@ -173,3 +176,23 @@ async def test_open_auctions_show_the_new_price_after_the_migration(world):
     # and the auction goes on under the new rule: the close charges what is shown
     assert (await end(world, creator, open_slot))["currentBid"] == 12.5
     assert (await closed_event(world, open_slot))["finalPriceCents"] == 1250
+
+
+async def test_cancelling_a_bid_below_the_runner_up_keeps_the_price_and_counts_one_brand_fewer(world):
+    """Issue 31: the count shown is the brands in the running; a cancel that leaves the price is still told."""
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], minBid=10)
+    leader, runner, third = await world.buyer("L"), await world.buyer("R"), await world.buyer("T")
+    third_bid = (await world.bid(third, slot["id"], 20)).json()
+    await world.bid(runner, slot["id"], 50)
+    await world.bid(leader, slot["id"], 60, autoBidEnabled=True, maxAutoBid=100)
+    world.clock.advance(minutes=1)
+    cancelled = await world.http.post(f"/buyer/bids/{third_bid['id']}/cancel", headers=third)
+    assert cancelled.status_code == 200, cancelled.text
+    shown = await detail(world, slot, leader)
+    assert (shown["currentBid"], shown["bidCount"], shown["bidderCount"]) == (50, 3, 2)
+    async with world.service.db.autocommit() as conn:
+        told = await conn.scalar(text(
+            "SELECT envelope->'data'->>'bidderCount' FROM outbox WHERE type = 'marketplace.slot.updated.v1' "
+            "AND envelope->'data'->>'slotId' = :slot ORDER BY seq DESC LIMIT 1"), {"slot": slot["id"]})
+    assert told == "2"

@@ -33,7 +33,11 @@ async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_se
     for buyer, amount, maximum in ((third, 80, None), (second, 100, 200), (leader, 150, 300)):
         extra = {"autoBidEnabled": True, "maxAutoBid": maximum} if maximum else {}
         assert (await world.bid(buyer, slot["id"], amount, **extra)).status_code == 201
-    assert (await slot_state(world, slot["id"]))["currentBid"] == 200  # the runner-up's maximum
+    raised = await world.bid(leader, slot["id"], 210, autoBidEnabled=True, maxAutoBid=320)  # the leader raises
+    assert raised.status_code == 201, raised.text
+    before = await slot_state(world, slot["id"])
+    assert before["currentBid"] == 200  # the runner-up's maximum
+    assert (before["bidCount"], before["bidderCount"]) == (4, 3)  # four bid actions, three brands in the running
     other = await world.slot(creator, posts[1], minBid=10)
     await world.bid(leader, other["id"], 30)  # alone: withdrawn, the slot has no bid left
 
@@ -46,8 +50,15 @@ async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_se
     assert statuses[third["x-user"]] == ("OUTBID", 80.0)
     shown = await slot_state(world, slot["id"])
     assert (shown["currentBid"], shown["status"]) == (80, "ACTIVE")  # what the new leader would pay
+    # issue 31: the withdrawn bid no longer counts in what is shown; the bid order stays
+    assert (shown["bidCount"], shown["bidderCount"]) == (4, 2)
     emptied = await slot_state(world, other["id"])
-    assert (emptied["currentBid"], emptied["status"]) == (None, "ACTIVE")
+    assert (emptied["currentBid"], emptied["status"], emptied["bidderCount"]) == (None, "ACTIVE", 0)
+    async with world.service.db.autocommit() as conn:  # the live stream hears the same number
+        told = await conn.scalar(text(
+            "SELECT envelope->'data'->>'bidderCount' FROM outbox WHERE type = 'marketplace.slot.updated.v1' "
+            "AND envelope->'data'->>'slotId' = :s ORDER BY seq DESC LIMIT 1"), {"s": slot["id"]})
+    assert told == "2"
 
     async with world.service.db.autocommit() as conn:
         outbox_before = await conn.scalar(text("SELECT count(*) FROM outbox"))
@@ -60,6 +71,7 @@ async def test_a_suspended_leader_is_withdrawn_and_the_runner_up_leads_at_its_se
     ended = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     winner = [b for b in ended.json()["bids"] if b["status"] == "PENDING_INFLUENCER_APPROVAL"]
     assert [b["user"]["name"] for b in winner] == ["S Inc"]
+    assert ended.json()["bidderCount"] == 2  # the bids that stood at the close: the winner and the loser
 
 
 async def test_a_suspended_creators_open_slots_close_without_sale_and_their_bidders_are_told(world):

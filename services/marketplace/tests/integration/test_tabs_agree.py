@@ -1,5 +1,6 @@
-"""A bid's tab has one definition (`domain.tabs`): the database's figures count exactly what the bid list shows,
-so the buyer's dashboard and My Bids agree, and a creator's completed jobs are placements that ran their course."""
+"""A bid's tab has one definition (`domain.tabs`): the database's figures count exactly what the bid list shows, so the
+buyer's dashboard and My Bids agree (Won Auctions: every win that stands, paid and pinned ones too), and a creator's
+completed jobs are placements that ran their course."""
 
 import itertools
 
@@ -35,8 +36,12 @@ async def test_the_buyers_figures_count_the_tabs_of_the_bid_list(world):
     bids = (await world.http.get("/buyer/bids", headers=buyer)).json()
     figures = (await world.http.get("/buyer/dashboard-figures", headers=buyer)).json()
     tabs = [b["tab"] for b in bids]
-    assert figures == {"activeBids": tabs.count("active"), "wonAuctions": tabs.count("won")}
+    assert figures == {"activeBids": tabs.count("active"), "wonAuctions": sum(b["wonAuction"] for b in bids)}
     assert (tabs.count("active"), tabs.count("won"), tabs.count("live"), tabs.count("past")) == (2, 4, 1, 5)
+    # won, then paid and pinned (live), then completed or ended (past): still a won auction on the dashboard
+    assert figures["wonAuctions"] == 4 + 1 + 2
+    assert {b["status"] for b in bids if b["wonAuction"]} == {"PENDING_INFLUENCER_APPROVAL", "APPROVED",
+                                                             "AWAITING_PAYMENT", "WON", "PINNED"}
 
     creator_figures = (await world.http.get("/influencer/dashboard-figures", headers=creator)).json()
     completed = [b for b in bids if (b.get("pinnedComment") or {}).get("status") == "COMPLETED"]

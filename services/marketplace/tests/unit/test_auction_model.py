@@ -251,7 +251,7 @@ def test_the_domain_matches_the_reference(min_bid, buy_now, step, soft_close, in
 
 def snapshot(engine: Engine):
     s = engine.slot
-    return (s.current_bid, s.bid_count, s.status, s.auction_end, s.outcome,
+    return (s.current_bid, s.bid_count, s.bidder_count, s.status, s.auction_end, s.outcome,
             {k: (b.amount, b.ceiling, b.seq, b.status, b.final_price) for k, b in engine.bids.items()})
 
 
@@ -263,6 +263,8 @@ def compare(ref: Reference, engine: Engine) -> None:
     if ref.closed:
         assert slot.outcome == ("SOLD" if ref.sold else "UNSOLD")
     assert set(engine.bids) == set(ref.bids)
+    # the number shown as bids and bidders: brands whose bid was not cancelled (live, or standing at the close)
+    assert slot.bidder_count == sum(1 for b in ref.bids.values() if b.status != "CANCELLED")
     for buyer, mine in engine.bids.items():
         theirs = ref.bids[buyer]
         assert (mine.amount, mine.ceiling, mine.status.value, mine.final_price) == (

@@ -1,6 +1,6 @@
 import pytest
 from pinbid_marketplace.domain.states import BidStatus
-from pinbid_marketplace.domain.tabs import TAB_OF_STATUS, Tab, completed, tab_of
+from pinbid_marketplace.domain.tabs import TAB_OF_STATUS, Tab, completed, tab_of, won_auction
 
 
 @pytest.mark.parametrize(("status", "placement", "tab"), [
@@ -22,3 +22,14 @@ def test_every_status_has_a_tab():
 def test_a_finished_placement_is_past_and_completed_only_when_it_ran_its_course():
     assert completed("COMPLETED") and not completed("UNPINNED") and not completed("ACTIVE") and not completed(None)
     assert tab_of("PINNED", "COMPLETED") is not Tab.LIVE
+
+
+def test_a_won_auction_stays_won_once_paid_pinned_or_completed():
+    """Issue 31: "Won Auctions" dropped to 0 once the won slot was paid and pinned (it counted the won tab)."""
+    won = {s for s in BidStatus if won_auction(s)}
+    assert won == {BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
+                   BidStatus.WON, BidStatus.PINNED}
+    # lost, withdrawn, or a win undone (rejected by the creator, the pay window lapsed)
+    assert not any(won_auction(s) for s in ("ACTIVE", "OUTBID", "CANCELLED", "EXPIRED", "REJECTED"))
+    # every bid on the won tab is a won auction; a pinned one (live or past) still is
+    assert all(won_auction(s) for s, tab in TAB_OF_STATUS.items() if tab is Tab.WON)

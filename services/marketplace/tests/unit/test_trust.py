@@ -133,3 +133,16 @@ def test_closing_without_sale_expires_every_live_bid():
     auction.close_without_sale(slot, bids)
     assert (slot.outcome, slot.winning_bid_id) == ("UNSOLD", None)
     assert {b.status for b in bids} == {BidStatus.EXPIRED}
+
+
+def test_a_withdrawn_bid_leaves_the_bidder_count_and_a_second_withdrawal_changes_nothing():
+    """Issue 31: "3 bids", "2 bidders" were still shown after a suspension withdrew bids."""
+    leader, runner, third = _bid("300", 3, BidStatus.ACTIVE), _bid("200", 2), _bid("80", 1)
+    slot = _slot()
+    slot.bid_count, slot.bidder_count = 5, 3  # five bid actions (raises among them) by three brands
+    auction.withdraw(slot, [leader, runner, third], leader, rules=auction.Rules())
+    assert (slot.bid_count, slot.bidder_count) == (5, 2)  # the order stays; the number shown drops
+    auction.withdraw(slot, [leader, runner, third], leader, rules=auction.Rules())  # already withdrawn
+    assert slot.bidder_count == 2
+    auction.close_without_sale(slot, [runner, third])  # the bids that stood at the close stay counted
+    assert slot.bidder_count == 2

@@ -10,12 +10,13 @@ const SLOT_HOLDERS: QueryKey[] = [['marketplace'], KEYS.buyerBids, KEYS.activeSl
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
 /** The slot with the event's figures, or the same object when the event is older than what it shows or changes nothing. */
-export function mergeSlot<T extends { bidCount: number; status: string; currentBid?: number | null; auctionEnd: string }>(slot: T, e: SlotEvent): T {
-  // Bids only add up and a closed auction does not reopen: an event behind what a refetch already showed is old.
+export function mergeSlot<T extends { bidCount: number; bidderCount?: number; status: string; currentBid?: number | null; auctionEnd: string }>(slot: T, e: SlotEvent): T {
+  // Bid actions only add up and a closed auction does not reopen: an event behind what a refetch already showed is old.
   if (e.bidCount < slot.bidCount) return slot
   if (slot.status !== 'ACTIVE' && e.status === 'ACTIVE') return slot
-  if (slot.currentBid === e.currentBid && slot.bidCount === e.bidCount && slot.auctionEnd === e.auctionEnd && slot.status === e.status) return slot
-  return { ...slot, currentBid: e.currentBid, bidCount: e.bidCount, auctionEnd: e.auctionEnd, status: e.status }
+  const bidderCount = e.bidderCount ?? slot.bidderCount
+  if (slot.currentBid === e.currentBid && slot.bidCount === e.bidCount && slot.bidderCount === bidderCount && slot.auctionEnd === e.auctionEnd && slot.status === e.status) return slot
+  return { ...slot, currentBid: e.currentBid, bidCount: e.bidCount, bidderCount, auctionEnd: e.auctionEnd, status: e.status }
 }
 
 const looksLikeSlot = (v: Record<string, unknown>, id: string) => v.id === id && 'bidCount' in v && 'auctionEnd' in v && 'status' in v

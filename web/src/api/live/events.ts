@@ -3,6 +3,8 @@ export interface SlotEvent {
   id: string
   currentBid: number | null
   bidCount: number
+  /** brands in the running (the number shown); absent or null from a server that predates it */
+  bidderCount?: number | null
   auctionEnd: string
   status: string
 }

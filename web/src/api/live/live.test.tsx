@@ -10,7 +10,7 @@ import { applyBidEvent, applySlotEvent, patchSlotIn } from './cache'
 import { parseLiveEvent } from './events'
 import { backoffDelay, streamUrl } from './stream'
 
-const moved = { id: 'slot-1', currentBid: 52, bidCount: 3, auctionEnd: '2030-01-01T00:02:00Z', status: 'ACTIVE' }
+const moved = { id: 'slot-1', currentBid: 52, bidCount: 3, bidderCount: 2, auctionEnd: '2030-01-01T00:02:00Z', status: 'ACTIVE' }
 
 describe('live events into the query cache', () => {
   it('a slot event reaches every copy of the slot: marketplace pages, the slot itself, bids that hold it', () => {
@@ -23,7 +23,7 @@ describe('live events into the query cache', () => {
     applySlotEvent(client, moved, 'BUYER')
 
     const pages = client.getQueryData<{ pages: { slots: ReturnType<typeof makeSlot>[] }[] }>(KEYS.slots({ q: '' }))!
-    expect(pages.pages[0]!.slots[0]).toMatchObject({ currentBid: 52, bidCount: 3, auctionEnd: '2030-01-01T00:02:00Z' })
+    expect(pages.pages[0]!.slots[0]).toMatchObject({ currentBid: 52, bidCount: 3, bidderCount: 2, auctionEnd: '2030-01-01T00:02:00Z' })
     expect(pages.pages[0]!.slots[1]).toBe(other) // untouched slots keep their identity
     expect(client.getQueryData<{ currentBid: number }>(KEYS.slot('slot-1'))!.currentBid).toBe(52)
     expect(client.getQueryData<ReturnType<typeof makeBid>[]>(KEYS.buyerBids)![0]!.pinSlot.currentBid).toBe(52)
@@ -35,6 +35,12 @@ describe('live events into the query cache', () => {
     const closed = makeSlot({ status: 'CLOSED', bidCount: 3 })
     expect(patchSlotIn(closed, moved)).toBe(closed)
     expect(patchSlotIn(makeSlot({ bidCount: 3 }), { ...moved, status: 'CLOSED' })).toMatchObject({ status: 'CLOSED' })
+  })
+
+  it('a withdrawal lowers the bidders shown without a new bid action; an event without the figure keeps it', () => {
+    const shown = makeSlot({ currentBid: 52, bidCount: 3, bidderCount: 2, auctionEnd: moved.auctionEnd })
+    expect(patchSlotIn(shown, { ...moved, currentBid: 40, bidderCount: 1 })).toMatchObject({ bidCount: 3, bidderCount: 1, currentBid: 40 })
+    expect(patchSlotIn(shown, { ...moved, bidderCount: undefined })).toBe(shown)
   })
 
   it('a bid event writes status and amount into My Bids and answers the status before', () => {
@@ -78,7 +84,7 @@ describe('the live stream on screen', () => {
 
     stream.send('slot', { ...moved, auctionEnd: new Date(Date.now() + 90_000).toISOString() })
     await waitFor(() => expect(card.getByTestId('slot-current-bid')).toHaveTextContent('$52.00'))
-    expect(card.getByTestId('slot-bid-count')).toHaveTextContent('3 bids')
+    expect(card.getByTestId('slot-bid-count')).toHaveTextContent('2 bids') // brands in the running, not bid actions
     expect(card.getByTestId('slot-current-bid')).toHaveClass('live-flash')
     // soft close: the countdown follows the new end, in seconds
     expect(card.getByTestId('slot-time-left')).toHaveTextContent(/1m \d+s left/)

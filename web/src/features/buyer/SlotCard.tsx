@@ -17,7 +17,7 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
   const now = useNow()
   const open = slot.status === 'ACTIVE' && new Date(slot.auctionEnd).getTime() > now.getTime()
   const bidFlash = useFlash(slot.currentBid)
-  const countFlash = useFlash(slot.bidCount)
+  const countFlash = useFlash(slot.bidderCount)
   const endFlash = useFlash(slot.auctionEnd)
   return (
     <article
@@ -69,7 +69,7 @@ export function SlotCard({ slot, onBid, layout = 'grid', buttonText = 'View Deta
             {showMinBid && <p className="text-xs text-muted-foreground">Min. bid {formatMoney(slot.minBid)}</p>}
           </div>
           <p className={cn('px-1 text-xs text-muted-foreground tabular-nums', countFlash && 'live-flash')} data-testid="slot-bid-count">
-            {slot.bidCount} {slot.bidCount === 1 ? 'bid' : 'bids'}
+            {slot.bidderCount} {slot.bidderCount === 1 ? 'bid' : 'bids'}
           </p>
         </div>
         <Button onClick={() => onBid(slot)} disabled={!open} className="w-full" aria-label={`${open ? buttonText : 'Auction closed'}: ${slot.title}`}>

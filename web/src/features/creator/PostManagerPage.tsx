@@ -90,7 +90,7 @@ function Connected() {
 
   const activeSlotOf = (p: Post) => p.pinSlots.find((s) => s.status === 'ACTIVE')
   const liveSlots = active.data ?? []
-  const pendingBids = liveSlots.reduce((n, s) => n + s.bidCount, 0)
+  const pendingBids = liveSlots.reduce((n, s) => n + s.bidderCount, 0)
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">
@@ -155,7 +155,7 @@ function Connected() {
                         <p className="flex justify-between">
                           <span>Current bid {slot.currentBid != null ? formatMoney(slot.currentBid) : '—'}</span>
                           <span>
-                            {slot.bidCount} active {slot.bidCount === 1 ? 'bid' : 'bids'}
+                            {slot.bidderCount} active {slot.bidderCount === 1 ? 'bid' : 'bids'}
                           </span>
                         </p>
                         <p className="text-xs text-muted-foreground">Ends {fmtDateTime(slot.auctionEnd)}</p>

@@ -113,7 +113,13 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         <When iso={entry.actedAt} />
       </span>
       <span className="min-w-0">
-        <span className="font-medium">{entry.operatorEmail ?? entry.operatorId}</span> · <code className="text-xs">{entry.action}</code> on {entry.objectType}{' '}
+        <span className="font-medium">{entry.operatorName ?? entry.operatorEmail ?? entry.operatorId}</span>
+        {entry.operatorName && entry.operatorEmail && <span className="text-muted-foreground"> ({entry.operatorEmail})</span>} · <code className="text-xs">{entry.action}</code> on {entry.objectType}{' '}
+        {entry.objectUser && (
+          <>
+            <span className="font-medium">{entry.objectUser.name}</span> <span className="text-muted-foreground">({entry.objectUser.email})</span>{' '}
+          </>
+        )}
         <code className="break-all text-xs">{entry.objectId}</code>
         <span className="block whitespace-pre-wrap text-muted-foreground">{entry.reason}</span>
       </span>

@@ -175,7 +175,7 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void, suggest: BidSu
 
   const typedReading = readMoney(amount)
   const busy = place.isPending || buyNow.isPending
-  const canBuyNow = !closed && slot.buyNowPrice != null && slot.bidCount === 0
+  const canBuyNow = !closed && slot.buyNowPrice != null && slot.bidderCount === 0
 
   return {
     slot, now, closed, amount, setAmount, warning, autoBid, setAutoBid, maxAutoBid, setMaxAutoBid, largeBid, setLargeBid,
