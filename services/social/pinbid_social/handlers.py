@@ -76,6 +76,8 @@ def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
     async def keep_slot_changes(session: AsyncSession, d: m.SlotUpdated, e: Envelope) -> None:
         moving = dict(status=d.status, current_bid_cents=d.current_bid_cents, bid_count=d.bid_count,
                       auction_end=d.auction_end, last_event_at=e.occurred_at)
+        if d.bidder_count is not None:  # a marketplace that predates it leaves what social has
+            moving["bidder_count"] = d.bidder_count
         await session.execute(insert(Slot).values(
             slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, currency=d.currency, **moving,
         ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=moving,

@@ -50,6 +50,8 @@ class Slot(Base):
     min_bid_cents: Mapped[int | None] = mapped_column(BigInteger)
     current_bid_cents: Mapped[int | None] = mapped_column(BigInteger)
     bid_count: Mapped[int] = mapped_column(Integer, default=0)
+    # the brands still in the running, as marketplace announces it (None until its first SlotUpdated carrying it)
+    bidder_count: Mapped[int | None] = mapped_column(Integer)
     auction_end: Mapped[datetime] = mapped_column(Stamp)
     duration_days: Mapped[int | None] = mapped_column(Integer)
     currency: Mapped[str] = mapped_column(String(3), default="USD")

@@ -29,6 +29,7 @@ class InstagramPinSlotOut(ApiModel):
     min_bid: Money | None
     current_bid: Money | None
     bid_count: int
+    bidder_count: int  # the brands in the running: the number shown
     auction_end: datetime
     duration: int | None
 
@@ -36,7 +37,9 @@ class InstagramPinSlotOut(ApiModel):
     def of(cls, slot: Slot) -> "InstagramPinSlotOut":
         return cls(id=slot.slot_id, title=slot.title, category=slot.category, status=slot.status,
                    min_bid=_money(slot.min_bid_cents), current_bid=_money(slot.current_bid_cents),
-                   bid_count=slot.bid_count, auction_end=slot.auction_end, duration=slot.duration_days)
+                   bid_count=slot.bid_count,
+                   bidder_count=slot.bidder_count if slot.bidder_count is not None else slot.bid_count,
+                   auction_end=slot.auction_end, duration=slot.duration_days)
 
 
 class InstagramPostOut(ApiModel):

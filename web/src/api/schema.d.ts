@@ -2319,6 +2319,8 @@ export interface components {
             currentBid: number | null;
             /** Bidcount */
             bidCount: number;
+            /** Biddercount */
+            bidderCount: number;
             /**
              * Auctionend
              * Format: date-time

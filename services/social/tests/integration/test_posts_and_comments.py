@@ -32,7 +32,13 @@ async def test_posts_carry_their_slots_and_the_provider_shape(social):
     posts = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()
     slot = posts[0]["pinSlots"][0]
     assert slot["id"] == str(slot_id) and slot["currentBid"] == 31.5 and slot["minBid"] == 25 and slot["bidCount"] == 2
+    assert slot["bidderCount"] == 2  # marketplace has not said yet: the bid count stands in
     assert all(p["pinSlots"] == [] for p in posts[1:])
+    await social.deliver(SlotUpdated(slot_id=slot_id, creator_id=creator, post_id=first["id"], status="ACTIVE",
+                                     current_bid_cents=2500, bid_count=3, bidder_count=1,
+                                     auction_end=datetime.now(UTC) + timedelta(days=1)))
+    slot = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()[0]["pinSlots"][0]
+    assert (slot["bidCount"], slot["bidderCount"]) == (3, 1)  # a withdrawn bidder is no longer counted
 
     image = await social.http.get(first["media_url"].removeprefix(PUBLIC + "/api"))
     assert image.status_code == 200 and image.headers["content-type"] == "image/png"

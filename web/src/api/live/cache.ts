@@ -10,7 +10,7 @@ const SLOT_HOLDERS: QueryKey[] = [['marketplace'], KEYS.buyerBids, KEYS.activeSl
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
 
 /** The slot with the event's figures, or the same object when the event is older than what it shows or changes nothing. */
-export function mergeSlot<T extends { bidCount: number; bidderCount?: number; status: string; currentBid?: number | null; auctionEnd: string }>(slot: T, e: SlotEvent): T {
+export function mergeSlot<T extends { bidCount: number; bidderCount?: number | null; status: string; currentBid?: number | null; auctionEnd: string }>(slot: T, e: SlotEvent): T {
   // Bid actions only add up and a closed auction does not reopen: an event behind what a refetch already showed is old.
   if (e.bidCount < slot.bidCount) return slot
   if (slot.status !== 'ACTIVE' && e.status === 'ACTIVE') return slot
