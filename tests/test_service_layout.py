@@ -1,10 +1,13 @@
 """Every service names each role with the same file (docs/service-guide.md, "One name per role"): this fails when
 a service keeps a role under another name, restates its own name instead of importing `SERVICE`, defines a
-Prometheus metric outside `metrics.py`, keeps HTTP models in `api.py`, or builds its routes inside a function
-(routes are module-level, so that a test can override their dependencies)."""
+Prometheus metric outside `metrics.py`, keeps HTTP models in `api.py`, builds its routes inside a function
+(routes are module-level, so that a test can override their dependencies), or imports (or depends on) what runs
+it: the launcher, the demo world the launcher owns, or test support."""
 
 import ast
 import importlib
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,8 +25,13 @@ OTHER_NAMES = {
     "helpers.py": "a module named for what it holds",
     "providers.py": "adapters/__init__.py", "providers": "ports.py + adapters/",
     "subscribers.py": "handlers.py", "consumers.py": "handlers.py",
-    "config.py": "settings.py", "main.py": "app.py", "tables.py": "models.py", "seed.py": "demo.py",
+    "config.py": "settings.py", "main.py": "app.py", "tables.py": "models.py",
+    "demo.py": "the launcher's demo world (infra/demo/pinbid_demo)", "seed.py": "the launcher's demo world",
 }
+# what a service or the gateway never imports, not even inside a function: the launcher runs it, the demo world is
+# the launcher's, test support is the tests'
+NEVER_IMPORTED = ("pinbid_launcher", "pinbid_demo", "pinbid_testing")
+DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 METRIC_TYPES = {"Counter", "Gauge", "Histogram", "Summary", "Info", "Enum"}
 ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "head", "options", "api_route", "websocket"}
 
@@ -105,3 +113,43 @@ def test_the_http_models_are_in_schemas_py(service: str) -> None:
                      and any(getattr(base, "id", None) == "ApiModel" for base in node.bases)]
     assert models_in_api == []
     assert (package / "schemas.py").exists()
+
+
+def _imported(tree: ast.Module) -> set[str]:
+    """The absolute modules a file imports, at module level or inside a function, and the strings that are a
+    module's dotted name (what `importlib.import_module` would be given)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and DOTTED.fullmatch(node.value):
+            names.add(node.value)
+    return names
+
+
+def _never_imported(names: set[str]) -> list[str]:
+    return sorted(name for name in names if name.split(".")[0] in NEVER_IMPORTED)
+
+
+def test_the_import_check_sees_an_import_inside_a_function() -> None:
+    tree = ast.parse("def seed():\n    from pinbid_demo import plan\n    import pinbid_launcher.services\n"
+                     "    return importlib.import_module('pinbid_testing.clock')\n")
+    assert _never_imported(_imported(tree)) == ["pinbid_demo", "pinbid_launcher.services", "pinbid_testing.clock"]
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_no_service_imports_the_launcher_or_the_demo_world(service: str) -> None:
+    package = PACKAGES[service]
+    found = {str(p.relative_to(package)): names for p in sorted(package.rglob("*.py"))
+             if (names := _never_imported(_imported(_tree(p))))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("service", PACKAGES)
+def test_no_service_depends_on_the_launcher_or_the_demo_world(service: str) -> None:
+    project = tomllib.loads((PACKAGES[service].parent / "pyproject.toml").read_text())["project"]
+    declared = [d for d in project.get("dependencies", [])
+                if d.split(">")[0].split("=")[0].split("[")[0].strip().replace("-", "_") in NEVER_IMPORTED]
+    assert declared == []

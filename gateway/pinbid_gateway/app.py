@@ -1,6 +1,11 @@
-"""The gateway: /api routing with token and role checks, the dashboards, the runtime config and the web app."""
+"""The gateway: /api routing with token and role checks, the dashboards, the runtime config and the web app.
+
+Built like a service (`build(settings)`, then `attach(bus)`, `start_background()`, `stop_background()`), so both
+runs assemble it the same way: the distributed run with upstreams over HTTP, the embedded one with the services'
+apps in-process (`build(settings, upstreams=..., ready_checks=...)`)."""
 
 import asyncio
+import contextlib
 import json
 import logging
 import uuid
@@ -8,13 +13,17 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from pinbid_kit.bus import Bus
 from pinbid_kit.http import create_app
+from pinbid_kit.revocations import EVENT as SESSIONS_REVOKED
+from pinbid_kit.runtime import watch_broker
 from pinbid_kit.tokens import TokenVerifier
 from starlette.middleware import Middleware
 
 from . import SERVICE, api
 from .clients import trust_proxies
 from .limits import BodySizeLimit
+from .live import PATTERNS as LIVE_PATTERNS
 from .live import Hub
 from .proxy import ApiProxy
 from .routing import UPLOAD_PREFIXES
@@ -25,6 +34,18 @@ log = logging.getLogger("pinbid.gateway")
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
+def build(settings: GatewaySettings | None = None, *, upstreams: Upstreams | None = None,
+          ready_checks: dict[str, Callable[[], Awaitable[bool]]] | None = None) -> "Gateway":
+    """The gateway of either run: its upstreams over HTTP from the settings unless given (the embedded run gives
+    the services' apps in-process), its token verifier from the settings' public key. No readiness checks of its
+    own: it has no database, and a broker outage must not take it out of its Service; the embedded run passes the
+    services' databases."""
+    settings = settings or GatewaySettings()
+    if upstreams is None:
+        upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
+    return Gateway(settings, upstreams, TokenVerifier.from_file(settings.jwt_public_key_file), ready_checks)
+
+
 class Gateway:
     def __init__(self, settings: GatewaySettings, upstreams: Upstreams, verifier: TokenVerifier,
                  ready_checks: dict[str, Callable[[], Awaitable[bool]]] | None = None):
@@ -32,10 +53,37 @@ class Gateway:
         self.upstreams = upstreams
         self.verifier = verifier
         self.revocations = verifier.revocations
-        # the live streams of this process; the launcher subscribes it to live.PATTERNS
+        # the live streams of this process, fed by the bus it is attached to
         self.hub = Hub(self.revocations)
         self.ready_checks = ready_checks or {}
+        self.bus: Bus | None = None
+        self._tasks: list[asyncio.Task] = []
         self.app = self._build()
+
+    def attach(self, bus: Bus) -> None:
+        """Subscribe (before the bus starts) this process's copy of the revocations and of the live events."""
+        self.bus = bus
+        bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
+        bus.subscribe_broadcast(LIVE_PATTERNS, self.hub.on_event)
+
+    async def start_background(self, *, revocation_attempts: int | None = None) -> None:
+        """The broker's metrics, and the revocations identity already knows. With `revocation_attempts` they are
+        read before this returns (the embedded run, identity in the same process); without, identity may come up
+        later, so they are read in the background until it answers."""
+        assert self.bus is not None, "attach() the gateway to a bus first"
+        self._tasks.append(asyncio.create_task(watch_broker(SERVICE, self.bus), name=f"{SERVICE}.broker"))
+        if revocation_attempts is None:
+            self._tasks.append(asyncio.create_task(self.load_revocations(), name=f"{SERVICE}.revocations"))
+        else:
+            await self.load_revocations(attempts=revocation_attempts)
+
+    async def stop_background(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
 
     async def load_revocations(self, *, attempts: int | None = None, delay: float = 2.0) -> None:
         """Ask identity once for recent revocations; retried until identity answers."""

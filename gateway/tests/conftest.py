@@ -42,7 +42,7 @@ async def stack(new_database, tmp_path):
     upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": echo_service()}, timeout=10)
     gateway = Gateway(gateway_settings, upstreams, TokenVerifier.from_file(tmp_path / "k.pub"))
     async with running(identity) as bus:
-        bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
+        gateway.attach(bus)
         async with client(gateway.app) as http:
             yield http, gateway, identity
 

@@ -10,7 +10,6 @@ from decimal import Decimal
 import httpx
 import pytest
 import uvicorn
-from pinbid_gateway import live
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
@@ -39,8 +38,7 @@ async def product(new_database, tmp_path):
     gateway = Gateway(GatewaySettings(web_dist=tmp_path, **keys), upstreams, verifier)
     server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=free_port(), log_level="warning"))
     async with running(identity, marketplace) as bus:
-        bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
-        bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+        gateway.attach(bus)
         task = asyncio.create_task(server.serve())
 
         async def started() -> bool:

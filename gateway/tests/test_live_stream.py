@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 import uvicorn
-from pinbid_gateway import live
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.live.hub import QUEUE_SIZE, Hub
 from pinbid_gateway.settings import GatewaySettings
@@ -39,8 +38,7 @@ async def served(new_database, tmp_path):
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=port, log_level="warning"))
     async with running(identity) as bus:
-        bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
-        bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+        gateway.attach(bus)
         task = asyncio.create_task(server.serve())
 
         async def started() -> bool:

@@ -1,8 +1,9 @@
 """The demo world of the embedded default: who lives in it and what has happened to each pin slot.
 
-One deterministic plan that every service's `demo.py` reads to do its own part through its own code
-paths (identity registers the people, social connects them to the sandbox Instagram and pins, marketplace
-lists and runs the auctions, payments takes the money and pays out). Items are found again by natural
+One deterministic plan, seeded service by service through each one's own code paths (this package's
+`identity.py`, `social.py`, `marketplace.py` and `payments.py`: identity registers the people, social connects
+them to the sandbox Instagram and pins, marketplace lists and runs the auctions, payments takes the money and
+pays out). Items are found again by natural
 keys (emails, slot titles), so seeding twice, after an interrupted run, or after someone changed or deleted
 demo items, adds only what is missing. Times are relative to the moment of seeding: a slot's history
 (listed, bids, closed, approved, paid, pinned, each kept day, completed, paid out) is replayed "as of" those

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import uvicorn
-from pinbid_gateway import live
-from pinbid_gateway.app import Gateway
+from pinbid_demo import world as demo_world
+from pinbid_gateway.app import build as build_gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.bus import InProcessBus
@@ -17,7 +17,6 @@ from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.paths import var_dir
 from pinbid_kit.telemetry import configure_tracing
-from pinbid_kit.tokens import TokenVerifier
 
 from . import collector, services
 
@@ -33,22 +32,6 @@ def start_postgres(var: Path):
 
 def database_url(server, name: str) -> str:
     return server.get_uri(database=f"pinbid_{name}")
-
-
-async def seed_demo(modules: list[services.ServiceModule], built: dict, *, background_bids: bool) -> None:
-    """Two passes in seeding order (the demo modules wait for the events of the ones before them)."""
-    started = time.perf_counter()
-    for step in ("seed_demo", "finish_demo"):
-        for module in modules:
-            began = time.perf_counter()
-            created = await getattr(module, step)(built[module.name])
-            if created:
-                log.info("demo: %d records in %s (%s, %.1fs)", created, module.name, step,
-                         time.perf_counter() - began)
-    if background_bids:
-        for module in modules:
-            built[module.name].jobs.extend(module.demo_jobs(built[module.name]))
-    log.info("demo world ready in %.1fs", time.perf_counter() - started)
 
 
 async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True, background_bids: bool = True) -> None:
@@ -69,22 +52,22 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     collector.started()  # the demo seeding below makes garbage
     bus = InProcessBus()
     gateway_settings = GatewaySettings(log_json=False, public_url=f"http://{host}:{port}")
-    verifier = TokenVerifier.from_file(gateway_settings.jwt_public_key_file)
-    upstreams = Upstreams.in_process({name: s.app for name, s in built.items()},
-                                     timeout=gateway_settings.upstream_timeout_seconds)
-    gateway = Gateway(gateway_settings, upstreams, verifier,
-                      ready_checks={f"{name}.database": s.db.writable for name, s in built.items()})
-    bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
-    bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+    gateway = build_gateway(gateway_settings,
+                            upstreams=Upstreams.in_process({name: s.app for name, s in built.items()},
+                                                           timeout=gateway_settings.upstream_timeout_seconds),
+                            ready_checks={f"{name}.database": s.db.writable for name, s in built.items()})
+    gateway.attach(bus)
     for name, service in built.items():
         service.attach(bus, relay_idle_seconds=0.5, outbox_retention_days=retention[name])
     await bus.start()
     # the jobs (auction closer, refunds, payouts...) start after the demo is seeded: it replays past moments
     for service in built.values():
         await service.start_background(jobs=False)
-    await gateway.load_revocations(attempts=3)
+    await gateway.start_background(revocation_attempts=3)
     if seed:
-        await seed_demo(modules, built, background_bids=background_bids)
+        await demo_world.seed(built)
+        if background_bids:
+            demo_world.add_background_bidding(built)
     for service in built.values():
         service.start_jobs()
 
@@ -98,10 +81,11 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
         await http.serve()
     finally:
         log.info("stopping")
+        await gateway.stop_background()
         for service in built.values():
             await service.stop_background()
         await bus.stop()
-        await upstreams.close()
+        await gateway.upstreams.close()
         for service in built.values():
             await service.db.dispose()
         server.cleanup()

@@ -4,12 +4,12 @@ merged with every installed service's routes under the API base (`render`, writt
 import json
 from typing import Any
 
-from pinbid_gateway.app import Gateway
+from pinbid_gateway.app import build as build_gateway
 from pinbid_gateway.routing import Access, route_for
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.paths import var_dir
-from pinbid_kit.tokens import TokenVerifier, generate_keypair
+from pinbid_kit.tokens import generate_keypair
 
 from . import services
 
@@ -41,7 +41,7 @@ def service_specs() -> dict[str, dict[str, Any]]:
 def merged(base: str = "/api") -> dict[str, Any]:
     private, public = var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub"
     generate_keypair(private, public)
-    gateway = Gateway(GatewaySettings(), Upstreams({}), TokenVerifier.from_file(public))
+    gateway = build_gateway(GatewaySettings(jwt_public_key_file=public), upstreams=Upstreams({}))
     spec = gateway.app.openapi()
     spec["info"] = {"title": "Pinbid API", "version": "1.0.0",
                     "description": "The public API of Pinbid, served by the gateway under /api."}

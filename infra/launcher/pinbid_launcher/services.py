@@ -1,8 +1,8 @@
 """The services this installation has. Each service package `pinbid_<name>` names itself in `SERVICE` (its
-`__init__.py`), and has a `settings` module with SETTINGS (its settings class), an `app` module with
-build(settings) -> Service, and may have a `demo` module with `seed(service)`, optionally `finish(service)` and
-`background_jobs(service)`. A service's `app` is imported when first used: a process that runs one service (`make up`
-starts a dozen) imports only its own, and only once its settings have been read and found valid."""
+`__init__.py`), and has a `settings` module with SETTINGS (its settings class) and an `app` module with
+build(settings) -> Service (the demo world is the launcher's: `pinbid_demo`). A service's `app` is imported when
+first used: a process that runs one service (`make up` starts a dozen) imports only its own, and only once its
+settings have been read and found valid."""
 
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the runtime brings the web stack, which reading a service's settings does not need
-    from pinbid_kit.runtime import Job, Service
+    from pinbid_kit.runtime import Service
 
-# in seeding order: demo data of later services is made from the events of earlier ones
 ALL = ("identity", "social", "marketplace", "payments", "content")
 
 
@@ -35,26 +34,6 @@ class ServiceModule:
 
     def build(self, settings) -> Service:
         return self.module.build(settings)
-
-    def _demo(self) -> ModuleType | None:
-        if importlib.util.find_spec(f"{self.package}.demo") is None:
-            return None
-        return importlib.import_module(f"{self.package}.demo")
-
-    async def seed_demo(self, service: Service) -> int:
-        """The first pass over the services: each seeds what the earlier ones' events made possible."""
-        demo = self._demo()
-        return await demo.seed(service) if demo else 0
-
-    async def finish_demo(self, service: Service) -> int:
-        """The second pass: what needs later services' work first (pins after payments, payouts after pins)."""
-        demo = self._demo()
-        return await demo.finish(service) if demo and hasattr(demo, "finish") else 0
-
-    def demo_jobs(self, service: Service) -> list[Job]:
-        """Background activity of the demo world (the embedded run's brands bidding)."""
-        demo = self._demo()
-        return demo.background_jobs(service) if demo and hasattr(demo, "background_jobs") else []
 
 
 def installed() -> list[ServiceModule]:

@@ -7,17 +7,13 @@ import logging
 import uvicorn
 from fastapi import FastAPI
 from pinbid_gateway import SERVICE as GATEWAY
-from pinbid_gateway import live
-from pinbid_gateway.app import Gateway
+from pinbid_gateway.app import build as build_gateway
 from pinbid_gateway.settings import GatewaySettings
-from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.bus import create_bus
 from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.pooler import fit_for_pooler
-from pinbid_kit.runtime import watch_broker
 from pinbid_kit.telemetry import configure_tracing
-from pinbid_kit.tokens import TokenVerifier
 
 from . import collector, services
 
@@ -71,26 +67,19 @@ async def _start_bus(bus, attempts: int = 30) -> None:
 def serve_gateway(settings: GatewaySettings) -> None:
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{GATEWAY}")
-    upstreams = Upstreams.over_http(settings.service_urls(), timeout=settings.upstream_timeout_seconds)
-    verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
+    gateway = build_gateway(settings)
     bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
                      prefix=settings.bus_prefix, prefetch=settings.events_at_once())
-
-    # no readiness checks: the gateway has no database, and a broker outage must not take it out of its Service
-    gateway = Gateway(settings, upstreams, verifier)
-    bus.subscribe_broadcast(["identity.user.sessions_revoked.v1"], gateway.revocations.on_event)
-    bus.subscribe_broadcast(live.PATTERNS, gateway.hub.on_event)
+    gateway.attach(bus)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         await _start_bus(bus)
-        loader = asyncio.create_task(gateway.load_revocations())
-        broker_watch = asyncio.create_task(watch_broker(GATEWAY, bus))
+        await gateway.start_background()
         yield
-        broker_watch.cancel()
-        loader.cancel()
+        await gateway.stop_background()
         await bus.stop()
-        await upstreams.close()
+        await gateway.upstreams.close()
 
     gateway.app.router.lifespan_context = lifespan
     collector.started()

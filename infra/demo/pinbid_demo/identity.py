@@ -1,14 +1,14 @@
-"""The demo world's people (plan: pinbid_demo.plan): the demo creator and brand a visitor signs in as,
+"""The demo world's people (the plan: `plan.py`): the demo creator and brand a visitor signs in as,
 the other sandbox creators and the brands bidding around them. Registered through the real signup, marked
 as demo; an account that exists (or was changed by someone) is left as it is."""
 
-from pinbid_demo import plan as demo
+from pinbid_identity.accounts import Accounts, Signup
+from pinbid_identity.domain.accounts import Role
+from pinbid_identity.models import User
 from pinbid_kit.runtime import Service
 from sqlalchemy import select
 
-from .accounts import Accounts, Signup
-from .domain.accounts import Role
-from .models import User
+from . import plan as demo
 
 DEMO_ACCOUNTS = [
     *(Signup(name=c.name, email=c.email, password=demo.PASSWORD, role=Role.INFLUENCER, instagram_handle=c.handle)

@@ -8,19 +8,19 @@ import random
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from pinbid_demo import plan as demo
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError
+from pinbid_marketplace.bidding import Bidding, Offer
+from pinbid_marketplace.domain import auction
+from pinbid_marketplace.domain.comments import Comment
+from pinbid_marketplace.models import Bid, Slot, User
+from pinbid_marketplace.settings import MarketplaceSettings
 from sqlalchemy import select
 
-from .bidding import Bidding, Offer
-from .domain import auction
-from .domain.comments import Comment
-from .models import Bid, Slot, User
-from .settings import MarketplaceSettings
+from . import plan as demo
 
-log = logging.getLogger("pinbid.marketplace.demo_bidding")
+log = logging.getLogger("pinbid.demo.bidding")
 QUIET_BEFORE_END = timedelta(minutes=3)  # leave the last minutes to people (and to the soft close)
 PRICE_CAP = Decimal("2.5")  # times the minimum bid: the brands' budget
 

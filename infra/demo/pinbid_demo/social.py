@@ -1,4 +1,4 @@
-"""The demo world's Instagram side (plan: pinbid_demo.plan), through social's own code paths.
+"""The demo world's Instagram side (the plan: `plan.py`), through social's own code paths.
 
 seed: every demo creator and brand gets a sandbox account with the plan's figures and posts, connects
 through the real OAuth flow (which publishes their profiles and media), and creators log in for pinning.
@@ -13,22 +13,22 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
-from pinbid_demo import plan as demo
 from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
+from pinbid_social.adapters import Providers
+from pinbid_social.adapters.sandbox import SandboxInstagram
+from pinbid_social.connections import Connections
+from pinbid_social.domain import sandbox_world as world
+from pinbid_social.models import Connection, PinSession, Placement, Slot, User
+from pinbid_social.pins import Pins
+from pinbid_social.settings import SocialSettings
+from pinbid_social.tracker import PinTracker
 from sqlalchemy import select
 
-from .adapters import Providers
-from .adapters.sandbox import SandboxInstagram
-from .connections import Connections
-from .domain import sandbox_world as world
-from .models import Connection, PinSession, Placement, Slot, User
-from .pins import Pins
-from .settings import SocialSettings
-from .tracker import PinTracker
+from . import plan as demo
 
-log = logging.getLogger("pinbid.social.demo")
+log = logging.getLogger("pinbid.demo.social")
 WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 

@@ -1,12 +1,12 @@
-"""The demo seed connects the demo world's creators and brands through the real OAuth path, once, with the
-plan's figures and posts; some creators are verified and some are not."""
+"""Social's part of the demo seed connects the demo world's creators and brands through the real OAuth path, once,
+with the plan's figures and posts; some creators are verified and some are not."""
 
 import uuid
 
 from pinbid_demo import plan
+from pinbid_demo import social as demo
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.social import AccountConnected, MediaSynced
-from pinbid_social import demo
 
 
 async def test_the_demo_connects_its_creators_and_brands_once(social):

@@ -1,4 +1,4 @@
-"""The demo world's money (plan: pinbid_demo.plan), through payments' own code paths, with the sandbox
+"""The demo world's money (the plan: `plan.py`), through payments' own code paths, with the sandbox
 providers only (never with Stripe or live payouts).
 
 seed: the demo creators' payout settings (bank transfer, monthly), then every slot the plan has paid is
@@ -14,24 +14,24 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 import httpx
-from pinbid_demo import plan as demo
 from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Service
 from pinbid_kit.tokens import Principal
+from pinbid_payments.adapters.sandbox import SandboxProvider
+from pinbid_payments.checkout import Checkout
+from pinbid_payments.domain.payout_settings import PayoutSettings
+from pinbid_payments.models import Earning, Payment, User
+from pinbid_payments.payout_settings import PayoutSettingsService
+from pinbid_payments.payouts import PayoutWorker
+from pinbid_payments.refunds import Refunds
+from pinbid_payments.settings import PaymentsSettings
+from pinbid_payments.webhooks import Webhooks
 from sqlalchemy import select
 
-from .adapters.sandbox import SandboxProvider
-from .checkout import Checkout
-from .domain.payout_settings import PayoutSettings
-from .models import Earning, Payment, User
-from .payout_settings import PayoutSettingsService
-from .payouts import PayoutWorker
-from .refunds import Refunds
-from .settings import PaymentsSettings
-from .webhooks import Webhooks
+from . import plan as demo
 
-log = logging.getLogger("pinbid.payments.demo")
+log = logging.getLogger("pinbid.demo.payments")
 WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 

@@ -1,4 +1,4 @@
-"""The demo world's pin slots (plan: pinbid_demo.plan), made through marketplace's own use cases.
+"""The demo world's pin slots (the plan: `plan.py`), made through marketplace's own use cases.
 
 Each planned slot is replayed in time order "as of" its moments (listed, each bid, closed), with the use
 cases' clocks stopped at those moments, then the winner is approved when the plan has it approved. A slot
@@ -13,25 +13,25 @@ import logging
 import uuid
 from datetime import datetime
 
-from pinbid_demo import plan as demo
 from pinbid_kit.clock import as_of, utcnow
 from pinbid_kit.errors import ApiError
 from pinbid_kit.runtime import Job, Service
+from pinbid_marketplace.approvals import Approvals
+from pinbid_marketplace.bidding import Bidding, Offer
+from pinbid_marketplace.closing import Closer
+from pinbid_marketplace.domain.comments import Comment
+from pinbid_marketplace.domain.listing import NewSlot
+from pinbid_marketplace.domain.states import BidStatus
+from pinbid_marketplace.models import Bid, CreatorProfile, Post, Slot, User
+from pinbid_marketplace.rules import auction_rules
+from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_marketplace.slots import Slots
 from sqlalchemy import select
 
-from .approvals import Approvals
-from .bidding import Bidding, Offer
-from .closing import Closer
-from .demo_bidding import DemoBidders
-from .domain.comments import Comment
-from .domain.listing import NewSlot
-from .domain.states import BidStatus
-from .models import Bid, CreatorProfile, Post, Slot, User
-from .rules import auction_rules
-from .settings import MarketplaceSettings
-from .slots import Slots
+from . import plan as demo
+from .bidding import DemoBidders
 
-log = logging.getLogger("pinbid.marketplace.demo")
+log = logging.getLogger("pinbid.demo.marketplace")
 WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
 BACKGROUND_BID_SECONDS = 20.0
 

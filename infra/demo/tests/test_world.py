@@ -1,5 +1,5 @@
-"""The demo world, seeded by the launcher's two passes over identity, social, marketplace and payments on
-fresh real databases and an in-process bus (as `make run` does, without the HTTP server): what it makes,
+"""The demo world, seeded by its two passes over identity, social, marketplace and payments on fresh real
+databases and an in-process bus (as `make run` does, without the HTTP server): what it makes,
 and that a second run, an interrupted first run, and a world someone changed end without duplicates or
 errors."""
 
@@ -7,41 +7,51 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from pinbid_demo import plan as demo
+from pinbid_demo.world import seed
+from pinbid_identity.app import build as build_identity
+from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.bus import InProcessBus
-from pinbid_launcher import services
-from pinbid_launcher.embedded import seed_demo
+from pinbid_kit.runtime import Service
+from pinbid_marketplace.app import build as build_marketplace
+from pinbid_marketplace.settings import MarketplaceSettings
+from pinbid_payments.app import build as build_payments
+from pinbid_payments.settings import PaymentsSettings
+from pinbid_social.app import build as build_social
+from pinbid_social.settings import SocialSettings
 from pinbid_testing import eventually
 from pinbid_testing.databases import RunDatabases
 from sqlalchemy import func, select, text
 
 pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
-SERVICES = ("identity", "social", "marketplace", "payments")
+# the services of the demo world, in the order the embedded run builds them: name -> (build, settings)
+SERVICES: dict[str, tuple[Callable[..., Service], type]] = {
+    "identity": (build_identity, IdentitySettings), "social": (build_social, SocialSettings),
+    "marketplace": (build_marketplace, MarketplaceSettings), "payments": (build_payments, PaymentsSettings)}
 
 
-def demo_modules() -> list[services.ServiceModule]:
-    return [m for m in services.installed() if m.name in SERVICES]
+def package(name: str) -> str:
+    return f"pinbid_{name}"
 
 
 @contextlib.asynccontextmanager
-async def running(databases: dict[str, str], var: Path) -> AsyncIterator[tuple[list, dict]]:
+async def running(databases: dict[str, str], var: Path) -> AsyncIterator[dict[str, Service]]:
     """The four services on `databases` with an in-process bus (as `make run` runs them, without HTTP), their
     keys and files in `var` (PINBID_VAR)."""
     keys = {"jwt_public_key_file": str(var / "keys" / "jwt.pub")}
-    modules = demo_modules()
     built = {}
-    for module in modules:
+    for name, (build, settings) in SERVICES.items():
         extra = {"jwt_private_key_file": str(var / "keys" / "jwt.pem"), "argon2_memory_kib": 1024} \
-            if module.name == "identity" else {}
-        built[module.name] = module.build(module.settings(database_url=databases[module.name], bus="inprocess",
-                                                          log_json=False, **keys, **extra))
+            if name == "identity" else {}
+        built[name] = build(settings.load(database_url=databases[name], bus="inprocess", log_json=False, **keys,
+                                          **extra))
     bus = InProcessBus(retry_base_seconds=0.01)
     for service in built.values():
         service.attach(bus, relay_idle_seconds=0.2)
@@ -49,7 +59,7 @@ async def running(databases: dict[str, str], var: Path) -> AsyncIterator[tuple[l
     for service in built.values():
         await service.start_background(jobs=False)
     try:
-        yield modules, built
+        yield built
     finally:
         for service in built.values():
             await service.stop_background()
@@ -72,12 +82,12 @@ async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
     world gets copies of its databases."""
     var, databases = tmp_path_factory.mktemp("seeded"), RunDatabases(postgres_url)
     try:
-        urls = {module.name: databases.new(module.package) for module in demo_modules()}
+        urls = {name: databases.new(package(name)) for name in SERVICES}
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("PINBID_VAR", str(var))
-            async with running(urls, var) as (modules, built):
+            async with running(urls, var) as built:
                 started, began = time.perf_counter(), datetime.now(UTC)
-                await seed_demo(modules, built, background_bids=False)
+                await seed(built)
                 seconds = time.perf_counter() - started
         yield Seeded(urls, var, began, seconds)
     finally:
@@ -88,7 +98,7 @@ async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
 async def world(new_database, tmp_path, monkeypatch):
     """A world with nothing seeded."""
     monkeypatch.setenv("PINBID_VAR", str(tmp_path))
-    async with running({module.name: new_database(module.package) for module in demo_modules()}, tmp_path) as w:
+    async with running({name: new_database(package(name)) for name in SERVICES}, tmp_path) as w:
         yield w
 
 
@@ -96,8 +106,7 @@ async def world(new_database, tmp_path, monkeypatch):
 async def seeded_world(seeded, run_databases, new_database, monkeypatch):
     """A copy of the seeded world (released with the test's other databases: `new_database`)."""
     monkeypatch.setenv("PINBID_VAR", str(seeded.var))
-    copies = {module.name: run_databases.copy(seeded.databases[module.name], module.package)
-              for module in demo_modules()}
+    copies = {name: run_databases.copy(seeded.databases[name], package(name)) for name in SERVICES}
     async with running(copies, seeded.var) as w:
         yield w
 
@@ -135,7 +144,7 @@ def reached(stage: demo.Stage, statuses: Counter) -> bool:
 
 
 async def test_the_demo_world_has_every_stage_and_three_months_of_history(seeded, seeded_world):
-    modules, built = seeded_world
+    built = seeded_world
     marketplace, payments = built["marketplace"], built["payments"]
 
     slots = await rows(marketplace, "SELECT title, status, outcome, is_demo FROM slots")
@@ -195,13 +204,13 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(seeded
 
     # a second run adds nothing and raises nothing
     before = await census(built)
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     assert await census(built) == before
 
 
 async def test_an_interrupted_first_run_is_completed_by_the_next(world):
-    modules, built = world
-    seeding = asyncio.ensure_future(seed_demo(modules, built, background_bids=False))
+    built = world
+    seeding = asyncio.ensure_future(seed(built))
 
     async def halfway() -> bool:
         async with built["marketplace"].db.transaction() as session:
@@ -211,16 +220,16 @@ async def test_an_interrupted_first_run_is_completed_by_the_next(world):
     seeding.cancel()
     with pytest.raises(asyncio.CancelledError):
         await seeding
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     first = await census(built)
     assert len(first["slots"]) == len(demo.SLOTS) and all(n == 1 for _, n in first["slots"])
     assert all(n == 1 for *_, n in first["bids"])
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     assert await census(built) == first
 
 
 async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(seeded_world):
-    modules, built = seeded_world
+    built = seeded_world
     marketplace, social = built["marketplace"], built["social"]
     # the demo creator ends an open demo auction early; a demo slot without bids is deleted by hand;
     # the demo brand disconnects Instagram
@@ -234,7 +243,7 @@ async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(s
     brand = (await rows(social, "SELECT user_id FROM users WHERE email = :e", e=demo.BRAND))[0].user_id
     assert await social.state["connections"].disconnect(brand)
 
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     after = await census(built)
     assert all(n == 1 for _, n in after["slots"]) and len(after["slots"]) == len(demo.SLOTS)
     assert all(n == 1 for *_, n in after["bids"])
@@ -246,7 +255,7 @@ async def test_a_world_someone_changed_or_deleted_is_seeded_without_duplicates(s
 
 
 async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own(seeded_world):
-    modules, built = seeded_world
+    built = seeded_world
     marketplace = built["marketplace"]
     first_end = (await rows(marketplace, "SELECT min(auction_end) AS ends FROM slots WHERE status = 'ACTIVE'"))[0].ends
     ended = await rows(marketplace, "SELECT title FROM slots WHERE status = 'ACTIVE' AND auction_end = :t", t=first_end)
@@ -254,14 +263,14 @@ async def test_a_later_run_lists_again_the_open_auctions_that_ended_on_their_own
     closer.clock = demo.at(first_end + timedelta(seconds=1))  # time passes: the soonest auctions end on their own
     assert await closer.run_once() == len(ended) >= 1
 
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     for (title,) in ended:
         listed = await rows(marketplace, "SELECT status FROM slots WHERE title = :t ORDER BY created_at", t=title)
         assert [s.status for s in listed] == ["CLOSED", "ACTIVE"]
     open_now = await rows(marketplace, "SELECT count(*) AS n FROM slots WHERE status = 'ACTIVE'")
     assert open_now[0].n == sum(s.stage in demo.OPEN_STAGES for s in demo.SLOTS)
     before = await census(built)
-    await seed_demo(modules, built, background_bids=False)
+    await seed(built)
     assert await census(built) == before
 
 
