@@ -228,6 +228,8 @@ _CREATOR_FIGURES = select(
     select(func.count()).select_from(Bid).join(Slot, Slot.id == Bid.slot_id)
     .where(Slot.creator_id == bindparam("creator_id"), Bid.pinned_status == COMPLETED_PLACEMENT)
     .scalar_subquery().label("completed_jobs"))
+_not_refunded = Bid.payment_status.is_distinct_from(REFUNDED_PAYMENT)  # a win refunded in full does not stand
 _BUYER_FIGURES = (select(_count(BID_TAB == Tab.ACTIVE.value).label("active_bids"),
-                         _count(Bid.status.in_(sorted(s.value for s in WON_AUCTION))).label("won_auctions"))
+                         _count(Bid.status.in_(sorted(s.value for s in WON_AUCTION)),
+                                _not_refunded).label("won_auctions"))
                   .where(Bid.buyer_id == bindparam("buyer_id")))

@@ -211,7 +211,7 @@ class BidOut(ApiModel):
             if bid.pinned_status else None
         return cls(id=bid.id, amount=bid.amount, max_auto_bid=bid.max_auto_bid, auto_bid_enabled=bid.auto_bid_enabled,
                    status=bid.status, tab=tab_of(bid.status, bid.pinned_status, bid.payment_status).value,
-                   won_auction=won_auction(bid.status), final_price=bid.final_price,
+                   won_auction=won_auction(bid.status, bid.payment_status), final_price=bid.final_price,
                    created_at=bid.created_at, updated_at=bid.updated_at, comment=text,
                    comment_id=bid.comment_id, comment_username=username, approved_comment=bid.approved_text,
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),

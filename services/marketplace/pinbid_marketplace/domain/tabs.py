@@ -45,8 +45,9 @@ WON_AUCTION: frozenset[S] = frozenset({S.PENDING_INFLUENCER_APPROVAL, S.APPROVED
                                        S.PINNED})
 
 
-def won_auction(status: str) -> bool:
-    return S(status) in WON_AUCTION
+def won_auction(status: str, payment: str | None = None) -> bool:
+    """The bid won its auction and the win stands: not rejected, not left unpaid, not refunded in full."""
+    return S(status) in WON_AUCTION and payment != REFUNDED_PAYMENT
 
 
 def completed(placement: str | None) -> bool:

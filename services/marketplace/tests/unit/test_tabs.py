@@ -33,3 +33,8 @@ def test_a_won_auction_stays_won_once_paid_pinned_or_completed():
     assert not any(won_auction(s) for s in ("ACTIVE", "OUTBID", "CANCELLED", "EXPIRED", "REJECTED"))
     # every bid on the won tab is a won auction; a pinned one (live or past) still is
     assert all(won_auction(s) for s, tab in TAB_OF_STATUS.items() if tab is Tab.WON)
+
+
+def test_a_win_refunded_in_full_does_not_stand():
+    assert won_auction("PINNED", "COMPLETED") and won_auction("WON", None)
+    assert not won_auction("PINNED", "REFUNDED") and not won_auction("WON", "REFUNDED")
