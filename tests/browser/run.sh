@@ -8,12 +8,13 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 (cd ../.. && PINBID_VAR="$var" exec .venv/bin/python -m pinbid_launcher embedded --port "$port" --no-demo-bidding > "$var/server.log" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 240); do
-  curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break
+# a loaded CI machine (every lane at once) has taken three minutes to seed the demo world: allow ten
+for _ in $(seq 1 1200); do
+  curl -sf --max-time 5 "http://127.0.0.1:$port/api/health" >/dev/null && break
   kill -0 $server 2>/dev/null || { cat "$var/server.log"; exit 1; }
   sleep 0.5
 done
-curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "server did not start"; cat "$var/server.log"; exit 1; }
+curl -sf --max-time 5 "http://127.0.0.1:$port/api/health" >/dev/null || { echo "server did not start"; cat "$var/server.log"; exit 1; }
 # an operator for ops.test.mjs: the command prints its password and the otpauth:// URI holding its TOTP secret
 operator_email=ops.browser@example.com
 enrollment=$(cd ../.. && PINBID_VAR="$var" .venv/bin/python -m pinbid_identity.operators create --email "$operator_email" --name "Browser Ops" --embedded)

@@ -91,8 +91,10 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
         server.cleanup()
 
 
-class Stopped(Exception):
-    """SIGTERM, raised as an exception so the shutdown in `serve` (services, bus, PostgreSQL) runs."""
+class Stopped(SystemExit):
+    """SIGTERM, raised as an exception so the shutdown in `serve` (services, bus, PostgreSQL) runs. A SystemExit, so
+    that wherever the signal lands (a relay's or a job's `except Exception`, a task of the demo seeding), it ends
+    the run: asyncio re-raises it out of the loop, and `asyncio.run` then cancels `serve`, whose cleanup runs."""
 
 
 def _stop(signum, frame) -> None:
