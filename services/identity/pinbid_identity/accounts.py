@@ -6,10 +6,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from pinbid_kit import mail
+from pinbid_kit import mail, outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Forbidden, Invalid, SecondFactor
+from pinbid_kit.events import EventData
+from pinbid_kit.events.identity import SessionsRevoked
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.secrets import SecretBox
 from pinbid_kit.tokens import Principal, TokenSigner
@@ -17,7 +19,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain import second_factor
 from .domain.accounts import (
     OPERATOR,
@@ -117,9 +119,10 @@ class Accounts:
                 session.add(user)
                 await session.flush()
                 session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
-                await events_out.user_registered(session, user)
                 observed = {"EMAIL": user.email, **(client.signals() if client is not None else {})}
-                await events_out.signals_observed(session, user.id, observed, datetime.now(UTC))
+                await outbox.publish_all(session, [
+                    events_out.user_registered(user),
+                    *events_out.signals_observed(user.id, observed, datetime.now(UTC))], source=SERVICE)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, self._token(user)
@@ -151,8 +154,8 @@ class Accounts:
             if self.passwords.needs_rehash(user.password_hash):
                 await session.execute(update(User).where(User.id == user.id).values(
                     password_hash=await self.passwords.hash(password)))
-            await events_out.signals_observed(session, user.id, {"EMAIL": user.email, **client.signals()},
-                                              datetime.now(UTC))
+            await outbox.publish_all(session, events_out.signals_observed(
+                user.id, {"EMAIL": user.email, **client.signals()}, datetime.now(UTC)), source=SERVICE)
         await self.failed_logins.succeeded(attempt)
         return user, self._token(user)
 
@@ -199,13 +202,14 @@ class Accounts:
                     await self._check_current_password(user, current_password, client, missing=PASSWORD_FOR_EMAIL)
                 user.name, user.email = name, email
                 await session.flush()
-                await events_out.user_updated(session, user)
+                events: list[EventData] = [events_out.user_updated(user)]
                 if email != old_email:
                     await mail.enqueue(session, old_email, "Your Pinbid email address was changed",
                                        email_changed_notice(name, email))
-                    await events_out.signals_observed(session, user.id, {"EMAIL": email}, datetime.now(UTC))
-                    await self._revoke_tokens(session, user)
+                    events += events_out.signals_observed(user.id, {"EMAIL": email}, datetime.now(UTC))
+                    events.append(await self._revoke_tokens(session, user))
                     token = self._token(user)
+                await outbox.publish_all(session, events, source=SERVICE)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, token
@@ -216,7 +220,7 @@ class Accounts:
             user = await self._current(session, principal, lock=True)
             await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
-            await self._revoke_tokens(session, user)
+            await outbox.publish(session, await self._revoke_tokens(session, user), source=SERVICE)
         return self._token(user)
 
     async def _check_current_password(self, user: User, given: str | None, client: str, *,
@@ -230,11 +234,12 @@ class Accounts:
             raise Invalid(WRONG_PASSWORD, field="currentPassword", code="wrong_password")
         await self.failed_logins.succeeded(attempt)
 
-    async def _revoke_tokens(self, session: AsyncSession, user: User) -> None:
+    async def _revoke_tokens(self, session: AsyncSession, user: User) -> SessionsRevoked:
+        """Revoke every token of `user`; returns the event that says so, for the use case to write."""
         user.token_version += 1
         user.tokens_revoked_at = datetime.now(UTC)
         await session.flush()
-        await events_out.sessions_revoked(session, user)
+        return events_out.sessions_revoked(user)
 
     # --- password reset -------------------------------------------------------------------
     async def forgot_password(self, email_raw: str) -> str:
@@ -272,7 +277,7 @@ class Accounts:
             await session.execute(delete(PasswordReset).where(PasswordReset.user_id == user_id,
                                                               PasswordReset.used_at.is_(None)))
             await forget_email(session, user.email)
-            await self._revoke_tokens(session, user)
+            await outbox.publish(session, await self._revoke_tokens(session, user), source=SERVICE)
         return RESET_DONE
 
     async def load_revocations(self, revocations: Revocations) -> None:

@@ -4,7 +4,7 @@ import uuid
 
 from pinbid_kit.clock import replayed
 from pinbid_kit.db import Database
-from pinbid_kit.events.identity import NotificationCreated
+from pinbid_kit.events import EventData
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -89,12 +89,12 @@ class Notifier:
     def __init__(self, mails: NoticeMailQueue):
         self.mails = mails
 
-    async def deliver(self, session: AsyncSession, notices: list[Notice], source_event_id: uuid.UUID | None
-                      ) -> list[Notification]:
-        """The notices one event or job run causes: their notifications, mails, and one outbox write for all their
-        events. Each event's unread count is the user's right after its own notice."""
+    async def deliver(self, session: AsyncSession, events: list[EventData], notices: list[Notice],
+                      source_event_id: uuid.UUID | None) -> list[Notification]:
+        """The notices one event or job run causes: their notifications and mails; their events are added to the
+        use case's `events`, which it writes once. Each event's unread count is the user's right after its own
+        notice."""
         delivered: list[Notification] = []
-        events: list[NotificationCreated] = []
         for notice in notices:
             user = await session.get(User, notice.user_id)
             if user is None:
@@ -110,5 +110,4 @@ class Notifier:
             if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
                 await self.mails.add(session, notice, user, notice.topic or note.id)
             delivered.append(note)
-        await events_out.notifications_created(session, events)
         return delivered

@@ -15,11 +15,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from pinbid_kit import outbox
 from pinbid_kit.db import Database
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain import second_factor
 from .domain.accounts import OPERATOR, RuleBroken, clean_name, normalize_email
 from .domain.notices import DEFAULT_PREFERENCES
@@ -64,7 +65,7 @@ class Operators:
                 session.add(user)
                 await session.flush()
                 session.add(NotificationPreferences(user_id=user.id, **preference_columns(DEFAULT_PREFERENCES)))
-                await events_out.user_registered(session, user)
+                await outbox.publish(session, events_out.user_registered(user), source=SERVICE)
             elif user.role != OPERATOR:
                 raise NotAnOperator(f"{email} belongs to a {user.role.lower()} account, not an operator.")
             else:
@@ -76,7 +77,7 @@ class Operators:
                 user.token_version += 1
                 user.tokens_revoked_at = datetime.now(UTC)
                 await session.flush()
-                await events_out.sessions_revoked(session, user)
+                await outbox.publish(session, events_out.sessions_revoked(user), source=SERVICE)
         return Enrollment(user.id, email, created, password,
                           second_factor.provisioning_uri(secret, email, self.issuer))
 

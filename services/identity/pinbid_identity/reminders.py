@@ -4,12 +4,15 @@ Scheduled by the event that opens the window, cancelled by the one that closes i
 import uuid
 from datetime import datetime
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from . import SERVICE
 from .domain import notices
 from .domain.notices import Notice
 from .models import Reminder
@@ -63,5 +66,7 @@ class Reminders:
                     continue
                 reminder.fired_at = self.clock()
                 fired.append(notice_of(reminder))
-            await self.notifier.deliver(session, fired, None)
+            events: list[EventData] = []
+            await self.notifier.deliver(session, events, fired, None)
+            await outbox.publish_all(session, events, source=SERVICE)
             return len(fired)

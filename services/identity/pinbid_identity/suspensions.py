@@ -4,12 +4,14 @@ tell the user why and announce the operator's action for the audit log, in the s
 
 import uuid
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Forbidden, NotFound
+from pinbid_kit.events import EventData
 from sqlalchemy import select, update
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain import notices
 from .domain.accounts import ACTIVE, OPERATOR, SUSPENDED
 from .models import User
@@ -33,8 +35,9 @@ class Suspensions:
                 .returning(User).execution_options(populate_existing=True))
             if user is None:
                 await self._why_not(user_id, SUSPENDED)
-            await events_out.user_suspended(session, user, operator_id, uuid.uuid4())
-            await self.notifier.deliver(session, [notices.account_suspended(user.id, reason)], None)
+            events: list[EventData] = [*events_out.user_suspended(user, operator_id, uuid.uuid4())]
+            await self.notifier.deliver(session, events, [notices.account_suspended(user.id, reason)], None)
+            await outbox.publish_all(session, events, source=SERVICE)
             return user
 
     async def restore(self, operator_id: uuid.UUID, user_id: uuid.UUID, reason: str) -> User:
@@ -47,8 +50,9 @@ class Suspensions:
                 .returning(User).execution_options(populate_existing=True))
             if user is None:
                 await self._why_not(user_id, ACTIVE)
-            await events_out.user_restored(session, user, operator_id, uuid.uuid4(), reason, now)
-            await self.notifier.deliver(session, [notices.account_restored(user.id, reason)], None)
+            events: list[EventData] = [*events_out.user_restored(user, operator_id, uuid.uuid4(), reason, now)]
+            await self.notifier.deliver(session, events, [notices.account_restored(user.id, reason)], None)
+            await outbox.publish_all(session, events, source=SERVICE)
             return user
 
     async def _why_not(self, user_id: uuid.UUID, wanted: str) -> None:

@@ -1,14 +1,21 @@
 """The inbox: a consumer records (event id, handler) in the same transaction as its effect, so a
-redelivered event has no second effect. `Consumers` wires a service's handlers to the bus."""
+redelivered event has no second effect. `Consumers` wires a service's handlers to the bus.
+
+A service keeps its handlers module-level in a map, event type -> handlers (cosmicpython's EVENT_HANDLERS), each
+`async def handler(session, data, delivery)`; `Consumers.register_map(HANDLERS, deps)` binds them. Each runs in
+its own transaction with a `Delivery`: the envelope, the service's dependencies, and the list it adds the events
+it causes to, written once (one outbox insert, one NOTIFY) when it returns."""
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Generic, TypeVar
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import context
+from . import context, outbox
 from .bus import Bus, matches
 from .clock import as_of, moment_of
 from .db import Database
@@ -19,6 +26,19 @@ from .metrics import record_event
 log = logging.getLogger("pinbid.inbox")
 
 EventHandler = Callable[[AsyncSession, EventData, Envelope], Awaitable[None]]
+D = TypeVar("D")
+
+
+@dataclass
+class Delivery(Generic[D]):
+    """One handler's run on one event: the envelope, the service's dependencies, and the events the handler
+    causes (written once when it returns)."""
+    envelope: Envelope
+    deps: D
+    events: list[EventData] = field(default_factory=list)
+
+
+MappedHandler = Callable[[AsyncSession, EventData, Delivery], Awaitable[None]]
 
 
 async def claim(session: AsyncSession, envelope: Envelope, handler: str) -> bool:
@@ -58,6 +78,19 @@ class Consumers:
             return fn
 
         return register
+
+    def register_map(self, handlers: dict[str, list[MappedHandler]], deps: object) -> None:
+        """Each handler of the map under its own name (`<service>.<function>`: the inbox remembers what each one
+        handled), bound to `deps`."""
+        for event_type, functions in handlers.items():
+            for function in functions:
+                self.on(event_type, f"{self.service}.{function.__name__}")(partial(self._deliver, function, deps))
+
+    async def _deliver(self, function: MappedHandler, deps: object, session: AsyncSession, data: EventData,
+                       envelope: Envelope) -> None:
+        delivery = Delivery(envelope, deps)
+        await function(session, data, delivery)
+        await outbox.publish_all(session, delivery.events, source=self.service)
 
     @property
     def patterns(self) -> list[str]:

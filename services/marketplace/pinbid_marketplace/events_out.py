@@ -1,23 +1,19 @@
-"""The integration events marketplace publishes, built from its rows (money as integer cents).
-
-The `*_event` functions only build an event (for a use case that writes its events with its own statement,
-see store.py); the others record one in the session's transaction."""
+"""The integration events marketplace publishes, built from its rows (money as integer cents). Each function only
+builds its event: the use case collects what it causes and writes it once (store.write's one statement, or
+`outbox.publish_all` in its transaction)."""
 
 from pinbid_kit.events import marketplace as m
-from pinbid_kit.outbox import publish
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE
 from .domain.money import to_cents
 from .models import Bid, Slot, User
 
 
-async def slot_created(session: AsyncSession, slot: Slot, currency: str) -> None:
-    await publish(session, m.SlotCreated(
+def slot_created(slot: Slot, currency: str) -> m.SlotCreated:
+    return m.SlotCreated(
         slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, title=slot.title, category=slot.category,
         min_bid_cents=to_cents(slot.min_bid),
         buy_now_price_cents=to_cents(slot.buy_now_price) if slot.buy_now_price is not None else None,
-        currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days), source=SERVICE)
+        currency=currency, auction_end=slot.auction_end, duration_days=slot.duration_days)
 
 
 def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
@@ -25,10 +21,6 @@ def slot_updated_event(slot: Slot, currency: str) -> m.SlotUpdated:
         slot_id=slot.id, creator_id=slot.creator_id, post_id=slot.post_id, status=slot.status,
         current_bid_cents=to_cents(slot.current_bid) if slot.current_bid is not None else None,
         bid_count=slot.bid_count, bidder_count=slot.bidder_count, auction_end=slot.auction_end, currency=currency)
-
-
-async def slot_updated(session: AsyncSession, slot: Slot, currency: str) -> None:
-    await publish(session, slot_updated_event(slot, currency), source=SERVICE)
 
 
 def bid_placed_event(slot: Slot, bid: Bid, buyer: User | None, currency: str) -> m.BidPlaced:
@@ -54,10 +46,6 @@ def auction_closed_event(slot: Slot, winner: Bid | None, currency: str) -> m.Auc
         final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency)
 
 
-async def auction_closed(session: AsyncSession, slot: Slot, winner: Bid | None, currency: str) -> None:
-    await publish(session, auction_closed_event(slot, winner, currency), source=SERVICE)
-
-
 def bid_approved_event(slot: Slot, bid: Bid, currency: str) -> m.BidApproved:
     assert bid.final_price is not None
     return m.BidApproved(
@@ -70,13 +58,13 @@ def bid_rejected_event(slot: Slot, bid: Bid) -> m.BidRejected:
                          buyer_id=bid.buyer_id)
 
 
-async def bid_awarded(session: AsyncSession, slot: Slot, bid: Bid, buyer: User | None, currency: str) -> None:
+def bid_awarded(slot: Slot, bid: Bid, buyer: User | None, currency: str) -> m.BidAwarded:
     assert bid.final_price is not None
-    await publish(session, m.BidAwarded(
+    return m.BidAwarded(
         bid_id=bid.id, slot_id=slot.id, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
         buyer_name=display_name(buyer), business_name=buyer.business_name if buyer else None, post_id=slot.post_id,
         comment_id=bid.comment_id, comment_text=bid.comment_text, final_price_cents=to_cents(bid.final_price),
-        currency=currency, duration_days=slot.duration_days), source=SERVICE)
+        currency=currency, duration_days=slot.duration_days)
 
 
 def comment_approved_event(slot: Slot, bid: Bid) -> m.CommentApproved:
@@ -90,9 +78,6 @@ def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
     return m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id, comment_id=bid.comment_id,
                                comment_text=bid.comment_text)
 
-
-async def comment_changed(session: AsyncSession, bid: Bid) -> None:
-    await publish(session, comment_changed_event(bid), source=SERVICE)
 
 
 def display_name(user: User | None) -> str:

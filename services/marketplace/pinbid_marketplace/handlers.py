@@ -4,6 +4,7 @@ read models are upserts, and a bid moves only along its state machine (anything 
 
 import logging
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
@@ -16,7 +17,7 @@ from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, flags, reliability, suspensions
+from . import SERVICE, events_out, flags, reliability, suspensions
 from .domain.money import from_cents
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -84,8 +85,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
             select(Bid).join(Slot, Slot.id == Bid.slot_id)
             .where(Slot.creator_id == d.user_id, Bid.comment_id.is_not(None), Bid.comment_read_at.is_(None),
                    Bid.status.in_(COMMENT_UNREAD_MATTERS)))).all()
-        for bid in waiting:
-            await events_out.comment_changed(session, bid)
+        await outbox.publish_all(session, [events_out.comment_changed_event(bid) for bid in waiting], source=SERVICE)
 
     @on(s.AccountDisconnected.event_type)
     async def forget_connection(session: AsyncSession, d: s.AccountDisconnected, _: Envelope) -> None:
@@ -121,8 +121,8 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
         bid.paid_at = clock()  # moments after the payment (as of it, when the demo replays its history)
         slot = await session.get(Slot, bid.slot_id)
         assert slot is not None
-        await events_out.bid_awarded(session, slot, bid, await session.get(User, bid.buyer_id),
-                                        settings.currency)
+        awarded = events_out.bid_awarded(slot, bid, await session.get(User, bid.buyer_id), settings.currency)
+        await outbox.publish(session, awarded, source=SERVICE)
 
     @on(p.PaymentExpired.event_type)
     async def payment_expired(session: AsyncSession, d: p.PaymentExpired, e: Envelope) -> None:
@@ -133,7 +133,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
         slot = await session.get(Slot, bid.slot_id, with_for_update=True)
         assert slot is not None
         slot.outcome = "UNSOLD"
-        await events_out.slot_updated(session, slot, settings.currency)
+        await outbox.publish(session, events_out.slot_updated_event(slot, settings.currency), source=SERVICE)
 
     @on(p.PaymentRefunded.event_type)
     async def payment_refunded(session: AsyncSession, d: p.PaymentRefunded, _: Envelope) -> None:
@@ -226,7 +226,7 @@ def register(consumers: Consumers, settings: MarketplaceSettings, clock: Clock =
         bid.comment_text, bid.comment_username = d.text, d.username
         if withdrawn:  # told as a changed comment: social then waits for the new approval before it pins
             bid.approved_text = bid.approved_at = None
-            await events_out.comment_changed(session, bid)
+            await outbox.publish(session, events_out.comment_changed_event(bid), source=SERVICE)
 
 
 _TOUCH_SLOT_OF_BID = text("""

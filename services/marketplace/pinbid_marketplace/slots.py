@@ -2,6 +2,7 @@
 
 import uuid
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, Invalid, NotYet
@@ -9,7 +10,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, reliability
+from . import SERVICE, events_out, reliability
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -77,5 +78,5 @@ class Slots:
                 await session.flush()
             except IntegrityError:
                 raise Conflict(POST_ALREADY_LISTED, code="post_listed") from None
-            await events_out.slot_created(session, row, self.settings.currency)
+            await outbox.publish(session, events_out.slot_created(row, self.settings.currency), source=SERVICE)
             return row.id

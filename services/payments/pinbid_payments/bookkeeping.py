@@ -3,6 +3,7 @@ transaction (deferred constraint trigger) or an overdrawn account (CHECK). The p
 its 16 accounts (ledger.platform_fees)."""
 
 import uuid
+from dataclasses import dataclass
 
 from pinbid_kit.clock import replayed
 from sqlalchemy import func, or_, select, text
@@ -21,17 +22,34 @@ _ENTRY = text("INSERT INTO ledger_entries (transaction_id, account, amount_cents
 
 async def post(session: AsyncSession, transaction: Transaction, *, payment_id: uuid.UUID | None = None,
                payout_id: uuid.UUID | None = None) -> uuid.UUID:
-    """Record `transaction` in the caller's database transaction. Accounts are touched in name order, so
-    concurrent postings lock balances in the same order and cannot deadlock on them."""
-    postings = sorted(transaction.postings, key=lambda p: p.account)
-    for posting in postings:
-        await session.execute(_OPEN, {"account": posting.account, "side": normal_side(posting.account).value})
-    tx_id = uuid.uuid4()
-    await session.execute(_TX, {"id": tx_id, "kind": transaction.kind, "payment": payment_id, "payout": payout_id,
-                                 "at": replayed()})
-    for posting in postings:
-        await session.execute(_ENTRY, {"tx": tx_id, "account": posting.account, "amount": posting.amount_cents})
-    return tx_id
+    """Record `transaction` in the caller's database transaction (see `post_all`)."""
+    return (await post_all(session, [Posted(transaction, payment_id, payout_id)]))[0]
+
+
+@dataclass(frozen=True)
+class Posted:
+    transaction: Transaction
+    payment_id: uuid.UUID | None = None
+    payout_id: uuid.UUID | None = None
+
+
+async def post_all(session: AsyncSession, postings: list[Posted]) -> list[uuid.UUID]:
+    """Record several transactions, in this order, in the caller's database transaction: three statements
+    whatever their number (the accounts opened, the transactions, their entries). Each transaction's accounts are
+    touched in name order, so concurrent postings lock balances in the same order and cannot deadlock on them."""
+    if not postings:
+        return []
+    accounts = sorted({p.account for posted in postings for p in posted.transaction.postings})
+    await session.execute(_OPEN, [{"account": a, "side": normal_side(a).value} for a in accounts])
+    ids = [uuid.uuid4() for _ in postings]
+    at = replayed()
+    pairs = list(zip(ids, postings, strict=True))
+    await session.execute(_TX, [{"id": tx_id, "kind": posted.transaction.kind, "payment": posted.payment_id,
+                                 "payout": posted.payout_id, "at": at} for tx_id, posted in pairs])
+    await session.execute(_ENTRY, [{"tx": tx_id, "account": p.account, "amount": p.amount_cents}
+                                   for tx_id, posted in pairs
+                                   for p in sorted(posted.transaction.postings, key=lambda p: p.account)])
+    return ids
 
 
 async def balance(session: AsyncSession, account: str, *, lock: bool = False) -> int:

@@ -92,7 +92,7 @@ class Completions:
         received = ledger.payment_received(payment.id, payment.buyer_id, payment.creator_id, money_of(payment))
         postings = sorted(received.postings, key=lambda p: p.account)  # balance rows locked in name order
         pin_deadline_at = now + self.pin_deadline
-        completed = events_out.payment_completed_event(payment, pin_deadline_at)
+        completed = events_out.payment_completed(payment, pin_deadline_at)
         rows = outbox_rows([completed], source=SERVICE)
         return {
             "payment_id": payment.id, "now": now, "session_id": paid.session_id,

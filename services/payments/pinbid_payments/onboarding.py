@@ -3,12 +3,13 @@
 import hashlib
 import uuid
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway
 from sqlalchemy import select, update
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters.stripe_connect import StripeConnect
 from .models import PayoutSettingsRow, User
 from .payout_settings import lock_row
@@ -52,4 +53,5 @@ class Onboarding:
 
 async def connected(session, creator_id: uuid.UUID, account_id: str) -> None:
     """A payout account was connected: announced (hashed) as a PAYOUT_ACCOUNT signal."""
-    await events_out.account_signal(session, creator_id, "PAYOUT_ACCOUNT", f"STRIPE:{account_id}", utcnow())
+    await outbox.publish_all(session, events_out.account_signals(
+        creator_id, [("PAYOUT_ACCOUNT", f"STRIPE:{account_id}")], utcnow()), source=SERVICE)

@@ -7,6 +7,7 @@ the last write that succeeded, never from a further read."""
 import logging
 import uuid
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound, ServiceUnavailable
@@ -14,7 +15,7 @@ from pinbid_kit.tokens import Principal
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, settlement
+from . import SERVICE, events_out, settlement
 from .domain import disputes, stages
 from .models import Earning, EarningRelease, Payment
 from .refunds import Refunds
@@ -83,7 +84,8 @@ class OperatorPayments:
                 raise Conflict("This payment was never paid, so there is nothing to refund.", code="not_paid")
             if not settlement.request_full_refund(payment, at=now, reason="operator_refund"):
                 raise Conflict("This payment is already refunded.", code="already_refunded")
-            await events_out.operator_refunded(session, payment, operator_id=operator.user_id, reason=reason, at=now)
+            await outbox.publish_all(session, [events_out.operator_refunded(
+                payment, operator_id=operator.user_id, reason=reason, at=now)], source=SERVICE)
             ordered = payment, await _released(session, payment_id)
         try:
             return await self._make_now(payment_id)

@@ -3,14 +3,16 @@
 import logging
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, replayed, utcnow
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from pinbid_kit.events.marketplace import BidApproved
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain.money import split
 from .metrics import PAY_WINDOWS_EXPIRED
 from .models import Payment
@@ -25,8 +27,9 @@ class PaymentRequests:
         self.settings = settings
         self.clock = clock
 
-    async def open(self, session: AsyncSession, approved: BidApproved) -> Payment | None:
-        """Inside the event's transaction. A second approval of the same bid changes nothing."""
+    async def open(self, session: AsyncSession, events: list[EventData], approved: BidApproved) -> Payment | None:
+        """Inside the event's transaction, its event added to `events`. A second approval of the same bid changes
+        nothing."""
         money = split(approved.final_price_cents, fee_percent=self.settings.platform_fee_percent,
                       buyer_fee_cents=self.settings.buyer_fee_cents)
         expires = self.clock() + timedelta(seconds=self.settings.pay_window_seconds)
@@ -41,7 +44,7 @@ class PaymentRequests:
             log.info("bid %s already has a payment request", approved.bid_id)
             return None
         payment = await session.get(Payment, inserted)
-        await events_out.payment_requested(session, payment)
+        events.append(events_out.payment_requested(payment))
         return payment
 
     async def expire_due(self, limit: int = 100) -> int:
@@ -53,7 +56,7 @@ class PaymentRequests:
             expired = list(await session.scalars(
                 update(Payment).where(Payment.id.in_(due), Payment.status == "REQUESTED")
                 .values(status="EXPIRED").returning(Payment)))
-            await events_out.publish_all(session, [events_out.payment_expired(p) for p in expired])
+            await outbox.publish_all(session, [events_out.payment_expired(p) for p in expired], source=SERVICE)
         PAY_WINDOWS_EXPIRED.inc(len(expired))
         return len(expired)
 

@@ -3,6 +3,7 @@
 import uuid
 from dataclasses import replace
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid
@@ -11,7 +12,7 @@ from pinbid_kit.secrets import SecretBox, mask
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain.payout_settings import DEFAULTS, PayoutSettings, normalized, problems
 from .models import PayoutSettingsRow
 
@@ -66,10 +67,10 @@ class PayoutSettingsService:
                 value = getattr(clean, field)
                 setattr(row, column, self.box.seal(value) if value else None)
             await session.flush()
-            for account in payout_accounts(clean) - payout_accounts(current):
-                await events_out.account_signal(session, creator_id, "PAYOUT_ACCOUNT", account, utcnow())
-            for kind, value in sorted(crossing_signals(clean) - crossing_signals(current)):
-                await events_out.account_signal(session, creator_id, kind, value, utcnow())
+            observed = [("PAYOUT_ACCOUNT", account) for account in payout_accounts(clean) - payout_accounts(current)]
+            observed += sorted(crossing_signals(clean) - crossing_signals(current))
+            await outbox.publish_all(session, events_out.account_signals(creator_id, observed, utcnow()),
+                                     source=SERVICE)
         return masked(clean)
 
 

@@ -6,13 +6,15 @@ import logging
 import uuid
 from decimal import Decimal
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import bookkeeping, events_out, recovery
+from . import SERVICE, bookkeeping, events_out, recovery
 from .domain import ledger
 from .domain.money import to_cents
 from .domain.payout_settings import DEFAULTS, PayoutSettings
@@ -55,57 +57,65 @@ class PayoutWorker:
         return created
 
     async def _plan_creator(self, creator_id: uuid.UUID) -> int:
-        now = self.clock()
         async with self.db.transaction() as session:
-            settings = await self.settings_service.stored(session, creator_id) or DEFAULTS
-            period = due_period(Schedule(settings.schedule), now)
-            if period is None:
-                return 0
-            claimed = await session.scalar(insert(PayoutRun).values(
-                creator_id=creator_id, period=period, outcome="PLANNING", available_cents=0,
-            ).on_conflict_do_nothing().returning(PayoutRun.period))
-            if claimed is None:
-                return 0  # another worker, or an earlier run, already decided this period
-            # what the creator owes is paid back before anything is paid out (a payout never pays while owed > 0)
-            await recovery.recover(session, creator_id, currency=settings.currency, at=now)
-            owed = await recovery.owed(session, creator_id)
-            releases = list(await session.scalars(
-                select(EarningRelease).where(EarningRelease.creator_id == creator_id,
-                                             EarningRelease.payout_id.is_(None), EarningRelease.released_at <= now,
-                                             EarningRelease.cents > EarningRelease.recovered_cents)
-                .order_by(EarningRelease.released_at).with_for_update()))
-            net = sum(r.cents - r.recovered_cents for r in releases)
-            run = await session.get(PayoutRun, (creator_id, period))
-            run.available_cents = net
-            destination = self._destination(settings)
-            if owed > 0:
-                run.outcome = "HELD_OWED"  # what the creator owes is recovered from this money first
-                return 0
-            if net <= 0 or net < to_cents(settings.minimum_payout or Decimal(50)):
-                run.outcome = "ROLLED_OVER"
-                return 0
-            if destination is None:
-                run.outcome = "ROLLED_OVER_NO_DETAILS"
-                return 0
-            earnings = {e.payment_id: e for e in await session.scalars(select(Earning).where(
-                Earning.payment_id.in_({r.payment_id for r in releases})))}
-            # a release partly used to pay back a debt carries the fee of the part paid out
-            fee = sum(r.fee_cents * (r.cents - r.recovered_cents) // r.cents for r in releases)
-            payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
-                            gross_cents=net + fee, fee_cents=fee, net_cents=net,
-                            currency=next(iter(earnings.values())).currency, status="CREATED", created_at=now,
-                            idempotency_key=f"payout-{creator_id}-{period}")
-            session.add(payout)
-            await session.flush()
-            for release in releases:
-                release.payout_id = payout.id
-            for earning in earnings.values():
-                earning.payout_id = payout.id
-            run.outcome = "PAYOUT_CREATED"
-            run.payout_id = payout.id
-            await bookkeeping.post(session, ledger.payout_sent(creator_id, net), payout_id=payout.id)
-            await events_out.payout_created(session, payout)
-            return 1
+            events: list[EventData] = []
+            created = await self._plan(session, events, creator_id)
+            await outbox.publish_all(session, events, source=SERVICE)
+            return created
+
+    async def _plan(self, session: AsyncSession, events: list[EventData], creator_id: uuid.UUID) -> int:
+        """The creator's payout for the period due, if any, in the caller's transaction; its events (and any
+        recovery's) added to `events`."""
+        now = self.clock()
+        settings = await self.settings_service.stored(session, creator_id) or DEFAULTS
+        period = due_period(Schedule(settings.schedule), now)
+        if period is None:
+            return 0
+        claimed = await session.scalar(insert(PayoutRun).values(
+            creator_id=creator_id, period=period, outcome="PLANNING", available_cents=0,
+        ).on_conflict_do_nothing().returning(PayoutRun.period))
+        if claimed is None:
+            return 0  # another worker, or an earlier run, already decided this period
+        # what the creator owes is paid back before anything is paid out (a payout never pays while owed > 0)
+        await recovery.recover(session, events, creator_id, currency=settings.currency, at=now)
+        owed = await recovery.owed(session, creator_id)
+        releases = list(await session.scalars(
+            select(EarningRelease).where(EarningRelease.creator_id == creator_id,
+                                         EarningRelease.payout_id.is_(None), EarningRelease.released_at <= now,
+                                         EarningRelease.cents > EarningRelease.recovered_cents)
+            .order_by(EarningRelease.released_at).with_for_update()))
+        net = sum(r.cents - r.recovered_cents for r in releases)
+        run = await session.get(PayoutRun, (creator_id, period))
+        run.available_cents = net
+        destination = self._destination(settings)
+        if owed > 0:
+            run.outcome = "HELD_OWED"  # what the creator owes is recovered from this money first
+            return 0
+        if net <= 0 or net < to_cents(settings.minimum_payout or Decimal(50)):
+            run.outcome = "ROLLED_OVER"
+            return 0
+        if destination is None:
+            run.outcome = "ROLLED_OVER_NO_DETAILS"
+            return 0
+        earnings = {e.payment_id: e for e in await session.scalars(select(Earning).where(
+            Earning.payment_id.in_({r.payment_id for r in releases})))}
+        # a release partly used to pay back a debt carries the fee of the part paid out
+        fee = sum(r.fee_cents * (r.cents - r.recovered_cents) // r.cents for r in releases)
+        payout = Payout(id=uuid.uuid4(), creator_id=creator_id, period=period, method=settings.payout_method,
+                        gross_cents=net + fee, fee_cents=fee, net_cents=net,
+                        currency=next(iter(earnings.values())).currency, status="CREATED", created_at=now,
+                        idempotency_key=f"payout-{creator_id}-{period}")
+        session.add(payout)
+        await session.flush()
+        for release in releases:
+            release.payout_id = payout.id
+        for earning in earnings.values():
+            earning.payout_id = payout.id
+        run.outcome = "PAYOUT_CREATED"
+        run.payout_id = payout.id
+        await bookkeeping.post(session, ledger.payout_sent(creator_id, net), payout_id=payout.id)
+        events.append(events_out.payout_created(payout))
+        return 1
 
     def _destination(self, settings: PayoutSettings) -> dict[str, str] | None:
         if settings.payout_method == "PAYPAL":
@@ -157,13 +167,17 @@ class PayoutWorker:
                 return 0
             if result.status == "PENDING":
                 skipped.add(payout.id)
-            return await self._settle(session, payout, result)
+            events: list[EventData] = []
+            settled = await self._settle(session, events, payout, result)
+            await outbox.publish_all(session, events, source=SERVICE)
+            return settled
 
     async def _stripe_account(self, session: AsyncSession, creator_id: uuid.UUID) -> str | None:
         return await session.scalar(select(PayoutSettingsRow.stripe_account_id)
                                     .where(PayoutSettingsRow.creator_id == creator_id))
 
-    async def _settle(self, session: AsyncSession, payout: Payout, result: PayoutResult) -> int:
+    async def _settle(self, session: AsyncSession, events: list[EventData], payout: Payout,
+                      result: PayoutResult) -> int:
         now = self.clock()
         if result.reference:
             payout.provider_reference = result.reference
@@ -173,7 +187,7 @@ class PayoutWorker:
         if result.status == "PAID":
             payout.status = "PAID"
             payout.failure_reason = None
-            await events_out.payout_paid(session, payout)
+            events.append(events_out.payout_paid(payout))
             return 1
         payout.status = "FAILED"
         payout.failure_reason = (result.reason or "The payout was refused.")[:1000]
@@ -185,7 +199,7 @@ class PayoutWorker:
         # in flight, or another refund since) is paid back from it first
         await session.execute(update(EarningRelease).where(EarningRelease.payout_id == payout.id)
                               .values(payout_id=None))
-        await recovery.recover(session, payout.creator_id, currency=payout.currency, at=now)
-        await events_out.payout_failed(session, payout)
+        await recovery.recover(session, events, payout.creator_id, currency=payout.currency, at=now)
+        events.append(events_out.payout_failed(payout))
         PAYOUTS_FAILED.inc()
         return 1

@@ -7,12 +7,14 @@ ledger books the refund once the provider took it. A refusal is tried again late
 import logging
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
+from pinbid_kit.events import EventData
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import settlement
+from . import SERVICE, settlement
 from .metrics import REFUNDS_FAILED
 from .models import Payment
 from .ports import CheckoutProvider, ProviderError
@@ -59,7 +61,9 @@ class Refunds:
                 self._refused(payment, exc)
                 payment.pin_deadline_at = self.clock() + _RETRY
                 return 0
-            await settlement.reverse(session, payment, now=self.clock(), reason="not_pinned_in_time")
+            events: list[EventData] = []
+            await settlement.reverse(session, events, payment, now=self.clock(), reason="not_pinned_in_time")
+            await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
     async def _refund_ended_early(self) -> int | None:
@@ -80,7 +84,9 @@ class Refunds:
                 payment.early_refund_next_at = now + retry_delay(payment.early_refund_attempts)
                 self._refused(payment, exc)
                 return 0
-            await settlement.early_refund_done(session, payment, now=now)
+            events: list[EventData] = []
+            await settlement.early_refund_done(session, events, payment, now=now)
+            await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
     async def _refund_ordered(self) -> int | None:
@@ -95,7 +101,8 @@ class Refunds:
 
     async def make_ordered(self, session: AsyncSession, payment: Payment) -> bool:
         """Make `payment`'s ordered full refund at the provider and book it, in the caller's transaction, which
-        holds the row (False: the provider refused; the job tries again later with a growing delay)."""
+        holds the row, with its events (False: the provider refused; the job tries again later with a growing
+        delay)."""
         now = self.clock()
         try:
             if payment.payment_intent:
@@ -105,7 +112,9 @@ class Refunds:
             payment.full_refund_next_at = now + retry_delay(payment.full_refund_attempts)
             self._refused(payment, exc)
             return False
-        await settlement.reverse(session, payment, now=now, reason=payment.full_refund_reason or "refunded")
+        events: list[EventData] = []
+        await settlement.reverse(session, events, payment, now=now, reason=payment.full_refund_reason or "refunded")
+        await outbox.publish_all(session, events, source=SERVICE)
         return True
 
     def _refused(self, payment: Payment, exc: ProviderError) -> None:

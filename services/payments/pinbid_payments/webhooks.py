@@ -6,15 +6,17 @@ import time
 from datetime import timedelta
 
 import stripe
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError, Conflict
+from pinbid_kit.events import EventData
 from pinbid_kit.text import unsafe_character
 from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, settlement
+from . import SERVICE, events_out, settlement
 from .adapters.signing import signed_at
 from .completion import Completions
 from .domain.webhooks import (
@@ -95,7 +97,9 @@ class Webhooks:
                                          .on_conflict_do_nothing().returning(WebhookEvent.id))
             if first is None:
                 return "duplicate"
-            outcome = await self._apply(session, action)
+            events: list[EventData] = []
+            outcome = await self._apply(session, events, action)
+            await outbox.publish_all(session, events, source=SERVICE)
             await session.execute(update(WebhookEvent).where(WebhookEvent.id == event["id"])
                                   .values(outcome=outcome[:200]))
         log.info("webhook %s %s: %s", event["type"], event["id"], outcome)
@@ -111,7 +115,8 @@ class Webhooks:
             return None
         return await session.scalar(select(Payment).where(or_(*conditions)).limit(1).with_for_update())
 
-    async def _apply(self, session: AsyncSession, action) -> str:
+    async def _apply(self, session: AsyncSession, events: list[EventData], action) -> str:
+        """What `action` does, its events added to `events` (written once by the caller)."""
         now = self.clock()
         if isinstance(action, Ignored):
             return f"ignored: {action.reason}"
@@ -126,22 +131,22 @@ class Webhooks:
             kwargs = dict(now=now, session_id=action.session_id, payment_intent=action.payment_intent,
                           pin_deadline=timedelta(days=self.settings.pin_deadline_days))
             if payment.status == "REQUESTED":
-                await settlement.complete(session, payment, **kwargs)
+                await settlement.complete(session, events, payment, **kwargs)
                 return "completed"
             if payment.status == "EXPIRED":
                 # paid at the very end of the window, after it was closed: give the money back
                 await settlement.record_payment(session, payment, **kwargs)
-                await events_out.payment_paid_after_expiry(session, payment, now)
+                events.append(events_out.payment_paid_after_expiry(payment, now))
                 if action.payment_intent:
                     await self.provider.refund(action.payment_intent, f"refund-{payment.id}")
-                await settlement.reverse(session, payment, now=now, reason="paid_after_expiry")
+                await settlement.reverse(session, events, payment, now=now, reason="paid_after_expiry")
                 return "refunded: paid after the pay window"
             return f"ignored: payment already {payment.status}"
         if isinstance(action, CheckoutExpired):
             payment = await self._payment(session, action.payment_id, None)
             if payment is not None and payment.status == "REQUESTED" and payment.expires_at <= now:
                 payment.status = "EXPIRED"
-                await events_out.publish_all(session, [events_out.payment_expired(payment)])
+                events.append(events_out.payment_expired(payment))
                 return "expired"
             return "ignored: the pay window is still open or already closed"
         if isinstance(action, PaymentAttemptFailed):
@@ -149,7 +154,7 @@ class Webhooks:
             if payment is None or payment.status != "REQUESTED":
                 return "ignored: no open payment"
             payment.last_failure = action.message[:1000]
-            await events_out.payment_failed(session, payment, action.message[:500])
+            events.append(events_out.payment_failed(payment, action.message[:500]))
             return "attempt failed"
         if isinstance(action, CardCharged):
             payment = await self._payment(session, action.payment_id, action.payment_intent)
@@ -157,20 +162,19 @@ class Webhooks:
                 # Stripe often sends the charge before the checkout's completion that tells us its payment
                 # intent: asked to send it again later
                 raise Conflict("This charge arrived before its payment; it will be retried.", code="out_of_order")
-            await events_out.account_signal(session, payment.buyer_id, "CARD", action.fingerprint, now)
-            if action.billing_email is not None:
-                await events_out.account_signal(session, payment.buyer_id, "EMAIL", action.billing_email, now)
-            if action.billing_name is not None:
-                await events_out.account_signal(session, payment.buyer_id, "NAME", action.billing_name, now)
+            observed = [("CARD", action.fingerprint), ("EMAIL", action.billing_email), ("NAME", action.billing_name)]
+            events.extend(events_out.account_signals(
+                payment.buyer_id, [(kind, value) for kind, value in observed if value is not None], now))
             return "card signal"
         if isinstance(action, ChargeRefunded):
             payment = await self._payment(session, action.payment_id, action.payment_intent)
             if payment is None:
                 return "ignored: unknown payment"
-            return await self._refunded(session, payment, action, now)
+            return await self._refunded(session, events, payment, action, now)
         return "ignored"
 
-    async def _refunded(self, session: AsyncSession, payment: Payment, action: ChargeRefunded, now) -> str:
+    async def _refunded(self, session: AsyncSession, events: list[EventData], payment: Payment,
+                        action: ChargeRefunded, now) -> str:
         """Stripe's `amount_refunded` is what was refunded of the charge in all. What our ledger already gave back
         is not announced again: a partial refund of everything left (an early end with nothing released) is
         followed by a "full" charge.refunded that is only its echo. A refund we ordered and the provider made is
@@ -188,12 +192,12 @@ class Webhooks:
             return "ignored: already booked"
         early_ordered = payment.early_refund_next_at is not None and payment.early_refunded_at is None
         if early_ordered and action.refunded_cents == payment.early_refund_cents:
-            await settlement.early_refund_done(session, payment, now=now)
+            await settlement.early_refund_done(session, events, payment, now=now)
             return "partially refunded: the early end's refund confirmed"
         if not action.full:
             log.warning("charge of payment %s partly refunded at the provider (%d of %d cents), not by Pinbid",
                         payment.id, action.refunded_cents, action.amount_cents)
             return "ignored: partial refund"
         ordered = payment.full_refund_reason if payment.full_refund_requested_at is not None else None
-        await settlement.reverse(session, payment, now=now, reason=ordered or "refunded_at_provider")
+        await settlement.reverse(session, events, payment, now=now, reason=ordered or "refunded_at_provider")
         return "refunded"
