@@ -32,23 +32,8 @@ async def queue_depth(url: str, name: str) -> int:
 async def test_list_then_replay_a_services_dead_letters(amqp_url, tmp_path):
     prefix = f"dlq{uuid.uuid4().hex[:6]}"
     env = {"IDENTITY_AMQP_URL": amqp_url, "IDENTITY_BUS_PREFIX": prefix, "PINBID_VAR": str(tmp_path)}
-    bus = RabbitBus(amqp_url, max_deliveries=2, retry_base_seconds=0.01, prefix=prefix)
-
-    async def broken(envelope, headers):
-        raise RuntimeError("cannot handle")
-
-    bus.subscribe("identity", ["identity.user.updated.v1"], broken)
-    await bus.start()
-    data = UserUpdated(user_id=uuid.uuid4(), email="a@b.co", name="A", role="BUYER")
-    event = Envelope(type=data.event_type, source="test", data=data.payload())
+    event = await dead_letter_in(amqp_url, prefix)  # its bus stopped: the replayed event stays there to be counted
     try:
-        await bus.publish(event, {})
-        async def dead_lettered() -> bool:
-            return await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 1
-
-        await eventually(dead_lettered, within=10)
-        await bus.stop()  # nobody consumes the queue now, so the replayed event stays there to be counted
-
         listed = await asyncio.to_thread(dlq, "list", env)
         assert listed.returncode == 0, listed.stderr
         assert str(event.id) in listed.stdout and "identity: 1 dead letter(s)" in listed.stdout
