@@ -12,15 +12,18 @@ from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 from pinbid_kit.objects import StoredObject
 
+from .acceptance import BrandAcceptance
 from .connections import Connections, connection_of
 from .decoding import Decoding
+from .disputes import Disputes
 from .domain import sandbox_owner
 from .domain.placement import Status
 from .domain.trust import Outcome
+from .evidence import CreatorEvidence
 from .links import Link, Links, Unfollowable
 from .models import PinSession
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
-from .posts import Posts
+from .queries import DisputeDetail, DisputeRow, Posts, TrustQueries, TrustView
 from .schemas import (
     ClicksAt,
     DisputeDecisionIn,
@@ -52,7 +55,6 @@ from .schemas import (
 )
 from .screenshots import Screenshot, check, read_upload
 from .settings import SocialSettings
-from .trust import DisputeDetail, DisputeRow, Trust, TrustView
 
 STATE_COOKIE = "pinbid_ig_state"
 
@@ -60,7 +62,10 @@ ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
 LinksDep = Annotated[Links, Depends(from_state("links"))]
-TrustDep = Annotated[Trust, Depends(from_state("trust"))]
+TrustQueriesDep = Annotated[TrustQueries, Depends(from_state("trust_queries"))]
+AcceptanceDep = Annotated[BrandAcceptance, Depends(from_state("acceptance"))]
+EvidenceDep = Annotated[CreatorEvidence, Depends(from_state("evidence"))]
+DisputesDep = Annotated[Disputes, Depends(from_state("disputes"))]
 SettingsDep = Annotated[SocialSettings, Depends(from_state("settings"))]
 
 NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not found · Pinbid</title>
@@ -263,7 +268,7 @@ def image_response(stored: StoredObject) -> Response:
 
 
 @instagram.get("/placements/{bid_id}/trust", response_model=PlacementTrustOut)
-async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> PlacementTrustOut:
+async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustQueriesDep) -> PlacementTrustOut:
     """The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
     operators only (404 for anyone else)."""
     return trust_out(await trust.view(principal, bid_id))
@@ -271,7 +276,7 @@ async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDe
 
 @instagram.get("/placements/{bid_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
 async def placement_evidence(bid_id: uuid.UUID, evidence_id: uuid.UUID, principal: SignedIn,
-                             trust: TrustDep) -> Response:
+                             trust: TrustQueriesDep) -> Response:
     return image_response(await trust.evidence(principal, bid_id, evidence_id))
 
 
@@ -279,7 +284,7 @@ brand = APIRouter(prefix="/buyer/placements", tags=["placements"])
 
 
 @brand.post("/{bid_id}/accept", response_model=PlacementTrustOut)
-async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> PlacementTrustOut:
+async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: AcceptanceDep) -> PlacementTrustOut:
     """"Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
     awaiting acceptance."""
     return trust_out(await trust.accept(principal.user_id, bid_id))
@@ -287,7 +292,7 @@ async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep)
 
 @brand.post("/{bid_id}/report", response_model=PlacementTrustOut)
 async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal: Buyer,
-                           trust: TrustDep) -> PlacementTrustOut:
+                           trust: AcceptanceDep) -> PlacementTrustOut:
     """"Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
     opens and releases stop. 409 already_disputed / placement_ended."""
     return trust_out(await trust.report(principal.user_id, bid_id, body.reason))
@@ -296,7 +301,7 @@ async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal
 @creator.post("/placements/{bid_id}/screenshot", response_model=PlacementTrustOut, openapi_extra=SCREENSHOT_FORM,
               responses=UPLOAD_ERRORS)
 async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
-                                 trust: TrustDep, decoding: DecodingDep) -> PlacementTrustOut:
+                                 trust: EvidenceDep, decoding: DecodingDep) -> PlacementTrustOut:
     """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
     optional `note`)."""
     await trust.answerable(principal.user_id, bid_id)
@@ -327,26 +332,26 @@ def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
 
 
 @ops_disputes.get("", response_model=list[DisputeListItemOut])
-async def list_disputes(principal: Operator, trust: TrustDep,
+async def list_disputes(principal: Operator, trust: TrustQueriesDep,
                         status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItemOut]:
     return [DisputeListItemOut(**dispute_item(row)) for row in await trust.disputes(status)]
 
 
 @ops_disputes.get("/{dispute_id}", response_model=DisputeDetailOut)
-async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustDep) -> DisputeDetailOut:
+async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustQueriesDep) -> DisputeDetailOut:
     return dispute_detail(await trust.dispute(dispute_id))
 
 
 @ops_disputes.get("/{dispute_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
 async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, principal: Operator,
-                           trust: TrustDep) -> Response:
+                           trust: TrustQueriesDep) -> Response:
     return image_response(await trust.dispute_evidence(dispute_id, evidence_id))
 
 
 @ops_disputes.post("/{dispute_id}/decision", response_model=DisputeDetailOut,
                    responses={409: {"description": "already_decided, or awaiting_answer"}})
 async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, principal: Operator,
-                         trust: TrustDep) -> DisputeDetailOut:
+                         trust: DisputesDep) -> DisputeDetailOut:
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
     placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
     `decideNowReason` says why not to wait."""

@@ -22,10 +22,10 @@ from .adapters import Providers
 from .connections import connection_of, provider_call
 from .domain.placement import Status, can_pin, ends_at, pin_actions
 from .domain.trust import Acceptance, recheck_time
+from .evidence import evidence_row, store_screenshot
 from .models import BidComment, Connection, PinSession, Placement, Post, Slot
 from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
 from .screenshots import Screenshot
-from .trust import evidence_row, store_screenshot
 
 log = logging.getLogger("pinbid.social.pins")
 
