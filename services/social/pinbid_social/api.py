@@ -22,8 +22,9 @@ from .domain.trust import Outcome
 from .evidence import CreatorEvidence
 from .links import Link, Links, Unfollowable
 from .models import PinSession
+from .pin_login import PinLogin
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
-from .queries import DisputeDetail, DisputeRow, Posts, TrustQueries, TrustView
+from .queries import DisputeDetail, DisputeRow, PinStates, Posts, TrustQueries, TrustView
 from .schemas import (
     ClicksAt,
     DisputeDecisionIn,
@@ -61,6 +62,8 @@ STATE_COOKIE = "pinbid_ig_state"
 ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
+PinStatesDep = Annotated[PinStates, Depends(from_state("pin_states"))]
+PinLoginDep = Annotated[PinLogin, Depends(from_state("pin_login"))]
 LinksDep = Annotated[Links, Depends(from_state("links"))]
 TrustQueriesDep = Annotated[TrustQueries, Depends(from_state("trust_queries"))]
 AcceptanceDep = Annotated[BrandAcceptance, Depends(from_state("acceptance"))]
@@ -154,16 +157,16 @@ creator = APIRouter(prefix="/influencer", tags=["influencer"])
 
 
 @creator.post("/instagram-login", response_model=InstagramLoginOut)
-async def instagram_login(body: InstagramLoginIn, principal: Influencer, pins: PinsDep) -> InstagramLoginOut:
-    username = await pins.login(principal.user_id, body.username, body.password, body.verification_code)
+async def instagram_login(body: InstagramLoginIn, principal: Influencer, pin_login: PinLoginDep) -> InstagramLoginOut:
+    username = await pin_login.login(principal.user_id, body.username, body.password, body.verification_code)
     return InstagramLoginOut(detail="Instagram Login Successful.", username=username)
 
 
 @creator.get("/pin-comment", response_model=list[PinStateOut])
-async def pin_states(principal: Influencer, pins: PinsDep) -> list[PinStateOut]:
+async def pin_states(principal: Influencer, pin_states: PinStatesDep) -> list[PinStateOut]:
     """The creator's placements waiting for their pin, with the method each was paid under and the buttons it
     allows now (`pin`, `post`, `confirm`): the Approvals cards show these, not the current setting."""
-    states = await pins.states(principal.user_id)
+    states = await pin_states.states(principal.user_id)
     return [PinStateOut(bid_id=s.bid_id, method=s.method, actions=s.actions) for s in states]
 
 
@@ -234,8 +237,8 @@ async def results(bid_id: uuid.UUID, principal: Buyer, links: LinksDep, settings
 
 
 @instagram.put("/pin-method", response_model=PinMethodOut)
-async def set_pin_method(body: PinMethodIn, principal: Influencer, pins: PinsDep) -> PinMethodOut:
-    return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
+async def set_pin_method(body: PinMethodIn, principal: Influencer, pin_login: PinLoginDep) -> PinMethodOut:
+    return PinMethodOut(pin_method=await pin_login.set_method(principal.user_id, body.pin_method))
 
 
 def trust_out(view: TrustView) -> PlacementTrustOut:

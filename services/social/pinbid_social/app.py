@@ -21,8 +21,9 @@ from .disputes import Disputes
 from .evidence import CreatorEvidence
 from .links import Links
 from .models import token_revocations
+from .pin_login import PinLogin
 from .pins import Pins
-from .queries import Posts, TrustQueries
+from .queries import PinStates, Posts, TrustQueries
 from .sandbox_api import router as sandbox_router
 from .secrecy import state_key, visitor_key
 from .settings import SocialSettings
@@ -56,6 +57,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
+                     "pin_states": PinStates(db), "pin_login": PinLogin(db, providers, box, clock=clock),
                      "trust": trust_jobs, "trust_queries": trust_queries,
                      "acceptance": BrandAcceptance(db, dispute_answer=dispute_answer, clock=clock),
                      "evidence": CreatorEvidence(db, objects, clock=clock),

@@ -1,7 +1,7 @@
 """What social's screens read: the creator's posts with their pin slots (from the read model, synced with the
-provider when stale), a placement's trust (its screenshots, acceptance, fresh-screenshot request and dispute) and
-the operator's disputes. Who may see a placement is decided here too: its brand, its creator or an operator; anyone
-else gets a 404."""
+provider when stale), the creator's placements waiting for their pin, a placement's trust (its screenshots,
+acceptance, fresh-screenshot request and dispute) and the operator's disputes. Who may see a placement is decided
+here too: its brand, its creator or an operator; anyone else gets a 404."""
 
 import logging
 import uuid
@@ -17,9 +17,9 @@ from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .connections import Connections, connection_of
-from .domain.placement import Status
+from .domain.placement import SESSION, Status, pin_actions
 from .domain.trust import KIND_ORDER, awaiting_answer
-from .models import Dispute, DisputeStep, Evidence, Placement, Post, Slot, User
+from .models import BidComment, Dispute, DisputeStep, Evidence, Placement, Post, Slot, User
 
 log = logging.getLogger("pinbid.social.posts")
 OPERATOR = "OPERATOR"
@@ -67,6 +67,31 @@ class Posts:
         for slot in slots:
             by_post.setdefault(slot.post_id, []).append(slot)
         return [PostView(post=p, slots=by_post.get(p.id, [])) for p in posts]
+
+
+# --- the creator's pins waiting -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PinState:
+    bid_id: uuid.UUID
+    method: str
+    actions: list[str]
+
+
+class PinStates:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def states(self, creator_id: uuid.UUID) -> list[PinState]:
+        """The creator's placements waiting for their pin, each with its method and what may be pressed now."""
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Placement, BidComment.approved_comment_id).outerjoin(BidComment,
+                                                                            BidComment.bid_id == Placement.bid_id)
+                .where(Placement.creator_id == creator_id, Placement.status == Status.AWAITING_PIN))).all()
+        return [PinState(bid_id=p.bid_id, method=p.pin_method or SESSION,
+                         actions=pin_actions(Status(p.status), p.pin_method,
+                                             bool(p.posted_comment_id or named)))
+                for p, named in rows]
 
 
 # --- a placement's trust ------------------------------------------------------------------------------------------
