@@ -25,6 +25,7 @@ from .models import PinSession
 from .pin_login import PinLogin
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
 from .queries import DisputeDetail, DisputeRow, PinStates, Posts, TrustQueries, TrustView
+from .sandbox_owners import SandboxOwners
 from .schemas import (
     ClicksAt,
     DisputeDecisionIn,
@@ -60,6 +61,7 @@ from .settings import SocialSettings
 STATE_COOKIE = "pinbid_ig_state"
 
 ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
+SandboxOwnersDep = Annotated[SandboxOwners, Depends(from_state("sandbox_owners"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
 PinStatesDep = Annotated[PinStates, Depends(from_state("pin_states"))]
@@ -104,7 +106,7 @@ async def connect(response: Response, principal: SignedIn, connections: Connecti
 @instagram.get("/callback", response_class=RedirectResponse, status_code=303,
                responses={303: {"description": "to /post-manager (creators) or /marketplace (brands), "
                                                      "?connected=1 or ?error=<reason>"}})
-async def callback(request: Request, connections: ConnectionsDep,
+async def callback(request: Request, connections: ConnectionsDep, owners: SandboxOwnersDep,
                    code: PlainText | None = Query(None, max_length=2048),
                    state: PlainText | None = Query(None, max_length=512),
                    error: PlainText | None = Query(None, max_length=200)) -> RedirectResponse:
@@ -115,7 +117,7 @@ async def callback(request: Request, connections: ConnectionsDep,
     if connected is not None and connections.providers.sandbox is not None:
         # the sandbox Instagram's "signed in to the app": its post page acts only for this account's owner, and
         # only while this connection of it lasts
-        redirect.set_cookie(sandbox_owner.COOKIE, connections.sandbox_owner_cookie(connected),
+        redirect.set_cookie(sandbox_owner.COOKIE, owners.cookie(connected),
                             max_age=sandbox_owner.TTL_SECONDS, httponly=True, samesite="lax", path="/",
                             secure=connections.public_url.startswith("https://"))
     return redirect

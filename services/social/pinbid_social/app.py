@@ -25,7 +25,8 @@ from .pin_login import PinLogin
 from .pins import Pins
 from .queries import PinStates, Posts, TrustQueries
 from .sandbox_api import router as sandbox_router
-from .secrecy import state_key, visitor_key
+from .sandbox_owners import SandboxOwners
+from .secrecy import sandbox_owner_key, state_key, visitor_key
 from .settings import SocialSettings
 from .tracker import PinTracker
 from .trust_jobs import TrustJobs
@@ -57,6 +58,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
+                     "sandbox_owners": SandboxOwners(db, providers.name, sandbox_owner_key(settings), clock),
                      "pin_states": PinStates(db), "pin_login": PinLogin(db, providers, box, clock=clock),
                      "trust": trust_jobs, "trust_queries": trust_queries,
                      "acceptance": BrandAcceptance(db, dispute_answer=dispute_answer, clock=clock),
