@@ -39,7 +39,7 @@ MAX_USE_CASE_LINES = 300
 # use-case modules over the limit when the check came (issue 32), at their length then: each may only shrink, and
 # leaves this list once it is within the limit
 OVER_THE_LIMIT = {
-    "marketplace/bidding.py": 339, "marketplace/store.py": 356,
+    "marketplace/store.py": 356,
 }
 # what a service or the gateway never imports, not even inside a function: the launcher runs it, the demo world is
 # the launcher's, test support is the tests'
