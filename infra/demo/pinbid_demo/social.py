@@ -21,6 +21,7 @@ from pinbid_social.adapters.sandbox import SandboxInstagram
 from pinbid_social.connections import Connections
 from pinbid_social.domain import sandbox_world as world
 from pinbid_social.models import Connection, PinSession, Placement, Slot, User
+from pinbid_social.pin_login import PinLogin
 from pinbid_social.pins import Pins
 from pinbid_social.settings import SocialSettings
 from pinbid_social.tracker import PinTracker
@@ -62,7 +63,7 @@ async def seed(service: Service) -> int:
     if providers.sandbox is None:
         return 0  # real Instagram: nobody is connected on their behalf
     connections: Connections = service.state["connections"]
-    pins: Pins = service.state["pins"]
+    pin_login: PinLogin = service.state["pin_login"]
     people: list[demo.Creator | demo.Brand] = [*demo.CREATORS, *demo.BRANDS]
     users = await _users(service, [p.email for p in people])
     async with service.db.transaction() as session:
@@ -78,7 +79,7 @@ async def seed(service: Service) -> int:
 
     async def log_in(person: demo.Creator) -> int:
         try:
-            await pins.login(users[person.email], person.handle, "sandbox", None)
+            await pin_login.login(users[person.email], person.handle, "sandbox", None)
         except ApiError as refused:  # e.g. someone reconnected the demo creator to another account
             log.info("demo pinning login of %s refused: %s", person.email, refused.detail)
         return 0

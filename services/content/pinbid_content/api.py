@@ -7,8 +7,8 @@ from fastapi.responses import RedirectResponse
 from pinbid_kit.api import PlainText
 from pinbid_kit.deps import from_state
 
-from .blog import Blog
 from .newsletter import Newsletter
+from .queries import BlogQueries
 from .schemas import (
     ArticleList,
     ArticleOut,
@@ -20,7 +20,7 @@ from .schemas import (
     SubscribeIn,
 )
 
-BlogDep = Annotated[Blog, Depends(from_state("blog"))]
+BlogDep = Annotated[BlogQueries, Depends(from_state("blog"))]
 NewsletterDep = Annotated[Newsletter, Depends(from_state("newsletter"))]
 
 articles = APIRouter(prefix="/blog", tags=["blog"])

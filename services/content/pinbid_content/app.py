@@ -13,6 +13,7 @@ from .api import ROUTERS
 from .blog import Blog, SyncResult
 from .library import read_folder
 from .newsletter import Newsletter, housekeeping
+from .queries import BlogQueries
 from .settings import ContentSettings
 
 
@@ -27,7 +28,7 @@ def build(settings: ContentSettings | None = None, *, mailer: MailSender | None 
     async def sync_articles() -> SyncResult:
         return await blog.sync(await asyncio.to_thread(read_folder, settings.articles_dir))
 
-    service.state = {"blog": blog, "newsletter": newsletter, "sync_articles": sync_articles}
+    service.state = {"blog": BlogQueries(db), "newsletter": newsletter, "sync_articles": sync_articles}
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(), state=service.state,
                              description="The blog (articles kept as files) and the newsletter.")
 

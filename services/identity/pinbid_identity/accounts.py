@@ -1,7 +1,5 @@
 """Identity's application layer: each public method is one transaction."""
 
-import hashlib
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -15,7 +13,7 @@ from pinbid_kit.events.identity import SessionsRevoked
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.secrets import SecretBox
 from pinbid_kit.tokens import Principal, TokenSigner
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,16 +31,13 @@ from .domain.accounts import (
 )
 from .domain.notices import DEFAULT_PREFERENCES
 from .domain.signals import address_signal_value
-from .models import NotificationPreferences, PasswordReset, User
+from .models import NotificationPreferences, User
 from .notifications import preference_columns
 from .passwords import Passwords
 from .settings import IdentitySettings
-from .throttle import FailedLogins, forget_email
+from .throttle import FailedLogins
 
 LOGIN_FAILED = "Invalid email or password."
-RESET_SENT = "If an account with that email exists, you will receive a password reset link."
-RESET_DONE = "Your password has been reset. You can now log in with your new password."
-RESET_INVALID = "This reset link is invalid or has expired. Please request a new one."
 SIGNED_OUT = "Your session has expired. Please sign in again."
 WRONG_PASSWORD = "Your current password is incorrect."
 PASSWORD_FOR_EMAIL = "Enter your current password to change your email address."
@@ -207,7 +202,7 @@ class Accounts:
                     await mail.enqueue(session, old_email, "Your Pinbid email address was changed",
                                        email_changed_notice(name, email))
                     events += events_out.signals_observed(user.id, {"EMAIL": email}, datetime.now(UTC))
-                    events.append(await self._revoke_tokens(session, user))
+                    events.append(await revoke_tokens(session, user))
                     token = self._token(user)
                 await outbox.publish_all(session, events, source=SERVICE)
         except IntegrityError:
@@ -220,7 +215,7 @@ class Accounts:
             user = await self._current(session, principal, lock=True)
             await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
-            await outbox.publish(session, await self._revoke_tokens(session, user), source=SERVICE)
+            await outbox.publish(session, await revoke_tokens(session, user), source=SERVICE)
         return self._token(user)
 
     async def _check_current_password(self, user: User, given: str | None, client: str, *,
@@ -233,52 +228,6 @@ class Accounts:
         if not await self.passwords.verify(user.password_hash, given):
             raise Invalid(WRONG_PASSWORD, field="currentPassword", code="wrong_password")
         await self.failed_logins.succeeded(attempt)
-
-    async def _revoke_tokens(self, session: AsyncSession, user: User) -> SessionsRevoked:
-        """Revoke every token of `user`; returns the event that says so, for the use case to write."""
-        user.token_version += 1
-        user.tokens_revoked_at = datetime.now(UTC)
-        await session.flush()
-        return events_out.sessions_revoked(user)
-
-    # --- password reset -------------------------------------------------------------------
-    async def forgot_password(self, email_raw: str) -> str:
-        """Answers the same whether or not the email exists; only the mail queue differs."""
-        email = rule(normalize_email, email_raw)
-        token = secrets.token_urlsafe(32)
-        async with self.db.transaction() as session:
-            user = await session.scalar(select(User).where(User.email == email))
-            if user is not None:
-                expires = datetime.now(UTC) + timedelta(seconds=self.settings.reset_token_ttl_seconds)
-                session.add(PasswordReset(token_hash=_digest(token), user_id=user.id, expires_at=expires))
-                link = f"{self.settings.public_url.rstrip('/')}/reset-password/{token}"
-                minutes = self.settings.reset_token_ttl_seconds // 60
-                await mail.enqueue(session, user.email, "Reset your Pinbid password", (
-                    f"Hi {user.name},\n\nSomeone asked to reset the password of your Pinbid account.\n"
-                    f"To choose a new password, open this link within {minutes} minutes:\n\n{link}\n\n"
-                    "If it was not you, ignore this message: your password stays the same.\n\n— Pinbid\n"))
-        return RESET_SENT
-
-    async def reset_password(self, token: str, new_password: str) -> str:
-        rule(check_password, new_password, "newPassword")
-        new_hash = await self.passwords.hash(new_password)
-        async with self.db.transaction() as session:
-            user_id = await session.scalar(
-                update(PasswordReset)
-                .where(PasswordReset.token_hash == _digest(token), PasswordReset.used_at.is_(None),
-                       PasswordReset.expires_at > func.now())
-                .values(used_at=func.now())
-                .returning(PasswordReset.user_id)
-            )
-            if user_id is None:
-                raise Invalid(RESET_INVALID, field="token", code="invalid_reset_token")
-            user = await session.scalar(select(User).where(User.id == user_id).with_for_update())
-            user.password_hash = new_hash
-            await session.execute(delete(PasswordReset).where(PasswordReset.user_id == user_id,
-                                                              PasswordReset.used_at.is_(None)))
-            await forget_email(session, user.email)
-            await outbox.publish(session, await self._revoke_tokens(session, user), source=SERVICE)
-        return RESET_DONE
 
     async def load_revocations(self, revocations: Revocations) -> None:
         for user_id, version in await self.token_versions():
@@ -293,8 +242,13 @@ class Accounts:
             return [(row.id, row.token_version) for row in rows]
 
 
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+async def revoke_tokens(session: AsyncSession, user: User) -> SessionsRevoked:
+    """Every token of the user is refused from now on (a new password, a new email); returns the event that says
+    so, for the use case to write with the rest of its events."""
+    user.token_version += 1
+    user.tokens_revoked_at = datetime.now(UTC)
+    await session.flush()
+    return events_out.sessions_revoked(user)
 
 
 def email_changed_notice(name: str, new_email: str) -> str:

@@ -10,6 +10,7 @@ from pinbid_kit.deps import from_state
 from .accounts import Accounts, Client, Signup
 from .domain.signals import device_id
 from .notifications import Notifications
+from .password_resets import PasswordResets
 from .queries import OpsQueries
 from .schemas import (
     AuditEntryOut,
@@ -38,6 +39,7 @@ from .schemas import (
 from .suspensions import Suspensions
 
 AccountsDep = Annotated[Accounts, Depends(from_state("accounts"))]
+PasswordResetsDep = Annotated[PasswordResets, Depends(from_state("password_resets"))]
 NotificationsDep = Annotated[Notifications, Depends(from_state("notifications"))]
 SuspensionsDep = Annotated[Suspensions, Depends(from_state("suspensions"))]
 OpsQueriesDep = Annotated[OpsQueries, Depends(from_state("ops_queries"))]
@@ -96,13 +98,13 @@ async def change_password(body: ChangePasswordIn, request: Request, principal: S
 
 
 @auth.post("/forgot-password", response_model=DetailOut, status_code=202)
-async def forgot_password(body: ForgotPasswordIn, accounts: AccountsDep) -> DetailOut:
-    return DetailOut(detail=await accounts.forgot_password(body.email))
+async def forgot_password(body: ForgotPasswordIn, resets: PasswordResetsDep) -> DetailOut:
+    return DetailOut(detail=await resets.forgot_password(body.email))
 
 
 @auth.post("/reset-password", response_model=DetailOut)
-async def reset_password(body: ResetPasswordIn, accounts: AccountsDep) -> DetailOut:
-    return DetailOut(detail=await accounts.reset_password(body.token, body.new_password))
+async def reset_password(body: ResetPasswordIn, resets: PasswordResetsDep) -> DetailOut:
+    return DetailOut(detail=await resets.reset_password(body.token, body.new_password))
 
 
 notes = APIRouter(prefix="/notifications", tags=["notifications"])

@@ -16,6 +16,7 @@ from .accounts import Accounts
 from .api import ROUTERS
 from .notice_mail import NoticeMailQueue, NoticeMailWorker
 from .notifications import Notifications, Notifier
+from .password_resets import PasswordResets
 from .passwords import Passwords
 from .queries import OpsQueries
 from .reminders import Reminders
@@ -43,7 +44,8 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),
-                             state={"accounts": accounts, "notifications": notifications, "suspensions": suspensions,
+                             state={"accounts": accounts, "password_resets": PasswordResets(db, settings, passwords),
+                                    "notifications": notifications, "suspensions": suspensions,
                                     "ops_queries": ops_queries, "verifier": verifier},
                              description="Users, sessions, password reset, notifications, operators' audit.")
     sender = mailer or sender_for(settings)

@@ -14,25 +14,25 @@ the rows they wrote."""
 
 import uuid
 from dataclasses import dataclass
-from decimal import Decimal
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Busy, Database
-from pinbid_kit.errors import ApiError, Conflict, Forbidden, NotFound
+from pinbid_kit.errors import ApiError, Conflict, NotFound
 from pinbid_kit.events import EventData
-from sqlalchemy import ColumnElement, bindparam, func, literal_column, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
-from sqlalchemy.orm import aliased
 
 from . import events_out, store
+from .associates import refuse_associated, shared_hard_signal
 from .batches import Batches, Pending
-from .domain import auction, trust
+from .domain import auction
 from .domain.comments import Comment
+from .domain.offers import Offer
 from .domain.states import LIVE, BidStatus, check_move
 from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
-from .models import AccountSignal, Bid, Slot, User
+from .models import Bid, Slot, User
 from .queries import BidView
-from .rules import BidTooLow, as_api_errors, bid_state, slot_state, store_bid, store_slot
+from .rules import BidTooLow, as_api_errors, bid_state, new_bid, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 __all__ = ["BidTooLow", "Bidding", "Offer"]
@@ -55,23 +55,6 @@ def require_live(status: str) -> None:
 
 
 @dataclass(frozen=True)
-class Offer:
-    amount: Decimal
-    auto_bid_enabled: bool = False
-    max_auto_bid: Decimal | None = None
-
-    @property
-    def ceiling(self) -> Decimal:
-        return self.max_auto_bid if self.auto_bid_enabled and self.max_auto_bid is not None else self.amount
-
-    def keeping_ceiling_of(self, auto_bid_enabled: bool, max_auto_bid: Decimal | None) -> "Offer":
-        """Bid Again without a maximum keeps the bid's auto-bid maximum when it is higher."""
-        if not self.auto_bid_enabled and auto_bid_enabled and max_auto_bid is not None:
-            return Offer(self.amount, True, max(self.amount, max_auto_bid))
-        return self
-
-
-@dataclass(frozen=True)
 class Placing:
     """One bid waiting for its slot's next batch; `bid_id` when it changes a named bid (PUT /buyer/bids/{id})."""
 
@@ -80,26 +63,6 @@ class Placing:
     comment: Comment | None
     buyer: User | None
     bid_id: uuid.UUID | None = None
-
-
-
-
-def shared_hard_signal(buyer_id: ColumnElement, creator_id: ColumnElement) -> ColumnElement:
-    """The kind of a hard signal (pinbid_kit.events.trust.HARD_SIGNALS) the buyer shares with the creator, or
-    NULL: a column of the pre-check's own statement, so a refusal still costs one statement. The kinds are written
-    in the statement (constants), so it has one shape (and the hot-path benchmark can replay it as compiled)."""
-    own, creators = aliased(AccountSignal), aliased(AccountSignal)
-    return (select(func.min(own.kind))
-            .join(creators, (creators.kind == own.kind) & (creators.value_hash == own.value_hash))
-            .where(own.user_id == buyer_id, creators.user_id == creator_id,
-                   own.kind.in_([literal_column(f"'{kind}'") for kind in sorted(trust.HARD_SIGNALS)]))
-            .scalar_subquery().label("shared_signal"))
-
-
-def refuse_associated(shared_kind: str | None) -> None:
-    message = trust.refusal(shared_kind)
-    if message is not None:
-        raise Forbidden(message, code="associated_account")
 
 
 _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
@@ -226,7 +189,7 @@ class Bidding:
         store_slot(slot_row, slot)
         slot_row.updated_at = now
         if placement.created:
-            by_id[placement.bid.id] = _new_bid(placement.bid.id, slot_row.id, buyer_id, now)
+            by_id[placement.bid.id] = new_bid(placement.bid.id, slot_row.id, buyer_id, now)
         if not placement.created:
             by_id[placement.bid.id].raises += 1
         for state in placement.changed:
@@ -291,7 +254,7 @@ class Bidding:
                 won = auction.buy_now(slot, buyer_id=buyer_id, now=now, new_id=uuid.uuid4())
             store_slot(slot_row, slot)
             slot_row.closed_at = slot_row.updated_at = now
-            bid = _new_bid(won.id, slot_id, buyer_id, now)
+            bid = new_bid(won.id, slot_id, buyer_id, now)
             store_bid(bid, won)
             events: list[EventData] = []
             if comment is not None:
@@ -320,16 +283,6 @@ class Bidding:
                 bid.updated_at = self.clock()
                 await store.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
         return BidView(bid=bid, slot=locked.slot, buyer=locked.buyer)
-
-
-def _new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> Bid:
-    """A bid row not yet stored, every column a use case writes set (store.write inserts it); the rules' values
-    (amount, ceiling, seq, status, final price) are set by store_bid."""
-    return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
-               final_price=None, comment_id=None, comment_username=None, comment_text=None, comment_read_at=None,
-               approved_text=None,
-               approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
-               updated_at=now, raises=0)
 
 
 def choose_comment(bid: Bid, comment: Comment) -> None:

@@ -1,6 +1,7 @@
 """Glue between the pure rules and the tables: rows to domain objects and back, domain errors to API errors."""
 
 import contextlib
+import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
@@ -79,3 +80,13 @@ def bid_state(row: Bid) -> auction.Bid:
 def store_bid(row: Bid, state: auction.Bid) -> None:
     row.amount, row.ceiling, row.seq = state.amount, state.ceiling, state.seq
     row.status, row.final_price = state.status.value, state.final_price
+
+
+def new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> Bid:
+    """A bid row not yet stored, every column a use case writes set (store.write inserts it); the rules' values
+    (amount, ceiling, seq, status, final price) are set by store_bid."""
+    return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
+               final_price=None, comment_id=None, comment_username=None, comment_text=None, comment_read_at=None,
+               approved_text=None,
+               approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
+               updated_at=now, raises=0)

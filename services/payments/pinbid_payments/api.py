@@ -12,10 +12,10 @@ from pinbid_kit.errors import Invalid
 
 from .checkout import Checkout
 from .domain.money import to_money
-from .earnings import Earnings
 from .onboarding import Onboarding
 from .operator_refunds import OperatorPayments
 from .payout_settings import PayoutSettingsService
+from .queries import DeskQueries, Earnings
 from .schemas import (
     CheckoutIn,
     DisputeMoneyOut,
@@ -39,6 +39,7 @@ EarningsDep = Annotated[Earnings, Depends(from_state("earnings"))]
 PayoutSettingsDep = Annotated[PayoutSettingsService, Depends(from_state("payout_settings"))]
 OnboardingDep = Annotated[Onboarding, Depends(from_state("onboarding"))]
 OperatorPaymentsDep = Annotated[OperatorPayments, Depends(from_state("operator_payments"))]
+DeskQueriesDep = Annotated[DeskQueries, Depends(from_state("payment_desk"))]
 
 
 payments = APIRouter(prefix="/payments", tags=["payments"])
@@ -118,7 +119,7 @@ ops = APIRouter(prefix="/ops/payments", tags=["ops"])
 
 
 @ops.get("", response_model=list[OpsPaymentOut])
-async def find_payments(_: Operator, desk: OperatorPaymentsDep, bid_id: Annotated[uuid.UUID | None, Query(
+async def find_payments(_: Operator, desk: DeskQueriesDep, bid_id: Annotated[uuid.UUID | None, Query(
         alias="bidId")] = None, user_id: Annotated[uuid.UUID | None, Query(alias="userId")] = None,
 ) -> list[OpsPaymentOut]:
     """A bid's payment, or a user's (as buyer or creator); one of the two is required."""
@@ -128,7 +129,7 @@ async def find_payments(_: Operator, desk: OperatorPaymentsDep, bid_id: Annotate
 
 
 @ops.get("/dispute-outcomes", response_model=DisputeMoneyOut, responses={404: {"description": "payment_not_found"}})
-async def dispute_outcomes(_: Operator, desk: OperatorPaymentsDep,
+async def dispute_outcomes(_: Operator, desk: DeskQueriesDep,
                            bid_id: Annotated[uuid.UUID, Query(alias="bidId")]) -> DisputeMoneyOut:
     """For the operator's decision on a disputed bid: what the brand paid, what the creator has been released and
     paid out, and what CONTINUE, REFUND_UNEARNED and REFUND_ALL would each move if decided now."""

@@ -13,13 +13,13 @@ from . import SERVICE, handlers
 from .adapters import build_providers
 from .api import ROUTERS
 from .checkout import Checkout
-from .earnings import Earnings
 from .models import token_revocations
 from .onboarding import Onboarding
 from .operator_refunds import OperatorPayments
 from .payment_requests import PaymentRequests
 from .payout_settings import PayoutSettingsService
 from .payouts import PayoutWorker
+from .queries import DeskQueries, Earnings
 from .refunds import Refunds
 from .sandbox_pages import router as sandbox_router
 from .settings import PaymentsSettings
@@ -54,7 +54,8 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
     routers = [*ROUTERS, sandbox_router] if settings.checkout_provider == "sandbox" else ROUTERS
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
                              state={**service.state, "onboarding": onboarding, "verifier": verifier,
-                                    "operator_payments": OperatorPayments(db, refunds, clock)},
+                                    "operator_payments": OperatorPayments(db, refunds, clock),
+                                    "payment_desk": DeskQueries(db)},
                              description="Checkout, provider webhooks, the ledger, earnings, payouts and "
                                          "payout settings.")
     service.jobs = [

@@ -1,4 +1,4 @@
-"""The operator's desk for payments: find a bid's or a user's payments, and refund one in full. The refund is
+"""The operator's desk for payments: refund one in full (what the desk reads is `queries.DeskQueries`). The refund is
 ordered once (the payment row locked; a second order is 409) with its audit event in one transaction, then made at
 once through the provider in another (the refund job makes it if the provider refuses, or if no connection comes
 free: under fifty concurrent orders the pool may be busy, and the order is already safe). Each answer comes from
@@ -12,12 +12,11 @@ from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound, ServiceUnavailable
 from pinbid_kit.tokens import Principal
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE, events_out, settlement
-from .domain import disputes, stages
-from .models import Earning, EarningRelease, Payment
+from .models import Earning, Payment
 from .refunds import Refunds
 
 log = logging.getLogger("pinbid.payments.operator_refunds")
@@ -28,42 +27,6 @@ class OperatorPayments:
         self.db = db
         self.refunds = refunds
         self.clock = clock
-
-    async def find(self, *, bid_id: uuid.UUID | None, user_id: uuid.UUID | None) -> list[tuple[Payment, int]]:
-        """Payments with what was released to the creator, newest first."""
-        conditions = []
-        if bid_id is not None:
-            conditions.append(Payment.bid_id == bid_id)
-        if user_id is not None:
-            conditions.append(or_(Payment.buyer_id == user_id, Payment.creator_id == user_id))
-        async with self.db.transaction() as session:
-            rows = (await session.execute(
-                select(Payment, func.coalesce(Earning.released_cents, 0))
-                .outerjoin(Earning, Earning.payment_id == Payment.id).where(*conditions)
-                .order_by(Payment.created_at.desc()).limit(200))).all()
-        return [(payment, int(released)) for payment, released in rows]
-
-    async def standing(self, bid_id: uuid.UUID) -> tuple[Payment, disputes.Standing]:
-        """A bid's payment as it stands, for what each outcome of its dispute would move (domain/disputes.py)."""
-        async with self.db.transaction() as session:
-            payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id))
-            if payment is None or payment.completed_at is None:
-                raise NotFound("This bid has no payment.", code="payment_not_found")
-            earning = await session.get(Earning, payment.id)
-            unpaid = int(await session.scalar(select(func.coalesce(func.sum(
-                EarningRelease.cents - EarningRelease.recovered_cents), 0)).where(
-                EarningRelease.payment_id == payment.id, EarningRelease.payout_id.is_(None))))
-        net = payment.creator_cents
-        due = net if payment.placement_completed_at is not None else stages.released_by(
-            net, days_kept=payment.days_kept, duration_days=payment.duration_days or 1)
-        early_made = payment.early_refunded_at is not None
-        return payment, disputes.Standing(
-            money=settlement.money_of(payment),
-            paid=payment.status == "COMPLETED" and payment.full_refund_requested_at is None,
-            pinned=payment.pinned_at is not None, ended_early=payment.ended_early_at is not None,
-            released=earning.released_cents if earning else 0, unpaid=unpaid,
-            early_refund=(payment.early_refund_cents or 0) if early_made else 0,
-            early_refund_creator=earning.refunded_cents if earning and early_made else 0, due=due)
 
     async def one(self, payment_id: uuid.UUID) -> tuple[Payment, int]:
         async with self.db.transaction() as session:

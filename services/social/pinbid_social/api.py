@@ -12,15 +12,20 @@ from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 from pinbid_kit.objects import StoredObject
 
+from .acceptance import BrandAcceptance
 from .connections import Connections, connection_of
 from .decoding import Decoding
+from .disputes import Disputes
 from .domain import sandbox_owner
 from .domain.placement import Status
 from .domain.trust import Outcome
+from .evidence import CreatorEvidence
 from .links import Link, Links, Unfollowable
 from .models import PinSession
+from .pin_login import PinLogin
 from .pins import AWAITING_MANUAL_PIN, MANUAL, Pins
-from .posts import Posts
+from .queries import DisputeDetail, DisputeRow, PinStates, Posts, TrustQueries, TrustView
+from .sandbox_owners import SandboxOwners
 from .schemas import (
     ClicksAt,
     DisputeDecisionIn,
@@ -52,15 +57,20 @@ from .schemas import (
 )
 from .screenshots import Screenshot, check, read_upload
 from .settings import SocialSettings
-from .trust import DisputeDetail, DisputeRow, Trust, TrustView
 
 STATE_COOKIE = "pinbid_ig_state"
 
 ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
+SandboxOwnersDep = Annotated[SandboxOwners, Depends(from_state("sandbox_owners"))]
 PostsDep = Annotated[Posts, Depends(from_state("posts"))]
 PinsDep = Annotated[Pins, Depends(from_state("pins"))]
+PinStatesDep = Annotated[PinStates, Depends(from_state("pin_states"))]
+PinLoginDep = Annotated[PinLogin, Depends(from_state("pin_login"))]
 LinksDep = Annotated[Links, Depends(from_state("links"))]
-TrustDep = Annotated[Trust, Depends(from_state("trust"))]
+TrustQueriesDep = Annotated[TrustQueries, Depends(from_state("trust_queries"))]
+AcceptanceDep = Annotated[BrandAcceptance, Depends(from_state("acceptance"))]
+EvidenceDep = Annotated[CreatorEvidence, Depends(from_state("evidence"))]
+DisputesDep = Annotated[Disputes, Depends(from_state("disputes"))]
 SettingsDep = Annotated[SocialSettings, Depends(from_state("settings"))]
 
 NO_SUCH_LINK = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Link not found · Pinbid</title>
@@ -96,7 +106,7 @@ async def connect(response: Response, principal: SignedIn, connections: Connecti
 @instagram.get("/callback", response_class=RedirectResponse, status_code=303,
                responses={303: {"description": "to /post-manager (creators) or /marketplace (brands), "
                                                      "?connected=1 or ?error=<reason>"}})
-async def callback(request: Request, connections: ConnectionsDep,
+async def callback(request: Request, connections: ConnectionsDep, owners: SandboxOwnersDep,
                    code: PlainText | None = Query(None, max_length=2048),
                    state: PlainText | None = Query(None, max_length=512),
                    error: PlainText | None = Query(None, max_length=200)) -> RedirectResponse:
@@ -107,7 +117,7 @@ async def callback(request: Request, connections: ConnectionsDep,
     if connected is not None and connections.providers.sandbox is not None:
         # the sandbox Instagram's "signed in to the app": its post page acts only for this account's owner, and
         # only while this connection of it lasts
-        redirect.set_cookie(sandbox_owner.COOKIE, connections.sandbox_owner_cookie(connected),
+        redirect.set_cookie(sandbox_owner.COOKIE, owners.cookie(connected),
                             max_age=sandbox_owner.TTL_SECONDS, httponly=True, samesite="lax", path="/",
                             secure=connections.public_url.startswith("https://"))
     return redirect
@@ -149,16 +159,16 @@ creator = APIRouter(prefix="/influencer", tags=["influencer"])
 
 
 @creator.post("/instagram-login", response_model=InstagramLoginOut)
-async def instagram_login(body: InstagramLoginIn, principal: Influencer, pins: PinsDep) -> InstagramLoginOut:
-    username = await pins.login(principal.user_id, body.username, body.password, body.verification_code)
+async def instagram_login(body: InstagramLoginIn, principal: Influencer, pin_login: PinLoginDep) -> InstagramLoginOut:
+    username = await pin_login.login(principal.user_id, body.username, body.password, body.verification_code)
     return InstagramLoginOut(detail="Instagram Login Successful.", username=username)
 
 
 @creator.get("/pin-comment", response_model=list[PinStateOut])
-async def pin_states(principal: Influencer, pins: PinsDep) -> list[PinStateOut]:
+async def pin_states(principal: Influencer, pin_states: PinStatesDep) -> list[PinStateOut]:
     """The creator's placements waiting for their pin, with the method each was paid under and the buttons it
     allows now (`pin`, `post`, `confirm`): the Approvals cards show these, not the current setting."""
-    states = await pins.states(principal.user_id)
+    states = await pin_states.states(principal.user_id)
     return [PinStateOut(bid_id=s.bid_id, method=s.method, actions=s.actions) for s in states]
 
 
@@ -229,8 +239,8 @@ async def results(bid_id: uuid.UUID, principal: Buyer, links: LinksDep, settings
 
 
 @instagram.put("/pin-method", response_model=PinMethodOut)
-async def set_pin_method(body: PinMethodIn, principal: Influencer, pins: PinsDep) -> PinMethodOut:
-    return PinMethodOut(pin_method=await pins.set_method(principal.user_id, body.pin_method))
+async def set_pin_method(body: PinMethodIn, principal: Influencer, pin_login: PinLoginDep) -> PinMethodOut:
+    return PinMethodOut(pin_method=await pin_login.set_method(principal.user_id, body.pin_method))
 
 
 def trust_out(view: TrustView) -> PlacementTrustOut:
@@ -263,7 +273,7 @@ def image_response(stored: StoredObject) -> Response:
 
 
 @instagram.get("/placements/{bid_id}/trust", response_model=PlacementTrustOut)
-async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDep) -> PlacementTrustOut:
+async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustQueriesDep) -> PlacementTrustOut:
     """The placement's proof, acceptance, fresh-screenshot request and dispute: for its brand, its creator and
     operators only (404 for anyone else)."""
     return trust_out(await trust.view(principal, bid_id))
@@ -271,7 +281,7 @@ async def placement_trust(bid_id: uuid.UUID, principal: SignedIn, trust: TrustDe
 
 @instagram.get("/placements/{bid_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
 async def placement_evidence(bid_id: uuid.UUID, evidence_id: uuid.UUID, principal: SignedIn,
-                             trust: TrustDep) -> Response:
+                             trust: TrustQueriesDep) -> Response:
     return image_response(await trust.evidence(principal, bid_id, evidence_id))
 
 
@@ -279,7 +289,7 @@ brand = APIRouter(prefix="/buyer/placements", tags=["placements"])
 
 
 @brand.post("/{bid_id}/accept", response_model=PlacementTrustOut)
-async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep) -> PlacementTrustOut:
+async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: AcceptanceDep) -> PlacementTrustOut:
     """"Looks right": the brand accepts a placement the creator pinned in the Instagram app. 409 when it is not
     awaiting acceptance."""
     return trust_out(await trust.accept(principal.user_id, bid_id))
@@ -287,7 +297,7 @@ async def accept_placement(bid_id: uuid.UUID, principal: Buyer, trust: TrustDep)
 
 @brand.post("/{bid_id}/report", response_model=PlacementTrustOut)
 async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal: Buyer,
-                           trust: TrustDep) -> PlacementTrustOut:
+                           trust: AcceptanceDep) -> PlacementTrustOut:
     """"Report a problem" (in the acceptance window) or "no longer pinned" (any time while it runs): a dispute
     opens and releases stop. 409 already_disputed / placement_ended."""
     return trust_out(await trust.report(principal.user_id, bid_id, body.reason))
@@ -296,7 +306,7 @@ async def report_placement(bid_id: uuid.UUID, body: PlacementReportIn, principal
 @creator.post("/placements/{bid_id}/screenshot", response_model=PlacementTrustOut, openapi_extra=SCREENSHOT_FORM,
               responses=UPLOAD_ERRORS)
 async def answer_with_screenshot(bid_id: uuid.UUID, request: Request, principal: Influencer,
-                                 trust: TrustDep, decoding: DecodingDep) -> PlacementTrustOut:
+                                 trust: EvidenceDep, decoding: DecodingDep) -> PlacementTrustOut:
     """The creator's fresh screenshot (answering Pinbid's request) or answer to an open dispute (with an
     optional `note`)."""
     await trust.answerable(principal.user_id, bid_id)
@@ -327,26 +337,26 @@ def dispute_detail(found: DisputeDetail) -> DisputeDetailOut:
 
 
 @ops_disputes.get("", response_model=list[DisputeListItemOut])
-async def list_disputes(principal: Operator, trust: TrustDep,
+async def list_disputes(principal: Operator, trust: TrustQueriesDep,
                         status: Literal["OPEN", "DECIDED"] | None = None) -> list[DisputeListItemOut]:
     return [DisputeListItemOut(**dispute_item(row)) for row in await trust.disputes(status)]
 
 
 @ops_disputes.get("/{dispute_id}", response_model=DisputeDetailOut)
-async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustDep) -> DisputeDetailOut:
+async def get_dispute(dispute_id: uuid.UUID, principal: Operator, trust: TrustQueriesDep) -> DisputeDetailOut:
     return dispute_detail(await trust.dispute(dispute_id))
 
 
 @ops_disputes.get("/{dispute_id}/evidence/{evidence_id}", response_class=Response, responses=IMAGE)
 async def dispute_evidence(dispute_id: uuid.UUID, evidence_id: uuid.UUID, principal: Operator,
-                           trust: TrustDep) -> Response:
+                           trust: TrustQueriesDep) -> Response:
     return image_response(await trust.dispute_evidence(dispute_id, evidence_id))
 
 
 @ops_disputes.post("/{dispute_id}/decision", response_model=DisputeDetailOut,
                    responses={409: {"description": "already_decided, or awaiting_answer"}})
 async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, principal: Operator,
-                         trust: TrustDep) -> DisputeDetailOut:
+                         trust: DisputesDep) -> DisputeDetailOut:
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
     placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
     `decideNowReason` says why not to wait."""

@@ -12,19 +12,24 @@ from pinbid_kit.tokens import TokenVerifier
 from sqlalchemy import text
 
 from . import SERVICE, handlers
+from .acceptance import BrandAcceptance
 from .adapters import Providers, build_providers, link_reputation
 from .api import ROUTERS
 from .connections import Connections
 from .decoding import Decoding
+from .disputes import Disputes
+from .evidence import CreatorEvidence
 from .links import Links
 from .models import token_revocations
+from .pin_login import PinLogin
 from .pins import Pins
-from .posts import Posts
+from .queries import PinStates, Posts, TrustQueries
 from .sandbox_api import router as sandbox_router
-from .secrecy import state_key, visitor_key
+from .sandbox_owners import SandboxOwners
+from .secrecy import sandbox_owner_key, state_key, visitor_key
 from .settings import SocialSettings
 from .tracker import PinTracker
-from .trust import Trust
+from .trust_jobs import TrustJobs
 
 
 def build(settings: SocialSettings | None = None, *, providers: Providers | None = None,
@@ -41,8 +46,10 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     pins = Pins(db, providers, box, sync_interval=interval, clock=clock, objects=objects,
                 acceptance=timedelta(hours=settings.acceptance_hours),
                 recheck_answer=timedelta(hours=settings.recheck_answer_hours))
-    trust = Trust(db, objects, providers, box, recheck_answer=timedelta(hours=settings.recheck_answer_hours),
-                  dispute_answer=timedelta(hours=settings.dispute_answer_hours), clock=clock)
+    dispute_answer = timedelta(hours=settings.dispute_answer_hours)
+    trust_queries = TrustQueries(db, objects, clock=clock)
+    trust_jobs = TrustJobs(db, providers, box, recheck_answer=timedelta(hours=settings.recheck_answer_hours),
+                           dispute_answer=dispute_answer, clock=clock)
     tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(SERVICE, db)
@@ -51,7 +58,13 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))
     service.state = {"connections": connections, "posts": posts, "pins": pins, "tracker": tracker, "links": links,
-                     "trust": trust, "objects": objects, "providers": providers, "settings": settings,
+                     "sandbox_owners": SandboxOwners(db, providers.name, sandbox_owner_key(settings), clock),
+                     "pin_states": PinStates(db), "pin_login": PinLogin(db, providers, box, clock=clock),
+                     "trust": trust_jobs, "trust_queries": trust_queries,
+                     "acceptance": BrandAcceptance(db, dispute_answer=dispute_answer, clock=clock),
+                     "evidence": CreatorEvidence(db, objects, clock=clock),
+                     "disputes": Disputes(db, trust_queries, clock=clock),
+                     "objects": objects, "providers": providers, "settings": settings,
                      "decoding": Decoding(settings.decodes_at_once)}
     routers = ROUTERS if providers.sandbox is None else [*ROUTERS, sandbox_router]
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
@@ -60,7 +73,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                                          "pinned-comment tracking.")
     service.jobs = [
         Job("pinned-comments", tracker.run_once, every_seconds=settings.pin_sync_every_seconds),
-        Job("placement-trust", trust.run_once, every_seconds=settings.trust_every_seconds),
+        Job("placement-trust", trust_jobs.run_once, every_seconds=settings.trust_every_seconds),
         Job("token-refresh", connections.refresh_tokens, every_seconds=3600),
         Job("housekeeping", lambda: housekeeping(db), every_seconds=3600),
     ]

@@ -25,11 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import events_out
 from .adapters import Providers
 from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
-from .domain.sandbox_owner import read_owner, sign_owner
 from .domain.stats import PostFigures, ProfileStats, profile_stats
 from .models import Connection, OAuthNonce, PinSession, Post, User
 from .ports import Grant, Media, Profile, ProviderError, ProviderRejected
-from .secrecy import sandbox_owner_key
 from .settings import SocialSettings
 
 log = logging.getLogger("pinbid.social.connections")
@@ -72,7 +70,6 @@ class Connections:
         self.settings = settings
         self.clock = clock
         self.public_url = settings.public_url.rstrip("/")
-        self.sandbox_owner_key = sandbox_owner_key(settings)
 
     # --- OAuth ------------------------------------------------------------------------------
     async def start(self, user_id: uuid.UUID) -> ConnectStart:
@@ -179,28 +176,6 @@ class Connections:
                 events_out.media_synced(user_id, profile.id, media),
                 events_out.instagram_account_signal(user_id, profile.id, self.clock())])
         return connection_id
-
-    # --- the sandbox Instagram's owner cookie -----------------------------------------------
-    def sandbox_owner_cookie(self, connected: Connected) -> str:
-        """The cookie that signs the connecting browser in as the sandbox account's owner, for this connection."""
-        return sign_owner(self.sandbox_owner_key, connected.instagram_id, connected.connection_id.hex,
-                          now=int(self.clock().timestamp()))
-
-    async def sandbox_owner(self, cookie: str | None) -> str | None:
-        """The sandbox account a browser's owner cookie signs in: only while that account's current connection to
-        Pinbid is the one the cookie came from (not after a disconnect, nor after any reconnection)."""
-        signed = read_owner(self.sandbox_owner_key, cookie, now=int(self.clock().timestamp()))
-        if signed is None:
-            return None
-        try:
-            connection_id = uuid.UUID(hex=signed.connection_id)
-        except ValueError:
-            return None
-        async with self.db.transaction() as session:
-            current = await session.scalar(select(Connection.user_id).where(
-                Connection.provider == self.providers.name, Connection.instagram_id == signed.account_id,
-                Connection.connection_id == connection_id))
-        return signed.account_id if current is not None else None
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
         now = self.clock()

@@ -19,9 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
 from .connections import connection_of
+from .disputes import close_disputes_on_refund, end_placement
 from .domain.placement import Status
+from .domain.trust import refund_reason
 from .models import BidComment, Placement, Slot, User
-from .trust import close_disputes_on_refund, end_placement, refund_reason
 
 if TYPE_CHECKING:
     from .pins import Pins
@@ -109,7 +110,8 @@ def register(consumers: Consumers, pins: "Pins | None" = None) -> None:
         """A full refund ends the placement everywhere: not tracked, no kept days, unpinned (or the creator told to
         unpin), and a dispute still open on it closed (the money it was about is back with the brand). Redelivered,
         it finds the placement ended and changes nothing."""
-        await end_placement(session, d.bid_id, refund_reason(d.reason), e.occurred_at)
+        ended = await end_placement(session, d.bid_id, refund_reason(d.reason), e.occurred_at)
+        await outbox.publish_all(session, ended, source=SERVICE)
         await close_disputes_on_refund(session, d.bid_id, refund_reason(d.reason), e.occurred_at)
 
     @on(m.BidCommentChanged.event_type)

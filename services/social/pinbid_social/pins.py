@@ -1,6 +1,7 @@
-"""Pinning a won bid's comment: the pinning login, the buyer's own comments on a slot's post, and
+"""Pinning a won bid's comment: the buyer's own comments on a slot's post, and
 `PUT /influencer/pin-comment/{bidId}`: post the text the creator approved if it is new (the disclosure first), or
-check that the brand's own comment still says exactly what was approved and opens with a disclosure; then pin."""
+check that the brand's own comment still says exactly what was approved and opens with a disclosure; then pin.
+The creator's pinning login and pin method are `pin_login.py`'s."""
 
 import logging
 import random
@@ -11,27 +12,25 @@ from datetime import timedelta
 from pinbid_kit import instagram_rules as ig
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, Invalid, NotFound, NotYet, TooManyRequests
+from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, NotFound, NotYet
 from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
-from sqlalchemy import delete, or_, select, update
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy import delete, or_, update
 
 from . import events_out
 from .adapters import Providers
 from .connections import connection_of, provider_call
-from .domain.placement import Status, can_pin, ends_at, pin_actions
+from .domain.placement import MANUAL, SESSION, Status, can_pin, ends_at
 from .domain.trust import Acceptance, recheck_time
+from .evidence import evidence_row, store_screenshot
 from .models import BidComment, Connection, PinSession, Placement, Post, Slot
-from .ports import Comment, LoginProblem, MediaRef, ProviderError, SessionExpired
+from .ports import Comment, MediaRef, ProviderError, SessionExpired
 from .screenshots import Screenshot
-from .trust import evidence_row, store_screenshot
 
 log = logging.getLogger("pinbid.social.pins")
 
 CLAIM_TIMEOUT = timedelta(minutes=2)  # a pin that crashed half-way may be retried after this
 NEEDS_LOGIN = "Log in to Instagram to pin comments."
-SESSION, MANUAL = "SESSION", "MANUAL"  # how a creator pins (Settings -> Instagram Integration)
 AWAITING_MANUAL_PIN = "AWAITING_MANUAL_PIN"
 NOT_APPROVED = ("Approve the brand's comment first: Pinbid posts or pins exactly the text you approved, and the brand "
                 "changed it since.")
@@ -39,13 +38,6 @@ PINNED_BY_PINBID = ("Pinbid pins this comment itself with your Instagram login: 
                     "is for placements paid while you pinned in the Instagram app.")
 CHANGED = ("The brand's comment on Instagram no longer says what you approved. Ask the brand to restore it, or to "
            "choose a new comment for you to approve.")
-
-
-@dataclass(frozen=True)
-class PinState:
-    bid_id: uuid.UUID
-    method: str
-    actions: list[str]
 
 
 @dataclass(frozen=True)
@@ -69,34 +61,6 @@ class Pins:
         self.acceptance = acceptance
         self.recheck_answer = recheck_answer
         self.rng = rng or random.SystemRandom()
-
-    # --- the pinning login --------------------------------------------------------------------
-    async def login(self, user_id: uuid.UUID, username: str, password: str, code: str | None) -> str:
-        async with self.db.transaction() as session:
-            connection = await connection_of(session, user_id)
-        if connection is None:
-            raise Conflict("Connect your Instagram account first, then log in to pin comments.",
-                           code="instagram_not_connected")
-        if handle(username) != handle(connection.username):
-            raise Invalid(f"Log in with the connected Instagram account @{connection.username}.", field="username")
-        try:
-            session_blob = await self.providers.pinning.login(connection.username, password, code)
-        except LoginProblem as problem:
-            if problem.kind == "rate_limited":
-                raise TooManyRequests(problem.detail, retry_after=300) from None
-            if problem.kind == "challenge_required":
-                raise Conflict(problem.detail, code=problem.kind) from None
-            field = {"two_factor_required": "verificationCode", "bad_verification_code": "verificationCode",
-                     "unknown_user": "username"}.get(problem.kind, "password")
-            raise Invalid(problem.detail, field=field, code=problem.kind) from None
-        except ProviderError as failed:
-            raise BadGateway(f"Could not log in to Instagram: {failed.detail}", code="instagram_error") from None
-        sealed = self.box.seal(session_blob)
-        async with self.db.transaction() as session:
-            values = {"username": connection.username, "session": sealed, "created_at": self.clock()}
-            await session.execute(insert(PinSession).values(user_id=user_id, **values)
-                                  .on_conflict_do_update(index_elements=[PinSession.user_id], set_=values))
-        return connection.username
 
     # --- the buyer's comments -------------------------------------------------------------------
     async def buyer_comments(self, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> list[Comment]:
@@ -222,26 +186,6 @@ class Pins:
             await session.execute(update(Placement).where(Placement.bid_id == placement.bid_id)
                                   .values(posted_comment_id=comment_id, posted_text=approved))
         return comment_id, approved
-
-    async def states(self, creator_id: uuid.UUID) -> list[PinState]:
-        """The creator's placements waiting for their pin, each with its method and what may be pressed now."""
-        async with self.db.transaction() as session:
-            rows = (await session.execute(
-                select(Placement, BidComment.approved_comment_id).outerjoin(BidComment,
-                                                                            BidComment.bid_id == Placement.bid_id)
-                .where(Placement.creator_id == creator_id, Placement.status == Status.AWAITING_PIN))).all()
-        return [PinState(bid_id=p.bid_id, method=p.pin_method or SESSION,
-                         actions=pin_actions(Status(p.status), p.pin_method,
-                                             bool(p.posted_comment_id or named)))
-                for p, named in rows]
-
-    async def set_method(self, creator_id: uuid.UUID, method: str) -> str:
-        async with self.db.transaction() as session:
-            connection = await connection_of(session, creator_id)
-            if connection is None:
-                raise Conflict("Connect your Instagram account first.", code="instagram_not_connected")
-            connection.pin_method = method
-        return method
 
     async def confirmable(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> None:
         """Whether "I pinned it" may be pressed for this bid, asked before its screenshot is read: the creator's

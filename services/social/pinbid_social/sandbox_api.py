@@ -16,9 +16,9 @@ from pinbid_kit.text import unsafe_character
 
 from .adapters.sandbox import CLIENT_ID, NotOwner, SandboxInstagram
 from .adapters.sandbox_images import post_image
-from .connections import Connections
 from .domain import sandbox_owner
 from .ports import LoginProblem, ProviderRejected
+from .sandbox_owners import SandboxOwners
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,14 +50,14 @@ def _comment_item(c, action_url: str, *, owner: bool) -> str:
             f"<input type='hidden' name='comment' value='{html.escape(c.id)}'> {buttons}</form></li>")
 
 
-async def signed_in_as(request: Request, connections: Connections) -> str | None:
+async def signed_in_as(request: Request, owners: SandboxOwners) -> str | None:
     """The sandbox account this browser is signed in as (the owner cookie of the account's current connection),
     if any."""
-    return await connections.sandbox_owner(request.cookies.get(sandbox_owner.COOKIE))
+    return await owners.owner(request.cookies.get(sandbox_owner.COOKIE))
 
 
 SandboxDep = Annotated[SandboxInstagram, Depends(from_state("sandbox"))]
-ConnectionsDep = Annotated[Connections, Depends(from_state("connections"))]
+OwnersDep = Annotated[SandboxOwners, Depends(from_state("sandbox_owners"))]
 
 router = APIRouter(prefix="/instagram/sandbox", include_in_schema=False)
 
@@ -120,13 +120,13 @@ async def image(media_id: PlainText, sandbox: SandboxDep) -> Response:
 
 
 @router.get("/p/{media_id}", response_class=HTMLResponse)
-async def post_page(media_id: PlainText, request: Request, sandbox: SandboxDep, connections: ConnectionsDep,
+async def post_page(media_id: PlainText, request: Request, sandbox: SandboxDep, owners: OwnersDep,
                     note: PlainText | None = Query(None, max_length=200)) -> HTMLResponse:
     found = await sandbox.media(media_id)
     if found is None:
         return _page("Not found", "<h1>Post not found</h1>", 404)
     media, owner, comments = found
-    is_owner = await signed_in_as(request, connections) == owner.id
+    is_owner = await signed_in_as(request, owners) == owner.id
     action_url = html.escape(f"{sandbox.public_url}/api/instagram/sandbox/p/{media.id}")
     items = "".join(_comment_item(c, action_url, owner=is_owner)
                     for c in sorted(comments, key=lambda c: c.pinned_at is None))
@@ -142,13 +142,13 @@ async def post_page(media_id: PlainText, request: Request, sandbox: SandboxDep, 
 
 @router.post("/p/{media_id}")
 async def act_on_comment(media_id: PlainText, request: Request, sandbox: SandboxDep,
-                         connections: ConnectionsDep) -> Response:
+                         owners: OwnersDep) -> Response:
     form = {k: v[0] for k, v in parse_qs((await request.body()).decode(errors="replace")).items()}
     comment_id, action = (form.get(k, "")[:64] for k in ("comment", "action"))
     if action not in ACTIONS:
         return _page("Not allowed", "<h1>Unknown action</h1>", 422)
     try:
-        await sandbox.act_as_owner(media_id, comment_id, action, await signed_in_as(request, connections))
+        await sandbox.act_as_owner(media_id, comment_id, action, await signed_in_as(request, owners))
         note = f"Comment {ACTIONS[action]}."
     except NotOwner as refused:
         return _page("Not allowed", f"<h1>Not allowed</h1><p>{html.escape(str(refused))}</p>", 403)

@@ -10,7 +10,7 @@ from pinbid_kit.api import ApiModel, Money, PlainText
 from pydantic import Field
 
 from .models import Slot
-from .posts import PostView
+from .queries import PostView
 
 
 def _money(cents: int | None) -> Decimal | None:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+SESSION, MANUAL = "SESSION", "MANUAL"  # how a creator pins (Settings -> Instagram Integration)
+
 
 class Status(StrEnum):
     AWAITING_PAYMENT = "AWAITING_PAYMENT"  # approved, the buyer has not paid yet

@@ -1,11 +1,13 @@
 """Trust on the "I pin in the app" path (issue 22), free of frameworks: when the brand's acceptance window closes,
-when Pinbid asks the creator for a fresh screenshot, and which outcomes end a placement.
+when Pinbid asks the creator for a fresh screenshot, which outcomes end a placement, and what the brand and the
+creator may do to a placement now (accept, report, answer with a screenshot) or why not.
 
 Pinbid cannot see a pin made in the Instagram app, so such a placement starts on the creator's word and a
 screenshot: the brand accepts it (or says nothing for the window, which counts as accepted) or reports it; once,
 at a random moment of the placement, the creator is asked for a fresh screenshot (a missed answer opens a dispute)."""
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
@@ -43,3 +45,78 @@ def recheck_time(pinned_at: datetime, ends_at: datetime, answer_within: timedelt
     start = pinned_at + min(timedelta(hours=1), (ends_at - pinned_at) / 4)
     end = ends_at - answer_within if ends_at - answer_within > start else ends_at
     return start + (end - start) * rng.random()
+
+
+# --- what may happen to a placement now: the state rules the application layer asks before it changes a row --------
+@dataclass(frozen=True)
+class Refusal:
+    """Why a change is refused now: the error's code and the words the person reads (a 409)."""
+    code: str
+    message: str
+
+
+ANSWER = "ANSWER"  # a screenshot that answers an open dispute
+RECHECK = "RECHECK"  # a screenshot that answers Pinbid's request for a fresh one
+PIN = "PIN"  # the screenshot sent with "I pinned it"
+# the evidence's order at the same moment: the pin's screenshot before later ones
+KIND_ORDER = {PIN: 0, RECHECK: 1, ANSWER: 2}
+
+PLACEMENT_ENDED = Refusal("placement_ended", "This placement has ended.")
+NOT_AWAITING = Refusal("not_awaiting", "This placement is not awaiting your acceptance.")
+ACCEPT_DISPUTED = Refusal("already_disputed",
+                          "You reported a problem with this placement; an operator decides it now.")
+NOT_RUNNING = Refusal("placement_ended", "This placement is not running any more, so it cannot be reported.")
+REPORT_DISPUTED = Refusal("already_disputed",
+                          "A problem with this placement is already reported; an operator decides it.")
+ANSWER_CLOSED = Refusal("answer_window_closed",
+                        "The time to answer this report has passed; an operator decides it now.")
+RECHECK_CLOSED = Refusal("answer_window_closed", "The time to send a fresh screenshot has passed.")
+ANSWERED = Refusal("already_answered", "You already answered this report; an operator decides it now.")
+NOTHING_TO_ANSWER = Refusal("nothing_to_answer", "Nothing on this placement is waiting for a screenshot from you.")
+
+
+def acceptance_refused(running: bool, acceptance: str, disputed: bool) -> Refusal | None:
+    """"Looks right" is taken once, while the placement runs (pinned or completed), its acceptance window is open
+    and nothing is reported."""
+    if not running:
+        return PLACEMENT_ENDED
+    if acceptance != Acceptance.AWAITING:
+        return NOT_AWAITING
+    return ACCEPT_DISPUTED if disputed else None
+
+
+def report_refused(pinned: bool, disputed: bool) -> Refusal | None:
+    """A report is taken while the placement is pinned, and only one open at a time."""
+    if not pinned:
+        return NOT_RUNNING
+    return REPORT_DISPUTED if disputed else None
+
+
+def recheck_open(requested_at: datetime | None, answered_at: datetime | None, missed_at: datetime | None) -> bool:
+    """Pinbid asked for a fresh screenshot and it is neither answered nor missed yet."""
+    return requested_at is not None and answered_at is None and missed_at is None
+
+
+def awaited(*, dispute_open: bool, dispute_answered_at: datetime | None, dispute_answer_by: datetime | None,
+            recheck_is_open: bool, recheck_answer_by: datetime | None, now: datetime) -> str | Refusal:
+    """What a screenshot from the creator answers now: ANSWER (an open dispute, in its window) or RECHECK (a
+    fresh-screenshot request, in its window); otherwise why nothing waits for one."""
+    if dispute_open and dispute_answered_at is None:
+        return ANSWER_CLOSED if dispute_answer_by is not None and now > dispute_answer_by else ANSWER
+    if recheck_is_open:
+        return RECHECK_CLOSED if recheck_answer_by is not None and now > recheck_answer_by else RECHECK
+    return ANSWERED if dispute_open else NOTHING_TO_ANSWER
+
+
+# what people read for a full refund's reason code (payments' `PaymentRefunded.reason`)
+REFUND_REASONS = {
+    "not_pinned_in_time": "Refunded in full: the comment was not pinned in time.",
+    "paid_after_expiry": "Refunded in full: the payment came after its deadline.",
+    "refunded_at_provider": "Refunded in full at the payment provider.",
+    "operator_refund": "Refunded in full by Pinbid.",
+    "dispute_refund_all": "Refunded in full after a review.",
+}
+
+
+def refund_reason(code: str) -> str:
+    return REFUND_REASONS.get(code, "Refunded in full.")

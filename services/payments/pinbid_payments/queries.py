@@ -1,4 +1,5 @@
-"""What creators and buyers read about their money."""
+"""What the screens read about money: creators and buyers about their own (`Earnings`), the operator's desk about
+a bid's or a user's payments and what each outcome of a dispute would move (`DeskQueries`)."""
 
 import csv
 import io
@@ -8,10 +9,11 @@ from decimal import Decimal
 
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from sqlalchemy import case, func, select
+from pinbid_kit.errors import NotFound
+from sqlalchemy import case, func, or_, select
 
-from . import bookkeeping
-from .domain import ledger
+from . import bookkeeping, settlement
+from .domain import disputes, ledger, stages
 from .domain.money import to_money
 from .domain.months import last_months, month_label, series
 from .models import CreatorRecovery, Earning, EarningRelease, Payment, Payout, User
@@ -117,6 +119,49 @@ class Earnings:
     async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:
         async with self.db.transaction() as session:
             return to_money(await bookkeeping.balance(session, ledger.buyer_charges(buyer_id)))
+
+
+class DeskQueries:
+    """The operator's payment desk: what it reads (its refund, a write, is `operator_refunds.OperatorPayments`)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def find(self, *, bid_id: uuid.UUID | None, user_id: uuid.UUID | None) -> list[tuple[Payment, int]]:
+        """Payments with what was released to the creator, newest first."""
+        conditions = []
+        if bid_id is not None:
+            conditions.append(Payment.bid_id == bid_id)
+        if user_id is not None:
+            conditions.append(or_(Payment.buyer_id == user_id, Payment.creator_id == user_id))
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Payment, func.coalesce(Earning.released_cents, 0))
+                .outerjoin(Earning, Earning.payment_id == Payment.id).where(*conditions)
+                .order_by(Payment.created_at.desc()).limit(200))).all()
+        return [(payment, int(released)) for payment, released in rows]
+
+    async def standing(self, bid_id: uuid.UUID) -> tuple[Payment, disputes.Standing]:
+        """A bid's payment as it stands, for what each outcome of its dispute would move (domain/disputes.py)."""
+        async with self.db.transaction() as session:
+            payment = await session.scalar(select(Payment).where(Payment.bid_id == bid_id))
+            if payment is None or payment.completed_at is None:
+                raise NotFound("This bid has no payment.", code="payment_not_found")
+            earning = await session.get(Earning, payment.id)
+            unpaid = int(await session.scalar(select(func.coalesce(func.sum(
+                EarningRelease.cents - EarningRelease.recovered_cents), 0)).where(
+                EarningRelease.payment_id == payment.id, EarningRelease.payout_id.is_(None))))
+        net = payment.creator_cents
+        due = net if payment.placement_completed_at is not None else stages.released_by(
+            net, days_kept=payment.days_kept, duration_days=payment.duration_days or 1)
+        early_made = payment.early_refunded_at is not None
+        return payment, disputes.Standing(
+            money=settlement.money_of(payment),
+            paid=payment.status == "COMPLETED" and payment.full_refund_requested_at is None,
+            pinned=payment.pinned_at is not None, ended_early=payment.ended_early_at is not None,
+            released=earning.released_cents if earning else 0, unpaid=unpaid,
+            early_refund=(payment.early_refund_cents or 0) if early_made else 0,
+            early_refund_creator=earning.refunded_cents if earning and early_made else 0, due=due)
 
 
 def _released_kept(creator_id: uuid.UUID):
