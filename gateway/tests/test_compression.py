@@ -4,7 +4,6 @@ the browser accepts gzip (pinbid_kit.http); the gateway passes those bytes throu
 compressing again); the calls whose answers the gateway reads itself (the sitemap, the dashboards) ask for them
 uncompressed, whatever the browser accepts; the live stream is never compressed."""
 
-import asyncio
 import contextlib
 import gzip
 import json
@@ -13,14 +12,13 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import APIRouter
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import HttpUpstream, Upstreams
 from pinbid_kit.http import COMPRESS_MIN_BYTES, create_app
 from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
-from pinbid_testing import client, eventually, free_port
+from pinbid_testing import client, free_port, serving
 
 ARTICLES = 40  # about 9 KB of JSON, as the blog's first page is
 SMALL = {"articles": [], "total": 0, "totalPages": 0, "page": 2}
@@ -51,19 +49,6 @@ def content_service():
     return create_app("content", routers=[router])
 
 
-@contextlib.asynccontextmanager
-async def serving(port: int) -> AsyncIterator[None]:
-    server = uvicorn.Server(uvicorn.Config(content_service(), host="127.0.0.1", port=port, log_config=None,
-                                           lifespan="off"))
-    task = asyncio.create_task(server.serve())
-    await eventually(lambda: server.started, within=10, every=0.01)  # uvicorn offers no event to wait on
-    try:
-        yield
-    finally:
-        server.should_exit = True
-        await task
-
-
 @pytest.fixture(params=["in-process", "over-http"])
 async def site(request, tmp_path) -> AsyncIterator[tuple[httpx.AsyncClient, TokenSigner]]:
     generate_keypair(tmp_path / "k.pem", tmp_path / "k.pub")
@@ -78,7 +63,7 @@ async def site(request, tmp_path) -> AsyncIterator[tuple[httpx.AsyncClient, Toke
                                              timeout=10)
         else:
             port = free_port()
-            await stack.enter_async_context(serving(port))
+            await stack.enter_async_context(serving(content_service(), port))
             url = f"http://127.0.0.1:{port}"
             upstreams = Upstreams({name: HttpUpstream(url, timeout=10) for name in ("content", "marketplace",
                                                                                     "payments")})

@@ -7,7 +7,6 @@ names (as Kubernetes or compose would give) to 127.0.0.1.
 
 Each browser is its own httpx client with its own cookie jar, talking to the gateway as a browser does."""
 
-import asyncio
 import contextlib
 import socket
 import uuid
@@ -18,7 +17,6 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 import httpx
 import pytest
-import uvicorn
 from aiohttp.abc import AbstractResolver, ResolveResult
 from cryptography.fernet import Fernet
 from fastapi import FastAPI, Request, Response
@@ -31,7 +29,7 @@ from pinbid_kit.runtime import Service
 from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
 from pinbid_social.app import build as build_social
 from pinbid_social.settings import SocialSettings
-from pinbid_testing import eventually, free_port, running
+from pinbid_testing import free_port, running, serving
 from sqlalchemy import text
 
 PUBLIC = "http://pinbid.test"
@@ -73,18 +71,6 @@ def cookie_service() -> FastAPI:
         return {"cookie": request.headers.get("cookie")}
 
     return app
-
-
-@contextlib.asynccontextmanager
-async def serving(app: FastAPI, port: int) -> AsyncIterator[None]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off"))
-    task = asyncio.create_task(server.serve())
-    await eventually(lambda: server.started, within=10, every=0.01)  # uvicorn offers no event to wait on
-    try:
-        yield
-    finally:
-        server.should_exit = True
-        await task
 
 
 @dataclass

@@ -3,12 +3,10 @@ both run modes (services in-process behind the ASGI upstream, and over HTTP behi
 forwarded is exactly the path that was routed and checked."""
 
 import asyncio
-import contextlib
 import json
 from urllib.parse import unquote_to_bytes
 
 import pytest
-import uvicorn
 from fastapi import APIRouter, FastAPI, Request
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.routing import ROUTES
@@ -17,7 +15,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit.errors import install_error_handlers
 from pinbid_kit.path_guard import is_refused
 from pinbid_kit.tokens import TokenVerifier
-from pinbid_testing import eventually, free_port
+from pinbid_testing import free_port, serving
 
 SERVICES = ("identity", "marketplace", "payments", "social", "content")
 
@@ -112,19 +110,6 @@ async def socket_request(port: int, method: str, raw_path: str) -> tuple[int, di
     head, _, body = response.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
     return status, json.loads(body) if body.startswith(b"{") else {}
-
-
-
-@contextlib.asynccontextmanager
-async def serving(app, port: int):
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off"))
-    task = asyncio.create_task(server.serve())
-    await eventually(lambda: server.started, within=10, every=0.01)  # uvicorn offers no event to wait on
-    try:
-        yield
-    finally:
-        server.should_exit = True
-        await task
 
 
 @pytest.fixture

@@ -1,14 +1,13 @@
 """How long a genuine "I pinned it" takes while another creator's account floods the upload routes with the largest
 screenshots Pinbid accepts (40 megapixels in 5 MB), for bids that do not exist. Served over real sockets by uvicorn,
-so the uploads stream at once as they would from many browsers; the flood starts first, the genuine upload follows
-`after` seconds later (by then the flood's bodies have arrived). Prints the genuine upload's time alone and under
-the flood, per round.
+so the uploads stream at once as they would from many browsers; the flood starts first, and `after` seconds later
+(its bodies have arrived) the creator's genuine "I pinned it" arrive at `rate` per second (an open loop: each
+counted from when it was due). The same-run anchor is the same genuine load with no flood, printed beside it.
 
-Run: `uv run python services/social/benchmarks/upload_contention.py [flood size, 30] [rounds, 3] [after, 3.0]`"""
+Run: `uv run python services/social/benchmarks/upload_contention.py [flood, 30] [rounds, 3] [after, 3.0] [rate, 2]`"""
 
 import asyncio
 import io
-import socket
 import statistics
 import sys
 import time
@@ -17,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
-import uvicorn
 from PIL import Image
 from pinbid_kit import instagram_rules as ig
 from pinbid_kit.envelope import Envelope
@@ -28,6 +26,7 @@ from pinbid_kit.events.marketplace import BidApproved, BidAwarded, CommentApprov
 sys.path.insert(0, str(Path(__file__).parent))
 from _setup import service  # noqa: E402
 from bench_screenshot import encoded, screen_like  # noqa: E402
+from pinbid_testing import free_port, serving  # noqa: E402
 from posts_latency import connect  # noqa: E402
 
 
@@ -50,7 +49,7 @@ def small_png() -> bytes:
 
 async def placements(svc, http, creator, buyer, headers, count: int) -> list[uuid.UUID]:
     """`count` paid placements on the creator's post, each with its comment posted for the creator to pin in the app."""
-    await svc.state["pins"].set_method(creator, "MANUAL")
+    await svc.state["pin_login"].set_method(creator, "MANUAL")
     post = (await http.get("/instagram/posts", headers=headers)).json()[0]["id"]
     slot = uuid.uuid4()
     await deliver(svc, SlotCreated(slot_id=slot, creator_id=creator, post_id=post, title="Bench", category="food",
@@ -80,52 +79,57 @@ async def confirm(http, headers, bid, data: bytes) -> tuple[float, int]:
     return time.perf_counter() - start, response.status_code
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+async def open_loop(http, headers, bids: list[uuid.UUID], rate: float) -> list[float]:
+    """One "I pinned it" due every 1/`rate` seconds, each for its own placement, whatever the earlier ones are
+    doing; each one's time is counted from when it was due (a late start is the queue people would meet)."""
+    start = time.perf_counter()
+
+    async def one(n: int, bid: uuid.UUID) -> float:
+        due = start + n / rate
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        response = await http.post(f"/influencer/pin-comment/{bid}/confirm", headers=headers,
+                                   files={"screenshot": ("shot.png", small_png(), "image/png")})
+        assert response.status_code == 200, response.text
+        return time.perf_counter() - due
+
+    return list(await asyncio.gather(*(one(n, bid) for n, bid in enumerate(bids))))
 
 
-async def main(flood: int, rounds: int, after: float) -> None:
+def ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"p50 {statistics.median(ordered) * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
+
+
+async def main(flood: int, rounds: int, after: float, rate: float = 2.0, each: int = 8) -> None:
     large = encoded(screen_like(), "PNG")
-    async with service() as (svc, signer, _clock):
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(svc.app, host="127.0.0.1", port=port, log_level="warning"))
-        serving = asyncio.create_task(server.serve())
-        while not server.started:  # noqa: ASYNC110 (uvicorn offers no event to wait on)
-            await asyncio.sleep(0.05)
+    port = free_port()
+    async with service() as (svc, signer, _clock), serving(svc.app, port):
         creator, buyer = await person(svc, "INFLUENCER", "maya.makes"), await person(svc, "BUYER", None)
         flooder = await person(svc, "INFLUENCER", "flood.er")
         await connect(svc, creator)
         mine = {"Authorization": f"Bearer {signer.sign(creator, 'INFLUENCER', 0)}"}
         theirs = {"Authorization": f"Bearer {signer.sign(flooder, 'INFLUENCER', 0)}"}
-        limits = httpx.Limits(max_connections=flood + 10)
+        limits = httpx.Limits(max_connections=flood + each + 10)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=600, limits=limits) as http:
-            bids = await placements(svc, http, creator, buyer, mine, 2 * rounds)
-            alone, flooded, refused = [], [], []
+            bids = await placements(svc, http, creator, buyer, mine, 2 * rounds * each)
+            alone, flooded = [], []
             for n in range(rounds):
-                seconds, status = await confirm(http, mine, bids[2 * n], small_png())
-                assert status == 200, status
-                alone.append(seconds)
+                mine_now = bids[2 * n * each:(2 * n + 2) * each]
+                alone += await open_loop(http, mine, mine_now[:each], rate)  # the anchor: the same load, no flood
                 start = time.perf_counter()
                 floods = [asyncio.create_task(confirm(http, theirs, uuid.uuid4(), large)) for _ in range(flood)]
                 await asyncio.sleep(after)
-                seconds, status = await confirm(http, mine, bids[2 * n + 1], small_png())
-                assert status == 200, status
-                flooded.append(seconds)
+                flooded += await open_loop(http, mine, mine_now[each:], rate)
                 answers = await asyncio.gather(*floods)
-                refused.append(time.perf_counter() - start)
                 assert {code for _, code in answers} == {404}, answers
-                print(f"round {n + 1}: alone {alone[-1] * 1000:.0f} ms; {after:.1f} s into {flood} uploads of "
-                      f"{len(large) / 2**20:.1f} MiB for made-up bids: {flooded[-1] * 1000:.0f} ms "
-                      f"(the flood answered 404 within {refused[-1]:.1f} s)", flush=True)
-        server.should_exit = True
-        await serving
-    print(f"median: alone {statistics.median(alone) * 1000:.0f} ms, under the flood "
-          f"{statistics.median(flooded) * 1000:.0f} ms")
+                print(f"round {n + 1}: {each} genuine \"I pinned it\" at {rate:g}/s alone: {ms(alone[-each:])}; "
+                      f"the same from {after:.1f} s into {flood} uploads of {len(large) / 2**20:.1f} MiB for "
+                      f"made-up bids: {ms(flooded[-each:])} (the flood answered 404 within "
+                      f"{time.perf_counter() - start:.1f} s)", flush=True)
+    print(f"all rounds: alone {ms(alone)}; under the flood {ms(flooded)}")
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
     asyncio.run(main(int(args[0]) if args else 30, int(args[1]) if len(args) > 1 else 3,
-                     float(args[2]) if len(args) > 2 else 3.0))
+                     float(args[2]) if len(args) > 2 else 3.0, float(args[3]) if len(args) > 3 else 2.0))

@@ -8,7 +8,8 @@ from .databases import refusing_connections
 from .servers import AMQP_URL, POSTGRES_URL, free_port
 from .services import client, running
 from .statements import Counted, counting_statements
-from .waiting import eventually, eventually_sync, wait_until_serving
+from .waiting import eventually, eventually_sync, serving, wait_until_serving
 
 __all__ = ["AMQP_URL", "POSTGRES_URL", "Counted", "MovableClock", "client", "counting_statements", "eventually",
-           "eventually_sync", "free_port", "refusing_connections", "running", "wait_until_serving"]
+           "eventually_sync", "free_port", "refusing_connections", "running", "serving",
+           "wait_until_serving"]

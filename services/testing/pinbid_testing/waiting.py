@@ -1,10 +1,11 @@
 """Waiting for what happens asynchronously, with a deadline instead of a fixed sleep."""
 
 import asyncio
+import contextlib
 import inspect
 import subprocess
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import IO
 
 import httpx
@@ -50,3 +51,19 @@ def wait_until_serving(url: str, process: subprocess.Popen, *, log: IO[bytes] | 
 
     with httpx.Client(timeout=1) as http:
         eventually_sync(serving, within=within, every=0.1)
+
+
+@contextlib.asynccontextmanager
+async def serving(app, port: int) -> AsyncIterator[None]:
+    """`app` served by uvicorn on 127.0.0.1:`port` in this event loop (real sockets, no lifespan), until the block
+    ends."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off"))
+    task = asyncio.create_task(server.serve())
+    await eventually(lambda: server.started, within=10, every=0.01)  # uvicorn offers no event to wait on
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        await task
