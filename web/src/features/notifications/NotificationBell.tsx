@@ -26,7 +26,7 @@ export function NotificationBell() {
           data-testid="unread-count"
           className={cn(
             'absolute -top-0.5 -right-0.5 flex h-4.5 min-w-4.5 items-center justify-center rounded-full bg-red-700 px-1 text-[10px] leading-none font-semibold text-white tabular-nums',
-            flash && 'live-flash',
+            flash && 'live-flash live-flash-ring',
           )}
         >
           {count > 99 ? '99+' : count}

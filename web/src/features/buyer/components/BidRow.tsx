@@ -79,7 +79,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
           ) : ended ? (
             <Badge variant="secondary">{ended}</Badge>
           ) : (
-            <Badge className={cn(statusFlash && 'live-flash')} variant={bid.status === 'OUTBID' || bid.status === 'REJECTED' ? 'destructive' : bid.status === 'PINNED' || bid.status === 'ACTIVE' ? 'success' : 'secondary'}>{statusLabel(bid.status)}</Badge>
+            <Badge className={cn(statusFlash && 'live-flash live-flash-ring')} variant={bid.status === 'OUTBID' || bid.status === 'REJECTED' ? 'destructive' : bid.status === 'PINNED' || bid.status === 'ACTIVE' ? 'success' : 'secondary'}>{statusLabel(bid.status)}</Badge>
           )}
         </div>
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
