@@ -56,4 +56,16 @@ export default tseslint.config(
     },
   },
   { files: ['src/lib/zod.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // bulletproof-react's API layer: screens call a feature's hooks (features/*/api, or src/api for what several
+    // share), never the typed client itself. The session provider is the session's own data layer.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/api/**', 'src/features/*/api/**', 'src/auth/session.tsx', 'src/test/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='api']", message: 'Call the API through a hook in the feature\'s api/ folder (or src/api), not api() here.' },
+      ],
+    },
+  },
 )

@@ -3,6 +3,7 @@ import { BrowserRouter, Route, Routes, useLocation } from 'react-router'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { AuthProvider } from '@/auth/session'
 import { ProtectedRoute, PublicOnlyRoute } from '@/auth/guards'
+import { RoleGate } from '@/components/role-gate'
 import { PublicLayout } from '@/layouts/PublicLayout'
 import { Toaster } from '@/components/ui/sonner'
 import { pageTitle } from '@/titles'
@@ -64,13 +65,17 @@ export function AppRoutes() {
           }
         >
           <Route path="dashboard" element={<DashboardPage />} />
-          <Route path="marketplace" element={<MarketplacePage />} />
-          <Route path="post-manager" element={<PostManagerPage />} />
-          <Route path="approvals" element={<ApprovalsPage />} />
-          <Route path="my-bids" element={<MyBidsPage />} />
-          <Route path="my-bids/:bidId" element={<PlacementPage />} />
-          <Route path="placements/:bidId" element={<CreatorPlacementPage />} />
-          <Route path="earnings" element={<EarningsPage />} />
+          <Route element={<RoleGate role="BUYER" />}>
+            <Route path="marketplace" element={<MarketplacePage />} />
+            <Route path="my-bids" element={<MyBidsPage />} />
+            <Route path="my-bids/:bidId" element={<PlacementPage />} />
+          </Route>
+          <Route element={<RoleGate role="INFLUENCER" />}>
+            <Route path="post-manager" element={<PostManagerPage />} />
+            <Route path="approvals" element={<ApprovalsPage />} />
+            <Route path="placements/:bidId" element={<CreatorPlacementPage />} />
+            <Route path="earnings" element={<EarningsPage />} />
+          </Route>
           <Route path="settings" element={<SettingsPage />} />
           <Route path="notifications" element={<NotificationsPage />} />
         </Route>

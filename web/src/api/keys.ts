@@ -26,4 +26,6 @@ export const KEYS = {
   placementTrustAll: ['placements', 'trust'] as const,
   placementTrust: (bidId: string) => ['placements', 'trust', bidId] as const,
   evidence: (url: string) => ['placements', 'evidence', url] as const,
+  monthlyEarnings: ['influencer', 'earnings', 'monthly'] as const,
+  monthlySpend: ['buyer', 'spend-by-month'] as const,
 }

@@ -14,3 +14,11 @@ export const instagramConnectionQuery = () =>
   queryOptions({ queryKey: KEYS.instagramConnection, queryFn: async () => unwrap(await api().GET('/instagram/connection')) })
 
 export const notificationsQuery = () => queryOptions({ queryKey: KEYS.notifications, queryFn: async () => unwrap(await api().GET('/notifications')) })
+
+/** The charts' months (components/charts): the creator's earnings and payouts, the brand's spend. */
+export const monthlyEarningsQuery = () => queryOptions({ queryKey: KEYS.monthlyEarnings, queryFn: async () => unwrap(await api().GET('/influencer/earnings/monthly')) })
+
+export const monthlySpendQuery = () => queryOptions({ queryKey: KEYS.monthlySpend, queryFn: async () => unwrap(await api().GET('/payments/spend-by-month')) })
+
+/** GET /instagram/connect → {url}: the provider's authorize page, for a creator's or a brand's connection. */
+export const connectInstagram = async () => unwrap(await api().GET('/instagram/connect'))

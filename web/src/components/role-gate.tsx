@@ -1,5 +1,4 @@
-import * as React from 'react'
-import { Navigate, useLocation } from 'react-router'
+import { Navigate, Outlet, useLocation } from 'react-router'
 import { useAuth } from '@/auth/session'
 import type { Role } from '@/api/client'
 
@@ -8,7 +7,7 @@ import type { Role } from '@/api/client'
  * A page of the other role therefore sends the user to their dashboard instead of calling the server.
  * The Instagram callback always lands on /post-manager: a buyer is taken to the marketplace with its query.
  */
-export function RoleGate({ role, children }: { role: Role; children: React.ReactNode }) {
+export function RoleGate({ role }: { role: Role }) {
   const { user } = useAuth()
   const { pathname, search } = useLocation()
   if (!user) return null
@@ -16,5 +15,5 @@ export function RoleGate({ role, children }: { role: Role; children: React.React
     if (pathname === '/post-manager' && user.role === 'BUYER') return <Navigate to={`/marketplace${search}`} replace />
     return <Navigate to="/dashboard" replace />
   }
-  return <>{children}</>
+  return <Outlet />
 }

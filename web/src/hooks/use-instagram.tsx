@@ -2,8 +2,8 @@ import * as React from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { toast } from 'sonner'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
+import { connectInstagram } from '@/api/queries'
 import { connectReturn } from '@/lib/return-notes'
 
 // reasons and texts as the social service defines them (connections.py)
@@ -37,7 +37,7 @@ export function useInstagramCallbackToast() {
 /** GET /instagram/connect → {url}, then the browser goes to the provider's authorize page. */
 export function useConnectInstagram() {
   return useMutation({
-    mutationFn: async () => unwrap(await api().GET('/instagram/connect')),
+    mutationFn: connectInstagram,
     onSuccess: ({ url }) => window.location.assign(url),
     onError: (err) => toast.error('Could not connect Instagram', { description: serverMessage(err, 'Failed to start the Instagram connection. Please try again.') }),
   })

@@ -4,8 +4,7 @@
    (Recharts) loads lazily, so only the pages that show a chart download it. */
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
+import { monthlyEarningsQuery, monthlySpendQuery } from '@/api/queries'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import type { ChartConfig } from '@/components/ui/chart'
@@ -18,14 +17,6 @@ import type { MonthRow } from './MonthlyBars'
 const MonthlyBars = React.lazy(() => import('./MonthlyBars'))
 const PriceLine = React.lazy(() => import('./PriceLine'))
 const PlacementLines = React.lazy(() => import('./PlacementLines'))
-
-export const CHART_KEYS = {
-  monthlyEarnings: ['influencer', 'earnings', 'monthly'] as const,
-  monthlySpend: ['buyer', 'spend-by-month'] as const,
-}
-
-const fetchMonthlyEarnings = async () => unwrap(await api().GET('/influencer/earnings/monthly'))
-const fetchMonthlySpend = async () => unwrap(await api().GET('/payments/spend-by-month'))
 
 const EARNINGS_CONFIG: ChartConfig = {
   earnings: { label: 'Net earnings', color: 'var(--primary)' },
@@ -99,7 +90,7 @@ function MonthlyCard({ title, description, rows, config, isError, level }: { tit
 }
 
 export function EarningsChartCard() {
-  const monthly = useQuery({ queryKey: CHART_KEYS.monthlyEarnings, queryFn: fetchMonthlyEarnings })
+  const monthly = useQuery(monthlyEarningsQuery())
   return (
     <MonthlyCard title="Earnings by month" description="Net earnings after the platform fee, and payouts sent, over the last six months."
       rows={monthly.data} config={EARNINGS_CONFIG} isError={monthly.isError} level={3} />
@@ -107,7 +98,7 @@ export function EarningsChartCard() {
 }
 
 export function SpendChartCard() {
-  const monthly = useQuery({ queryKey: CHART_KEYS.monthlySpend, queryFn: fetchMonthlySpend })
+  const monthly = useQuery(monthlySpendQuery())
   return (
     <MonthlyCard title="Spend by month" description="What you paid for pinned comments over the last six months (refunds left out)."
       rows={monthly.data} config={SPEND_CONFIG} isError={monthly.isError} level={2} />

@@ -1,5 +1,4 @@
 import * as React from 'react'
-import { RoleGate } from '@/components/role-gate'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { ChevronDown, LayoutGrid, List, Search, SlidersHorizontal, X } from 'lucide-react'
@@ -51,14 +50,6 @@ export function useDebounced<T>(value: T, ms = 300): T {
   return v
 }
 
-export default function MarketplacePage() {
-  return (
-    <RoleGate role="BUYER">
-      <MarketplacePageInner />
-    </RoleGate>
-  )
-}
-
 /** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel);
  *  `&again=1` is the outbid toast's Bid Again, which starts the amount at the current bid plus 10 as My Bids' does. */
 function useSlotFromLink() {
@@ -85,7 +76,7 @@ function useSlotFromLink() {
 
 const MARKETPLACE_VIEW_KEY = 'pinbid.marketplace.view'
 
-function MarketplacePageInner() {
+export default function MarketplacePage() {
   useInstagramCallbackToast()
   // kept by the tab: connecting Instagram from a bid panel leaves the site and comes back to the same search
   const [{ search, filters, sortBy }, setMarketView] = useTabState(MARKETPLACE_VIEW_KEY, DEFAULT_VIEW, isMarketplaceView)

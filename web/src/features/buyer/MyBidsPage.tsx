@@ -1,5 +1,4 @@
 import * as React from 'react'
-import { RoleGate } from '@/components/role-gate'
 import { useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { toast } from 'sonner'
@@ -46,14 +45,6 @@ function usePaymentReturn(): string | null {
 }
 
 export default function MyBidsPage() {
-  return (
-    <RoleGate role="BUYER">
-      <MyBidsPageInner />
-    </RoleGate>
-  )
-}
-
-function MyBidsPageInner() {
   const paid = usePaymentReturn()
   const bids = useBuyerBids()
   // the live stream updates bids (their events) and the current bid of the auctions still running

@@ -2,19 +2,17 @@
    clickable, so people type the short one), and the results: likes, replies and counted clicks over time. */
 import * as React from 'react'
 import { Link, useParams } from 'react-router'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
-import { api } from '@/api/client'
-import { KEYS } from '@/api/keys'
-import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { ApiError, serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
+import { Form } from '@/components/ui/form'
+import { TextField } from '@/components/text-field'
 import { showServerErrors } from '@/lib/server-errors'
 import { Spinner } from '@/components/ui/spinner'
 import { placementSeries } from '@/lib/charts'
@@ -22,27 +20,13 @@ import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
 import { EmptyState, LoadError, StatCard } from '@/components/common'
-import { RoleGate } from '@/components/role-gate'
-import { useBuyerBids } from './api/queries'
+import { placementResultsQuery, useBuyerBids } from './api/queries'
+import { useSaveShortLink } from './api/mutations'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
 
-export const placementKey = KEYS.placementResults
-
 export default function PlacementPage() {
-  return (
-    <RoleGate role="BUYER">
-      <PlacementInner />
-    </RoleGate>
-  )
-}
-
-function PlacementInner() {
   const { bidId = '' } = useParams()
-  const results = useQuery({
-    queryKey: placementKey(bidId),
-    queryFn: async () => unwrap(await api().GET('/instagram/placements/{bid_id}/results', { params: { path: { bid_id: bidId } } })),
-    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
-  })
+  const results = useQuery(placementResultsQuery(bidId))
   const bid = useBuyerBids().data?.find((b) => b.id === bidId)
   const postUrl = bid?.pinSlot.post.permalink ?? bid?.pinSlot.instagramPost?.permalink
   const back = (
@@ -117,16 +101,12 @@ type LinkValues = z.infer<typeof linkSchema>
 type LinkOut = { code: string; shortUrl: string; destination: string; promoCode?: string | null }
 
 function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undefined }) {
-  const queryClient = useQueryClient()
   const form = useForm<LinkValues>({ resolver: zodResolver(linkSchema), defaultValues: { url: link?.destination ?? 'https://', promoCode: link?.promoCode ?? '' } })
   const [error, setError] = React.useState<string | null>(null)
-  const save = useMutation({
-    mutationFn: async ({ url, promoCode }: LinkValues) =>
-      unwrap(await api().PUT('/instagram/placements/{bid_id}/link', { params: { path: { bid_id: bidId } }, body: { url, promoCode: promoCode || null } })),
+  const save = useSaveShortLink(bidId, {
     onSuccess: () => {
       setError(null)
       toast.success('Short link saved', { description: 'Put it in your comment: people can type it.' })
-      void queryClient.invalidateQueries({ queryKey: placementKey(bidId) })
     },
     onError: (err) => {
       showServerErrors(form, err)
@@ -156,32 +136,8 @@ function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undef
         )}
         <Form {...form}>
         <form className="grid gap-3" aria-label="Short link" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
-          <FormField
-            control={form.control}
-            name="url"
-            render={({ field }) => (
-              <FormItem controlId="link-url" className="gap-1">
-                <FormLabel>Your page</FormLabel>
-                <FormControl>
-                  <Input type="url" inputMode="url" maxLength={2000} required {...field} aria-invalid={error || form.formState.errors.url ? true : undefined} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
-            control={form.control}
-            name="promoCode"
-            render={({ field }) => (
-              <FormItem controlId="link-promo" className="gap-1">
-                <FormLabel>Promo code (optional)</FormLabel>
-                <FormControl>
-                  <Input maxLength={32} placeholder="SUMMER-25" {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
+          <TextField control={form.control} name="url" id="link-url" label="Your page" className="gap-1" type="url" inputMode="url" maxLength={2000} required aria-invalid={error || form.formState.errors.url ? true : undefined} />
+          <TextField control={form.control} name="promoCode" id="link-promo" label="Promo code (optional)" className="gap-1" maxLength={32} placeholder="SUMMER-25" />
           {error && (
             <p role="alert" className="text-sm text-destructive">
               {error}

@@ -1,20 +1,18 @@
 import * as React from 'react'
 import { useLocation } from 'react-router'
-import { RoleGate } from '@/components/role-gate'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { toldByAction } from '@/lib/told'
 import { CheckCircle2, Clock, DollarSign, Hourglass } from 'lucide-react'
-import { api } from '@/api/client'
-import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { ApiError, serverMessage } from '@/api/errors'
 import { Spinner } from '@/components/ui/spinner'
 import { platformFeePercent } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
 import { EmptyState, LoadError, StatCard } from '@/components/common'
-import { KEYS } from '@/api/keys'
 import { instagramConnectionQuery } from '@/api/queries'
 import type { Bid } from '@/api/types'
 import { approvalsQuery, pinStatesQuery, useCreatorRecord } from './api/queries'
+import { usePinComment } from './api/mutations'
 import { approvalAction, potentialNet, recordHint, responseTime, untilPaymentRequested } from './approvals'
 import { ApprovalCard } from './components/ApprovalCard'
 import { InstagramLoginDialog } from './components/InstagramLoginDialog'
@@ -23,14 +21,6 @@ import { PinProofDialog } from './components/PinProofDialog'
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 
 export default function ApprovalsPage() {
-  return (
-    <RoleGate role="INFLUENCER">
-      <ApprovalsPageInner />
-    </RoleGate>
-  )
-}
-
-function ApprovalsPageInner() {
   const approvals = useQuery({ ...approvalsQuery(), refetchInterval: untilPaymentRequested })
   const [loginFor, setLoginFor] = React.useState<string | null>(null)
   // a comment posted for the creator to pin in the app: one post is enough, the button says it is done
@@ -102,21 +92,15 @@ function ApprovalsPageInner() {
 }
 
 function usePin(onNeedLogin: (bidId: string) => void, onPosted: (bidId: string) => void) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } })),
+  return usePinComment({
     onSuccess: (out, bidId) => {
-      void queryClient.invalidateQueries({ queryKey: KEYS.pinStates })
       if (out.status === 'AWAITING_MANUAL_PIN') {
         onPosted(bidId)
         toast.success('Comment posted', { description: 'Now pin it in the Instagram app, then press “I pinned it”.', duration: 10_000 })
         return
       }
-      // the marketplace learns of the pin by an event: show it pinned at once
-      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === bidId ? { ...b, status: 'PINNED' } : b)))
       toldByAction(['comment.pinned']) // the notice "Comment pinned" says the same
       toast.success('Comment Pinned', { description: out.commentText ? `“${out.commentText}” is now pinned on your post.` : undefined })
-      for (const key of [KEYS.approvals, KEYS.influencerDashboard, KEYS.earnings]) void queryClient.invalidateQueries({ queryKey: key })
     },
     onError: (err, bidId) => {
       if (err instanceof ApiError && err.status === 401) {

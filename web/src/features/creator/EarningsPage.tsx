@@ -1,4 +1,3 @@
-import { RoleGate } from '@/components/role-gate'
 import { useMutation } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { CalendarDays, DollarSign, Download, Hourglass, TrendingUp, Wallet } from 'lucide-react'
@@ -33,14 +32,6 @@ async function downloadReport() {
 }
 
 export default function EarningsPage() {
-  return (
-    <RoleGate role="INFLUENCER">
-      <EarningsPageInner />
-    </RoleGate>
-  )
-}
-
-function EarningsPageInner() {
   const earnings = useEarnings()
   const payouts = usePayouts()
   const bids = useInfluencerBids()

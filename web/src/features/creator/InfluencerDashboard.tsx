@@ -1,11 +1,10 @@
 import * as React from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
 import { toldByAction } from '@/lib/told'
 import { Bell, ClipboardCheck, DollarSign, ExternalLink, Images, Plus, Trophy, Users } from 'lucide-react'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -20,10 +19,10 @@ import { formatMoney } from '@/lib/money'
 import { EmptyState, fmtDateTime, LoadError, OUTCOME_TOAST_MS, StatCard } from '@/components/common'
 import { ConfirmButton } from '@/components/confirm-button'
 import { useFocusReturn } from '@/hooks/use-focus-return'
-import { KEYS } from '@/api/keys'
 import { notificationsQuery } from '@/api/queries'
 import type { Slot } from '@/api/types'
 import { useActiveSlots, useInfluencerDashboard } from './api/queries'
+import { useEndAuction } from './api/mutations'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
 export const END_AUCTION_FALLBACK = 'There was an error ending the auction. Please try again.'
@@ -44,10 +43,9 @@ export function EndAuctionButton({ slot, onEnd, ending, className }: { slot: Slo
   )
 }
 
-export function useEndAuction() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: async (slotId: string) => unwrap(await api().POST('/influencer/pin-slots/{slot_id}/end-auction', { params: { path: { slot_id: slotId } } })),
+/** Ending an auction from the dashboard or the post manager: one toast says how it went. */
+export function useEndAuctionWithToast() {
+  return useEndAuction({
     onSuccess: (slot) => {
       // the notice of the close (approve the winner, or unsold) says the same: this toast is the one
       toldByAction([slot.bidCount > 0 ? 'auction.approve' : 'auction.unsold'])
@@ -55,7 +53,6 @@ export function useEndAuction() {
         description: slot.bidCount > 0 ? 'The winning bid is waiting for your approval.' : 'The auction closed without bids.',
         duration: OUTCOME_TOAST_MS,
       })
-      for (const key of [KEYS.activeSlots, KEYS.influencerDashboard, KEYS.approvals, KEYS.posts]) void queryClient.invalidateQueries({ queryKey: key })
     },
     onError: (err) => toast.error('Failed to End Auction', { description: serverMessage(err, END_AUCTION_FALLBACK) }),
   })
@@ -67,7 +64,7 @@ export function InfluencerDashboard() {
   const slots = useActiveSlots()
   const notifications = useQuery(notificationsQuery())
   const [historySlot, setHistorySlot] = React.useState<Slot | null>(null)
-  const end = useEndAuction()
+  const end = useEndAuctionWithToast()
 
   return (
     <div className="mx-auto w-full max-w-6xl space-y-6">

@@ -10,7 +10,6 @@ import { Badge } from '@/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { EmptyState, LoadError, fmtDateTime } from '@/components/common'
-import { RoleGate } from '@/components/role-gate'
 import { SlotMedia } from '@/components/slot-media'
 import { statusLabel } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
@@ -19,14 +18,6 @@ import { useInfluencerBids } from './api/queries'
 import { PlacementTrustPanel } from './components/PlacementTrustPanel'
 
 export default function CreatorPlacementPage() {
-  return (
-    <RoleGate role="INFLUENCER">
-      <PlacementInner />
-    </RoleGate>
-  )
-}
-
-function PlacementInner() {
   const { bidId = '' } = useParams()
   const trust = useQuery(trustQuery(bidId))
   const bids = useInfluencerBids()

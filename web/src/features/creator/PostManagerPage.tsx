@@ -1,5 +1,4 @@
 import * as React from 'react'
-import { RoleGate } from '@/components/role-gate'
 import { Link } from 'react-router'
 import { BadgeCheck, Camera, DollarSign, ExternalLink, Eye, Gavel, Heart, HelpCircle, Images, MessageCircle, Plus, Settings } from 'lucide-react'
 import { useAuth } from '@/auth/session'
@@ -14,21 +13,13 @@ import { EmptyState, fmtDateTime, LoadError, StatCard } from '@/components/commo
 import { SlotMedia } from '@/components/slot-media'
 import type { Post, Slot } from '@/api/types'
 import { useActiveSlots, useInfluencerDashboard, usePosts } from './api/queries'
-import { BidHistorySheet, useEndAuction } from './InfluencerDashboard'
+import { BidHistorySheet, useEndAuctionWithToast } from './InfluencerDashboard'
 import { useConnectInstagram, useInstagramCallbackToast } from '@/hooks/use-instagram'
 import { CreateSlotDialog } from './components/CreateSlotDialog'
 
 const HELP_URL = 'https://help.instagram.com/502981923235522'
 
 export default function PostManagerPage() {
-  return (
-    <RoleGate role="INFLUENCER">
-      <PostManagerPageInner />
-    </RoleGate>
-  )
-}
-
-function PostManagerPageInner() {
   useInstagramCallbackToast()
   const { user } = useAuth()
   if (!user?.instagramConnected) return <ConnectScreen />
@@ -86,7 +77,7 @@ function Connected() {
   const active = useActiveSlots()
   const [manage, setManage] = React.useState<Slot | null>(null)
   const [createFor, setCreateFor] = React.useState<Post | null>(null)
-  const end = useEndAuction()
+  const end = useEndAuctionWithToast()
 
   const activeSlotOf = (p: Post) => p.pinSlots.find((s) => s.status === 'ACTIVE')
   const liveSlots = active.data ?? []

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { Bell } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { useFlash } from '@/hooks/use-motion'
-import { useUnreadCount } from './api'
+import { useUnreadCount } from './api/queries'
 
 export function unreadLabel(count: number) {
   if (count === 0) return 'Notifications, none unread'

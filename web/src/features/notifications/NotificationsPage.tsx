@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
 import { EmptyState, fmtDateTime, Loading, LoadError } from '@/components/common'
 import type { LiveNotice } from '@/api/live/events'
-import { useMarkRead, useNotifications, useUnreadCount } from './api'
+import { useMarkRead, useNotifications, useUnreadCount } from './api/queries'
 
 export const NOTIFICATIONS_LOAD_ERROR = 'Failed to load notifications. Please try again later.'
 

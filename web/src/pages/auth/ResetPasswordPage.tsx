@@ -9,8 +9,8 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { useForgotPassword, useResetPassword } from '@/api/auth'
+import { serverMessage } from '@/api/errors'
 import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
@@ -29,10 +29,11 @@ function ForgotForm() {
   const form = useForm<ForgotValues>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } })
   const busy = form.formState.isSubmitting
   const [sent, setSent] = React.useState(false)
+  const request = useForgotPassword()
 
   async function onSubmit({ email }: ForgotValues) {
     try {
-      unwrap(await api().POST('/auth/forgot-password', { body: { email } }))
+      await request.mutateAsync(email)
       toast.success('Password Reset Email Sent', { description: 'If an account with that email exists, you will receive a password reset link.' })
       setSent(true)
     } catch (err) {
@@ -85,10 +86,11 @@ function ResetForm({ token }: { token: string }) {
   const navigate = useNavigate()
   const form = useForm<ResetValues>({ resolver: zodResolver(resetSchema), defaultValues: { newPassword: '', confirmPassword: '' } })
   const busy = form.formState.isSubmitting
+  const reset = useResetPassword(token)
 
   async function onSubmit({ newPassword }: ResetValues) {
     try {
-      unwrap(await api().POST('/auth/reset-password', { body: { token, newPassword } }))
+      await reset.mutateAsync(newPassword)
       toast.success('Password Reset Successful', { description: 'Your password has been reset. You can now log in with your new password.' })
       navigate('/login', { replace: true })
     } catch (err) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
+import { ApiError, unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import type { SlotQuery } from '@/lib/filters'
 
@@ -17,6 +17,14 @@ export const commentsQuery = (slotId: string) =>
   queryOptions({
     queryKey: KEYS.comments(slotId),
     queryFn: async () => unwrap(await api().GET('/instagram/comments/{pin_slot_id}', { params: { path: { pin_slot_id: slotId } } })),
+  })
+
+/** A pinned placement's figures and its short link; a 404 (no placement yet) is not asked again. */
+export const placementResultsQuery = (bidId: string) =>
+  queryOptions({
+    queryKey: KEYS.placementResults(bidId),
+    queryFn: async () => unwrap(await api().GET('/instagram/placements/{bid_id}/results', { params: { path: { bid_id: bidId } } })),
+    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
   })
 
 export const useBuyerDashboard = () => useQuery(buyerDashboardQuery())

@@ -1,10 +1,8 @@
 import * as React from 'react'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
 import { BarChart3, Clock, CreditCard, ExternalLink, MessageSquarePlus, Pin } from 'lucide-react'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
@@ -13,39 +11,29 @@ import { capitalize, cn } from '@/lib/utils'
 import { formatMoney } from '@/lib/money'
 import { fmtDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
-import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
 import { useFlash } from '@/hooks/use-motion'
 import { payingBid } from '@/lib/return-notes'
+import { useCancelBid, usePayForBid } from '../api/mutations'
 
 
 /** `onBidAgain` opens the bid panel on the slot, its amount at the current bid plus 10 (as the outbid toast's does). */
 export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void; onBidAgain: (b: Bid) => void }) {
-  const queryClient = useQueryClient()
   const row = React.useRef<HTMLElement>(null)
   React.useEffect(() => {
     if (highlighted) row.current?.scrollIntoView?.({ block: 'center' })
   }, [highlighted])
   const c = buyerControls(bid)
-  const reload = () => {
-    void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
-    void queryClient.invalidateQueries({ queryKey: KEYS.buyerDashboard })
-  }
 
-  const pay = useMutation({
-    mutationFn: async () => unwrap(await api().POST('/payments/create-checkout-session', { body: { bidId: bid.id } })),
+  const pay = usePayForBid(bid.id, {
     onSuccess: ({ url }) => {
       payingBid.remember(bid.id)
       window.location.assign(url)
     },
     onError: () => toast.error('Creating checkout session', { description: 'Failed to initiate payment. Please try again.' }),
   })
-  const cancel = useMutation({
-    mutationFn: async () => unwrap(await api().POST('/buyer/bids/{bid_id}/cancel', { params: { path: { bid_id: bid.id } } })),
-    onSuccess: () => {
-      toast.success('Bid Cancelled')
-      reload()
-    },
+  const cancel = useCancelBid(bid.id, {
+    onSuccess: () => toast.success('Bid Cancelled'),
     onError: (err) => toast.error('Failed to cancel bid', { description: serverMessage(err, 'There was an error cancelling your bid.') }),
   })
 

@@ -1,13 +1,10 @@
 import * as React from 'react'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { z } from '@/lib/zod'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
-import { KEYS } from '@/api/keys'
+import { serverMessage } from '@/api/errors'
 import type { Bid } from '@/api/types'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
@@ -15,6 +12,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { maxNewCommentLength } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
+import { useSubmitComment } from '../api/mutations'
 
 // spec: nothing happens on empty text, so the rule has no message to show
 const commentSchema = z.object({ commentText: z.string().trim().min(1, '') })
@@ -22,7 +20,6 @@ type CommentValues = z.infer<typeof commentSchema>
 
 /** A won bid's comment, written after the auction (POST /buyer/comment-submission). */
 export function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void }) {
-  const queryClient = useQueryClient()
   const focusReturn = useFocusReturn()
   const form = useForm<CommentValues>({ resolver: zodResolver(commentSchema), defaultValues: { commentText: '' } })
   const text = useWatch({ control: form.control, name: 'commentText' })
@@ -32,11 +29,9 @@ export function CommentDialog({ bid, onClose }: { bid: Bid | null; onClose: () =
     form.reset({ commentText: bid?.commentId ? '' : (bid?.comment ?? '') })
     setError(null)
   }, [bid, form])
-  const submit = useMutation({
-    mutationFn: async (body: { bidId: string; commentText: string }) => unwrap(await api().POST('/buyer/comment-submission', { body })),
+  const submit = useSubmitComment({
     onSuccess: () => {
       toast.success('Comment Submitted', { description: 'The creator will pin it on the post.' })
-      void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
       onClose()
     },
     onError: (err) => {

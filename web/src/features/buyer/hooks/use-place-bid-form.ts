@@ -5,8 +5,7 @@ import { toldByAction } from '@/lib/told'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { api } from '@/api/client'
-import { ApiError, serverMessage, unwrap } from '@/api/errors'
+import { ApiError, serverMessage } from '@/api/errors'
 import { bidAgainAmount, bidMaximum, buildBidBody, defaultBidAmount, largeBidRatio, liveBidOn, money2, validateComment, type CommentMode } from '@/lib/bids'
 import { readMoney } from '@/lib/money'
 import { brandLabel } from '@/lib/disclosure'
@@ -14,7 +13,8 @@ import { useAuth } from '@/auth/session'
 import { KEYS } from '@/api/keys'
 import type { Slot } from '@/api/types'
 import { buyerBidsQuery, commentsQuery } from '../api/queries'
-import { instagramConnectionQuery } from '@/api/queries'
+import { buyNowSlot, placeBid } from '../api/mutations'
+import { connectInstagram, instagramConnectionQuery } from '@/api/queries'
 import { connectReturn } from '@/lib/return-notes'
 import { type LargeBid } from '../LargeBidDialog'
 import { useNow } from '@/hooks/use-motion'
@@ -92,7 +92,7 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void, suggest: BidSu
   }
 
   const place = useMutation({
-    mutationFn: async (body: ReturnType<typeof buildBidBody>) => unwrap(await api().POST('/buyer/bids', { body })),
+    mutationFn: placeBid,
     onSuccess: (bid) => {
       toast.success('Bid Placed Successfully!', { description: bidPlacedText(bid, mine) })
       invalidate()
@@ -106,8 +106,7 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void, suggest: BidSu
   })
 
   const buyNow = useMutation({
-    mutationFn: async (body: { pinSlotId: string; commentId?: string; commentUsername?: string; commentText?: string; newCommentText?: string }) =>
-      unwrap(await api().POST('/buyer/buy-now', { body })),
+    mutationFn: buyNowSlot,
     onSuccess: () => {
       toldByAction(['auction.won']) // "You won the auction" says the same
       toast.success('Purchase Successful', { description: 'The slot is yours. The creator will review it before you pay.' })
@@ -118,7 +117,7 @@ export function usePlaceBidForm(opened: Slot, onDone: () => void, suggest: BidSu
   })
 
   const connect = useMutation({
-    mutationFn: async () => unwrap(await api().GET('/instagram/connect')),
+    mutationFn: connectInstagram,
     onSuccess: ({ url }) => {
       connectReturn.remember(slot.id)
       window.location.assign(url)

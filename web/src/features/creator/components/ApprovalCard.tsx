@@ -1,8 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { Check, Pin, X } from 'lucide-react'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
@@ -12,37 +10,28 @@ import { fmtDateTime, OUTCOME_TOAST_MS } from '@/components/common'
 import { ConfirmButton } from '@/components/confirm-button'
 import { SlotMedia } from '@/components/slot-media'
 import { PostLink } from '@/components/post-link'
-import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
 import { approvalAction } from '../approvals'
+import { useApproveComment, useDecideBid } from '../api/mutations'
 import { PlacementTrustPanel } from './PlacementTrustPanel'
 
 
 type CardProps = { bid: Bid; onPin: () => void; pinning: boolean; manual?: boolean; posted?: boolean; onConfirm?: () => void; confirming?: boolean }
 
 export function ApprovalCard({ bid, onPin, pinning, manual = false, posted = false, onConfirm, confirming = false }: CardProps) {
-  const queryClient = useQueryClient()
   const action = approvalAction(bid.status)
-  const decide = useMutation({
-    mutationFn: async (status: 'APPROVED' | 'REJECTED') => unwrap(await api().POST('/influencer/approvals/{bid_id}', { params: { path: { bid_id: bid.id } }, body: { status } })),
-    onSuccess: (decided, status) => {
-      // the card changes with its toast, not when the list is next read
-      queryClient.setQueryData<Bid[]>(KEYS.approvals, (list) => list?.map((b) => (b.id === decided.id ? decided : b)))
+  const decide = useDecideBid(bid.id, {
+    onSuccess: (_decided, status) => {
       if (status === 'APPROVED') toast.success('Approval Successful', { description: 'The brand has been asked to pay.', duration: OUTCOME_TOAST_MS })
       else toast.success('Bid Rejected', { description: 'The brand has been told.', duration: OUTCOME_TOAST_MS })
-      for (const key of [KEYS.approvals, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
     },
     onError: (err, status) => {
       if (status === 'APPROVED') toast.error('Error Approving Bid', { description: serverMessage(err, 'Please try again.') })
       else toast.error('Failed to reject bid', { description: serverMessage(err, 'Please try again.') })
     },
   })
-  const approveComment = useMutation({
-    mutationFn: async () => unwrap(await api().POST('/influencer/approvals/{bid_id}/comment', { params: { path: { bid_id: bid.id } } })),
-    onSuccess: () => {
-      toast.success('Comment approved', { description: 'Pinbid will post or pin exactly this text.' })
-      void queryClient.invalidateQueries({ queryKey: KEYS.approvals })
-    },
+  const approveComment = useApproveComment(bid.id, {
+    onSuccess: () => toast.success('Comment approved', { description: 'Pinbid will post or pin exactly this text.' }),
     onError: (err) => toast.error('Could not approve the comment', { description: serverMessage(err, 'Please try again.') }),
   })
   const slot = bid.pinSlot

@@ -1,11 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
-import { api } from '@/api/client'
-import { unwrap } from '@/api/errors'
-import { KEYS } from '@/api/keys'
 import { categoriesQuery } from '@/api/queries'
 import type { Post } from '@/api/types'
 import { MoneyField } from '@/components/money-field'
@@ -18,6 +15,7 @@ import { useFocusReturn } from '@/hooks/use-focus-return'
 import { readMoney } from '@/lib/money'
 import { showServerErrors } from '@/lib/server-errors'
 import { capitalize } from '@/lib/utils'
+import { useCreateSlot } from '../api/mutations'
 import { AUCTION_END_CHOICES, DURATION_CHOICES, slotFormProblem, slotFormSchema, type SlotFormValues } from '../slot-form'
 
 export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
@@ -31,10 +29,7 @@ export function CreateSlotDialog({ post, onClose }: { post: Post | null; onClose
   )
 }
 
-type SlotBody = { postId: string; title: string; description: string; category: string; minBid: number; buyNowPrice?: number; auctionEnd: string; duration: number }
-
 function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) {
-  const queryClient = useQueryClient()
   const categories = useQuery(categoriesQuery())
   const form = useForm<SlotFormValues>({
     resolver: zodResolver(slotFormSchema),
@@ -44,11 +39,9 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
   const values = useWatch({ control: form.control }) as SlotFormValues
   const error = form.formState.submitCount > 0 ? slotFormProblem(values) : null
 
-  const create = useMutation({
-    mutationFn: async (body: SlotBody) => unwrap(await api().POST('/influencer/pin-slots', { body })),
+  const create = useCreateSlot({
     onSuccess: () => {
       toast.success('Pin slot created successfully!')
-      for (const key of [KEYS.posts, KEYS.activeSlots, KEYS.influencerDashboard]) void queryClient.invalidateQueries({ queryKey: key })
       onClose()
     },
     onError: (err) => {

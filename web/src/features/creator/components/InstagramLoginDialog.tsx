@@ -1,17 +1,16 @@
 import * as React from 'react'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
-import { useMutation } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { Input } from '@/components/ui/input'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { showServerErrors } from '@/lib/server-errors'
+import { useInstagramLogin } from '../api/mutations'
 
 export const IG_LOGIN_FALLBACK = 'Failed to login to Instagram. Please check your credentials.'
 
@@ -25,8 +24,7 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: user?.instagramHandle ?? '', password: '' } })
   const [error, setError] = React.useState<string | null>(null)
   const focusReturn = useFocusReturn()
-  const login = useMutation({
-    mutationFn: async (body: LoginValues) => unwrap(await api().POST('/influencer/instagram-login', { body })),
+  const login = useInstagramLogin({
     // the pin that follows says how it went (Comment Pinned): the login itself adds no toast
     onSuccess: () => {
       form.resetField('password')

@@ -1,8 +1,7 @@
 import * as React from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { api } from '@/api/client'
-import { serverMessage, unwrap } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -12,8 +11,8 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, MINIMUM_PAYOUT_CEILING_CENTS, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
 import { MoneyInput } from '@/components/money-input'
-import { KEYS } from '@/api/keys'
 import { payoutSettingsQuery } from '../api/queries'
+import { useSavePayoutSettings } from '../api/mutations'
 
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -29,7 +28,6 @@ export function PayoutSettingsCard() {
 }
 
 export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
-  const queryClient = useQueryClient()
   const form = useForm<PayoutForm>({ resolver: zodResolver(payoutSchema), defaultValues: initial })
   const values = useWatch({ control: form.control }) as PayoutForm
   // the rules speak once the person has changed something or tried to save (spec section 5)
@@ -41,12 +39,8 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   const errors: PayoutErrors = validatePayout(values)
   const messages = Object.values(errors)
   const set = <K extends PayoutField>(key: K, value: PayoutForm[K]) => form.setValue(key, value as never, { shouldDirty: true })
-  const save = useMutation({
-    mutationFn: async (body: PayoutForm) => unwrap(await api().PUT('/influencer/payout-settings', { body: payoutBody(body) })),
-    onSuccess: (saved) => {
-      queryClient.setQueryData(KEYS.payoutSettings, saved)
-      toast.success('Payout Settings Saved')
-    },
+  const save = useSavePayoutSettings({
+    onSuccess: () => toast.success('Payout Settings Saved'),
     onError: (err) => {
       showServerErrors(form, err)
       toast.error('Failed to save payout settings', { description: serverMessage(err, 'There was an error saving your payout settings. Please try again.') })
@@ -99,7 +93,7 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
           aria-label="Payout settings"
           className="grid gap-4"
           onSubmit={form.handleSubmit(
-            (body) => save.mutate(body),
+            (body) => save.mutate(payoutBody(body)),
             () => setTouched(true),
           )}
         >

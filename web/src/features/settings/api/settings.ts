@@ -23,8 +23,6 @@ export const useChangePassword = () =>
     mutationFn: (body: { currentPassword: string; newPassword: string }) => rotateToken(async () => unwrap(await api().POST('/auth/change-password', { body }))),
   })
 
-export const useConnectInstagramAccount = () => useMutation({ mutationFn: async () => unwrap(await api().GET('/instagram/connect')) })
-
 export function useChoosePinMethod() {
   const queryClient = useQueryClient()
   return useMutation({

@@ -1,23 +1,17 @@
-import { toast } from 'sonner'
 import { Camera } from 'lucide-react'
-import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
-import { useConnectInstagramAccount } from '../api/settings'
+import { useConnectInstagram } from '@/hooks/use-instagram'
 import { PinMethod } from './PinMethod'
 import { SectionTitle } from './SectionTitle'
 
 export function InstagramCard() {
   const { user } = useAuth()
-  const connect = useConnectInstagramAccount()
-  const start = () =>
-    connect.mutate(undefined, {
-      onSuccess: ({ url }) => window.location.assign(url),
-      onError: (err) => toast.error('Could not connect Instagram', { description: serverMessage(err, 'Failed to start the Instagram connection. Please try again.') }),
-    })
+  const connect = useConnectInstagram()
+  const start = () => connect.mutate()
   const connected = Boolean(user?.instagramConnected)
 
   return (
