@@ -1,21 +1,25 @@
 import * as React from 'react'
 import { ScrollText } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from '@/lib/zod'
 import { EmptyState, LoadError, Loading } from '@/components/common'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { serverMessage } from '@/api/errors'
 import { useAudit, type AuditFilter } from './api/queries'
 import type { AuditEntry } from './api/types'
+import { FilterField, FilterForm } from './components/FilterForm'
 import { When } from './components/status'
 
-const OBJECT_TYPES = ['', 'dispute', 'payment', 'user', 'flag']
+const OBJECT_TYPES = ['', 'dispute', 'payment', 'user', 'flag'] as const
+
+const filterSchema = z.object({ objectType: z.enum(OBJECT_TYPES), objectId: z.string().trim().max(100) })
+type FilterValues = z.infer<typeof filterSchema>
 
 export default function AuditPage() {
   const [filter, setFilter] = React.useState<AuditFilter>({})
-  const [objectType, setObjectType] = React.useState('')
-  const [objectId, setObjectId] = React.useState('')
+  const form = useForm<FilterValues>({ resolver: zodResolver(filterSchema), defaultValues: { objectType: '', objectId: '' } })
   // the pages read so far, each from the `actedAt` of the one before
   const [cursors, setCursors] = React.useState<(string | undefined)[]>([undefined])
   return (
@@ -26,33 +30,27 @@ export default function AuditPage() {
         </h1>
         <p className="text-sm text-muted-foreground">Every operator action, in every service: who, what, which object, when and why. Nobody can change it.</p>
       </div>
-      <form
-        aria-label="Filter the audit log"
-        className="flex flex-wrap items-end gap-2"
-        onSubmit={(e) => {
-          e.preventDefault()
-          setFilter({ objectType: objectType || undefined, objectId: objectId.trim() || undefined })
+      <FilterForm
+        form={form}
+        label="Filter the audit log"
+        onFilter={({ objectType, objectId }) => {
+          setFilter({ objectType: objectType || undefined, objectId: objectId || undefined })
           setCursors([undefined])
         }}
       >
-        <div className="grid gap-1">
-          <Label htmlFor="audit-type">Object</Label>
-          <NativeSelect id="audit-type" value={objectType} onChange={(e) => setObjectType(e.target.value)}>
-            {OBJECT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t ? t.charAt(0).toUpperCase() + t.slice(1) : 'Any'}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="grid min-w-0 flex-1 gap-1">
-          <Label htmlFor="audit-id">Object id</Label>
-          <Input id="audit-id" value={objectId} onChange={(e) => setObjectId(e.target.value)} maxLength={100} placeholder="any" />
-        </div>
-        <Button type="submit" variant="outline">
-          Filter
-        </Button>
-      </form>
+        <FilterField control={form.control} name="objectType" id="audit-type" label="Object">
+          {(field) => (
+            <NativeSelect {...field}>
+              {OBJECT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t ? t.charAt(0).toUpperCase() + t.slice(1) : 'Any'}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FilterField>
+        <FilterField control={form.control} name="objectId" id="audit-id" label="Object id" className="min-w-0 flex-1" maxLength={100} placeholder="any" />
+      </FilterForm>
       <ol aria-label="Audit entries" className="grid gap-2">
         {cursors.map((before, i) => (
           <AuditPageOf

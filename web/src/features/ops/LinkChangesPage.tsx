@@ -1,23 +1,31 @@
 import * as React from 'react'
 import { Link2 } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from '@/lib/zod'
 import { EmptyState, LoadError, Loading } from '@/components/common'
-import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { serverMessage } from '@/api/errors'
 import { useLinkChanges } from './api/queries'
 import type { LinkChange } from './api/types'
+import { FilterField, FilterForm } from './components/FilterForm'
 import { When } from './components/status'
 import { brandName, creatorName } from './names'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+const filterSchema = z.object({
+  bidId: z
+    .string()
+    .trim()
+    .refine((id) => !id || UUID.test(id), 'A bid id looks like 3f1c2b8e-0000-4000-8000-000000000001.'),
+})
+type FilterValues = z.infer<typeof filterSchema>
+
 /** Short links whose target the brand changed after the creator pinned the comment: what people now reach is not
  *  what the creator agreed to show. Newest first; one bid's changes with the filter. */
 export default function LinkChangesPage() {
-  const [typed, setTyped] = React.useState('')
+  const form = useForm<FilterValues>({ resolver: zodResolver(filterSchema), defaultValues: { bidId: '' } })
   const [bidId, setBidId] = React.useState('')
-  const [problem, setProblem] = React.useState<string | null>(null)
   return (
     <section aria-labelledby="links-title" className="grid gap-4">
       <div>
@@ -28,40 +36,9 @@ export default function LinkChangesPage() {
           Short links whose target changed after their comment was pinned. The targets are shown as text: open one only if you mean to.
         </p>
       </div>
-      <form
-        aria-label="Filter the link changes"
-        className="flex flex-wrap items-end gap-2"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault()
-          const wanted = typed.trim()
-          if (wanted && !UUID.test(wanted)) return setProblem('A bid id looks like 3f1c2b8e-0000-4000-8000-000000000001.')
-          setProblem(null)
-          setBidId(wanted)
-        }}
-      >
-        <div className="grid min-w-0 flex-1 gap-1">
-          <Label htmlFor="links-bid">Bid id</Label>
-          <Input
-            id="links-bid"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            maxLength={64}
-            placeholder="any"
-            autoComplete="off"
-            aria-invalid={problem !== null}
-            aria-describedby={problem ? 'links-bid-problem' : undefined}
-          />
-        </div>
-        <Button type="submit" variant="outline">
-          Filter
-        </Button>
-        {problem && (
-          <p id="links-bid-problem" role="alert" className="basis-full text-sm text-destructive">
-            {problem}
-          </p>
-        )}
-      </form>
+      <FilterForm form={form} label="Filter the link changes" onFilter={(values) => setBidId(values.bidId)}>
+        <FilterField control={form.control} name="bidId" id="links-bid" label="Bid id" className="min-w-0 flex-1" maxLength={64} placeholder="any" autoComplete="off" />
+      </FilterForm>
       <LinkChangeTable bidId={bidId} />
     </section>
   )

@@ -1,43 +1,35 @@
 import * as React from 'react'
 import { toast } from 'sonner'
-import { Search, Users } from 'lucide-react'
+import { Users } from 'lucide-react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from '@/lib/zod'
 import { EmptyState, LoadError, Loading } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { serverMessage } from '@/api/errors'
 import { useRefundPayment, useSetSuspension, useUserPayments, useUserSearch } from './api/queries'
 import { refundable, type OpsPayment, type OpsUser } from './api/types'
+import { FilterField, FilterForm } from './components/FilterForm'
 import { ReasonDialog } from './components/ReasonDialog'
 import { Money, StatusBadge, When } from './components/status'
 
 const ROLE = { INFLUENCER: 'Creator', BUYER: 'Brand', OPERATOR: 'Operator' } as const
 
+const searchSchema = z.object({ q: z.string().trim().max(254) })
+type SearchValues = z.infer<typeof searchSchema>
+
 export default function UsersPage() {
-  const [typed, setTyped] = React.useState('')
+  const form = useForm<SearchValues>({ resolver: zodResolver(searchSchema), defaultValues: { q: '' } })
   const [query, setQuery] = React.useState('')
   return (
     <section aria-labelledby="users-title" className="grid gap-4">
       <h1 id="users-title" className="text-2xl font-bold">
         Users
       </h1>
-      <form
-        role="search"
-        className="flex gap-2"
-        onSubmit={(e) => {
-          e.preventDefault()
-          setQuery(typed.trim())
-        }}
-      >
-        <Label htmlFor="user-search" className="sr-only">
-          Email or name
-        </Label>
-        <Input id="user-search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Email or name" maxLength={254} autoComplete="off" />
-        <Button type="submit">
-          <Search /> Search
-        </Button>
-      </form>
+      <FilterForm form={form} search onFilter={({ q }) => setQuery(q)}>
+        <FilterField control={form.control} name="q" id="user-search" label="Email or name" hideLabel className="min-w-0 flex-1" placeholder="Email or name" maxLength={254} autoComplete="off" />
+      </FilterForm>
       <UserResults q={query} />
     </section>
   )
