@@ -1,23 +1,37 @@
 import * as React from 'react'
-import type { Control, FieldPath, FieldValues } from 'react-hook-form'
+import type { Control, ControllerRenderProps, FieldPath, FieldValues } from 'react-hook-form'
 import { Input } from '@/components/ui/input'
+import { NativeSelect } from '@/components/ui/native-select'
+import { Textarea } from '@/components/ui/textarea'
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { cn } from '@/lib/utils'
 
-interface TextFieldProps<T extends FieldValues> extends Omit<React.ComponentProps<typeof Input>, 'name' | 'id' | 'prefix' | 'value' | 'defaultValue'> {
+interface FieldFrameProps<T extends FieldValues> {
   control: Control<T>
   name: FieldPath<T>
-  /** the input's id (labels and links refer to it); the field's name when not given */
+  /** the control's id (labels and links refer to it); the field's name when not given */
   id?: string
   label: string
+  /** a description that gives way to the field's message */
   hint?: React.ReactNode
-  /** a fixed sign before the value, such as "@" */
-  prefix?: string
+  /** a line under the control that stays when there is a message (a count of characters left) */
+  note?: React.ReactNode
   labelAside?: React.ReactNode
+  className?: string
 }
 
-/** One labelled input of a react-hook-form form: its schema's or the server's message shows under it. */
-export function TextField<T extends FieldValues>({ control, name, id, label, hint, prefix, labelAside, className, ...inputProps }: TextFieldProps<T>) {
+/** One labelled control of a react-hook-form form: its schema's or the server's message shows under it. */
+export function LabelledField<T extends FieldValues>({
+  control,
+  name,
+  id,
+  label,
+  hint,
+  note,
+  labelAside,
+  className,
+  children,
+}: FieldFrameProps<T> & { children: (field: ControllerRenderProps<T, FieldPath<T>>) => React.ReactElement }) {
   return (
     <FormField
       control={control}
@@ -28,20 +42,61 @@ export function TextField<T extends FieldValues>({ control, name, id, label, hin
             <FormLabel>{label}</FormLabel>
             {labelAside}
           </div>
-          <div className="relative">
-            {prefix && (
-              <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
-                {prefix}
-              </span>
-            )}
-            <FormControl>
-              <Input className={cn(prefix && 'pl-7')} {...inputProps} {...field} value={field.value ?? ''} />
-            </FormControl>
-          </div>
+          {children(field)}
           {hint && <FormDescription>{hint}</FormDescription>}
+          {note}
           <FormMessage />
         </FormItem>
       )}
     />
+  )
+}
+
+type InputProps = Omit<React.ComponentProps<typeof Input>, 'name' | 'id' | 'prefix' | 'value' | 'defaultValue'>
+
+/** A labelled text input; `prefix` is a fixed sign before the value, such as "@". */
+export function TextField<T extends FieldValues>({ prefix, control, name, id, label, hint, note, labelAside, className, ...inputProps }: FieldFrameProps<T> & InputProps & { prefix?: string }) {
+  return (
+    <LabelledField control={control} name={name} id={id} label={label} hint={hint} note={note} labelAside={labelAside} className={className}>
+      {(field) => (
+        <div className="relative">
+          {prefix && (
+            <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-muted-foreground">
+              {prefix}
+            </span>
+          )}
+          <FormControl>
+            <Input className={cn(prefix && 'pl-7')} {...inputProps} {...field} value={field.value ?? ''} />
+          </FormControl>
+        </div>
+      )}
+    </LabelledField>
+  )
+}
+
+type TextareaProps = Omit<React.ComponentProps<typeof Textarea>, 'name' | 'id' | 'value' | 'defaultValue'>
+
+export function TextareaField<T extends FieldValues>({ control, name, id, label, hint, note, labelAside, className, ...textareaProps }: FieldFrameProps<T> & TextareaProps) {
+  return (
+    <LabelledField control={control} name={name} id={id} label={label} hint={hint} note={note} labelAside={labelAside} className={className}>
+      {(field) => (
+        <FormControl>
+          <Textarea {...textareaProps} {...field} />
+        </FormControl>
+      )}
+    </LabelledField>
+  )
+}
+
+/** A labelled native select; its options are the children. */
+export function SelectField<T extends FieldValues>({ control, name, id, label, hint, note, labelAside, className, children }: FieldFrameProps<T> & { children: React.ReactNode }) {
+  return (
+    <LabelledField control={control} name={name} id={id} label={label} hint={hint} note={note} labelAside={labelAside} className={className}>
+      {(field) => (
+        <FormControl>
+          <NativeSelect {...field}>{children}</NativeSelect>
+        </FormControl>
+      )}
+    </LabelledField>
   )
 }

@@ -1,17 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
+import { FormDialogBody, FormDialogShell } from '@/components/form-dialog'
+import { SelectField, TextareaField, TextField } from '@/components/text-field'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { categoriesQuery } from '@/api/queries'
 import type { Post } from '@/api/types'
 import { MoneyField } from '@/components/money-field'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
-import { NativeSelect } from '@/components/ui/native-select'
-import { Textarea } from '@/components/ui/textarea'
-import { useFocusReturn } from '@/hooks/use-focus-return'
 import { readMoney } from '@/lib/money'
 import { showServerErrors } from '@/lib/server-errors'
 import { capitalize } from '@/lib/utils'
@@ -21,11 +16,10 @@ import { AUCTION_END_CHOICES, DURATION_CHOICES, slotFormProblem, slotFormSchema,
 export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
 
 export function CreateSlotDialog({ post, onClose }: { post: Post | null; onClose: () => void }) {
-  const focusReturn = useFocusReturn()
   return (
-    <Dialog open={post !== null} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto" {...focusReturn}>{post && <CreateSlotForm key={post.id} post={post} onClose={onClose} />}</DialogContent>
-    </Dialog>
+    <FormDialogShell open={post !== null} onClose={onClose} className="max-h-[90dvh] overflow-y-auto">
+      {post && <CreateSlotForm key={post.id} post={post} onClose={onClose} />}
+    </FormDialogShell>
   )
 }
 
@@ -68,104 +62,44 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
   }
 
   return (
-    <Form {...form}>
-      <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4">
-        <DialogHeader>
-          <DialogTitle>Create Pin Slot</DialogTitle>
-          <DialogDescription>Auction the pinned comment on this post.</DialogDescription>
-        </DialogHeader>
-        <FormField
-          control={form.control}
-          name="title"
-          render={({ field }) => (
-            <FormItem controlId="slot-title">
-              <FormLabel>Title</FormLabel>
-              <FormControl>
-                <Input maxLength={120} placeholder="e.g. Morning routine reel — pinned comment" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="description"
-          render={({ field }) => (
-            <FormItem controlId="slot-description">
-              <FormLabel>Description</FormLabel>
-              <FormControl>
-                <Textarea maxLength={1000} {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField
-            control={form.control}
-            name="category"
-            render={({ field }) => (
-              <FormItem controlId="slot-category">
-                <FormLabel>Category</FormLabel>
-                <FormControl>
-                  <NativeSelect {...field}>
-                    <option value="">Choose a category</option>
-                    {(categories.data ?? []).map((c) => (
-                      <option key={c} value={c}>
-                        {capitalize(c)}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <MoneyField control={form.control} name="minBid" id="slot-min-bid" label="Minimum bid (USD)" />
-          <MoneyField control={form.control} name="buyNow" id="slot-buy-now" label="Buy Now price (optional)" />
-          <FormField
-            control={form.control}
-            name="endIn"
-            render={({ field }) => (
-              <FormItem controlId="slot-end">
-                <FormLabel>Auction ends in</FormLabel>
-                <FormControl>
-                  <NativeSelect {...field}>
-                    {AUCTION_END_CHOICES.map((c) => (
-                      <option key={c.value} value={c.value}>
-                        {c.label}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
-            control={form.control}
-            name="duration"
-            render={({ field }) => (
-              <FormItem controlId="slot-duration" className="sm:col-span-2">
-                <FormLabel>Comment stays pinned for</FormLabel>
-                <FormControl>
-                  <NativeSelect {...field}>
-                    {DURATION_CHOICES.map((d) => (
-                      <option key={d} value={d}>
-                        {d} days
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-        </div>
-        <FormDialogFooter error={error} onCancel={onClose} pending={create.isPending}>
-          Create Pin Slot
-        </FormDialogFooter>
-      </form>
-    </Form>
+    <FormDialogBody
+      form={form}
+      onSubmit={form.handleSubmit(onSubmit)}
+      title="Create Pin Slot"
+      description="Auction the pinned comment on this post."
+      error={error}
+      pending={create.isPending}
+      onCancel={onClose}
+      submitLabel="Create Pin Slot"
+    >
+      <TextField control={form.control} name="title" id="slot-title" label="Title" maxLength={120} placeholder="e.g. Morning routine reel — pinned comment" />
+      <TextareaField control={form.control} name="description" id="slot-description" label="Description" maxLength={1000} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField control={form.control} name="category" id="slot-category" label="Category">
+          <option value="">Choose a category</option>
+          {(categories.data ?? []).map((c) => (
+            <option key={c} value={c}>
+              {capitalize(c)}
+            </option>
+          ))}
+        </SelectField>
+        <MoneyField control={form.control} name="minBid" id="slot-min-bid" label="Minimum bid (USD)" />
+        <MoneyField control={form.control} name="buyNow" id="slot-buy-now" label="Buy Now price (optional)" />
+        <SelectField control={form.control} name="endIn" id="slot-end" label="Auction ends in">
+          {AUCTION_END_CHOICES.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField control={form.control} name="duration" id="slot-duration" label="Comment stays pinned for" className="sm:col-span-2">
+          {DURATION_CHOICES.map((d) => (
+            <option key={d} value={d}>
+              {d} days
+            </option>
+          ))}
+        </SelectField>
+      </div>
+    </FormDialogBody>
   )
 }

@@ -1,14 +1,11 @@
 import * as React from 'react'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
+import { FormDialog } from '@/components/form-dialog'
+import { TextField } from '@/components/text-field'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Input } from '@/components/ui/input'
-import { useFocusReturn } from '@/hooks/use-focus-return'
 import { showServerErrors } from '@/lib/server-errors'
 import { useInstagramLogin } from '../api/mutations'
 
@@ -23,7 +20,6 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   const { user } = useAuth()
   const form = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { username: user?.instagramHandle ?? '', password: '' } })
   const [error, setError] = React.useState<string | null>(null)
-  const focusReturn = useFocusReturn()
   const login = useInstagramLogin({
     // the pin that follows says how it went (Comment Pinned): the login itself adds no toast
     onSuccess: () => {
@@ -36,46 +32,19 @@ export function InstagramLoginDialog({ open, onClose, onSuccess }: { open: boole
   })
   const hasUsername = Boolean(form.getValues('username'))
   return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent {...focusReturn}>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit((values) => login.mutate(values), () => setError(IG_LOGIN_FALLBACK))} noValidate className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>Secure Instagram Login</DialogTitle>
-              <DialogDescription>Instagram needs you to sign in once so Pinbid can pin the comment. Your password is used once and never stored.</DialogDescription>
-            </DialogHeader>
-            <FormField
-              control={form.control}
-              name="username"
-              render={({ field }) => (
-                <FormItem controlId="ig-username">
-                  <FormLabel>Instagram username</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="username" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="password"
-              render={({ field }) => (
-                <FormItem controlId="ig-password">
-                  <FormLabel>Instagram password</FormLabel>
-                  <FormControl>
-                    <Input type="password" autoComplete="current-password" autoFocus={hasUsername} {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={error} onCancel={onClose} pending={login.isPending}>
-              Log In &amp; Pin
-            </FormDialogFooter>
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      form={form}
+      onSubmit={form.handleSubmit((values) => login.mutate(values), () => setError(IG_LOGIN_FALLBACK))}
+      title="Secure Instagram Login"
+      description="Instagram needs you to sign in once so Pinbid can pin the comment. Your password is used once and never stored."
+      error={error}
+      pending={login.isPending}
+      onCancel={onClose}
+      submitLabel="Log In & Pin"
+    >
+      <TextField control={form.control} name="username" id="ig-username" label="Instagram username" autoComplete="username" />
+      <TextField control={form.control} name="password" id="ig-password" label="Instagram password" type="password" autoComplete="current-password" autoFocus={hasUsername} />
+    </FormDialog>
   )
 }

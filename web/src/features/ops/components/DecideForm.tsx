@@ -6,9 +6,9 @@ import { toast } from 'sonner'
 import { OUTCOME_TOAST_MS } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
+import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form'
+import { TextareaField } from '@/components/text-field'
 import { Spinner } from '@/components/ui/spinner'
-import { Textarea } from '@/components/ui/textarea'
 import {
   AlertDialog,
   AlertDialogAction,
@@ -111,20 +111,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                 </FormItem>
               )}
             />
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem controlId="decide-reason">
-                  <FormLabel>Reason</FormLabel>
-                  <FormControl>
-                    <Textarea rows={4} maxLength={REASON_MAX} {...field} />
-                  </FormControl>
-                  <FormDescription>Told to the brand and the creator, and kept in the audit log.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <TextareaField control={form.control} name="reason" id="decide-reason" label="Reason" hint="Told to the brand and the creator, and kept in the audit log." rows={4} maxLength={REASON_MAX} />
             {waiting && (
               <FormField
                 control={form.control}
@@ -143,19 +130,14 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
               />
             )}
             {waiting && decideNow && (
-              <FormField
+              <TextareaField
                 control={form.control}
                 name="decideNowReason"
-                render={({ field }) => (
-                  <FormItem controlId="decide-now-reason">
-                    <FormLabel>Why not wait for the answer</FormLabel>
-                    <FormControl>
-                      <Textarea rows={2} maxLength={REASON_MAX} {...field} />
-                    </FormControl>
-                    <FormDescription>Written to the audit log with the decision.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                id="decide-now-reason"
+                label="Why not wait for the answer"
+                hint="Written to the audit log with the decision."
+                rows={2}
+                maxLength={REASON_MAX}
               />
             )}
             <Button type="submit" disabled={decide.isPending || blocked} aria-describedby={blocked ? 'decide-waiting' : undefined}>

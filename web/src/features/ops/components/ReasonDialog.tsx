@@ -3,12 +3,9 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { REASON_MAX, reasonField } from '@/lib/trust'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Textarea } from '@/components/ui/textarea'
+import { FormDialog } from '@/components/form-dialog'
+import { TextareaField } from '@/components/text-field'
 import { serverMessage } from '@/api/errors'
-import { useFocusReturn } from '@/hooks/use-focus-return'
 
 export const reasonSchema = z.object({
   reason: reasonField('Give the reason: it is written to the audit log and told to the people concerned.'),
@@ -33,7 +30,6 @@ export function ReasonDialog({
 }) {
   const form = useForm<ReasonValues>({ resolver: zodResolver(reasonSchema), defaultValues: { reason: '' } })
   const [error, setError] = React.useState<string | null>(null)
-  const focusReturn = useFocusReturn()
   const pending = form.formState.isSubmitting
 
   React.useEffect(() => {
@@ -54,34 +50,18 @@ export function ReasonDialog({
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => !o && onClose()}>
-      <DialogContent {...focusReturn}>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(submit)} noValidate className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{title}</DialogTitle>
-              <DialogDescription>{description}</DialogDescription>
-            </DialogHeader>
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem controlId="ops-reason">
-                  <FormLabel>Reason</FormLabel>
-                  <FormControl>
-                    <Textarea rows={4} maxLength={REASON_MAX} autoFocus {...field} />
-                  </FormControl>
-                  <FormDescription>Kept in the audit log.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={error} onCancel={onClose} pending={pending}>
-              {submitLabel}
-            </FormDialogFooter>
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      form={form}
+      onSubmit={form.handleSubmit(submit)}
+      title={title}
+      description={description}
+      error={error}
+      pending={pending}
+      onCancel={onClose}
+      submitLabel={submitLabel}
+    >
+      <TextareaField control={form.control} name="reason" id="ops-reason" label="Reason" hint="Kept in the audit log." rows={4} maxLength={REASON_MAX} autoFocus />
+    </FormDialog>
   )
 }
