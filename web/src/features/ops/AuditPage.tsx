@@ -9,6 +9,7 @@ import { NativeSelect } from '@/components/ui/native-select'
 import { serverMessage } from '@/api/errors'
 import { useAudit, type AuditFilter } from './api/queries'
 import type { AuditEntry } from './api/types'
+import { DeskPage } from './components/DeskPage'
 import { FilterField, FilterForm } from './components/FilterForm'
 import { When } from './components/status'
 
@@ -23,13 +24,7 @@ export default function AuditPage() {
   // the pages read so far, each from the `actedAt` of the one before
   const [cursors, setCursors] = React.useState<(string | undefined)[]>([undefined])
   return (
-    <section aria-labelledby="audit-title" className="grid gap-4">
-      <div>
-        <h1 id="audit-title" className="text-2xl font-bold">
-          Audit log
-        </h1>
-        <p className="text-sm text-muted-foreground">Every operator action, in every service: who, what, which object, when and why. Nobody can change it.</p>
-      </div>
+    <DeskPage id="audit-title" title="Audit log" intro="Every operator action, in every service: who, what, which object, when and why. Nobody can change it.">
       <FilterForm
         form={form}
         label="Filter the audit log"
@@ -62,7 +57,7 @@ export default function AuditPage() {
           />
         ))}
       </ol>
-    </section>
+    </DeskPage>
   )
 }
 

@@ -1,43 +1,33 @@
 import * as React from 'react'
 import { Link } from 'react-router'
 import { Gavel } from 'lucide-react'
-import { EmptyState, LoadError, Loading } from '@/components/common'
+import { EmptyState } from '@/components/common'
 import { Card, CardContent } from '@/components/ui/card'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { serverMessage } from '@/api/errors'
 import { useDisputes } from './api/queries'
 import type { DisputeStatus } from './api/types'
+import { DeskPage, QueryWait, StatusTabs } from './components/DeskPage'
 import { Money, StatusBadge, When } from './components/status'
 import { disputeTitle } from './names'
 
-const STATUSES: DisputeStatus[] = ['OPEN', 'DECIDED']
+const STATUSES = [
+  { value: 'OPEN', label: 'Open' },
+  { value: 'DECIDED', label: 'Decided' },
+] as const satisfies readonly { value: DisputeStatus; label: string }[]
 
 export default function DisputesPage() {
   const [status, setStatus] = React.useState<DisputeStatus>('OPEN')
   return (
-    <section aria-labelledby="disputes-title" className="grid gap-4">
-      <h1 id="disputes-title" className="text-2xl font-bold">
-        Disputes
-      </h1>
-      <Tabs value={status} onValueChange={(v) => setStatus(v as DisputeStatus)}>
-        <TabsList aria-label="Dispute status">
-          <TabsTrigger value="OPEN">Open</TabsTrigger>
-          <TabsTrigger value="DECIDED">Decided</TabsTrigger>
-        </TabsList>
-        {STATUSES.map((s) => (
-          <TabsContent key={s} value={s} className="mt-4">
-            {s === status && <DisputeList status={s} />}
-          </TabsContent>
-        ))}
-      </Tabs>
-    </section>
+    <DeskPage id="disputes-title" title="Disputes">
+      <StatusTabs statuses={STATUSES} label="Dispute status" value={status} onChange={setStatus}>
+        {(s) => <DisputeList status={s} />}
+      </StatusTabs>
+    </DeskPage>
   )
 }
 
 function DisputeList({ status }: { status: DisputeStatus }) {
   const disputes = useDisputes(status)
-  if (disputes.isPending) return <Loading text="Loading disputes..." />
-  if (disputes.isError) return <LoadError message={serverMessage(disputes.error, 'Could not load the disputes.')} onRetry={() => void disputes.refetch()} />
+  if (!disputes.isSuccess) return <QueryWait query={disputes} loading="Loading disputes..." failed="Could not load the disputes." />
   if (disputes.data.length === 0) return <EmptyState icon={Gavel} text={status === 'OPEN' ? 'No open disputes. Nothing waits for a decision.' : 'No decided disputes yet.'} />
   return (
     <ul aria-label={status === 'OPEN' ? 'Open disputes' : 'Decided disputes'} className="grid gap-3">

@@ -1,42 +1,30 @@
 import * as React from 'react'
 import { toast } from 'sonner'
 import { Flag as FlagIcon } from 'lucide-react'
-import { EmptyState, LoadError, Loading } from '@/components/common'
+import { EmptyState } from '@/components/common'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
-import { serverMessage } from '@/api/errors'
 import { useClearFlag, useFlags } from './api/queries'
 import type { Flag, FlagStatus } from './api/types'
+import { DeskPage, QueryWait, StatusTabs } from './components/DeskPage'
 import { ReasonDialog } from './components/ReasonDialog'
 import { When } from './components/status'
 import { accountName, creatorName } from './names'
 
-const STATUSES: FlagStatus[] = ['OPEN', 'CLEARED']
+const STATUSES = [
+  { value: 'OPEN', label: 'Open' },
+  { value: 'CLEARED', label: 'Cleared' },
+] as const satisfies readonly { value: FlagStatus; label: string }[]
 
 export default function FlagsPage() {
   const [status, setStatus] = React.useState<FlagStatus>('OPEN')
   return (
-    <section aria-labelledby="flags-title" className="grid gap-4">
-      <div>
-        <h1 id="flags-title" className="text-2xl font-bold">
-          Flagged accounts
-        </h1>
-        <p className="text-sm text-muted-foreground">Bidders who may be tied to the creator they bid on. A flag refuses nothing: look, then clear it or act on the account.</p>
-      </div>
-      <Tabs value={status} onValueChange={(v) => setStatus(v as FlagStatus)}>
-        <TabsList aria-label="Flag status">
-          <TabsTrigger value="OPEN">Open</TabsTrigger>
-          <TabsTrigger value="CLEARED">Cleared</TabsTrigger>
-        </TabsList>
-        {STATUSES.map((s) => (
-          <TabsContent key={s} value={s} className="mt-4">
-            {s === status && <FlagList status={s} />}
-          </TabsContent>
-        ))}
-      </Tabs>
-    </section>
+    <DeskPage id="flags-title" title="Flagged accounts" intro="Bidders who may be tied to the creator they bid on. A flag refuses nothing: look, then clear it or act on the account.">
+      <StatusTabs statuses={STATUSES} label="Flag status" value={status} onChange={setStatus}>
+        {(s) => <FlagList status={s} />}
+      </StatusTabs>
+    </DeskPage>
   )
 }
 
@@ -44,8 +32,7 @@ function FlagList({ status }: { status: FlagStatus }) {
   const flags = useFlags(status)
   const clear = useClearFlag()
   const [clearing, setClearing] = React.useState<Flag | null>(null)
-  if (flags.isPending) return <Loading text="Loading flags..." />
-  if (flags.isError) return <LoadError message={serverMessage(flags.error, 'Could not load the flags.')} onRetry={() => void flags.refetch()} />
+  if (!flags.isSuccess) return <QueryWait query={flags} loading="Loading flags..." failed="Could not load the flags." />
   if (flags.data.length === 0) return <EmptyState icon={FlagIcon} text={status === 'OPEN' ? 'No open flags.' : 'No cleared flags yet.'} />
   return (
     <>

@@ -3,10 +3,10 @@ import { Link2 } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { EmptyState, LoadError, Loading } from '@/components/common'
-import { serverMessage } from '@/api/errors'
+import { EmptyState } from '@/components/common'
 import { useLinkChanges } from './api/queries'
 import type { LinkChange } from './api/types'
+import { DeskPage, QueryWait } from './components/DeskPage'
 import { FilterField, FilterForm } from './components/FilterForm'
 import { When } from './components/status'
 import { brandName, creatorName } from './names'
@@ -27,27 +27,18 @@ export default function LinkChangesPage() {
   const form = useForm<FilterValues>({ resolver: zodResolver(filterSchema), defaultValues: { bidId: '' } })
   const [bidId, setBidId] = React.useState('')
   return (
-    <section aria-labelledby="links-title" className="grid gap-4">
-      <div>
-        <h1 id="links-title" className="text-2xl font-bold">
-          Link changes
-        </h1>
-        <p className="text-sm text-muted-foreground">
-          Short links whose target changed after their comment was pinned. The targets are shown as text: open one only if you mean to.
-        </p>
-      </div>
+    <DeskPage id="links-title" title="Link changes" intro="Short links whose target changed after their comment was pinned. The targets are shown as text: open one only if you mean to.">
       <FilterForm form={form} label="Filter the link changes" onFilter={(values) => setBidId(values.bidId)}>
         <FilterField control={form.control} name="bidId" id="links-bid" label="Bid id" className="min-w-0 flex-1" maxLength={64} placeholder="any" autoComplete="off" />
       </FilterForm>
       <LinkChangeTable bidId={bidId} />
-    </section>
+    </DeskPage>
   )
 }
 
 function LinkChangeTable({ bidId }: { bidId: string }) {
   const changes = useLinkChanges(bidId)
-  if (changes.isPending) return <Loading text="Loading link changes..." />
-  if (changes.isError) return <LoadError message={serverMessage(changes.error, 'Could not load the link changes.')} onRetry={() => void changes.refetch()} />
+  if (!changes.isSuccess) return <QueryWait query={changes} loading="Loading link changes..." failed="Could not load the link changes." />
   if (changes.data.length === 0) {
     return <EmptyState icon={Link2} text={bidId ? 'No target change on this bid’s link.' : 'No link target changed after a pin.'} />
   }

@@ -4,12 +4,12 @@ import { Users } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { EmptyState, LoadError, Loading } from '@/components/common'
+import { EmptyState } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
-import { serverMessage } from '@/api/errors'
 import { useRefundPayment, useSetSuspension, useUserPayments, useUserSearch } from './api/queries'
 import { refundable, type OpsPayment, type OpsUser } from './api/types'
+import { DeskPage, QueryWait } from './components/DeskPage'
 import { FilterField, FilterForm } from './components/FilterForm'
 import { ReasonDialog } from './components/ReasonDialog'
 import { Money, StatusBadge, When } from './components/status'
@@ -23,15 +23,12 @@ export default function UsersPage() {
   const form = useForm<SearchValues>({ resolver: zodResolver(searchSchema), defaultValues: { q: '' } })
   const [query, setQuery] = React.useState('')
   return (
-    <section aria-labelledby="users-title" className="grid gap-4">
-      <h1 id="users-title" className="text-2xl font-bold">
-        Users
-      </h1>
+    <DeskPage id="users-title" title="Users">
       <FilterForm form={form} search onFilter={({ q }) => setQuery(q)}>
         <FilterField control={form.control} name="q" id="user-search" label="Email or name" hideLabel className="min-w-0 flex-1" placeholder="Email or name" maxLength={254} autoComplete="off" />
       </FilterForm>
       <UserResults q={query} />
-    </section>
+    </DeskPage>
   )
 }
 
@@ -39,8 +36,7 @@ function UserResults({ q }: { q: string }) {
   const users = useUserSearch(q)
   const [acting, setActing] = React.useState<OpsUser | null>(null)
   const setSuspension = useSetSuspension()
-  if (users.isPending) return <Loading text="Searching..." />
-  if (users.isError) return <LoadError message={serverMessage(users.error, 'Could not search the users.')} onRetry={() => void users.refetch()} />
+  if (!users.isSuccess) return <QueryWait query={users} loading="Searching..." failed="Could not search the users." />
   if (users.data.length === 0) return <EmptyState icon={Users} text={q ? `No user's email or name contains “${q}”.` : 'No users yet.'} />
   const suspending = acting?.status === 'ACTIVE'
   return (
@@ -117,8 +113,7 @@ function UserPayments({ userId }: { userId: string }) {
   const payments = useUserPayments(userId)
   const refund = useRefundPayment()
   const [refunding, setRefunding] = React.useState<OpsPayment | null>(null)
-  if (payments.isPending) return <Loading text="Loading payments..." />
-  if (payments.isError) return <LoadError message={serverMessage(payments.error, 'Could not load the payments.')} onRetry={() => void payments.refetch()} />
+  if (!payments.isSuccess) return <QueryWait query={payments} loading="Loading payments..." failed="Could not load the payments." />
   if (payments.data.length === 0) return <p className="text-sm text-muted-foreground">No payments.</p>
   return (
     <>

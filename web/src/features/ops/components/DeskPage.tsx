@@ -1,0 +1,58 @@
+import type * as React from 'react'
+import type { UseQueryResult } from '@tanstack/react-query'
+import { LoadError, Loading } from '@/components/common'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { serverMessage } from '@/api/errors'
+
+/** One page of the operator's desk: its heading (which names the section), a line on what it shows, its content. */
+export function DeskPage({ id, title, intro, children }: { id: string; title: string; intro?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="grid gap-4">
+      <div>
+        <h1 id={id} className="text-2xl font-bold">
+          {title}
+        </h1>
+        {intro && <p className="text-sm text-muted-foreground">{intro}</p>}
+      </div>
+      {children}
+    </section>
+  )
+}
+
+/** A list by status, one tab a status; only the chosen tab's list is read. */
+export function StatusTabs<S extends string>({
+  statuses,
+  label,
+  value,
+  onChange,
+  children,
+}: {
+  statuses: readonly { value: S; label: string }[]
+  label: string
+  value: S
+  onChange: (status: S) => void
+  children: (status: S) => React.ReactNode
+}) {
+  return (
+    <Tabs value={value} onValueChange={(v) => onChange(v as S)}>
+      <TabsList aria-label={label}>
+        {statuses.map((s) => (
+          <TabsTrigger key={s.value} value={s.value}>
+            {s.label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {statuses.map((s) => (
+        <TabsContent key={s.value} value={s.value} className="mt-4">
+          {s.value === value && children(s.value)}
+        </TabsContent>
+      ))}
+    </Tabs>
+  )
+}
+
+/** What a desk list shows until its data is in: the spinner, or the server's error with Try again. */
+export function QueryWait({ query, loading, failed }: { query: UseQueryResult<unknown>; loading: string; failed: string }) {
+  if (query.isError) return <LoadError message={serverMessage(query.error, failed)} onRetry={() => void query.refetch()} />
+  return <Loading text={loading} />
+}
