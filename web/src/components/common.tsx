@@ -25,9 +25,10 @@ export function fmtShortDateTime(iso: string | null | undefined) {
   return d.toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })
 }
 
-export function Loading({ text }: { text: string }) {
+/** A spinner with what it waits for; `page` when it stands for a whole page (more room above and below). */
+export function Loading({ text, page = false }: { text: string; page?: boolean }) {
   return (
-    <div role="status" className="flex flex-1 items-center justify-center gap-2 py-16 text-muted-foreground">
+    <div role="status" className={cn('flex flex-1 items-center justify-center gap-2 text-muted-foreground', page ? 'py-24' : 'py-16')}>
       <Spinner className="size-5 text-primary" /> {text}
     </div>
   )

@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { DollarSign, Gavel, Search, Sparkles, Trophy } from 'lucide-react'
+import { DollarSign, Gavel, Sparkles, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
@@ -15,7 +15,8 @@ import type { Slot } from '@/api/types'
 import { slotsQuery, useBuyerDashboard } from './api/queries'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import { SlotCard } from './SlotCard'
-import { useDebounced } from './MarketplacePage'
+import { SlotSearch } from './components/SlotSearch'
+import { useDebounced } from '@/hooks/use-debounced'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
 export const DASHBOARD_CATEGORIES = ['Fashion', 'Tech', 'Fitness', 'Food', 'Travel', 'Gaming']
@@ -43,13 +44,7 @@ export function BuyerDashboard() {
       <SpendChartCard />
 
       <section className="grid gap-3 rounded-xl border bg-card p-4">
-        <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Label htmlFor="dash-search" className="sr-only">
-            Search pin slots
-          </Label>
-          <Input id="dash-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by title, description or creator..." className="pl-9" />
-        </div>
+        <SlotSearch id="dash-search" value={search} onChange={setSearch} />
         <div role="group" aria-label="Category" className="flex flex-wrap gap-2">
           {DASHBOARD_CATEGORIES.map((c) => (
             <Button key={c} size="sm" variant={category === c ? 'default' : 'outline'} aria-pressed={category === c} onClick={() => setCategory(category === c ? null : c)}>

@@ -1,10 +1,9 @@
 import * as React from 'react'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
-import { ChevronDown, LayoutGrid, List, Search, SlidersHorizontal, X } from 'lucide-react'
+import { ChevronDown, LayoutGrid, List, SlidersHorizontal, X } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
 import { Slider } from '@/components/ui/slider'
@@ -24,10 +23,10 @@ import {
   SORT_OPTIONS,
   TIME_LEFT_OPTIONS,
   type Filters,
-  type TimeLeft,
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
 import { useTabState } from '@/hooks/use-tab-state'
+import { useDebounced } from '@/hooks/use-debounced'
 import { EmptyState, LoadError } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import { categoriesQuery, slotDetailsQuery } from '@/api/queries'
@@ -37,18 +36,10 @@ import { useInstagramCallbackToast } from '@/hooks/use-instagram'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import type { BidSuggestion } from './hooks/use-place-bid-form'
 import { SlotCard } from './SlotCard'
+import { SlotSearch } from './components/SlotSearch'
 
 export const SLOTS_LOAD_ERROR = 'Failed to load pin slots. Please try again later.'
 export const NO_SLOTS = 'No pin slots found matching your criteria.'
-
-export function useDebounced<T>(value: T, ms = 300): T {
-  const [v, setV] = React.useState(value)
-  React.useEffect(() => {
-    const t = setTimeout(() => setV(value), ms)
-    return () => clearTimeout(t)
-  }, [value, ms])
-  return v
-}
 
 /** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel);
  *  `&again=1` is the outbid toast's Bid Again, which starts the amount at the current bid plus 10 as My Bids' does. */
@@ -110,13 +101,7 @@ export default function MarketplacePage() {
       </div>
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="relative flex-1">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Label htmlFor="market-search" className="sr-only">
-            Search pin slots
-          </Label>
-          <Input id="market-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search by title, description or creator..." className="pl-9" />
-        </div>
+        <SlotSearch id="market-search" value={search} onChange={setSearch} className="flex-1" />
         <div className="flex gap-2">
           <Label htmlFor="market-sort" className="sr-only">
             Sort by
@@ -175,36 +160,9 @@ export default function MarketplacePage() {
                 thumbLabels={['Minimum price', 'Maximum price']}
               />
             </div>
-            <div className="grid gap-2">
-              <Label htmlFor="min-views">Min. Views</Label>
-              <NativeSelect id="min-views" value={filters.minViews} onChange={(e) => set('minViews', e.target.value)}>
-                {MIN_VIEWS_OPTIONS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="time-left">Time Left</Label>
-              <NativeSelect id="time-left" value={filters.timeLeft} onChange={(e) => set('timeLeft', e.target.value as TimeLeft)}>
-                {TIME_LEFT_OPTIONS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="min-kept">Reliability</Label>
-              <NativeSelect id="min-kept" value={filters.minKept} onChange={(e) => set('minKept', e.target.value)}>
-                {KEPT_OPTIONS.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </NativeSelect>
-            </div>
+            <FilterSelect id="min-views" label="Min. Views" value={filters.minViews} options={MIN_VIEWS_OPTIONS} onChange={(v) => set('minViews', v)} />
+            <FilterSelect id="time-left" label="Time Left" value={filters.timeLeft} options={TIME_LEFT_OPTIONS} onChange={(v) => set('timeLeft', v)} />
+            <FilterSelect id="min-kept" label="Reliability" value={filters.minKept} options={KEPT_OPTIONS} onChange={(v) => set('minKept', v)} />
             <div className="flex items-center gap-3">
               <Switch id="verified-only" checked={filters.verified} onCheckedChange={(v) => set('verified', v)} />
               <Label htmlFor="verified-only">Verified Only</Label>
@@ -256,6 +214,22 @@ export default function MarketplacePage() {
         </>
       )}
       <PlaceBidSheet slot={bidSlot} suggest={suggest} onOpenChange={(o) => !o && setBidSlot(null)} />
+    </div>
+  )
+}
+
+/** One of the advanced filters: a labelled choice among its options. */
+function FilterSelect<V extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: V; options: readonly { value: V; label: string }[]; onChange: (value: V) => void }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <NativeSelect id={id} value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect>
     </div>
   )
 }

@@ -3,10 +3,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { CheckCircle2, Gavel, Radio, Trophy } from 'lucide-react'
-import { Spinner } from '@/components/ui/spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { bidCounters, bidTab, groupBids, type BidTab } from '@/lib/bids'
-import { EmptyState, LoadError, StatCard } from '@/components/common'
+import { EmptyState, Loading, LoadError, StatCard } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import type { Bid } from '@/api/types'
 import { useBuyerBids } from './api/queries'
@@ -59,13 +58,7 @@ export default function MyBidsPage() {
     if (paidTab) setTab(paidTab)
   }, [paidTab])
 
-  if (bids.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading bids...
-      </div>
-    )
-  }
+  if (bids.isPending) return <Loading page text="Loading bids..." />
   if (bids.isError) return <LoadError message={BIDS_LOAD_ERROR} onRetry={() => void bids.refetch()} />
 
   const groups = groupBids(bids.data)

@@ -19,7 +19,7 @@ import { placementSeries } from '@/lib/charts'
 import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
-import { EmptyState, LoadError, StatCard } from '@/components/common'
+import { EmptyState, Loading, LoadError, StatCard } from '@/components/common'
 import { placementResultsQuery, useBuyerBids } from './api/queries'
 import { useSaveShortLink } from './api/mutations'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
@@ -34,13 +34,7 @@ export default function PlacementPage() {
       <ArrowLeft className="size-4" aria-hidden="true" /> My Bids
     </Link>
   )
-  if (results.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading the placement...
-      </div>
-    )
-  }
+  if (results.isPending) return <Loading page text="Loading the placement..." />
   if (results.isError) {
     const missing = results.error instanceof ApiError && results.error.status === 404
     return (

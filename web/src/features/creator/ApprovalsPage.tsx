@@ -5,10 +5,9 @@ import { toast } from 'sonner'
 import { toldByAction } from '@/lib/told'
 import { CheckCircle2, Clock, DollarSign, Hourglass } from 'lucide-react'
 import { ApiError, serverMessage } from '@/api/errors'
-import { Spinner } from '@/components/ui/spinner'
 import { platformFeePercent } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
-import { EmptyState, LoadError, StatCard } from '@/components/common'
+import { EmptyState, Loading, LoadError, StatCard } from '@/components/common'
 import { instagramConnectionQuery } from '@/api/queries'
 import type { Bid } from '@/api/types'
 import { approvalsQuery, pinStatesQuery, useCreatorRecord } from './api/queries'
@@ -36,13 +35,7 @@ export default function ApprovalsPage() {
   const record = useCreatorRecord()
   useScrollToHash(!approvals.isPending)
 
-  if (approvals.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading pending approvals...
-      </div>
-    )
-  }
+  if (approvals.isPending) return <Loading page text="Loading pending approvals..." />
   if (approvals.isError) return <LoadError message={APPROVALS_LOAD_ERROR} onRetry={() => void approvals.refetch()} />
   const bids = approvals.data
   const pending = bids.filter((b) => b.status === 'PENDING_INFLUENCER_APPROVAL')

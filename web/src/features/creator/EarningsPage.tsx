@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { net, platformFeePercent } from '@/lib/bids'
 import { EarningsChartCard } from '@/components/charts'
 import { formatMoney } from '@/lib/money'
-import { EmptyState, fmtDateTime, LoadError, StatCard } from '@/components/common'
+import { EmptyState, Loading, fmtDateTime, LoadError, StatCard } from '@/components/common'
 import { useEarnings, useInfluencerBids, usePayouts } from './api/queries'
 import { PayoutSettingsCard } from './components/PayoutSettingsForm'
 import { isNegative, OwedNotice, type Earnings } from './components/OwedNotice'
@@ -40,13 +40,7 @@ export default function EarningsPage() {
     onError: () => toast.error('Download failed', { description: 'The earnings report could not be downloaded. Please try again.' }),
   })
 
-  if (earnings.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading earnings...
-      </div>
-    )
-  }
+  if (earnings.isPending) return <Loading page text="Loading earnings..." />
   if (earnings.isError) return <LoadError message={EARNINGS_LOAD_ERROR} onRetry={() => void earnings.refetch()} />
   const e: Earnings = earnings.data
   // a refunded sale stays, with what the brand got back (the same gross amount the brand is shown)

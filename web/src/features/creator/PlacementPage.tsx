@@ -8,8 +8,7 @@ import { ApiError } from '@/api/errors'
 import { trustQuery } from '@/api/trust'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Spinner } from '@/components/ui/spinner'
-import { EmptyState, LoadError, fmtDateTime } from '@/components/common'
+import { EmptyState, Loading, LoadError, fmtDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import { statusLabel } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
@@ -27,13 +26,7 @@ export default function CreatorPlacementPage() {
       <ArrowLeft className="size-4" aria-hidden="true" /> Approvals
     </Link>
   )
-  if (trust.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading the placement...
-      </div>
-    )
-  }
+  if (trust.isPending) return <Loading page text="Loading the placement..." />
   if (trust.isError) {
     const missing = trust.error instanceof ApiError && trust.error.status === 404
     return (

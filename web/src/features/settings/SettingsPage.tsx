@@ -3,7 +3,7 @@ import { RefreshCw } from 'lucide-react'
 import { useAuth } from '@/auth/session'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
-import { Spinner } from '@/components/ui/spinner'
+import { Loading } from '@/components/common'
 import { preferencesQuery } from './api/settings'
 import { InstagramCard } from './components/InstagramCard'
 import { NotificationCard } from './components/NotificationCard'
@@ -17,13 +17,7 @@ export default function SettingsPage() {
   const prefs = useQuery(preferencesQuery())
 
   if (!user) return null
-  if (prefs.isPending) {
-    return (
-      <div role="status" className="flex flex-1 items-center justify-center gap-2 py-24 text-muted-foreground">
-        <Spinner className="size-5 text-primary" /> Loading settings...
-      </div>
-    )
-  }
+  if (prefs.isPending) return <Loading page text="Loading settings..." />
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6">

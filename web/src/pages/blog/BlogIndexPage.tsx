@@ -17,15 +17,7 @@ import { cn } from '@/lib/utils'
 import { ArticleCard, ArticleCardSkeleton } from './ArticleCard'
 import { categoryLabel } from './util'
 import { useHydrated } from '@/hooks/use-hydrated'
-
-function useDebounced<T>(value: T, ms: number) {
-  const [v, setV] = React.useState(value)
-  React.useEffect(() => {
-    const t = window.setTimeout(() => setV(value), ms)
-    return () => window.clearTimeout(t)
-  }, [value, ms])
-  return v
-}
+import { useDebounced } from '@/hooks/use-debounced'
 
 export default function BlogIndexPage() {
   const [search, setSearch] = React.useState('')
