@@ -1,8 +1,8 @@
 // Changing the account's email in Settings: the form asks for the current password only for a new email,
 // the old session's token stops working, and the browser stays signed in with the token the answer carries.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, MAIL_DIR, launch, serverIsUp, snap, uniqueEmail, waitForMail } from './helpers.mjs'
+import { BASE_URL, MAIL_DIR, launchForSuite, signUpBrand, snap, uniqueEmail, waitForMail } from './helpers.mjs'
 
 const buyer = { name: 'Rowan Ellery', email: uniqueEmail('mover'), password: 'mover-Password-1', business: 'Ellery Goods' }
 const NEW_EMAIL = uniqueEmail('moved')
@@ -12,26 +12,11 @@ async function me(token) {
 }
 
 describe(`changing the email at ${BASE_URL}`, { concurrency: false }, () => {
-  let ctx
-
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
-    ctx = await launch()
-  })
-
-  after(async () => {
-    await ctx?.browser.close()
-  })
+  const ctx = launchForSuite()
 
   it('asks for the password, keeps this session, signs the old token out and tells the old address', async () => {
     const { page } = ctx
-    await page.goto('/signup/buyer')
-    await page.getByLabel('Full Name').fill(buyer.name)
-    await page.getByLabel('Email').fill(buyer.email)
-    await page.getByLabel('Business Name (optional)').fill(buyer.business)
-    await page.getByLabel('Password').fill(buyer.password)
-    await page.getByRole('button', { name: 'Create Brand Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await signUpBrand(page, buyer)
     const oldToken = await page.evaluate(() => localStorage.getItem('token'))
 
     await page.goto('/settings')

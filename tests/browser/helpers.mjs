@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs'
+import assert from 'node:assert/strict'
+import { after, before } from 'node:test'
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -161,4 +163,42 @@ export async function graveViolations(page) {
   if (milder.length) console.log(`  (not failing: ${milder.join(', ')})`)
   return violations.filter((v) => GRAVE.has(v.impact))
     .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => `${n.html.slice(0, 120)} ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`).join('\n    ')}`)
+}
+
+/** A spec's one browser (launch), opened once the server answers and closed after: the object it answers is filled
+ *  in before the first test (`const { page, errors } = ctx` inside a test). */
+export function launchForSuite() {
+  const ctx = {}
+  before(async () => {
+    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
+    Object.assign(ctx, await launch())
+  })
+  after(async () => {
+    await ctx.browser?.close()
+  })
+  return ctx
+}
+
+/** A new brand through the signup form, landed on its dashboard. */
+export async function signUpBrand(page, { name, email, password, business }) {
+  await page.goto('/signup/buyer')
+  await page.getByLabel('Full Name').fill(name)
+  await page.getByLabel('Email').fill(email)
+  if (business) await page.getByLabel('Business Name (optional)').fill(business)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Create Brand Account' }).click()
+  await page.waitForURL('**/dashboard')
+}
+
+/** The brand pays its won bid for `title` on the sandbox's checkout page and is back on My Bids; `onCard` runs
+ *  while the card shows Pay Now. */
+export async function payWonBid(page, title, { onCard } = {}) {
+  await page.goto('/my-bids')
+  await page.getByRole('tab', { name: /Won/ }).click()
+  const card = page.locator('article').filter({ hasText: title })
+  await card.getByRole('button', { name: 'Pay Now' }).waitFor()
+  await onCard?.(card)
+  await card.getByRole('button', { name: 'Pay Now' }).click()
+  await page.getByRole('button', { name: 'Pay', exact: true }).click()
+  await page.waitForURL('**/my-bids**')
 }

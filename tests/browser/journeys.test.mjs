@@ -1,23 +1,14 @@
 // Browser journeys against a running Pinbid (gateway + services + built web app).
 // PINBID_BASE_URL (default http://127.0.0.1:8000), PINBID_MAIL_DIR (default /work/main/var/mail).
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, launch, serverIsUp, snap, uniqueEmail, waitForResetToken } from './helpers.mjs'
+import { BASE_URL, launchForSuite, signUpBrand, snap, uniqueEmail, waitForResetToken } from './helpers.mjs'
 
 const buyer = { name: 'Jordan Blake', email: uniqueEmail('buyer'), password: 'first-Password-1', business: 'Trailpack Ltd' }
 const NEW_PASSWORD = 'second-Password-2'
 
 describe(`Pinbid in a browser at ${BASE_URL}`, { concurrency: false }, () => {
-  let ctx
-
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
-    ctx = await launch()
-  })
-
-  after(async () => {
-    await ctx?.browser.close()
-  })
+  const ctx = launchForSuite()
 
   it('renders the landing page', async () => {
     const { page } = ctx
@@ -39,13 +30,7 @@ describe(`Pinbid in a browser at ${BASE_URL}`, { concurrency: false }, () => {
 
   it('signs up a buyer and lands on the dashboard shell', async () => {
     const { page } = ctx
-    await page.goto('/signup/buyer')
-    await page.getByLabel('Full Name').fill(buyer.name)
-    await page.getByLabel('Email').fill(buyer.email)
-    await page.getByLabel('Business Name (optional)').fill(buyer.business)
-    await page.getByLabel('Password').fill(buyer.password)
-    await page.getByRole('button', { name: 'Create Brand Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await signUpBrand(page, buyer)
     // a brand-new account is greeted, not welcomed back; signing in later is a return
     await page.getByRole('heading', { name: `Welcome, ${buyer.name}` }).waitFor()
     await page.getByText('Brand Tools').first().waitFor()

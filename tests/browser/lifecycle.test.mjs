@@ -3,7 +3,7 @@
 // pin the comment (sandbox Instagram login if asked), and see it live on the buyer's My Bids.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage, reloadUntilVisible, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage, payWonBid, reloadUntilVisible, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const buyer = { name: 'Riley Brand', email: uniqueEmail('lifecycle'), password: 'lifecycle-Password-1', business: 'Northwind Outdoor' }
 const SLOT_TITLE = `Pinned comment ${Date.now().toString(36)}`
@@ -62,13 +62,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
 
   it('a new brand signs up and bids with a new comment', async () => {
     const { page } = brand
-    await page.goto('/signup/buyer')
-    await page.getByLabel('Full Name').fill(buyer.name)
-    await page.getByLabel('Email').fill(buyer.email)
-    await page.getByLabel('Business Name (optional)').fill(buyer.business)
-    await page.getByLabel('Password').fill(buyer.password)
-    await page.getByRole('button', { name: 'Create Brand Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await signUpBrand(page, buyer)
     await page.getByText(/\d+ opportunit(y|ies) found/).waitFor()
     await snap(page, '13-buyer-dashboard')
 
@@ -140,14 +134,7 @@ describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => 
 
   it('the brand pays on the sandbox checkout page', async () => {
     const { page } = brand
-    await page.goto('/my-bids')
-    await page.getByRole('tab', { name: /Won/ }).click()
-    const card = page.locator('article').filter({ hasText: SLOT_TITLE })
-    await card.getByRole('button', { name: 'Pay Now' }).waitFor()
-    await snap(page, '19-my-bids-won')
-    await card.getByRole('button', { name: 'Pay Now' }).click()
-    await page.getByRole('button', { name: 'Pay', exact: true }).click()
-    await page.waitForURL('**/my-bids**')
+    await payWonBid(page, SLOT_TITLE, { onCard: () => snap(page, '19-my-bids-won') })
     await toast(page, 'Payment Successful')
     await page.getByRole('tab', { name: /Won/ }).click()
     await page.getByText('Waiting for the creator to pin the comment').waitFor({ timeout: 30_000 })

@@ -3,19 +3,13 @@
 // is told so by a toast whose Bid Again opens the bid panel. The bell shows both roles their unread notices.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const SLOT_TITLE = `Live test ${Date.now().toString(36)}`
 const WITHIN_MS = 2_000
 
-async function signUpBrand(page, name) {
-  await page.goto('/signup/buyer')
-  await page.getByLabel('Full Name').fill(name)
-  await page.getByLabel('Email').fill(uniqueEmail(name.toLowerCase().replace(/\W+/g, '.')))
-  await page.getByLabel('Password').fill('live-Password-1')
-  await page.getByRole('button', { name: 'Create Brand Account' }).click()
-  await page.waitForURL('**/dashboard')
-}
+/** A brand of its own for each browser, named as given. */
+const signUpNamed = (page, name) => signUpBrand(page, { name, email: uniqueEmail(name.toLowerCase().replace(/\W+/g, '.')), password: 'live-Password-1' })
 
 /** The marketplace filtered to the test slot; answers its card. */
 async function findSlot(page) {
@@ -80,8 +74,8 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
   it("one brand's bid appears on the other's card and open panel within 2 seconds", async () => {
     first = await open(browser)
     second = await open(browser)
-    await signUpBrand(first.page, 'Avery Live')
-    await signUpBrand(second.page, 'Blake Live')
+    await signUpNamed(first.page, 'Avery Live')
+    await signUpNamed(second.page, 'Blake Live')
     const firstCard = await findSlot(first.page)
     const secondCard = await findSlot(second.page)
     await secondCard.getByTestId('slot-current-bid').getByText('No bids yet').waitFor()

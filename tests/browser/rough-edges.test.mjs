@@ -4,7 +4,7 @@
 // always show their success toast; after paying, My Bids opens on the paid bid.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, payWonBid, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings'],
@@ -82,13 +82,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
   it('a brand connects Instagram from the bid panel and comes back to the same panel', async () => {
     brand = await open(browser)
     const { page } = brand
-    await page.goto('/signup/buyer')
-    await page.getByLabel('Full Name').fill(newBrand.name)
-    await page.getByLabel('Email').fill(newBrand.email)
-    await page.getByLabel('Business Name (optional)').fill(newBrand.business)
-    await page.getByLabel('Password').fill(newBrand.password)
-    await page.getByRole('button', { name: 'Create Brand Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await signUpBrand(page, newBrand)
     await page.goto('/marketplace')
     await page.getByLabel('Search pin slots').fill(SLOT_TITLE)
     await page.getByText('Showing 1 of 1 pin slots').waitFor()
@@ -171,12 +165,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
 
   it('after paying, My Bids opens on the paid bid', async () => {
     const { page } = brand
-    await page.goto('/my-bids')
-    await page.getByRole('tab', { name: /Won/ }).click()
-    const card = page.locator('article').filter({ hasText: SLOT_TITLE })
-    await card.getByRole('button', { name: 'Pay Now' }).click()
-    await page.getByRole('button', { name: 'Pay', exact: true }).click()
-    await page.waitForURL('**/my-bids**')
+    await payWonBid(page, SLOT_TITLE)
     await toast(page, 'Payment Successful')
     await page.getByRole('tab', { name: /Won/, selected: true }).waitFor()
     await page.locator('article[aria-current="true"]').filter({ hasText: SLOT_TITLE }).waitFor()

@@ -1,17 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DEFAULT_CONFIG, setConfig } from '@/config'
-import { json, mockApi } from '@/test/utils'
+import { describe, expect, it } from 'vitest'
+import { json, mockApi, sessionEachTest } from '@/test/utils'
 import { ApiError } from './errors'
 import { evidenceRequestUrl, fetchEvidence } from './evidence'
 
-beforeEach(() => {
-  setConfig({ ...DEFAULT_CONFIG, apiBase: 'https://gateway.example/v/api/' })
-  localStorage.setItem('token', 'tok-1')
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  localStorage.clear()
-})
+sessionEachTest('https://gateway.example/v/api/')
 
 describe('the shared evidence fetcher', () => {
   it('puts the server’s /api path under the runtime apiBase, and leaves a full URL alone', () => {

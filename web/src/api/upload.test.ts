@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DEFAULT_CONFIG, setConfig } from '@/config'
-import { API } from '@/test/utils'
+import { describe, expect, it } from 'vitest'
+import { sessionEachTest } from '@/test/utils'
 import { imageFile, mockUpload } from '@/test/upload'
 import { ApiError } from './errors'
 import { confirmPinWithScreenshot, fillPath, sendPlacementScreenshot } from './upload'
 
-beforeEach(() => {
-  setConfig({ ...DEFAULT_CONFIG, apiBase: API })
-  localStorage.setItem('token', 'tok-1')
-})
-afterEach(() => {
-  vi.unstubAllGlobals()
-  localStorage.clear()
-})
+sessionEachTest()
 
 describe('typed multipart uploads', () => {
   it('fills the contract’s path parameters, encoded, and refuses a missing one', () => {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, makeUser, mockApi, renderApp } from '@/test/utils'
 import { mockStream } from '@/test/sse'
-import { buyer, creator, makeBid, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
+import { buyer, creator, makeBid, makeNotice, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
 import { alreadyTold, forgetTold, toldByAction, TOLD_FOR_MS } from '@/lib/told'
 import { newAccount } from '@/lib/return-notes'
 
@@ -13,16 +13,7 @@ afterEach(() => {
 })
 
 const paid = { status: 'COMPLETED', expiresAt: null, paidAt: null }
-const notice = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  title: `Notice ${id}`,
-  message: `About ${id}`,
-  kind: 'payment.requested',
-  link: '/approvals',
-  createdAt: '2026-11-20T10:00:00Z',
-  read: false,
-  ...over,
-})
+const notice = (id: string, over: Record<string, unknown> = {}) => makeNotice(id, { link: '/approvals', ...over })
 
 describe('the app path leads to the post', () => {
   it('every Approvals card opens the post on Instagram, and names the brand, never its e-mail', async () => {

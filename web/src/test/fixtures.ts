@@ -92,3 +92,15 @@ export const toastWith = (...texts: (string | RegExp)[]) =>
   waitFor(() => {
     for (const text of texts) expect(screen.getByText(text)).toBeInTheDocument()
   })
+
+/** A notification as the list and the stream carry it. */
+export const makeNotice = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  title: `Notice ${id}`,
+  message: `About ${id}`,
+  kind: 'payment.requested',
+  link: '/my-bids',
+  createdAt: '2026-11-20T10:00:00Z',
+  read: false,
+  ...over,
+})

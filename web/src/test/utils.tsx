@@ -2,7 +2,7 @@ import * as React from 'react'
 import { render } from '@testing-library/react'
 import { MemoryRouter, useLocation } from 'react-router'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { vi } from 'vitest'
+import { afterEach, beforeEach, vi } from 'vitest'
 import { AuthProvider } from '@/auth/session'
 import { AppRoutes } from '@/App'
 import { Toaster } from '@/components/ui/sonner'
@@ -62,9 +62,29 @@ function LocationProbe() {
   return <output data-testid="location">{location.pathname}</output>
 }
 
-export function renderApp(path: string) {
+/** For a module that calls the API outside the app: the base and a session token (tok-1) before each test, the
+ *  stubbed fetch gone after it (setup.ts clears the storage). */
+export function sessionEachTest(apiBase = API) {
+  beforeEach(() => {
+    setConfig({ ...DEFAULT_CONFIG, apiBase })
+    localStorage.setItem('token', 'tok-1')
+  })
+  afterEach(() => vi.unstubAllGlobals())
+}
+
+/** The API at the test base, and a query client that asks once: a refused call is seen at once. */
+function testClient() {
   setConfig({ ...DEFAULT_CONFIG, apiBase: API })
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+}
+
+/** One component (a dialog) with the query client it needs, outside the app's routes. */
+export function renderWithClient(ui: React.ReactElement) {
+  return render(<QueryClientProvider client={testClient()}>{ui}</QueryClientProvider>)
+}
+
+export function renderApp(path: string) {
+  const client = testClient()
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[path]}>

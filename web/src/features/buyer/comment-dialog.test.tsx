@@ -1,22 +1,14 @@
 import { describe, expect, it, vi } from 'vitest'
-import { render, screen } from '@testing-library/react'
+import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { DEFAULT_CONFIG, setConfig } from '@/config'
 import type { Bid } from '@/api/types'
-import { API, json, mockApi } from '@/test/utils'
+import { json, mockApi, renderWithClient } from '@/test/utils'
 import { CommentDialog } from './components/CommentDialog'
 
 const bid = { id: 'b1', comment: null, commentId: null, pinSlot: { title: 'Sunrise ridge' } } as unknown as Bid
 
 function open(onClose = vi.fn()) {
-  setConfig({ ...DEFAULT_CONFIG, apiBase: API })
-  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
-  render(
-    <QueryClientProvider client={client}>
-      <CommentDialog bid={bid} onClose={onClose} />
-    </QueryClientProvider>,
-  )
+  renderWithClient(<CommentDialog bid={bid} onClose={onClose} />)
   return onClose
 }
 

@@ -1,22 +1,14 @@
 import { describe, expect, it, vi } from 'vitest'
-import { render, screen } from '@testing-library/react'
+import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { DEFAULT_CONFIG, setConfig } from '@/config'
 import type { Post } from '@/api/types'
-import { API, json, mockApi } from '@/test/utils'
+import { json, mockApi, renderWithClient } from '@/test/utils'
 import { CreateSlotDialog } from './components/CreateSlotDialog'
 
 const post = { id: 'p1', caption: 'Latte art at dawn' } as unknown as Post
 
 function open(onClose = vi.fn()) {
-  setConfig({ ...DEFAULT_CONFIG, apiBase: API })
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  render(
-    <QueryClientProvider client={client}>
-      <CreateSlotDialog post={post} onClose={onClose} />
-    </QueryClientProvider>,
-  )
+  renderWithClient(<CreateSlotDialog post={post} onClose={onClose} />)
   return onClose
 }
 

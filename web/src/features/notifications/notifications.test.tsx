@@ -3,18 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
 import { mockStream } from '@/test/sse'
-import { buyer, creator, signedIn, toastWith } from '@/test/fixtures'
-
-const notice = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  title: `Notice ${id}`,
-  message: `About ${id}`,
-  kind: 'payment.requested',
-  link: '/my-bids',
-  createdAt: '2026-11-20T10:00:00Z',
-  read: false,
-  ...over,
-})
+import { buyer, creator, makeNotice as notice, signedIn, toastWith } from '@/test/fixtures'
 
 describe('notifications', () => {
   it('a brand has the bell: its unread count follows the stream, and a new notice is told', async () => {
