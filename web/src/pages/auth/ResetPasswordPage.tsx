@@ -1,19 +1,18 @@
 import * as React from 'react'
-import { Link, useNavigate, useParams } from 'react-router'
+import { useNavigate, useParams } from 'react-router'
 import { toast } from 'sonner'
 import { MailCheck } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { useForgotPassword, useResetPassword } from '@/api/auth'
 import { serverMessage } from '@/api/errors'
 import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
-import { AuthCard } from './AuthCard'
+import { AuthCard, AuthLink, AuthSubmit } from './AuthCard'
 import { useHydrated } from '@/hooks/use-hydrated'
 
 export default function ResetPasswordPage() {
@@ -47,9 +46,9 @@ function ForgotForm() {
       title="Forgot Your Password?"
       description="Enter the email you signed up with and we will send you a link to choose a new password."
       footer={
-        <Link className="font-medium text-primary hover:underline" to="/login">
+        <AuthLink to="/login">
           Back to log in
-        </Link>
+        </AuthLink>
       }
     >
       {sent ? (
@@ -67,10 +66,9 @@ function ForgotForm() {
         <Form {...form}>
           <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Request a password reset link">
             <TextField control={form.control} name="email" label="Email Address" type="email" autoComplete="email" placeholder="you@example.com" />
-            <Button type="submit" size="lg" disabled={busy} className="w-full">
-              {busy && <Spinner />}
-              {busy ? 'Sending...' : 'Request Reset Link'}
-            </Button>
+            <AuthSubmit busy={busy} busyLabel="Sending...">
+              Request Reset Link
+            </AuthSubmit>
           </form>
         </Form>
       )}
@@ -104,19 +102,18 @@ function ResetForm({ token }: { token: string }) {
       title="Reset Your Password"
       description="Choose a new password for your account."
       footer={
-        <Link className="font-medium text-primary hover:underline" to="/reset-password">
+        <AuthLink to="/reset-password">
           Request a new link
-        </Link>
+        </AuthLink>
       }
     >
       <Form {...form}>
         <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
           <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
           <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
-          <Button type="submit" size="lg" disabled={busy} className="w-full">
-            {busy && <Spinner />}
-            {busy ? 'Resetting...' : 'Reset Password'}
-          </Button>
+          <AuthSubmit busy={busy} busyLabel="Resetting...">
+              Reset Password
+            </AuthSubmit>
         </form>
       </Form>
     </AuthCard>

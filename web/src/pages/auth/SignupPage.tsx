@@ -4,8 +4,6 @@ import { Info } from 'lucide-react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
 import { Form } from '@/components/ui/form'
 import { FormAlert } from '@/components/form-alert'
 import { TextField } from '@/components/text-field'
@@ -14,7 +12,7 @@ import { ApiError } from '@/api/errors'
 import { emailField, MESSAGES, normaliseHandle, PASSWORD_MIN_LENGTH, requiredText } from '@/lib/validation'
 import { handlePattern } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
-import { AuthCard } from './AuthCard'
+import { AuthCard, AuthLink, AuthSubmit } from './AuthCard'
 import { useHydrated } from '@/hooks/use-hydrated'
 
 export const SIGNUP_FAILED = 'Signup failed. Please check your details and try again.'
@@ -75,15 +73,11 @@ export function SignupPage({ role }: { role: Role }) {
         <div className="space-y-1.5">
           <p>
             Already have an account?{' '}
-            <Link className="font-medium text-primary hover:underline" to="/login">
-              Log in
-            </Link>
+            <AuthLink to="/login">Log in</AuthLink>
           </p>
           <p>
             {influencer ? 'Representing a brand? ' : 'Are you a creator? '}
-            <Link className="font-medium text-primary hover:underline" to={influencer ? '/signup/buyer' : '/signup/influencer'}>
-              {influencer ? 'Sign up as a brand' : 'Sign up as a creator'}
-            </Link>
+            <AuthLink to={influencer ? '/signup/buyer' : '/signup/influencer'}>{influencer ? 'Sign up as a brand' : 'Sign up as a creator'}</AuthLink>
           </p>
         </div>
       }
@@ -126,10 +120,9 @@ export function SignupPage({ role }: { role: Role }) {
             ? 'You will connect your Instagram Business or Creator account after signup, from your settings.'
             : 'You can browse pin slots and place bids right after signup.'}
         </p>
-        <Button type="submit" size="lg" disabled={busy} className="w-full">
-          {busy && <Spinner />}
-          {busy ? 'Creating Account...' : influencer ? 'Create Creator Account' : 'Create Brand Account'}
-        </Button>
+        <AuthSubmit busy={busy} busyLabel="Creating Account...">
+          {influencer ? 'Create Creator Account' : 'Create Brand Account'}
+        </AuthSubmit>
         <p className="text-center text-xs text-muted-foreground">
           By signing up you agree to our{' '}
           <Link to="/terms" className="underline underline-offset-2 hover:text-foreground">
