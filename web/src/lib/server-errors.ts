@@ -1,5 +1,6 @@
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form'
-import { ApiError } from '@/api/errors'
+import { toast } from 'sonner'
+import { ApiError, serverMessage } from '@/api/errors'
 
 function hasField(values: unknown, name: string): boolean {
   let node = values
@@ -26,4 +27,13 @@ export function showServerErrors<T extends FieldValues>(form: UseFormReturn<T>, 
     shown = true
   }
   return shown
+}
+
+/** A form's failed save: the server's field messages on their fields, and a toast with `title` and what the
+ *  server said (`fallback` when it said nothing readable). */
+export function failedSave<T extends FieldValues>(form: UseFormReturn<T>, title: string, fallback: string) {
+  return (error: unknown) => {
+    showServerErrors(form, error)
+    toast.error(title, { description: serverMessage(error, fallback) })
+  }
 }

@@ -14,7 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { showServerErrors } from '@/lib/server-errors'
-import { Spinner } from '@/components/ui/spinner'
+import { SubmitButton } from '@/components/submit-button'
 import { placementSeries } from '@/lib/charts'
 import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
@@ -138,9 +138,7 @@ function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undef
             </p>
           )}
           <div>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending && <Spinner />} {link ? 'Update link' : 'Make my short link'}
-            </Button>
+            <SubmitButton pending={save.isPending}>{link ? 'Update link' : 'Make my short link'}</SubmitButton>
           </div>
         </form>
         </Form>

@@ -1,9 +1,6 @@
 import * as React from 'react'
 import { Link } from 'react-router'
-import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Spinner } from '@/components/ui/spinner'
-import { cn } from '@/lib/utils'
 
 export function AuthCard({ title, description, children, footer }: { title: string; description?: React.ReactNode; children: React.ReactNode; footer?: React.ReactNode }) {
   return (
@@ -20,16 +17,6 @@ export function AuthCard({ title, description, children, footer }: { title: stri
         {footer && <div className="border-t px-6 pt-5 text-center text-sm text-muted-foreground">{footer}</div>}
       </Card>
     </div>
-  )
-}
-
-/** An auth form's one button, across the card, saying what it is doing while it works. */
-export function AuthSubmit({ busy, busyLabel, className, children }: { busy: boolean; busyLabel: string; className?: string; children: React.ReactNode }) {
-  return (
-    <Button type="submit" size="lg" disabled={busy} className={cn('w-full', className)}>
-      {busy && <Spinner />}
-      {busy ? busyLabel : children}
-    </Button>
   )
 }
 

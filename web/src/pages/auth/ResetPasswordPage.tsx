@@ -9,10 +9,10 @@ import { Button } from '@/components/ui/button'
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { useForgotPassword, useResetPassword } from '@/api/auth'
-import { serverMessage } from '@/api/errors'
 import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
-import { showServerErrors } from '@/lib/server-errors'
-import { AuthCard, AuthLink, AuthSubmit } from './AuthCard'
+import { failedSave } from '@/lib/server-errors'
+import { AuthCard, AuthLink } from './AuthCard'
+import { SubmitButton } from '@/components/submit-button'
 import { useHydrated } from '@/hooks/use-hydrated'
 
 export default function ResetPasswordPage() {
@@ -36,8 +36,7 @@ function ForgotForm() {
       toast.success('Password Reset Email Sent', { description: 'If an account with that email exists, you will receive a password reset link.' })
       setSent(true)
     } catch (err) {
-      showServerErrors(form, err)
-      toast.error('Error', { description: serverMessage(err, 'Failed to send password reset email. Please try again.') })
+      failedSave(form, 'Error', 'Failed to send password reset email. Please try again.')(err)
     }
   }
 
@@ -66,9 +65,9 @@ function ForgotForm() {
         <Form {...form}>
           <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Request a password reset link">
             <TextField control={form.control} name="email" label="Email Address" type="email" autoComplete="email" placeholder="you@example.com" />
-            <AuthSubmit busy={busy} busyLabel="Sending...">
+            <SubmitButton pending={busy} pendingLabel="Sending..." size="lg" className="w-full">
               Request Reset Link
-            </AuthSubmit>
+            </SubmitButton>
           </form>
         </Form>
       )}
@@ -92,8 +91,7 @@ function ResetForm({ token }: { token: string }) {
       toast.success('Password Reset Successful', { description: 'Your password has been reset. You can now log in with your new password.' })
       navigate('/login', { replace: true })
     } catch (err) {
-      showServerErrors(form, err)
-      toast.error('Error Resetting Password', { description: serverMessage(err, 'Failed to reset password. Please try again.') })
+      failedSave(form, 'Error Resetting Password', 'Failed to reset password. Please try again.')(err)
     }
   }
 
@@ -111,9 +109,9 @@ function ResetForm({ token }: { token: string }) {
         <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
           <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
           <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
-          <AuthSubmit busy={busy} busyLabel="Resetting...">
+          <SubmitButton pending={busy} pendingLabel="Resetting..." size="lg" className="w-full">
               Reset Password
-            </AuthSubmit>
+            </SubmitButton>
         </form>
       </Form>
     </AuthCard>

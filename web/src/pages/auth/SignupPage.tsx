@@ -12,7 +12,8 @@ import { ApiError } from '@/api/errors'
 import { emailField, MESSAGES, normaliseHandle, PASSWORD_MIN_LENGTH, requiredText } from '@/lib/validation'
 import { handlePattern } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
-import { AuthCard, AuthLink, AuthSubmit } from './AuthCard'
+import { AuthCard, AuthLink } from './AuthCard'
+import { SubmitButton } from '@/components/submit-button'
 import { useHydrated } from '@/hooks/use-hydrated'
 
 export const SIGNUP_FAILED = 'Signup failed. Please check your details and try again.'
@@ -120,9 +121,9 @@ export function SignupPage({ role }: { role: Role }) {
             ? 'You will connect your Instagram Business or Creator account after signup, from your settings.'
             : 'You can browse pin slots and place bids right after signup.'}
         </p>
-        <AuthSubmit busy={busy} busyLabel="Creating Account...">
+        <SubmitButton pending={busy} pendingLabel="Creating Account..." size="lg" className="w-full">
           {influencer ? 'Create Creator Account' : 'Create Brand Account'}
-        </AuthSubmit>
+        </SubmitButton>
         <p className="text-center text-xs text-muted-foreground">
           By signing up you agree to our{' '}
           <Link to="/terms" className="underline underline-offset-2 hover:text-foreground">

@@ -1,7 +1,6 @@
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -17,7 +16,7 @@ import { useSavePayoutSettings } from '../api/mutations'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { payoutSchema } from '@/lib/payout'
-import { showServerErrors } from '@/lib/server-errors'
+import { failedSave } from '@/lib/server-errors'
 
 export function PayoutSettingsCard() {
   const settings = useQuery({ ...payoutSettingsQuery(), retry: false })
@@ -41,10 +40,7 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   const set = <K extends PayoutField>(key: K, value: PayoutForm[K]) => form.setValue(key, value as never, { shouldDirty: true })
   const save = useSavePayoutSettings({
     onSuccess: () => toast.success('Payout Settings Saved'),
-    onError: (err) => {
-      showServerErrors(form, err)
-      toast.error('Failed to save payout settings', { description: serverMessage(err, 'There was an error saving your payout settings. Please try again.') })
-    },
+    onError: failedSave(form, 'Failed to save payout settings', 'There was an error saving your payout settings. Please try again.'),
   })
   const lastToast = React.useRef('')
   React.useEffect(() => {

@@ -2,11 +2,10 @@ import { Camera } from 'lucide-react'
 import { useAuth } from '@/auth/session'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useConnectInstagram } from '@/hooks/use-instagram'
 import { PinMethod } from './PinMethod'
-import { SectionTitle } from './SectionTitle'
+import { SettingsCard } from './SectionTitle'
 
 export function InstagramCard() {
   const { user } = useAuth()
@@ -15,12 +14,7 @@ export function InstagramCard() {
   const connected = Boolean(user?.instagramConnected)
 
   return (
-    <Card>
-      <CardHeader>
-        <SectionTitle icon={Camera}>Instagram Integration</SectionTitle>
-        <CardDescription>Connect your Instagram Business or Creator account to list pin slots and pin winning comments.</CardDescription>
-      </CardHeader>
-      <CardContent>
+    <SettingsCard icon={Camera} title="Instagram Integration" description="Connect your Instagram Business or Creator account to list pin slots and pin winning comments.">
         <div className="flex flex-col gap-4 rounded-xl border p-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex items-center gap-3">
             <div aria-hidden="true" className="flex size-10 items-center justify-center rounded-xl bg-gradient-to-br from-amber-400 via-pink-500 to-violet-600 text-white">
@@ -50,7 +44,6 @@ export function InstagramCard() {
           </Button>
         </div>
         {connected && user?.role === 'INFLUENCER' && <PinMethod />}
-      </CardContent>
-    </Card>
+    </SettingsCard>
   )
 }

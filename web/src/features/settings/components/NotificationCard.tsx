@@ -7,18 +7,16 @@ import { useQuery } from '@tanstack/react-query'
 import { instagramConnectionQuery } from '@/api/queries'
 import { z } from '@/lib/zod'
 import type { NotificationPreferences } from '@/api/client'
-import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Form, FormField } from '@/components/ui/form'
 import { Separator } from '@/components/ui/separator'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
-import { showServerErrors } from '@/lib/server-errors'
+import { failedSave } from '@/lib/server-errors'
 import { useSavePreferences } from '../api/settings'
 import { preferenceRows, switchesOf, type SavedPreferences } from '../preferences'
-import { SectionTitle } from './SectionTitle'
+import { SettingsCard } from './SectionTitle'
 
 const preferencesSchema = z.object({ newBids: z.boolean(), approvals: z.boolean(), payouts: z.boolean(), marketing: z.boolean() })
 
@@ -43,20 +41,12 @@ export function NotificationCard({ initial }: { initial: SavedPreferences }) {
         form.reset(switchesOf(saved))
         toast.success('Notification Preferences Updated')
       },
-      onError: (err) => {
-        showServerErrors(form, err)
-        toast.error('Failed to update preferences', { description: serverMessage(err, 'Failed to update notification preferences. Please try again.') })
-      },
+      onError: failedSave(form, 'Failed to update preferences', 'Failed to update notification preferences. Please try again.'),
     })
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <SectionTitle icon={Bell}>Notification Preferences</SectionTitle>
-        <CardDescription>Choose which emails and notices you receive.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-1">
+    <SettingsCard icon={Bell} title="Notification Preferences" description="Choose which emails and notices you receive." contentClassName="space-y-1">
         <Form {...form}>
           {rows.map((row) => (
             <FormField
@@ -87,8 +77,7 @@ export function NotificationCard({ initial }: { initial: SavedPreferences }) {
             {save.isPending ? 'Saving...' : 'Save Preferences'}
           </Button>
         </div>
-      </CardContent>
-    </Card>
+    </SettingsCard>
   )
 }
 

@@ -3,17 +3,14 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { User as UserIcon } from 'lucide-react'
 import { z } from '@/lib/zod'
-import { serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { TextField } from '@/components/text-field'
-import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Form } from '@/components/ui/form'
-import { Spinner } from '@/components/ui/spinner'
-import { showServerErrors } from '@/lib/server-errors'
+import { SubmitButton } from '@/components/submit-button'
+import { failedSave } from '@/lib/server-errors'
 import { emailField, MESSAGES, requiredText } from '@/lib/validation'
 import { useSaveProfile } from '../api/settings'
-import { SectionTitle } from './SectionTitle'
+import { SettingsCard } from './SectionTitle'
 
 export const PASSWORD_FOR_EMAIL = 'Enter your current password to change your email address.'
 
@@ -52,21 +49,13 @@ export function ProfileCard() {
             description: token ? 'Your email address has been changed. Other devices have been signed out.' : 'Your profile information has been saved.',
           })
         },
-        onError: (err) => {
-          showServerErrors(form, err)
-          toast.error('Failed to update profile', { description: serverMessage(err, 'Failed to update profile. Please try again.') })
-        },
+        onError: failedSave(form, 'Failed to update profile', 'Failed to update profile. Please try again.'),
       },
     )
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <SectionTitle icon={UserIcon}>Profile Information</SectionTitle>
-        <CardDescription>Your name is shown to the other side of each auction.</CardDescription>
-      </CardHeader>
-      <CardContent>
+    <SettingsCard icon={UserIcon} title="Profile Information" description="Your name is shown to the other side of each auction.">
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Profile information">
             <div className="grid gap-4 sm:grid-cols-2">
@@ -85,14 +74,12 @@ export function ProfileCard() {
               />
             )}
             <div className="flex justify-end">
-              <Button type="submit" disabled={save.isPending || unchanged}>
-                {save.isPending && <Spinner />}
-                {save.isPending ? 'Saving...' : 'Save Changes'}
-              </Button>
+              <SubmitButton pending={save.isPending} pendingLabel="Saving..." disabled={unchanged}>
+                Save Changes
+              </SubmitButton>
             </div>
           </form>
         </Form>
-      </CardContent>
-    </Card>
+    </SettingsCard>
   )
 }

@@ -1,6 +1,6 @@
 import * as React from 'react'
 import type { LucideIcon } from 'lucide-react'
-import { CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 
 export function SectionTitle({ icon: Icon, children }: { icon: LucideIcon; children: React.ReactNode }) {
   return (
@@ -9,5 +9,18 @@ export function SectionTitle({ icon: Icon, children }: { icon: LucideIcon; child
       <Icon className="size-5 text-primary" aria-hidden="true" />
       {children}
     </CardTitle>
+  )
+}
+
+/** One card of Settings: its titled heading with an icon, a line on what it is for, then its content. */
+export function SettingsCard({ icon, title, description, contentClassName, children }: { icon: LucideIcon; title: string; description: React.ReactNode; contentClassName?: string; children: React.ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <SectionTitle icon={icon}>{title}</SectionTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
   )
 }
