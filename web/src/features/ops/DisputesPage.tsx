@@ -2,10 +2,9 @@ import * as React from 'react'
 import { Link } from 'react-router'
 import { Gavel } from 'lucide-react'
 import { EmptyState } from '@/components/common'
-import { Card, CardContent } from '@/components/ui/card'
 import { useDisputes } from './api/queries'
 import type { DisputeStatus } from './api/types'
-import { DeskPage, QueryWait, StatusTabs } from './components/DeskPage'
+import { DeskPage, DeskRow, QueryWait, StatusTabs } from './components/DeskPage'
 import { Money, StatusBadge, When } from './components/status'
 import { disputeTitle } from './names'
 
@@ -32,29 +31,25 @@ function DisputeList({ status }: { status: DisputeStatus }) {
   return (
     <ul aria-label={status === 'OPEN' ? 'Open disputes' : 'Decided disputes'} className="grid gap-3">
       {disputes.data.map((d) => (
-        <li key={d.id}>
-          <Card className="py-0">
-            <CardContent className="grid gap-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">
-              <div className="min-w-0">
-                <p className="font-medium">
-                  <Link to={`/ops/disputes/${d.id}`} className="hover:underline focus-visible:underline">
-                    {disputeTitle(d)}
-                  </Link>{' '}
-                  · <Money amount={d.amount} />
-                </p>
-                <p className="line-clamp-2 text-sm text-muted-foreground">{d.reason}</p>
-                <p className="text-xs text-muted-foreground">
-                  Reported by {d.reporter === 'BRAND' ? 'the brand' : 'Pinbid'} on <When iso={d.reportedAt} />
-                  {d.answeredAt ? ' · creator answered' : <> · creator answers by <When iso={d.answerBy} /></>}
-                </p>
-              </div>
-              <div className="flex items-center gap-2">
-                <StatusBadge status={d.status} />
-                {d.outcome && <span className="text-sm">{d.outcome.replace(/_/g, ' ').toLowerCase()}</span>}
-              </div>
-            </CardContent>
-          </Card>
-        </li>
+        <DeskRow key={d.id}>
+          <div className="min-w-0">
+            <p className="font-medium">
+              <Link to={`/ops/disputes/${d.id}`} className="hover:underline focus-visible:underline">
+                {disputeTitle(d)}
+              </Link>{' '}
+              · <Money amount={d.amount} />
+            </p>
+            <p className="line-clamp-2 text-sm text-muted-foreground">{d.reason}</p>
+            <p className="text-xs text-muted-foreground">
+              Reported by {d.reporter === 'BRAND' ? 'the brand' : 'Pinbid'} on <When iso={d.reportedAt} />
+              {d.answeredAt ? ' · creator answered' : <> · creator answers by <When iso={d.answerBy} /></>}
+            </p>
+          </div>
+          <div className="flex items-center gap-2">
+            <StatusBadge status={d.status} />
+            {d.outcome && <span className="text-sm">{d.outcome.replace(/_/g, ' ').toLowerCase()}</span>}
+          </div>
+        </DeskRow>
       ))}
     </ul>
   )

@@ -4,10 +4,9 @@ import { Flag as FlagIcon } from 'lucide-react'
 import { EmptyState } from '@/components/common'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent } from '@/components/ui/card'
 import { useClearFlag, useFlags } from './api/queries'
 import type { Flag, FlagStatus } from './api/types'
-import { DeskPage, QueryWait, StatusTabs } from './components/DeskPage'
+import { DeskPage, DeskRow, QueryWait, StatusTabs } from './components/DeskPage'
 import { ReasonDialog } from './components/ReasonDialog'
 import { When } from './components/status'
 import { accountName, creatorName } from './names'
@@ -38,44 +37,40 @@ function FlagList({ status }: { status: FlagStatus }) {
     <>
       <ul aria-label={status === 'OPEN' ? 'Open flags' : 'Cleared flags'} className="grid gap-3">
         {flags.data.map((f) => (
-          <li key={f.id}>
-            <Card className="py-0">
-              <CardContent className="grid gap-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    {accountName(f.userName)} <span className="font-normal text-muted-foreground">bids on</span> {creatorName(f.creatorName)}
-                  </p>
-                  <ul aria-label="Reasons" className="mt-1 flex flex-wrap gap-1">
-                    {f.reasons.map((r) => (
-                      <li key={r}>
-                        <Badge variant="outline">{r}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                  <p className="mt-1 text-xs text-muted-foreground">
-                    Flagged <When iso={f.createdAt} />
-                    {f.clearedAt && (
-                      <>
-                        {' '}
-                        · cleared <When iso={f.clearedAt} />
-                      </>
-                    )}
-                  </p>
-                  {f.clearReason && <p className="mt-1 text-sm">Cleared because: {f.clearReason}</p>}
-                </div>
-                <div className="flex items-center gap-3">
-                  <span className="text-sm tabular-nums" aria-label={`Score ${f.score}`}>
-                    Score <strong>{f.score}</strong>
-                  </span>
-                  {f.status === 'OPEN' && (
-                    <Button variant="outline" size="sm" onClick={() => setClearing(f)} aria-label={`Clear the flag on ${accountName(f.userName)}`}>
-                      Clear
-                    </Button>
-                  )}
-                </div>
-              </CardContent>
-            </Card>
-          </li>
+          <DeskRow key={f.id}>
+            <div className="min-w-0">
+              <p className="font-medium">
+                {accountName(f.userName)} <span className="font-normal text-muted-foreground">bids on</span> {creatorName(f.creatorName)}
+              </p>
+              <ul aria-label="Reasons" className="mt-1 flex flex-wrap gap-1">
+                {f.reasons.map((r) => (
+                  <li key={r}>
+                    <Badge variant="outline">{r}</Badge>
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-1 text-xs text-muted-foreground">
+                Flagged <When iso={f.createdAt} />
+                {f.clearedAt && (
+                  <>
+                    {' '}
+                    · cleared <When iso={f.clearedAt} />
+                  </>
+                )}
+              </p>
+              {f.clearReason && <p className="mt-1 text-sm">Cleared because: {f.clearReason}</p>}
+            </div>
+            <div className="flex items-center gap-3">
+              <span className="text-sm tabular-nums" aria-label={`Score ${f.score}`}>
+                Score <strong>{f.score}</strong>
+              </span>
+              {f.status === 'OPEN' && (
+                <Button variant="outline" size="sm" onClick={() => setClearing(f)} aria-label={`Clear the flag on ${accountName(f.userName)}`}>
+                  Clear
+                </Button>
+              )}
+            </div>
+          </DeskRow>
         ))}
       </ul>
       <ReasonDialog

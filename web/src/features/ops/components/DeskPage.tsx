@@ -1,6 +1,7 @@
 import type * as React from 'react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { LoadError, Loading } from '@/components/common'
+import { Card, CardContent } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { serverMessage } from '@/api/errors'
 
@@ -55,4 +56,15 @@ export function StatusTabs<S extends string>({
 export function QueryWait({ query, loading, failed }: { query: UseQueryResult<unknown>; loading: string; failed: string }) {
   if (query.isError) return <LoadError message={serverMessage(query.error, failed)} onRetry={() => void query.refetch()} />
   return <Loading text={loading} />
+}
+
+/** One entry of a desk list: a card with what it is on the left and its state or actions on the right. */
+export function DeskRow({ children }: { children: React.ReactNode }) {
+  return (
+    <li>
+      <Card className="py-0">
+        <CardContent className="grid gap-2 p-4 sm:grid-cols-[1fr_auto] sm:items-center">{children}</CardContent>
+      </Card>
+    </li>
+  )
 }
