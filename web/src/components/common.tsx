@@ -1,5 +1,6 @@
 import * as React from 'react'
-import { RefreshCw, type LucideIcon } from 'lucide-react'
+import { Link } from 'react-router'
+import { ArrowLeft, RefreshCw, type LucideIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
@@ -74,6 +75,26 @@ export function EmptyState({ icon: Icon, text, children }: { icon?: LucideIcon; 
       {Icon && <Icon aria-hidden="true" className="size-8 text-muted-foreground/60" />}
       <p>{text}</p>
       {children}
+    </div>
+  )
+}
+
+/** The way back from a detail page to its list. */
+export function BackLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return (
+    <Link to={to} className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
+      <ArrowLeft className="size-4" aria-hidden="true" /> {children}
+    </Link>
+  )
+}
+
+/** A detail page whose object could not be read: the way back, then "not there" for a 404 (or another's object)
+ *  or the error with Try again. */
+export function DetailLoadFailed({ back, missing, missingIcon, missingText, failedText, onRetry }: { back: React.ReactNode; missing: boolean; missingIcon: LucideIcon; missingText: string; failedText: string; onRetry: () => void }) {
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-4">
+      {back}
+      {missing ? <EmptyState icon={missingIcon} text={missingText} /> : <LoadError message={failedText} onRetry={onRetry} />}
     </div>
   )
 }

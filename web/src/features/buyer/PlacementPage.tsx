@@ -1,13 +1,13 @@
 /* A brand's placement: the short link and promo code to put in the comment (links in Instagram comments are not
    clickable, so people type the short one), and the results: likes, replies and counted clicks over time. */
 import * as React from 'react'
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { ArrowLeft, Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
+import { Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
 import { ApiError, serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -19,7 +19,7 @@ import { placementSeries } from '@/lib/charts'
 import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
-import { EmptyState, Loading, LoadError, StatCard } from '@/components/common'
+import { BackLink, DetailLoadFailed, EmptyState, Loading, StatCard } from '@/components/common'
 import { placementResultsQuery, useBuyerBids } from './api/queries'
 import { useSaveShortLink } from './api/mutations'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
@@ -29,19 +29,18 @@ export default function PlacementPage() {
   const results = useQuery(placementResultsQuery(bidId))
   const bid = useBuyerBids().data?.find((b) => b.id === bidId)
   const postUrl = bid?.pinSlot.post.permalink ?? bid?.pinSlot.instagramPost?.permalink
-  const back = (
-    <Link to="/my-bids" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-      <ArrowLeft className="size-4" aria-hidden="true" /> My Bids
-    </Link>
-  )
+  const back = <BackLink to="/my-bids">My Bids</BackLink>
   if (results.isPending) return <Loading page text="Loading the placement..." />
   if (results.isError) {
-    const missing = results.error instanceof ApiError && results.error.status === 404
     return (
-      <div className="mx-auto w-full max-w-3xl space-y-4">
-        {back}
-        {missing ? <EmptyState icon={Link2} text="This placement does not exist, or it is not yours." /> : <LoadError message="Failed to load the placement. Please try again later." onRetry={() => void results.refetch()} />}
-      </div>
+      <DetailLoadFailed
+        back={back}
+        missing={results.error instanceof ApiError && results.error.status === 404}
+        missingIcon={Link2}
+        missingText="This placement does not exist, or it is not yours."
+        failedText="Failed to load the placement. Please try again later."
+        onRetry={() => void results.refetch()}
+      />
     )
   }
   const r = results.data

@@ -1,14 +1,14 @@
 /* A creator's placement (a paid comment on one of their posts), where its notices lead: the comment and the post,
    and its checks — the brand's acceptance, a fresh screenshot asked for, a report to answer with its deadline and
    the answer form, the decision. A pinned placement is no longer in Approvals, so this is its own page. */
-import { Link, useParams } from 'react-router'
+import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
-import { ArrowLeft, ExternalLink, SearchX } from 'lucide-react'
+import { ExternalLink, SearchX } from 'lucide-react'
 import { ApiError } from '@/api/errors'
 import { trustQuery } from '@/api/trust'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { EmptyState, Loading, LoadError, fmtDateTime } from '@/components/common'
+import { BackLink, DetailLoadFailed, Loading, fmtDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import { statusLabel } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
@@ -21,23 +21,18 @@ export default function CreatorPlacementPage() {
   const trust = useQuery(trustQuery(bidId))
   const bids = useInfluencerBids()
   const bid = bids.data?.find((b) => b.id === bidId)
-  const back = (
-    <Link to="/approvals" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-      <ArrowLeft className="size-4" aria-hidden="true" /> Approvals
-    </Link>
-  )
+  const back = <BackLink to="/approvals">Approvals</BackLink>
   if (trust.isPending) return <Loading page text="Loading the placement..." />
   if (trust.isError) {
-    const missing = trust.error instanceof ApiError && trust.error.status === 404
     return (
-      <div className="mx-auto w-full max-w-3xl space-y-4">
-        {back}
-        {missing ? (
-          <EmptyState icon={SearchX} text="This placement does not exist, or it is not one of yours." />
-        ) : (
-          <LoadError message="Failed to load this placement. Please try again later." onRetry={() => void trust.refetch()} />
-        )}
-      </div>
+      <DetailLoadFailed
+        back={back}
+        missing={trust.error instanceof ApiError && trust.error.status === 404}
+        missingIcon={SearchX}
+        missingText="This placement does not exist, or it is not one of yours."
+        failedText="Failed to load this placement. Please try again later."
+        onRetry={() => void trust.refetch()}
+      />
     )
   }
   const t = trust.data

@@ -1,6 +1,6 @@
-import { Link, useParams } from 'react-router'
-import { ArrowLeft, ExternalLink, ImageOff, RefreshCw } from 'lucide-react'
-import { LoadError, Loading } from '@/components/common'
+import { useParams } from 'react-router'
+import { ExternalLink, ImageOff, RefreshCw } from 'lucide-react'
+import { BackLink, LoadError, Loading } from '@/components/common'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -19,9 +19,7 @@ export default function DisputeDetailPage() {
   const dispute = useDispute(disputeId)
   return (
     <section aria-labelledby="dispute-title" className="grid gap-4">
-      <Link to="/ops" className="flex w-fit items-center gap-1 text-sm text-muted-foreground hover:text-foreground">
-        <ArrowLeft className="size-4" aria-hidden="true" /> All disputes
-      </Link>
+      <BackLink to="/ops">All disputes</BackLink>
       {dispute.isPending ? (
         <Loading text="Loading the dispute..." />
       ) : dispute.isError ? (
