@@ -76,6 +76,19 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
       )}
     </div>
   )
+  const choice = <K extends 'payoutMethod' | 'schedule' | 'currency'>(key: K, id: string, label: string, options: [PayoutForm[K], string][]) => (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <NativeSelect id={id} value={values[key]} onChange={(e) => set(key, e.target.value as PayoutForm[K])}>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </NativeSelect>
+      {err(key) && <p className="text-sm text-destructive">{err(key)}</p>}
+    </div>
+  )
 
   return (
     <Card>
@@ -94,43 +107,31 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
           )}
         >
           <div className="grid gap-4 sm:grid-cols-3">
-            <div className="grid gap-2">
-              <Label htmlFor="payout-method">Payout method</Label>
-              <NativeSelect id="payout-method" value={values.payoutMethod} onChange={(e) => set('payoutMethod', e.target.value as PayoutForm['payoutMethod'])}>
-                <option value="">Choose a method</option>
-                <option value="BANK_TRANSFER">Bank transfer</option>
-                <option value="PAYPAL">PayPal</option>
-              </NativeSelect>
-              {err('payoutMethod') && <p className="text-sm text-destructive">{err('payoutMethod')}</p>}
-            </div>
+            {choice('payoutMethod', 'payout-method', 'Payout method', [
+              ['', 'Choose a method'],
+              ['BANK_TRANSFER', 'Bank transfer'],
+              ['PAYPAL', 'PayPal'],
+            ])}
             <div className="grid gap-2">
               <Label htmlFor="payout-minimumPayout">Minimum payout (USD)</Label>
               <MoneyInput id="payout-minimumPayout" value={values.minimumPayout} onValueChange={(v) => set('minimumPayout', v)} maxCents={MINIMUM_PAYOUT_CEILING_CENTS} problem={err('minimumPayout')} />
             </div>
-            <div className="grid gap-2">
-              <Label htmlFor="payout-schedule">Schedule</Label>
-              <NativeSelect id="payout-schedule" value={values.schedule} onChange={(e) => set('schedule', e.target.value as PayoutForm['schedule'])}>
-                <option value="">Choose a schedule</option>
-                <option value="WEEKLY">Weekly</option>
-                <option value="MONTHLY">Monthly</option>
-                <option value="QUARTERLY">Quarterly</option>
-              </NativeSelect>
-              {err('schedule') && <p className="text-sm text-destructive">{err('schedule')}</p>}
-            </div>
+            {choice('schedule', 'payout-schedule', 'Schedule', [
+              ['', 'Choose a schedule'],
+              ['WEEKLY', 'Weekly'],
+              ['MONTHLY', 'Monthly'],
+              ['QUARTERLY', 'Quarterly'],
+            ])}
           </div>
           {values.payoutMethod === 'PAYPAL' && field('paypalEmail', 'PayPal email', { type: 'email', autoComplete: 'email' })}
           {values.payoutMethod === 'BANK_TRANSFER' && (
             <div className="grid gap-4 sm:grid-cols-2">
               {field('accountName', 'Account holder name', { autoComplete: 'name' })}
-              <div className="grid gap-2">
-                <Label htmlFor="payout-currency">Currency</Label>
-                <NativeSelect id="payout-currency" value={values.currency} onChange={(e) => set('currency', e.target.value as PayoutForm['currency'])}>
-                  <option value="">Choose a currency</option>
-                  <option value="USD">USD</option>
-                  <option value="GBP">GBP</option>
-                </NativeSelect>
-                {err('currency') && <p className="text-sm text-destructive">{err('currency')}</p>}
-              </div>
+              {choice('currency', 'payout-currency', 'Currency', [
+                ['', 'Choose a currency'],
+                ['USD', 'USD'],
+                ['GBP', 'GBP'],
+              ])}
               {field('bankAccount', 'Bank account number', { inputMode: 'numeric', autoComplete: 'off' })}
               {values.currency === 'USD' && field('routingNumber', 'Routing number', { inputMode: 'numeric', autoComplete: 'off' })}
               {values.currency === 'GBP' && field('sortCode', 'Sort code', { placeholder: 'XX-XX-XX', autoComplete: 'off' })}
