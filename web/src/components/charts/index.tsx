@@ -34,8 +34,8 @@ function Drawing({ children, height }: { children: React.ReactNode; height: stri
   )
 }
 
-function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow[]; config: ChartConfig }) {
-  const keys = Object.keys(config)
+/** The figures of a drawing as a table for screen readers: a heading cell per row, then its values. */
+function FiguresTable({ caption, head, columns, rows }: { caption: React.ReactNode; head: string; columns: React.ReactNode[]; rows: { key: React.Key; head: React.ReactNode; cells: React.ReactNode[] }[] }) {
   // inside a clipped box: a table is never narrower than its content, so an sr-only table would widen the page
   return (
     <div className="sr-only">
@@ -43,24 +43,38 @@ function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow
         <caption>{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Month</th>
-            {keys.map((k) => (
-              <th key={k} scope="col">{config[k].label}</th>
+            <th scope="col">{head}</th>
+            {columns.map((c, i) => (
+              <th key={i} scope="col">
+                {c}
+              </th>
             ))}
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.month}>
-              <th scope="row">{monthLabel(row.month)}</th>
-              {keys.map((k) => (
-                <td key={k}>{formatMoney(Number(row[k]))}</td>
+            <tr key={row.key}>
+              <th scope="row">{row.head}</th>
+              {row.cells.map((cell, i) => (
+                <td key={i}>{cell}</td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  )
+}
+
+function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow[]; config: ChartConfig }) {
+  const keys = Object.keys(config)
+  return (
+    <FiguresTable
+      caption={caption}
+      head="Month"
+      columns={keys.map((k) => config[k].label)}
+      rows={rows.map((row) => ({ key: row.month, head: monthLabel(row.month), cells: keys.map((k) => formatMoney(Number(row[k]))) }))}
+    />
   )
 }
 
@@ -116,27 +130,12 @@ export function PriceHistory({ slot }: { slot: Slot }) {
       <Drawing height="h-40">
         <PriceLine points={points} label={`Price over time for ${slot.title}: from ${formatMoney(points[0].price)} to ${formatMoney(points.at(-1)!.price)}. ${TABLE_FOLLOWS}`} />
       </Drawing>
-      <div className="sr-only">
-        <table>
-          <caption>Price over time for {slot.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Price</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p, i) => (
-              <tr key={i}>
-                <th scope="row">
-                  {p.label}, {fmtDateTime(new Date(p.at).toISOString())}
-                </th>
-                <td>{formatMoney(p.price)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable
+        caption={<>Price over time for {slot.title}</>}
+        head="When"
+        columns={['Price']}
+        rows={points.map((p, i) => ({ key: i, head: `${p.label}, ${fmtDateTime(new Date(p.at).toISOString())}`, cells: [formatMoney(p.price)] }))}
+      />
     </figure>
   )
 }
@@ -148,29 +147,12 @@ export function PlacementChart({ points, title }: { points: PlacementPoint[]; ti
       <Drawing height="h-56">
         <PlacementLines points={points} label={placementSummary(points, title)} />
       </Drawing>
-      <div className="sr-only">
-        <table>
-          <caption>Likes, replies and clicks over time for {title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Likes</th>
-              <th scope="col">Replies</th>
-              <th scope="col">Clicks</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((p, i) => (
-              <tr key={i}>
-                <th scope="row">{fmtDateTime(new Date(p.at).toISOString())}</th>
-                <td>{p.likes}</td>
-                <td>{p.replies}</td>
-                <td>{p.clicks}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable
+        caption={<>Likes, replies and clicks over time for {title}</>}
+        head="When"
+        columns={['Likes', 'Replies', 'Clicks']}
+        rows={points.map((p, i) => ({ key: i, head: fmtDateTime(new Date(p.at).toISOString()), cells: [p.likes, p.replies, p.clicks] }))}
+      />
     </figure>
   )
 }

@@ -27,7 +27,7 @@ import {
 import { capitalize, cn } from '@/lib/utils'
 import { useTabState } from '@/hooks/use-tab-state'
 import { useDebounced } from '@/hooks/use-debounced'
-import { EmptyState, LoadError } from '@/components/common'
+import { EmptyState, LoadError, Loading } from '@/components/common'
 import { KEYS } from '@/api/keys'
 import { categoriesQuery, slotDetailsQuery } from '@/api/queries'
 import type { Slot } from '@/api/types'
@@ -184,9 +184,7 @@ export default function MarketplacePage() {
       </section>
 
       {slots.isPending ? (
-        <div role="status" className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
-          <Spinner className="size-5 text-primary" /> Loading pin slots...
-        </div>
+        <Loading text="Loading pin slots..." />
       ) : slots.isError && list.length === 0 ? (
         <LoadError message={SLOTS_LOAD_ERROR} onRetry={() => void slots.refetch()} />
       ) : (
