@@ -48,6 +48,9 @@ from .schemas import (
     PinMethodOut,
     PinStateOut,
     PlacementAcceptanceOut,
+    PlacementActionOut,
+    PlacementActionsOut,
+    PlacementAnswerOut,
     PlacementEvidenceOut,
     PlacementRecheckOut,
     PlacementReportIn,
@@ -244,7 +247,7 @@ async def set_pin_method(body: PinMethodIn, principal: Influencer, pin_login: Pi
 
 
 def trust_out(view: TrustView) -> PlacementTrustOut:
-    p, d = view.placement, view.dispute
+    p, d, a = view.placement, view.dispute, view.actions
     base = f"/api/instagram/placements/{p.bid_id}/evidence"
     return PlacementTrustOut(
         method="MANUAL" if p.pin_method == MANUAL else "SESSION",
@@ -258,7 +261,11 @@ def trust_out(view: TrustView) -> PlacementTrustOut:
             id=d.id, status=d.status, reason=d.reason, reporter=d.reporter, reported_at=d.reported_at,
             creator_note=d.creator_note, answer_by=d.answer_by, answered_at=d.answered_at, outcome=d.outcome,
             decision_reason=d.decision_reason, decided_at=d.decided_at),
-        ended=p.status == Status.ENDED, end_reason=p.end_reason)
+        ended=p.status == Status.ENDED, end_reason=p.end_reason,
+        actions=PlacementActionsOut(
+            accept=PlacementActionOut(open=a.accept.open, until=a.accept.until),
+            report=PlacementActionOut(open=a.report.open, until=a.report.until),
+            answer=PlacementAnswerOut(open=a.answer.open, until=a.answer.until, kind=a.answer.kind)))
 
 
 IMAGE = {200: {"content": {"image/jpeg": {}, "image/png": {}, "image/webp": {}},

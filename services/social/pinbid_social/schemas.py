@@ -207,6 +207,26 @@ class DisputeOut(ApiModel):
     decided_at: datetime | None
 
 
+class PlacementActionOut(ApiModel):
+    open: bool = Field(description="the viewer may do it now")
+    until: datetime | None = Field(description="while open, the moment it closes (null: no deadline)")
+
+
+class PlacementAnswerOut(PlacementActionOut):
+    kind: Literal["ANSWER", "RECHECK"] | None = Field(
+        description="while open, what the screenshot answers: the open dispute or the fresh-screenshot request")
+
+
+class PlacementActionsOut(ApiModel):
+    """What the person asking may do to the placement now, and by when, by the rules the changes are checked with:
+    the brand's accept ("Looks right") and report, the creator's answer (a screenshot); all closed for others."""
+
+    accept: PlacementActionOut
+    report: PlacementActionOut = Field(description='"Report a problem" while accept is open, else "no longer '
+                                                   'pinned"')
+    answer: PlacementAnswerOut
+
+
 class PlacementTrustOut(ApiModel):
     method: Literal["SESSION", "MANUAL"]
     acceptance: PlacementAcceptanceOut
@@ -215,6 +235,7 @@ class PlacementTrustOut(ApiModel):
     dispute: DisputeOut | None
     ended: bool
     end_reason: str | None
+    actions: PlacementActionsOut
 
 
 class PlacementReportIn(ApiModel):

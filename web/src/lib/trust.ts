@@ -14,19 +14,5 @@ export const OUTCOME_LABELS: Record<DisputeOutcome, string> = {
   REFUND_ALL: 'Refunded to the brand in full',
 }
 
+/** The open dispute, if any: what the page says about it. What each side may do is the server's `actions`. */
 export const openDispute = (trust: PlacementTrust): Dispute | null => (trust.dispute?.status === 'OPEN' ? trust.dispute : null)
-
-/** "Looks right" and "Report a problem": the acceptance window is open and nothing is reported yet. */
-export const canAccept = (trust: PlacementTrust) => trust.acceptance.status === 'AWAITING' && !trust.ended && !openDispute(trust)
-
-/** "Report: no longer pinned": any time while the placement runs, unless a report is already open. */
-export const canReportUnpinned = (trust: PlacementTrust) => !trust.ended && !openDispute(trust) && trust.acceptance.status !== 'AWAITING'
-
-/** The creator is asked for a fresh screenshot and has not sent it. */
-export const recheckDue = (trust: PlacementTrust) => Boolean(trust.recheck && !trust.recheck.answeredAt && !trust.ended)
-
-/** The creator can still answer the open dispute (once, within its window; the server checks the time). */
-export const disputeAnswerDue = (trust: PlacementTrust) => {
-  const dispute = openDispute(trust)
-  return Boolean(dispute && !dispute.answeredAt)
-}

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from .placement import Status
+
 
 class Acceptance(StrEnum):
     NOT_NEEDED = "NOT_NEEDED"  # Pinbid pinned it itself (SESSION) and checks it
@@ -98,14 +100,93 @@ def recheck_open(requested_at: datetime | None, answered_at: datetime | None, mi
 
 
 def awaited(*, dispute_open: bool, dispute_answered_at: datetime | None, dispute_answer_by: datetime | None,
-            recheck_is_open: bool, recheck_answer_by: datetime | None, now: datetime) -> str | Refusal:
+            recheck_is_open: bool, recheck_answer_by: datetime | None, ended: bool, now: datetime) -> str | Refusal:
     """What a screenshot from the creator answers now: ANSWER (an open dispute, in its window) or RECHECK (a
-    fresh-screenshot request, in its window); otherwise why nothing waits for one."""
+    fresh-screenshot request of a placement that has not ended, in its window); otherwise why nothing waits for
+    one."""
     if dispute_open and dispute_answered_at is None:
         return ANSWER_CLOSED if dispute_answer_by is not None and now > dispute_answer_by else ANSWER
-    if recheck_is_open:
+    if recheck_is_open and not ended:
         return RECHECK_CLOSED if recheck_answer_by is not None and now > recheck_answer_by else RECHECK
     return ANSWERED if dispute_open else NOTHING_TO_ANSWER
+
+
+# --- what the person looking at a placement may do now, and by when: the trust view carries it ---------------------
+BRAND, CREATOR = "BRAND", "CREATOR"  # the viewer's side of a placement; anyone else (an operator) may do none
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing the viewer may do now (`open`), and until when (`until`; None: no deadline while it is open)."""
+    open: bool
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Answer(Action):
+    """The creator's screenshot: what it answers now (ANSWER: the open dispute; RECHECK: the fresh-screenshot
+    request), None when closed."""
+    kind: str | None = None
+
+
+CLOSED = Action(False)
+
+
+@dataclass(frozen=True)
+class Actions:
+    accept: Action  # the brand's "Looks right"
+    report: Action  # the brand's report: "Report a problem" while accept is open, else "no longer pinned"
+    answer: Answer  # the creator's screenshot
+
+
+@dataclass(frozen=True)
+class TrustState:
+    """What the rules read of a placement: its status, acceptance, open dispute and
+    fresh-screenshot request."""
+    status: str
+    acceptance: str
+    accept_by: datetime | None
+    dispute_open: bool
+    dispute_answered_at: datetime | None
+    dispute_answer_by: datetime | None
+    recheck_requested_at: datetime | None
+    recheck_answered_at: datetime | None
+    recheck_missed_at: datetime | None
+    recheck_answer_by: datetime | None
+
+    @property
+    def running(self) -> bool:  # pinned or completed: "Looks right" may still come
+        return self.status in {Status.PINNED, Status.COMPLETED}
+
+    @property
+    def ended(self) -> bool:
+        return self.status == Status.ENDED
+
+    def awaited(self, now: datetime) -> str | Refusal:
+        return awaited(dispute_open=self.dispute_open, dispute_answered_at=self.dispute_answered_at,
+                       dispute_answer_by=self.dispute_answer_by,
+                       recheck_is_open=recheck_open(self.recheck_requested_at, self.recheck_answered_at,
+                                                    self.recheck_missed_at),
+                       recheck_answer_by=self.recheck_answer_by, ended=self.ended, now=now)
+
+
+def actions(viewer: str | None, state: TrustState, now: datetime) -> Actions:
+    """What `viewer` (BRAND, CREATOR, or None for anyone else) may do to the placement at `now`, by the same rules
+    the changes are refused with: the web shows the buttons this allows and the deadlines it gives."""
+    accept = report = CLOSED
+    answer = Answer(False)
+    if viewer == BRAND:
+        if acceptance_refused(state.running, state.acceptance, state.dispute_open) is None:
+            accept = Action(True, state.accept_by)
+        if report_refused(state.status == Status.PINNED, state.dispute_open) is None:
+            report = Action(True)
+    elif viewer == CREATOR:
+        kind = state.awaited(now)
+        if kind == ANSWER:
+            answer = Answer(True, state.dispute_answer_by, ANSWER)
+        elif kind == RECHECK:
+            answer = Answer(True, state.recheck_answer_by, RECHECK)
+    return Actions(accept, report, answer)
 
 
 # what people read for a full refund's reason code (payments' `PaymentRefunded.reason`)
