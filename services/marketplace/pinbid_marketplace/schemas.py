@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import AfterValidator, Field
 
 from .domain import comments
@@ -345,4 +346,4 @@ class FlagOut(ApiModel):
 
 
 class ClearFlagIn(ApiModel):
-    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
 from .domain import disputes
@@ -190,4 +191,4 @@ class DisputeMoneyOut(ApiModel):
 
 
 class RefundIn(ApiModel):
-    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]

@@ -11,6 +11,7 @@ from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 from pinbid_kit.objects import StoredObject
+from pinbid_kit.product_rules import REASON_MAX_LENGTH, SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES
 
 from .acceptance import BrandAcceptance
 from .connections import Connections, connection_of
@@ -58,7 +59,7 @@ from .schemas import (
     ResultsOut,
     _money,
 )
-from .screenshots import Screenshot, check, read_upload
+from .screenshots import MAX_PIXELS, Screenshot, check, read_upload
 from .settings import SocialSettings
 
 STATE_COOKIE = "pinbid_ig_state"
@@ -186,11 +187,13 @@ async def pin_comment(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -
                          status=pinned.status, detail=detail)
 
 
+_TYPES = list(SCREENSHOT_TYPES.values())
 SCREENSHOT_FORM = {"requestBody": {"required": False, "content": {"multipart/form-data": {"schema": {
     "type": "object", "properties": {
         "screenshot": {"type": "string", "format": "binary",
-                       "description": "JPEG, PNG or WebP, at most 5 MB and 40 megapixels"},
-        "note": {"type": "string", "maxLength": 1000}}}}}}}
+                       "description": f"{', '.join(_TYPES[:-1])} or {_TYPES[-1]}, at most "
+                                      f"{SCREENSHOT_MAX_BYTES // 2**20} MB and {MAX_PIXELS // 10**6} megapixels"},
+        "note": {"type": "string", "maxLength": REASON_MAX_LENGTH}}}}}}}
 UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
                  422: {"description": "screenshot_required, not_an_image or image_too_large"}}
 

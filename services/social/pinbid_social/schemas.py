@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, PlainText
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
 from .models import Slot
@@ -170,7 +171,7 @@ class PinCommentOut(ApiModel):
 
 
 # --- trust (issue 22) ------------------------------------------------------------------------------------
-Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+Reason = Annotated[PlainText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]
 
 
 class PlacementAcceptanceOut(ApiModel):

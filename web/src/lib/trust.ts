@@ -1,12 +1,16 @@
 /** What the placement trust screens offer and say, without React (issue 22). */
 import { z } from '@/lib/zod'
 import type { Dispute, DisputeOutcome, PlacementTrust } from '@/api/trust'
+import { rules } from '@/config'
 
-export const REASON_MAX = 1000
+/** The longest reason (or note) the server takes (served: pinbid_kit/product_rules.py). */
+export const reasonMax = () => rules().reasonMaxLength
 
-/** A reason someone must give (a report, an operator's decision or action), as the server takes it: 1..1000. */
-export const reasonField = (required: string) =>
-  z.string().trim().min(1, required).max(REASON_MAX, `At most ${REASON_MAX} characters.`)
+/** A text of at most reasonMax() characters, with the message the forms show. */
+export const reasonText = () => z.string().trim().max(reasonMax(), `At most ${reasonMax()} characters.`)
+
+/** A reason someone must give (a report, an operator's decision or action), as the server takes it. */
+export const reasonField = (required: string) => reasonText().min(1, required)
 
 export const OUTCOME_LABELS: Record<DisputeOutcome, string> = {
   CONTINUE: 'The placement continues',

@@ -13,6 +13,8 @@ from decimal import Decimal
 from enum import StrEnum
 from uuid import UUID
 
+from pinbid_kit.web_rules import DEFAULT_ACCEPTANCE_HOURS, DEFAULT_DISPUTE_ANSWER_HOURS
+
 
 class Category(StrEnum):
     NEW_BIDS = "newBids"
@@ -34,8 +36,8 @@ ROLE_CATEGORIES = {
 PAYMENT_REMINDER_BEFORE = timedelta(hours=6)
 PIN_REMINDER_BEFORE = timedelta(hours=24)
 # social's defaults (SOCIAL_ACCEPTANCE_HOURS, SOCIAL_DISPUTE_ANSWER_HOURS), for an event that does not say its own
-ACCEPTANCE_WINDOW = timedelta(hours=72)
-DISPUTE_ANSWER_WINDOW = timedelta(hours=48)
+ACCEPTANCE_WINDOW = timedelta(hours=DEFAULT_ACCEPTANCE_HOURS)
+DISPUTE_ANSWER_WINDOW = timedelta(hours=DEFAULT_DISPUTE_ANSWER_HOURS)
 
 # Web screens the notices point to (paths of the web app, under the public URL).
 MY_BIDS = "/my-bids"

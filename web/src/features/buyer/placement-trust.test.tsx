@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, getConfig, setConfig } from '@/config'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
@@ -156,6 +157,19 @@ describe("the brand's placement page: proof of the pin", () => {
     expect(await screen.findByText(/You accepted it on/)).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Report/ })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Looks right' })).not.toBeInTheDocument()
+  })
+
+  it("the report says the creator's time to answer as social is set", async () => {
+    brandWith(() => awaiting)
+    renderApp('/my-bids/bid-1')
+    setConfig({ ...getConfig(), rules: { ...DEFAULT_CONFIG.rules, trustWindowHours: { ...DEFAULT_CONFIG.rules.trustWindowHours, disputeAnswer: 96 } } })
+    try {
+      await userEvent.click(await screen.findByRole('button', { name: 'Report a problem' }))
+      const dialog = await screen.findByRole('dialog', { name: 'Report a problem' })
+      expect(within(dialog).getByText(/The creator can answer within 4 days with a note/)).toBeInTheDocument()
+    } finally {
+      setConfig(DEFAULT_CONFIG)
+    }
   })
 
   it('a failed load says so with Try again; a screenshot that cannot load says so too', async () => {
