@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pinbid_kit.events.trust import DisputeOutcome
 from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
@@ -158,7 +159,7 @@ class OutcomeMovesOut(ApiModel):
     already paid out, so owed by the creator and recovered from their next earnings; `toCreator`: released to the
     creator at once (CONTINUE: what the dispute held)."""
 
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     to_brand: Money
     from_creator: Money
     paid_out: Money

@@ -19,7 +19,6 @@ from .decoding import Decoding
 from .disputes import Disputes
 from .domain import sandbox_owner
 from .domain.placement import Status
-from .domain.trust import Outcome
 from .evidence import CreatorEvidence
 from .links import Link, Links, Unfollowable
 from .models import PinSession
@@ -370,7 +369,7 @@ async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, princip
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
     placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
     `decideNowReason` says why not to wait."""
-    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason,
+    return dispute_detail(await trust.decide(principal.user_id, dispute_id, body.outcome, body.reason,
                                              decide_now=body.decide_now_reason))
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, PlainText
+from pinbid_kit.events.trust import DisputeOutcome
 from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
@@ -203,7 +204,7 @@ class DisputeOut(ApiModel):
     creator_note: str | None
     answer_by: datetime
     answered_at: datetime | None
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    outcome: DisputeOutcome | None
     decision_reason: str | None
     decided_at: datetime | None
 
@@ -247,7 +248,7 @@ class DisputeDecisionIn(ApiModel):
     """`decideNowReason`: required to decide while the creator may still answer (else 409 awaiting_answer), and
     written to the dispute's history and the audit log."""
 
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     reason: Reason
     decide_now_reason: Reason | None = None
 
@@ -268,7 +269,7 @@ class DisputeListItemOut(ApiModel):
     buyer_name: str | None
     amount: Money | None
     post_url: str | None
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    outcome: DisputeOutcome | None
     decided_at: datetime | None
     awaiting_answer: bool = Field(description="open, not answered, and the creator may still answer: a decision "
                                               "needs decideNowReason")

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from pinbid_kit.events.trust import REFUND_ALL, REFUND_UNEARNED
+
 from .placement import Status
 
 
@@ -20,19 +22,10 @@ class Acceptance(StrEnum):
     ACCEPTED = "ACCEPTED"
 
 
-class Outcome(StrEnum):
-    CONTINUE = "CONTINUE"
-    REFUND_UNEARNED = "REFUND_UNEARNED"
-    REFUND_ALL = "REFUND_ALL"
-
-
-def ends_placement(outcome: Outcome) -> bool:
-    return outcome != Outcome.CONTINUE
-
-
-# why a placement ended on an operator's decision, in the words its brand and creator read
-ENDED_BY = {Outcome.REFUND_UNEARNED: "Ended after a review: the share not yet earned went back to the brand.",
-            Outcome.REFUND_ALL: "Ended after a review: everything the brand paid went back to it."}
+# why a placement ended on an operator's decision (pinbid_kit.events.trust: the outcomes, which of them end one), in
+# the words its brand and creator read
+ENDED_BY = {REFUND_UNEARNED: "Ended after a review: the share not yet earned went back to the brand.",
+            REFUND_ALL: "Ended after a review: everything the brand paid went back to it."}
 
 
 def awaiting_answer(answered_at: datetime | None, answer_by: datetime, now: datetime) -> bool:

@@ -20,7 +20,7 @@ from pinbid_kit.events.social import (
     RecheckRequested,
     SocialOperatorAction,
 )
-from pinbid_social.domain.trust import ENDED_BY, Outcome
+from pinbid_social.domain.trust import ENDED_BY
 from pinbid_testing import eventually
 from sqlalchemy import text
 
@@ -528,7 +528,7 @@ async def test_app_pin_reported_answered_then_decided(t, outcome):
         assert (await t.report(bid, "Unpinned again")).status_code == 200  # a new report may follow
     else:
         assert status == "ENDED" and view["ended"] is True
-        assert view["endReason"] == ENDED_BY[Outcome(outcome)] and outcome not in view["endReason"]  # in words
+        assert view["endReason"] == ENDED_BY[outcome] and outcome not in view["endReason"]  # in words
         [end] = ended
         assert (end["method"], end["bidId"]) == ("MANUAL", str(bid))
         t.social.clock.advance(days=2)

@@ -22,13 +22,13 @@ import {
 import { ApiError, serverMessage } from '@/api/errors'
 import { fmtDateTime } from '@/components/common'
 import { useDecideDispute, useDisputeMoney } from '../api/queries'
-import { OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
+import { OUTCOME_VALUES, OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
 import { reasonField, reasonMax, reasonText } from '@/lib/trust'
 import { Money } from './status'
 
 const decideSchema = z
   .object({
-    outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
+    outcome: z.enum(OUTCOME_VALUES, { message: 'Choose an outcome.' }),
     reason: reasonField('Give the reason: both sides are told it.'),
     decideNow: z.boolean(),
     decideNowReason: reasonText(),
