@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, PlainText
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field, model_validator
 
 from .domain.accounts import MAX_PASSWORD, Role
@@ -166,7 +167,7 @@ class TokenVersionOut(ApiModel):
     token_version: int
 
 
-Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+Reason = Annotated[PlainText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]
 
 
 class OpsUserOut(ApiModel):

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import events_out
 from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
-from .domain.trust import Acceptance, Refusal, acceptance_refused, report_refused
+from .domain.trust import BRAND, Acceptance, Refusal, acceptance_refused, report_refused
 from .models import Placement
 from .queries import NO_PLACEMENT, TrustView, trust_view
 
@@ -52,7 +52,7 @@ class BrandAcceptance:
             placement.accepted_at = now
             placement.accepted_by = "BRAND"
             await events_out.publish_all(session, [events_out.placement_accepted(placement, now, "BRAND")])
-            return await trust_view(session, placement)
+            return await trust_view(session, placement, BRAND, now)
 
     async def report(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, reason: str) -> TrustView:
         """"Report a problem" in the window, or "no longer pinned" at any time while the placement runs: a dispute
@@ -63,6 +63,6 @@ class BrandAcceptance:
             pinned = placement.status == Status.PINNED
             refuse_if(report_refused(pinned, disputed=False))  # (see accept)
             refuse_if(report_refused(pinned, disputed=await locked_open_dispute(session, bid_id) is not None))
-            dispute, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)
+            _, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)
             await events_out.publish_all(session, [disputed])
-            return TrustView(placement, (await trust_view(session, placement)).evidence, dispute)
+            return await trust_view(session, placement, BRAND, now)

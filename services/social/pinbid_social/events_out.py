@@ -28,7 +28,6 @@ from pinbid_kit.events.social import (
     SocialOperatorAction,
     SyncedPost,
 )
-from pinbid_kit.events.trust import signal_hash
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
@@ -54,10 +53,8 @@ def account_connected(user_id: uuid.UUID, profile: Profile, stats: ProfileStats)
 
 def instagram_account_signal(user_id: uuid.UUID, instagram_id: str, observed_at: datetime) -> SocialAccountSignal:
     """The user holds this Instagram account: only its hash leaves social (pinbid_kit.events.trust)."""
-    value_hash = signal_hash("INSTAGRAM_ACCOUNT", instagram_id)
-    assert value_hash is not None, "an Instagram account always has an id"
-    return SocialAccountSignal(user_id=user_id, kind="INSTAGRAM_ACCOUNT", value_hash=value_hash,
-                               observed_at=observed_at)
+    [signal] = SocialAccountSignal.observed(user_id, [("INSTAGRAM_ACCOUNT", instagram_id)], observed_at)
+    return signal  # an Instagram account always has an id
 
 
 def account_updated(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountUpdated:

@@ -14,9 +14,9 @@ from sqlalchemy import select
 
 from . import events_out
 from .disputes import locked_open_dispute, step
-from .domain.trust import ANSWER, Refusal, awaited, recheck_open
+from .domain.trust import ANSWER, CREATOR, Refusal, recheck_open
 from .models import Dispute, Evidence, Placement
-from .queries import NO_PLACEMENT, TrustView, trust_view
+from .queries import NO_PLACEMENT, TrustView, trust_state, trust_view
 from .screenshots import Screenshot
 
 
@@ -41,9 +41,7 @@ def _recheck_open(placement: Placement) -> bool:
 
 def _awaited(placement: Placement, dispute: Dispute | None, now: datetime) -> str:
     """What a screenshot from the creator answers now (ANSWER or RECHECK); a 409 saying why when nothing waits."""
-    kind = awaited(dispute_open=dispute is not None, dispute_answered_at=dispute and dispute.answered_at,
-                   dispute_answer_by=dispute and dispute.answer_by, recheck_is_open=_recheck_open(placement),
-                   recheck_answer_by=placement.recheck_answer_by, now=now)
+    kind = trust_state(placement, dispute).awaited(now)
     if isinstance(kind, Refusal):
         raise Conflict(kind.message, code=kind.code)
     return kind
@@ -101,4 +99,4 @@ class CreatorEvidence:
             session.add(evidence_row(bid_id, kind, key, shot, creator_id, now))
             await session.flush()
             await events_out.publish_all(session, events)
-            return await trust_view(session, placement)
+            return await trust_view(session, placement, CREATOR, now)

@@ -2792,6 +2792,48 @@ export interface components {
             /** Acceptedby */
             acceptedBy: ("BRAND" | "SILENCE") | null;
         };
+        /** PlacementActionOut */
+        PlacementActionOut: {
+            /**
+             * Open
+             * @description the viewer may do it now
+             */
+            open: boolean;
+            /**
+             * Until
+             * @description while open, the moment it closes (null: no deadline)
+             */
+            until: string | null;
+        };
+        /**
+         * PlacementActionsOut
+         * @description What the person asking may do to the placement now, and by when, by the rules the changes are checked with:
+         *     the brand's accept ("Looks right") and report, the creator's answer (a screenshot); all closed for others.
+         */
+        PlacementActionsOut: {
+            accept: components["schemas"]["PlacementActionOut"];
+            /** @description "Report a problem" while accept is open, else "no longer pinned" */
+            report: components["schemas"]["PlacementActionOut"];
+            answer: components["schemas"]["PlacementAnswerOut"];
+        };
+        /** PlacementAnswerOut */
+        PlacementAnswerOut: {
+            /**
+             * Open
+             * @description the viewer may do it now
+             */
+            open: boolean;
+            /**
+             * Until
+             * @description while open, the moment it closes (null: no deadline)
+             */
+            until: string | null;
+            /**
+             * Kind
+             * @description while open, what the screenshot answers: the open dispute or the fresh-screenshot request
+             */
+            kind: ("ANSWER" | "RECHECK") | null;
+        };
         /** PlacementEvidenceOut */
         PlacementEvidenceOut: {
             /**
@@ -2848,6 +2890,7 @@ export interface components {
             ended: boolean;
             /** Endreason */
             endReason: string | null;
+            actions: components["schemas"]["PlacementActionsOut"];
         };
         /** PostOut */
         PostOut: {

@@ -3,7 +3,7 @@ from datetime import datetime
 from typing import Literal
 
 from .catalog import EventData, event
-from .trust import AccountSignal, OperatorAction
+from .trust import AccountSignal, DisputeOutcome, OperatorAction
 
 
 @event("payments.payment.requested.v1")
@@ -199,7 +199,7 @@ class DisputeSettled(EventData):
     bid_id: uuid.UUID
     buyer_id: uuid.UUID
     creator_id: uuid.UUID
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     refunded_cents: int  # back to the brand, through the provider
     released_cents: int  # released to the creator by this settlement (CONTINUE)
     recovered_cents: int  # taken back from the creator (REFUND_ALL)

@@ -23,7 +23,7 @@ import {
   slotQuery,
   KEPT_OPTIONS,
   SORT_OPTIONS,
-  TIME_LEFT_OPTIONS,
+  timeLeftOptions,
   type Filters,
   type TimeLeft,
 } from '@/lib/filters'
@@ -197,7 +197,7 @@ function MarketplacePageInner() {
             <div className="grid gap-2">
               <Label htmlFor="time-left">Time Left</Label>
               <NativeSelect id="time-left" value={filters.timeLeft} onChange={(e) => set('timeLeft', e.target.value as TimeLeft)}>
-                {TIME_LEFT_OPTIONS.map((o) => (
+                {timeLeftOptions().map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>

@@ -11,7 +11,7 @@ import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { api } from '@/api/client'
 import { serverMessage, unwrap } from '@/api/errors'
-import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
+import { emailField, passwordMinLength, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard } from './AuthCard'
 import { useHydrated } from '@/hooks/use-hydrated'
@@ -109,7 +109,7 @@ function ResetForm({ token }: { token: string }) {
     >
       <Form {...form}>
         <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
-          <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
+          <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${passwordMinLength()} characters.`} />
           <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
           <Button type="submit" size="lg" disabled={busy} className="w-full">
             {busy && <Spinner />}

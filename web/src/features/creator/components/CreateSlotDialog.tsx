@@ -18,7 +18,8 @@ import { useFocusReturn } from '@/hooks/use-focus-return'
 import { readMoney } from '@/lib/money'
 import { showServerErrors } from '@/lib/server-errors'
 import { capitalize } from '@/lib/utils'
-import { AUCTION_END_CHOICES, DURATION_CHOICES, slotFormProblem, slotFormSchema, type SlotFormValues } from '../slot-form'
+import { daysText } from '@/lib/spans'
+import { auctionEndChoices, durationChoices, slotFormDefaults, slotFormProblem, slotFormSchema, type SlotFormValues } from '../slot-form'
 
 export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
 
@@ -38,7 +39,7 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
   const categories = useQuery(categoriesQuery())
   const form = useForm<SlotFormValues>({
     resolver: zodResolver(slotFormSchema),
-    defaultValues: { title: '', description: post.caption, category: '', minBid: '', buyNow: '', endIn: '48', duration: '7' },
+    defaultValues: { title: '', description: post.caption, category: '', minBid: '', buyNow: '', ...slotFormDefaults() },
   })
   // the form's one message: shown after the first attempt, following every field, and gone once all is fixed
   const values = useWatch({ control: form.control }) as SlotFormValues
@@ -138,7 +139,7 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
                 <FormLabel>Auction ends in</FormLabel>
                 <FormControl>
                   <NativeSelect {...field}>
-                    {AUCTION_END_CHOICES.map((c) => (
+                    {auctionEndChoices().map((c) => (
                       <option key={c.value} value={c.value}>
                         {c.label}
                       </option>
@@ -157,9 +158,9 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
                 <FormLabel>Comment stays pinned for</FormLabel>
                 <FormControl>
                   <NativeSelect {...field}>
-                    {DURATION_CHOICES.map((d) => (
+                    {durationChoices().map((d) => (
                       <option key={d} value={d}>
-                        {d} days
+                        {daysText(d)}
                       </option>
                     ))}
                   </NativeSelect>

@@ -22,16 +22,16 @@ import {
 import { ApiError, serverMessage } from '@/api/errors'
 import { fmtDateTime } from '@/components/common'
 import { useDecideDispute, useDisputeMoney } from '../api/queries'
-import { OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
-import { REASON_MAX, reasonField } from '@/lib/trust'
+import { OUTCOME_VALUES, OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
+import { reasonField, reasonMax, reasonText } from '@/lib/trust'
 import { Money } from './status'
 
 const decideSchema = z
   .object({
-    outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
+    outcome: z.enum(OUTCOME_VALUES, { message: 'Choose an outcome.' }),
     reason: reasonField('Give the reason: both sides are told it.'),
     decideNow: z.boolean(),
-    decideNowReason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+    decideNowReason: reasonText(),
   })
   .superRefine((v, ctx) => {
     if (v.decideNow && !v.decideNowReason)
@@ -118,7 +118,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                 <FormItem controlId="decide-reason">
                   <FormLabel>Reason</FormLabel>
                   <FormControl>
-                    <Textarea rows={4} maxLength={REASON_MAX} {...field} />
+                    <Textarea rows={4} maxLength={reasonMax()} {...field} />
                   </FormControl>
                   <FormDescription>Told to the brand and the creator, and kept in the audit log.</FormDescription>
                   <FormMessage />
@@ -150,7 +150,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                   <FormItem controlId="decide-now-reason">
                     <FormLabel>Why not wait for the answer</FormLabel>
                     <FormControl>
-                      <Textarea rows={2} maxLength={REASON_MAX} {...field} />
+                      <Textarea rows={2} maxLength={reasonMax()} {...field} />
                     </FormControl>
                     <FormDescription>Written to the audit log with the decision.</FormDescription>
                     <FormMessage />

@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { REASON_MAX, reasonField } from '@/lib/trust'
+import { reasonField, reasonMax } from '@/lib/trust'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
@@ -69,7 +69,7 @@ export function ReasonDialog({
                 <FormItem controlId="ops-reason">
                   <FormLabel>Reason</FormLabel>
                   <FormControl>
-                    <Textarea rows={4} maxLength={REASON_MAX} autoFocus {...field} />
+                    <Textarea rows={4} maxLength={reasonMax()} autoFocus {...field} />
                   </FormControl>
                   <FormDescription>Kept in the audit log.</FormDescription>
                   <FormMessage />
