@@ -23,6 +23,7 @@ import {
 } from '@/components/ui/sidebar'
 import { LiveProvider } from '@/api/live/LiveProvider'
 import { newAccount } from '@/lib/return-notes'
+import { StepUpProvider } from '@/auth/step-up'
 import { NotificationBell } from '@/features/notifications/NotificationBell'
 import { menuFor, roleLabel } from './menus'
 
@@ -51,6 +52,7 @@ export function AppShell() {
 
   return (
     <LiveProvider role={user.role}>
+      <StepUpProvider>
       <SidebarProvider>
         <SkipLink />
         <AppSidebar />
@@ -68,6 +70,7 @@ export function AppShell() {
           </main>
         </SidebarInset>
       </SidebarProvider>
+      </StepUpProvider>
     </LiveProvider>
   )
 }
