@@ -18,7 +18,6 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from webauthn.helpers import (
-    base64url_to_bytes,
     generate_challenge,
     options_to_json_dict,
     parse_authentication_credential_json,
@@ -86,11 +85,11 @@ class Passkeys:
                                       expires_at=self.clock() + timedelta(seconds=CHALLENGE_SECONDS)))
         return challenge
 
-    async def _spend_challenge(self, session: AsyncSession, client_data_json: bytes, purpose: str,
-                               user_id: uuid.UUID | None = None, *, any_user: bool = False
-                               ) -> tuple[bytes, uuid.UUID | None]:
+    async def _spend_challenge(self, client_data_json: bytes, purpose: str, user_id: uuid.UUID | None = None,
+                               *, any_user: bool = False) -> tuple[bytes, uuid.UUID | None]:
         """Deletes the challenge the browser signed, if it was issued for this purpose (and this user) and has not
-        expired: the first answer spends it, a replay finds nothing."""
+        expired, in a transaction of its own: the first answer spends it, whatever becomes of that answer, and a
+        replay finds nothing."""
         try:
             challenge = parse_client_data_json(client_data_json).challenge
         except (WebAuthnException, ValueError, TypeError, KeyError):
@@ -99,8 +98,9 @@ class Passkeys:
                       WebAuthnChallenge.expires_at > self.clock()]
         if not any_user:
             conditions.append(WebAuthnChallenge.user_id == user_id if user_id else WebAuthnChallenge.user_id.is_(None))
-        spent = (await session.execute(delete(WebAuthnChallenge).where(*conditions)
-                                       .returning(WebAuthnChallenge.user_id))).first()
+        async with self.db.transaction() as session:
+            spent = (await session.execute(delete(WebAuthnChallenge).where(*conditions)
+                                           .returning(WebAuthnChallenge.user_id))).first()
         if spent is None:
             raise PasskeyRefused(STALE)
         return challenge, spent.user_id
@@ -131,10 +131,9 @@ class Passkeys:
         except (WebAuthnException, ValueError, TypeError, KeyError):
             raise Invalid("This passkey answer is not valid.", field="credential", code="invalid_passkey") from None
         try:
+            challenge, _ = await self._spend_challenge(parsed.response.client_data_json, REGISTER, principal.user_id)
             async with self.db.transaction() as session:
                 user = await _signed_in_user(session, principal, lock=True)
-                challenge, _ = await self._spend_challenge(session, parsed.response.client_data_json, REGISTER,
-                                                           user.id)
                 count = await session.scalar(select(func.count()).select_from(Passkey)
                                              .where(Passkey.user_id == user.id))
                 if count >= MAX_PASSKEYS:
@@ -158,22 +157,10 @@ class Passkeys:
                                                   "sign in to your account without the password.",
                                                   "remove it in Settings (Security)."))
         except PasskeyRefused as refused:
-            # the challenge stays spent: its transaction is gone, so spend it again on its own
-            await self._forget_challenge(credential)
             raise Invalid(str(refused), field="credential", code="invalid_passkey") from None
         except IntegrityError:
             raise Conflict("This passkey is already registered.", code="passkey_exists") from None
         return passkey
-
-    async def _forget_challenge(self, credential: dict[str, Any]) -> None:
-        """A refused answer still spends its challenge (an attacker gets one try per challenge)."""
-        try:
-            client_data = base64url_to_bytes(credential["response"]["clientDataJSON"])
-            challenge = parse_client_data_json(client_data).challenge
-        except (WebAuthnException, ValueError, TypeError, KeyError):
-            return
-        async with self.db.transaction() as session:
-            await session.execute(delete(WebAuthnChallenge).where(WebAuthnChallenge.challenge == challenge))
 
     async def all_of(self, principal: Principal) -> list[Passkey]:
         async with self.db.transaction() as session:
@@ -218,7 +205,6 @@ class Passkeys:
                 if user.status == SUSPENDED:
                     raise Forbidden(suspended_message(user.suspended_reason), code="account_suspended")
         except PasskeyRefused as refused:
-            await self._forget_challenge(credential)
             raise Forbidden(str(refused), code="passkey_login_failed") from None
         async with self.db.transaction() as session:
             await self.signed_in(session, user, client)
@@ -241,7 +227,6 @@ class Passkeys:
                 signed_in = await _signed_in_user(session, principal)
                 user, _ = await self._assert(session, credential, STEP_UP, signed_in.id)
         except PasskeyRefused as refused:
-            await self._forget_challenge(credential)
             raise SecondFactor(str(refused), code="invalid_second_factor") from None
         return self.issue(user, int(time.time()))
 
@@ -263,7 +248,7 @@ class Passkeys:
         except (WebAuthnException, ValueError, TypeError, KeyError):
             raise PasskeyRefused("This passkey answer is not valid.") from None
         challenge, challenged_user = await self._spend_challenge(
-            session, parsed.response.client_data_json, purpose, user_id, any_user=any_user or purpose == LOGIN)
+            parsed.response.client_data_json, purpose, user_id, any_user=any_user or purpose == LOGIN)
         passkey = await session.scalar(select(Passkey).where(Passkey.credential_id == parsed.raw_id))
         if passkey is None or (user_id is not None and passkey.user_id != user_id) \
                 or (challenged_user is not None and passkey.user_id != challenged_user):
