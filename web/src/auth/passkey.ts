@@ -19,7 +19,7 @@ export async function passkeySignIn({ email, autofill = false }: { email?: strin
 
 /** Confirm it's you with a passkey for a sensitive change (step-up): answers the refreshed session token. */
 export async function passkeyStepUp(): Promise<{ token: string; stepUpUntil?: string | null }> {
-  const { options } = unwrap(await api().POST('/auth/step-up/options', { body: {} }))
+  const { options } = unwrap(await api().POST('/auth/step-up/options'))
   const credential = await startAuthentication({ optionsJSON: optionsOf({ options }) })
   return unwrap(await api().POST('/auth/step-up', { body: { credential } }))
 }

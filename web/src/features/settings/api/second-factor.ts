@@ -15,7 +15,7 @@ function useRefreshFactors() {
 }
 
 /** Starts (or restarts) TOTP enrolment: the secret and its otpauth:// URI, not yet in force. */
-export const useStartTotp = () => useMutation({ mutationFn: async () => unwrap(await api().POST('/auth/totp', { body: {} })) })
+export const useStartTotp = () => useMutation({ mutationFn: async () => unwrap(await api().POST('/auth/totp')) })
 
 /** Turns TOTP on with a first code: every other session is signed out, this one gets a new token; answers the
  *  ten recovery codes (shown once). */
@@ -52,8 +52,8 @@ export function useRegisterPasskey() {
   return useMutation({
     mutationFn: (name: string) =>
       stepUp(async () => {
-        const { options } = unwrap(await api().POST('/auth/passkeys/register/options', { body: {} }))
-        const credential = await startRegistration({ optionsJSON: options as PublicKeyCredentialCreationOptionsJSON })
+        const { options } = unwrap(await api().POST('/auth/passkeys/register/options'))
+        const credential = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON })
         return unwrap(await api().POST('/auth/passkeys/register', { body: { name, credential } }))
       }),
     onSettled: () => refresh(),
