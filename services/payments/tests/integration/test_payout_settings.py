@@ -99,3 +99,25 @@ async def test_gbp_and_paypal_forms(pay):
     row = (await pay.rows("SELECT * FROM payout_settings"))[0]._mapping
     assert row["bank_account_sealed"] is None
     assert pay.settings.secret_box().open(row["paypal_email_sealed"]) == "maya@creator.test"
+
+
+async def test_with_two_step_sign_in_on_a_new_payout_account_needs_a_fresh_second_factor(pay):
+    """A stolen session of a creator with two-step sign-in on cannot send the money elsewhere: the token must say a
+    second factor was proved in the last few minutes (pinbid_kit.step_up)."""
+    import time
+
+    from pinbid_kit.step_up import STEP_UP_SECONDS
+
+    creator = uuid.uuid4()
+
+    def token(proved_at):
+        return {"Authorization": "Bearer " + pay.signer.sign(creator, "INFLUENCER", 0, second_factor_on=True,
+                                                             second_factor_at=proved_at)}
+    for stale in (None, int(time.time()) - STEP_UP_SECONDS - 5):
+        refused = await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=token(stale))
+        assert refused.status_code == 401 and refused.json()["code"] == "step_up_required"
+        onboarding = await pay.http.post("/influencer/payout-settings/stripe-onboarding", headers=token(stale))
+        assert onboarding.status_code == 401
+    assert (await pay.http.get("/influencer/payout-settings", headers=token(None))).json()["saved"] is False
+    saved = await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=token(int(time.time())))
+    assert saved.status_code == 200 and saved.json()["saved"] is True
