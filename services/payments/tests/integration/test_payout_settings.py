@@ -121,3 +121,18 @@ async def test_with_two_step_sign_in_on_a_new_payout_account_needs_a_fresh_secon
     assert (await pay.http.get("/influencer/payout-settings", headers=token(None))).json()["saved"] is False
     saved = await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=token(int(time.time())))
     assert saved.status_code == 200 and saved.json()["saved"] is True
+
+
+async def test_a_new_payout_destination_is_announced_masked_for_the_creators_notice(pay):
+    creator = uuid.uuid4()
+    headers = pay.token(creator, "INFLUENCER")
+    assert (await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=headers)).status_code == 200
+    same = {**VALID_BANK, "minimumPayout": 80}  # the same account: nothing to tell
+    assert (await pay.http.put("/influencer/payout-settings", json=same, headers=headers)).status_code == 200
+    paypal = {**VALID_BANK, "payoutMethod": "PAYPAL", "paypalEmail": "maya@example.com"}
+    assert (await pay.http.put("/influencer/payout-settings", json=paypal, headers=headers)).status_code == 200
+    changes = await pay.events("payments.payout_account.changed.v1")
+    assert [(c["creatorId"], c["method"], c["account"]) for c in changes] == [
+        (str(creator), "BANK_TRANSFER", "the bank account ••••9012"),
+        (str(creator), "PAYPAL", "the PayPal address m••••@example.com")]
+    assert "123456789012" not in str(changes)
