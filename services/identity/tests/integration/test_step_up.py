@@ -143,5 +143,5 @@ async def test_a_password_change_is_mailed_with_how_to_undo_it(http, settings):
         return [m for m in mails(settings.mail_folder) if m["Subject"] == "Your Pinbid password was changed"]
 
     await eventually(lambda: bool(sent()))
-    [sent] = sent()
-    assert sent["To"] == body["email"] and "Forgot password" in sent.get_payload(decode=True).decode()
+    [message] = sent()
+    assert message["To"] == body["email"] and "Forgot password" in message.get_payload(decode=True).decode()
