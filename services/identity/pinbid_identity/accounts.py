@@ -220,6 +220,8 @@ class Accounts:
             await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
             await outbox.publish(session, await revoke_tokens(session, user), source=SERVICE)
+            await mail.enqueue(session, user.email, "Your Pinbid password was changed",
+                               password_changed_notice(user.name))
         return self.token(user, principal.second_factor_at)
 
     async def _check_current_password(self, user: User, given: str | None, client: str, *,
@@ -260,6 +262,17 @@ def email_changed_notice(name: str, new_email: str) -> str:
     return (f"Hi {name},\n\n"
             f"The email address of your Pinbid account was just changed to {mail.mask_address(new_email)}.\n"
             "Every device signed in to your account has been signed out.\n\n"
-            "If you made this change, there is nothing more to do. If you did not, someone else knows your "
-            "password: contact Pinbid support right away so that we can give the account back to you.\n\n"
+            "If you made this change, there is nothing more to do; to undo it, change the address back in Settings "
+            "(Profile). If you did not make it, someone else knows your password: contact Pinbid support right away "
+            "(reply to this mail) so that we can give the account back to you.\n\n"
+            "— Pinbid\n")
+
+
+def password_changed_notice(name: str) -> str:
+    return (f"Hi {name},\n\n"
+            "The password of your Pinbid account was just changed. Every other device signed in to your account has "
+            "been signed out.\n\n"
+            "If you made this change, there is nothing more to do. If you did not, set a new password at once with "
+            "\u201cForgot password\u201d on the sign-in page (the link goes to this address), then turn on two-step "
+            "sign-in in Settings, and contact Pinbid support.\n\n"
             "— Pinbid\n")

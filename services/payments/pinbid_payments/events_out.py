@@ -17,6 +17,7 @@ from pinbid_kit.events.payments import (
     PaymentRequested,
     PaymentsAccountSignal,
     PaymentsOperatorAction,
+    PayoutAccountChanged,
     PayoutCreated,
     PayoutFailed,
     PayoutPaid,
@@ -133,3 +134,6 @@ def account_signals(user_id: uuid.UUID, observed: list[tuple[str, str]],
     not announced."""
     return [PaymentsAccountSignal(user_id=user_id, kind=kind, value_hash=value_hash, observed_at=at)
             for kind, value in observed if (value_hash := signal_hash(kind, value)) is not None]
+
+def payout_account_changed(creator_id: uuid.UUID, method: str, account: str, at: datetime) -> PayoutAccountChanged:
+    return PayoutAccountChanged(creator_id=creator_id, method=method, account=account, changed_at=at)

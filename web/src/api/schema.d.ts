@@ -784,7 +784,11 @@ export interface paths {
         };
         /** Get Payout Settings */
         get: operations["get_payout_settings_influencer_payout_settings_get"];
-        /** Put Payout Settings */
+        /**
+         * Put Payout Settings
+         * @description Where the money goes: with two-step sign-in on, the session must have proved it in the last few minutes
+         *     (401 `step_up_required`, see pinbid_kit.step_up).
+         */
         put: operations["put_payout_settings_influencer_payout_settings_put"];
         post?: never;
         delete?: never;
@@ -802,7 +806,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe Onboarding */
+        /**
+         * Stripe Onboarding
+         * @description Connects a Stripe account to be paid into: a step-up, as for the payout settings.
+         */
         post: operations["stripe_onboarding_influencer_payout_settings_stripe_onboarding_post"];
         delete?: never;
         options?: never;

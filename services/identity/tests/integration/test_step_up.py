@@ -128,3 +128,20 @@ async def test_a_passkey_sign_in_is_fresh_and_operators_may_use_one(http, servic
     claims = jwt.decode(by_passkey.json()["token"], options={"verify_signature": False})
     assert claims["mf"] is True and claims["exp"] - claims["iat"] == settings.operator_token_ttl_seconds
     assert time.time() - claims["sf"] < 30
+
+
+async def test_a_password_change_is_mailed_with_how_to_undo_it(http, settings):
+    from pinbid_testing import eventually
+
+    from .conftest import mails
+    from .test_passkeys import signed_up
+    body, token = await signed_up(http)
+    changed = await http.post("/auth/change-password", headers=bearer(token),
+                              json={"currentPassword": body["password"], "newPassword": "another fine one"})
+    assert changed.status_code == 200
+    def sent() -> list:
+        return [m for m in mails(settings.mail_folder) if m["Subject"] == "Your Pinbid password was changed"]
+
+    await eventually(lambda: bool(sent()))
+    [message] = sent()
+    assert message["To"] == body["email"] and "Forgot password" in message.get_payload(decode=True).decode()
