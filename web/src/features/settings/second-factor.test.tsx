@@ -162,6 +162,8 @@ describe('settings: passkeys', () => {
     expect(rows[0]).toHaveTextContent('Work laptop')
     expect(rows[0]).toHaveTextContent('Added Nov 2, 2026 · Last used Nov 20, 2026')
     expect(rows[1]).toHaveTextContent('Never used')
+    // without the authenticator app, the password alone still signs in: the card says so
+    expect(section.getByText(/Your password alone still signs you in too/)).toBeInTheDocument()
 
     await userEvent.click(section.getByRole('button', { name: 'Remove passkey Work laptop' }))
     const confirm = within(await screen.findByRole('alertdialog', { name: 'Remove this passkey?' }))

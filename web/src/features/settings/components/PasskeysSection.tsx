@@ -30,7 +30,7 @@ const nameSchema = z.object({
 type NameValues = z.infer<typeof nameSchema>
 
 /** Passkeys: sign in with the device's screen lock, no password. Add (named), list, remove. */
-export function PasskeysSection({ passkeys }: { passkeys: Passkey[] }) {
+export function PasskeysSection({ passkeys, totpEnabled }: { passkeys: Passkey[]; totpEnabled: boolean }) {
   const hydrated = useHydrated()
   const supported = hydrated && browserSupportsWebAuthn()
   return (
@@ -40,6 +40,10 @@ export function PasskeysSection({ passkeys }: { passkeys: Passkey[] }) {
           <Fingerprint className="size-4 text-muted-foreground" aria-hidden="true" /> Passkeys
         </h3>
         <p className="text-sm text-muted-foreground">Sign in with your fingerprint, face or screen lock instead of a password.</p>
+        {/* the server asks a password sign-in for a second factor only when the authenticator app is on */}
+        {passkeys.length > 0 && !totpEnabled && (
+          <p className="mt-1 text-sm text-muted-foreground">Your password alone still signs you in too: turn on the authenticator app above to ask for a second factor.</p>
+        )}
       </div>
       {passkeys.length > 0 ? (
         <ul aria-label="Your passkeys" className="divide-y rounded-lg border">

@@ -105,7 +105,7 @@ function SecondFactors() {
   return (
     <>
       <TotpSection enabled={factors.data.totpEnabled} recoveryCodesLeft={factors.data.recoveryCodesLeft} />
-      <PasskeysSection passkeys={factors.data.passkeys} />
+      <PasskeysSection passkeys={factors.data.passkeys} totpEnabled={factors.data.totpEnabled} />
     </>
   )
 }

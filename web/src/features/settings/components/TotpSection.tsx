@@ -130,22 +130,24 @@ function TotpEnrolment({ enrolment, onCancel, onRestart, onConfirmed }: { enrolm
 
   return (
     <div className="grid gap-4">
-      <ol className="grid list-decimal gap-4 pl-5 text-sm">
-        <li className="grid gap-3">
-          <span>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy…).</span>
-          {/* the code's own quiet zone (4 modules, white in both themes) */}
-          <div className="w-fit overflow-hidden rounded-lg border">
-            <QRCodeSVG value={enrolment.otpauthUri} size={184} marginSize={4} bgColor="#ffffff" fgColor="#000000" title="QR code for your authenticator app" role="img" />
-          </div>
-          <div className="grid gap-1">
-            <span className="text-muted-foreground">Can't scan it? Enter this key instead:</span>
-            <div className="flex flex-wrap items-center gap-2">
-              <code data-testid="totp-secret" aria-label="Setup key" className="rounded-md bg-muted px-2 py-1 font-mono text-sm break-all">
-                {groupedSecret(enrolment.secret)}
-              </code>
-              <Button type="button" variant="ghost" size="sm" onClick={copySecret}>
-                <Copy aria-hidden="true" /> Copy key
-              </Button>
+      <ol className="grid list-decimal gap-4 pl-5 text-sm marker:font-semibold">
+        <li>
+          <div className="grid gap-3">
+            <span>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy…).</span>
+            {/* the code's own quiet zone (4 modules, white in both themes) */}
+            <div className="w-fit overflow-hidden rounded-lg border">
+              <QRCodeSVG value={enrolment.otpauthUri} size={184} marginSize={4} bgColor="#ffffff" fgColor="#000000" title="QR code for your authenticator app" role="img" />
+            </div>
+            <div className="grid gap-1">
+              <span className="text-muted-foreground">Can't scan it? Enter this key instead:</span>
+              <div className="flex flex-wrap items-center gap-2">
+                <code data-testid="totp-secret" className="rounded-md bg-muted px-2 py-1 font-mono text-sm break-words">
+                  {groupedSecret(enrolment.secret)}
+                </code>
+                <Button type="button" variant="ghost" size="sm" onClick={copySecret}>
+                  <Copy aria-hidden="true" /> Copy key
+                </Button>
+              </div>
             </div>
           </div>
         </li>
@@ -160,7 +162,7 @@ function TotpEnrolment({ enrolment, onCancel, onRestart, onConfirmed }: { enrolm
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={7}
-                className="max-w-56"
+                className="max-w-xs"
               />
               {problem && <FormAlert>{problem}</FormAlert>}
               <div className="flex flex-wrap gap-2">
