@@ -2,6 +2,7 @@
 step-up with one. Challenges live in the database (any replica checks the answer), are spent by the first answer
 that names them, and expire after a few minutes."""
 
+import struct
 import time
 import uuid
 from dataclasses import dataclass
@@ -52,6 +53,12 @@ from .models import Passkey, User, WebAuthnChallenge
 
 REGISTER, LOGIN, STEP_UP = "REGISTER", "LOGIN", "STEP_UP"
 SIGNED_OUT = "Your session has expired. Please sign in again."
+# What py_webauthn (and the CBOR, JSON and key parsing under it) may raise on a forged or garbled answer: its own
+# exceptions and whatever a hostile byte string makes a parser throw. Each is a refusal, never a 500.
+MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, AttributeError, IndexError, LookupError,
+             OverflowError, struct.error)
+
+
 class PasskeyRefused(Exception):
     """An answer refused for a reason a person can read."""
 
@@ -81,7 +88,7 @@ class Passkeys:
         replay finds nothing."""
         try:
             challenge = parse_client_data_json(client_data_json).challenge
-        except (WebAuthnException, ValueError, TypeError, KeyError):
+        except MALFORMED:
             raise PasskeyRefused(INVALID) from None
         conditions = [WebAuthnChallenge.challenge == challenge, WebAuthnChallenge.purpose == purpose,
                       WebAuthnChallenge.expires_at > self.clock()]
@@ -117,7 +124,7 @@ class Passkeys:
         account is not found, so a registration cannot land on someone else's account)."""
         try:
             parsed = parse_registration_credential_json(credential)
-        except (WebAuthnException, ValueError, TypeError, KeyError):
+        except MALFORMED:
             raise Invalid(INVALID, field="credential", code="invalid_passkey") from None
         try:
             challenge, _ = await self._spend_challenge(parsed.response.client_data_json, REGISTER, principal.user_id)
@@ -132,7 +139,7 @@ class Passkeys:
                     verified = webauthn.verify_registration_response(
                         credential=parsed, expected_challenge=challenge, expected_rp_id=self.rp.id,
                         expected_origin=self.rp.origin, require_user_verification=True)
-                except (WebAuthnException, ValueError, TypeError, KeyError) as error:
+                except MALFORMED as error:
                     raise PasskeyRefused(refusal(str(error))) from None
                 passkey = Passkey(id=uuid.uuid4(), user_id=user.id, credential_id=verified.credential_id,
                                   public_key=verified.credential_public_key, sign_count=verified.sign_count,
@@ -234,7 +241,7 @@ class Passkeys:
         UPDATE whose WHERE repeats the counter rule (two uses of one answer at once: one wins)."""
         try:
             parsed = parse_authentication_credential_json(credential)
-        except (WebAuthnException, ValueError, TypeError, KeyError):
+        except MALFORMED:
             raise PasskeyRefused(INVALID) from None
         challenge, challenged_user = await self._spend_challenge(
             parsed.response.client_data_json, purpose, user_id, any_user=any_user or purpose == LOGIN)
@@ -247,7 +254,7 @@ class Passkeys:
             raise PasskeyRefused(UNKNOWN)
         try:
             reported = parse_authenticator_data(parsed.response.authenticator_data).sign_count
-        except (WebAuthnException, ValueError, TypeError, KeyError):
+        except MALFORMED:
             raise PasskeyRefused(INVALID) from None
         if counter_went_back(passkey.sign_count, reported):
             raise PasskeyRefused(WENT_BACK)
@@ -256,7 +263,7 @@ class Passkeys:
                 credential=parsed, expected_challenge=challenge, expected_rp_id=self.rp.id,
                 expected_origin=self.rp.origin, credential_public_key=passkey.public_key,
                 credential_current_sign_count=passkey.sign_count, require_user_verification=True)
-        except (WebAuthnException, ValueError, TypeError, KeyError) as error:
+        except MALFORMED as error:
             raise PasskeyRefused(refusal(str(error))) from None
         recorded = await session.scalar(
             update(Passkey).where(Passkey.id == passkey.id, or_(
