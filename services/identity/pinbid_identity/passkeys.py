@@ -2,6 +2,7 @@
 step-up with one. Challenges live in the database (any replica checks the answer), are spent by the first answer
 that names them, and expire after a few minutes."""
 
+import struct
 import time
 import uuid
 from dataclasses import dataclass
@@ -36,20 +37,26 @@ from webauthn.helpers.structs import (
 
 from .accounts import Client, suspended_message
 from .domain.accounts import SUSPENDED, RuleBroken, normalize_email
-from .domain.passkeys import CHALLENGE_SECONDS, MAX_PASSKEYS, RelyingParty, counter_went_back, kept_transports
+from .domain.passkeys import (
+    CHALLENGE_SECONDS,
+    INVALID,
+    MAX_PASSKEYS,
+    STALE,
+    UNKNOWN,
+    WENT_BACK,
+    RelyingParty,
+    counter_went_back,
+    kept_transports,
+    refusal,
+)
 from .models import Passkey, User, WebAuthnChallenge
 
 REGISTER, LOGIN, STEP_UP = "REGISTER", "LOGIN", "STEP_UP"
 SIGNED_OUT = "Your session has expired. Please sign in again."
-STALE = "This passkey request has expired or was already used. Try again."
-NOT_FOR_US = "This passkey answer was made for another site or address, not this Pinbid."
-BAD_SIGNATURE = "This passkey's signature does not match. Try again, or sign in another way."
-UNKNOWN = "This passkey is not registered with Pinbid (it may have been removed). Sign in another way."
-WENT_BACK = ("This passkey's signature counter went backwards, which happens when a key has been copied. Sign in "
-             "another way, and remove the passkey in Settings.")
-NOT_VERIFIED = "Your device did not verify you (PIN, fingerprint or face). Try again."
-# py_webauthn's refusals that mean "made for someone else"
-_ELSEWHERE = ("origin", "RP ID", "rp_id", "type")
+# What py_webauthn (and the CBOR, JSON and key parsing under it) may raise on a forged or garbled answer: its own
+# exceptions and whatever a hostile byte string makes a parser throw. Each is a refusal, never a 500.
+MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, AttributeError, IndexError, LookupError,
+             OverflowError, struct.error)
 
 
 class PasskeyRefused(Exception):
@@ -59,17 +66,6 @@ class PasskeyRefused(Exception):
 @dataclass(frozen=True)
 class Options:
     options: dict[str, Any]
-
-
-def _refusal(error: Exception) -> str:
-    message = str(error)
-    if any(word in message for word in _ELSEWHERE):
-        return NOT_FOR_US
-    if "verif" in message.lower() and "user" in message.lower():
-        return NOT_VERIFIED
-    if "signature" in message.lower():
-        return BAD_SIGNATURE
-    return "This passkey answer is not valid."
 
 
 class Passkeys:
@@ -92,8 +88,8 @@ class Passkeys:
         replay finds nothing."""
         try:
             challenge = parse_client_data_json(client_data_json).challenge
-        except (WebAuthnException, ValueError, TypeError, KeyError):
-            raise PasskeyRefused("This passkey answer is not valid.") from None
+        except MALFORMED:
+            raise PasskeyRefused(INVALID) from None
         conditions = [WebAuthnChallenge.challenge == challenge, WebAuthnChallenge.purpose == purpose,
                       WebAuthnChallenge.expires_at > self.clock()]
         if not any_user:
@@ -128,8 +124,8 @@ class Passkeys:
         account is not found, so a registration cannot land on someone else's account)."""
         try:
             parsed = parse_registration_credential_json(credential)
-        except (WebAuthnException, ValueError, TypeError, KeyError):
-            raise Invalid("This passkey answer is not valid.", field="credential", code="invalid_passkey") from None
+        except MALFORMED:
+            raise Invalid(INVALID, field="credential", code="invalid_passkey") from None
         try:
             challenge, _ = await self._spend_challenge(parsed.response.client_data_json, REGISTER, principal.user_id)
             async with self.db.transaction() as session:
@@ -143,8 +139,8 @@ class Passkeys:
                     verified = webauthn.verify_registration_response(
                         credential=parsed, expected_challenge=challenge, expected_rp_id=self.rp.id,
                         expected_origin=self.rp.origin, require_user_verification=True)
-                except (WebAuthnException, ValueError, TypeError, KeyError) as error:
-                    raise PasskeyRefused(_refusal(error)) from None
+                except MALFORMED as error:
+                    raise PasskeyRefused(refusal(str(error))) from None
                 passkey = Passkey(id=uuid.uuid4(), user_id=user.id, credential_id=verified.credential_id,
                                   public_key=verified.credential_public_key, sign_count=verified.sign_count,
                                   name=name, transports=kept_transports(
@@ -245,8 +241,8 @@ class Passkeys:
         UPDATE whose WHERE repeats the counter rule (two uses of one answer at once: one wins)."""
         try:
             parsed = parse_authentication_credential_json(credential)
-        except (WebAuthnException, ValueError, TypeError, KeyError):
-            raise PasskeyRefused("This passkey answer is not valid.") from None
+        except MALFORMED:
+            raise PasskeyRefused(INVALID) from None
         challenge, challenged_user = await self._spend_challenge(
             parsed.response.client_data_json, purpose, user_id, any_user=any_user or purpose == LOGIN)
         passkey = await session.scalar(select(Passkey).where(Passkey.credential_id == parsed.raw_id))
@@ -258,8 +254,8 @@ class Passkeys:
             raise PasskeyRefused(UNKNOWN)
         try:
             reported = parse_authenticator_data(parsed.response.authenticator_data).sign_count
-        except (WebAuthnException, ValueError, TypeError, KeyError):
-            raise PasskeyRefused("This passkey answer is not valid.") from None
+        except MALFORMED:
+            raise PasskeyRefused(INVALID) from None
         if counter_went_back(passkey.sign_count, reported):
             raise PasskeyRefused(WENT_BACK)
         try:
@@ -267,8 +263,8 @@ class Passkeys:
                 credential=parsed, expected_challenge=challenge, expected_rp_id=self.rp.id,
                 expected_origin=self.rp.origin, credential_public_key=passkey.public_key,
                 credential_current_sign_count=passkey.sign_count, require_user_verification=True)
-        except (WebAuthnException, ValueError, TypeError, KeyError) as error:
-            raise PasskeyRefused(_refusal(error)) from None
+        except MALFORMED as error:
+            raise PasskeyRefused(refusal(str(error))) from None
         recorded = await session.scalar(
             update(Passkey).where(Passkey.id == passkey.id, or_(
                 Passkey.sign_count < verified.new_sign_count,
