@@ -291,6 +291,30 @@ describe('step-up: a sensitive change asks for a fresh second factor, then is se
   })
 })
 
+describe('the operator desk: passkeys', () => {
+  it("an operator removes a passkey after confirming with the desk's code", async () => {
+    localStorage.setItem('token', 'old-token')
+    const api = mockApi({
+      'GET /auth/me': () => json(200, makeUser({ role: 'OPERATOR', email: 'desk@example.com', instagramHandle: null, totpEnabled: true })),
+      'GET /auth/second-factor': () => json(200, factors({ totpEnabled: true, stepUpRequired: true, passkeys: [PASSKEY] })),
+      'DELETE /auth/passkeys/pk-1': (_body, req) => (req.headers.get('Authorization') === 'Bearer fresh-token' ? new Response(null, { status: 204 }) : json(401, STEP_UP)),
+      'POST /auth/step-up': () => json(200, { token: 'fresh-token', stepUpUntil: '2026-11-27T14:05:00Z' }),
+    })
+    renderApp('/ops/passkeys')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Passkeys' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /Passkeys/ })).toHaveAttribute('aria-current', 'page')
+    const section = await passkeys()
+    await userEvent.click(section.getByRole('button', { name: 'Remove passkey Work laptop' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove' }))
+    const dialog = within(await screen.findByRole('dialog', { name: "Confirm it's you" }))
+    await userEvent.type(dialog.getByLabelText('Authentication code'), '135790')
+    await userEvent.click(dialog.getByRole('button', { name: 'Confirm' }))
+    expect(await screen.findByText('Passkey removed')).toBeInTheDocument()
+    expect(api.calls.filter((c) => c.path === '/auth/passkeys/pk-1').map((c) => c.auth)).toEqual(['Bearer old-token', 'Bearer fresh-token'])
+    expect(api.calls.find((c) => c.path === '/auth/step-up')?.body).toEqual({ code: '135790' })
+  })
+})
+
 describe('helpers', () => {
   it('groups the key by four and writes the codes file', () => {
     expect(groupedSecret('JBSWY3DPEHPK3PXP')).toBe('JBSW Y3DP EHPK 3PXP')
