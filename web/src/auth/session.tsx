@@ -4,7 +4,6 @@ import { api, type AuthResponse, type User } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { clearToken, getToken, onForbidden, setToken } from './token'
 import { newAccount } from '@/lib/return-notes'
-import { passkeySignIn } from './passkey'
 import type { SecondFactorAnswer } from './second-factor'
 
 export interface InfluencerSignup {
@@ -111,7 +110,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
 
   const loginWithPasskey = React.useCallback(
     async (options: { email?: string; autofill?: boolean } = {}) => {
-      // the autofill's ceremony waits for the person as long as the page is open: not a loading state
+      // the autofill's ceremony waits for the person as long as the page is open: not a loading state. The
+      // WebAuthn library is loaded with the login page, not with every page (the landing page's budget)
+      const { passkeySignIn } = await import('./passkey')
       const user = establish(await passkeySignIn(options))
       newAccount.take()
       return user
