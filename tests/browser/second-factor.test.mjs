@@ -1,8 +1,9 @@
 // A second factor for brands and creators (issue 33), as people use it: a brand registers a passkey in Settings
 // through Chromium's virtual authenticator (the DevTools WebAuthn domain) and signs in with it alone, from the email
-// field's autofill and from the button, then removes it and is refused with it; another brand turns on two-step sign-in by typing a code computed here from the key
-// the page shows, saves its recovery codes and signs in with a code. axe-core finds nothing serious on the Security
-// card and the login page at 1280 and 390 px, and neither is wider than the phone.
+// field's autofill and from the button, then removes it and is refused with it; another brand turns on two-step
+// sign-in by typing a code computed here from the key the page shows, saves its recovery codes, signs in with a code
+// and confirms a password change with a recovery code in the step-up dialog. axe-core finds nothing serious on the
+// Security card, the dialog and the login page at 1280 and 390 px, and none is wider than the phone.
 // Passkeys need a host name, not an IP address, as relying party: everything here runs at http://localhost:<port>
 // (the embedded product's public URL), whatever address PINBID_BASE_URL names.
 import { after, before, describe, it } from 'node:test'
@@ -157,7 +158,7 @@ describe(`second factor at ${ORIGIN}`, { concurrency: false }, () => {
     assert.deepEqual(errors, [])
   })
 
-  it('turns on two-step sign-in with a code from the key on the page, then signs in with a code', async () => {
+  it('turns on two-step sign-in with a code from the key on the page, signs in with a code, steps up with a recovery code', async () => {
     const brand = await newBrand('totp')
     const { page, errors } = await open(browser)
     await submitPassword(page, brand)
@@ -177,6 +178,7 @@ describe(`second factor at ${ORIGIN}`, { concurrency: false }, () => {
     assert.equal(await codes.count(), 10)
     await totpCard.getByText('On', { exact: true }).waitFor()
     await checkedAtBothWidths(page, 'second-factor-04-recovery-codes')
+    const recoveryCode = (await codes.first().textContent()).trim()
     await totpCard.getByRole('button', { name: 'I have saved them' }).click()
     await totpCard.getByText('10 recovery codes left.').waitFor()
 
@@ -191,6 +193,29 @@ describe(`second factor at ${ORIGIN}`, { concurrency: false }, () => {
     await page.getByRole('button', { name: 'Log In' }).click()
     await page.waitForURL('**/dashboard')
     console.log(`  password and code, Log In to the dashboard: ${Date.now() - started} ms`)
+
+    // step-up: a session stays freshly confirmed 5 minutes after its sign-in, so the server's first refusal of the
+    // password change is played here (401 step_up_required, as identity answers it); the dialog's recovery code
+    // goes to the real POST /auth/step-up and the change is sent again, to the real server, with its new token
+    let refusals = 0
+    await page.route('**/api/auth/change-password', (route) => {
+      if (refusals++ > 0) return route.continue()
+      return route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ detail: "Confirm it's you: enter a code from your authenticator app, or use a passkey.", code: 'step_up_required' }) })
+    })
+    await page.goto('/settings')
+    const passwordForm = page.getByRole('form', { name: 'Change password' })
+    await passwordForm.getByLabel('Current Password').fill(PASSWORD)
+    await passwordForm.getByLabel('New Password', { exact: true }).fill('second-factor-2')
+    await passwordForm.getByLabel('Confirm New Password').fill('second-factor-2')
+    await passwordForm.getByRole('button', { name: 'Update Password' }).click()
+    const dialog = page.getByRole('dialog', { name: "Confirm it's you" })
+    await dialog.getByLabel('Authentication code').waitFor()
+    await checkedAtBothWidths(page, 'second-factor-06-step-up')
+    await dialog.getByLabel('Authentication code').fill(recoveryCode)
+    await dialog.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByText('Password Changed').waitFor()
+    assert.equal(refusals, 2)
+    await page.getByRole('region', { name: 'Two-Factor Authentication' }).getByText('9 recovery codes left.').waitFor()
     assert.deepEqual(errors, [])
   })
 })
