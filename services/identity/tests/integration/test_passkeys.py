@@ -68,6 +68,8 @@ async def test_register_then_sign_in_with_the_passkey_alone(http, service, setti
 async def test_an_unknown_email_gets_the_same_discoverable_options(http):
     options = await login_options(http, "nobody@example.com")
     assert options["allowCredentials"] == []
+    no_body = await http.post("/auth/passkeys/login/options")
+    assert no_body.status_code == 200 and no_body.json()["options"]["allowCredentials"] == []
 
 
 async def test_a_replayed_assertion_is_refused(http, service):
