@@ -213,3 +213,14 @@ async def test_malformed_credentials_are_422s_not_500s(http):
                               "response": {"clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA"}}}
     refused = await http.post("/auth/passkeys/login", json=garbage)
     assert refused.status_code == 403 and refused.json()["code"] == "passkey_login_failed"
+
+
+async def test_an_expired_challenge_is_refused(http, service):
+    _, token = await signed_up(http)
+    device = SoftAuthenticator(ORIGIN)
+    await registered(http, token, device)
+    options = await login_options(http)
+    async with service.db.transaction() as s:
+        await s.execute(text("UPDATE webauthn_challenges SET expires_at = now() - interval '1 second'"))
+    refused = await http.post("/auth/passkeys/login", json={"credential": device.authenticate(options)})
+    assert refused.status_code == 403 and "expired or was already used" in refused.json()["detail"]
