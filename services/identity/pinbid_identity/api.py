@@ -197,9 +197,11 @@ async def passkey_remove(passkey_id: uuid.UUID, principal: FreshlyConfirmed, pas
 
 
 @auth.post("/passkeys/login/options", response_model=WebAuthnOptionsOut)
-async def passkey_login_options(body: PasskeyLoginOptionsIn, passkeys: PasskeysDep) -> WebAuthnOptionsOut:
-    """With an email: that account's passkeys; without: the browser offers its discoverable ones (and autofill)."""
-    return WebAuthnOptionsOut(options=(await passkeys.login_options(body.email)).options)
+async def passkey_login_options(passkeys: PasskeysDep, body: PasskeyLoginOptionsIn | None = None
+                                ) -> WebAuthnOptionsOut:
+    """With an email: that account's passkeys; without (or with no body): the browser offers its discoverable ones
+    (and autofill)."""
+    return WebAuthnOptionsOut(options=(await passkeys.login_options(body.email if body else None)).options)
 
 
 @auth.post("/passkeys/login", response_model=SessionOut)

@@ -109,8 +109,10 @@ class SecondFactors:
         self.db, self.box, self.passwords, self.failed_logins = db, box, passwords, failed_logins
         self.issuer, self.issue, self.revoke, self.clock = issuer, issue, revoke, clock
 
-    async def _user(self, session: AsyncSession, principal: Principal) -> User:
-        user = await session.scalar(select(User).where(User.id == principal.user_id).with_for_update())
+    async def _user(self, session: AsyncSession, principal: Principal, *, lock: bool = True) -> User:
+        """The signed-in user, its row locked for the transaction (changes to its factors queue on it)."""
+        query = select(User).where(User.id == principal.user_id)
+        user = await session.scalar(query.with_for_update() if lock else query)
         if user is None or principal.token_version < user.token_version:
             raise Forbidden("Your session has expired. Please sign in again.", code="invalid_token")
         return user
@@ -143,7 +145,7 @@ class SecondFactors:
     async def confirm_totp(self, principal: Principal, code: str, client: str) -> tuple[User, list[str], str]:
         """Turns TOTP on with the pending secret a code of which was typed; answers the recovery codes and a new
         token (every other session is signed out). Of two confirms at once, the user row's lock orders them and the
-        second finds TOTP on."""
+        second finds its session revoked by the first (403), so no secret is ever mixed with another's codes."""
         attempt = await self.failed_logins.begin(await self._email(principal), client)
         codes = second_factor.new_recovery_codes()
         now = self.clock()
@@ -175,8 +177,8 @@ class SecondFactors:
         every other session."""
         email = await self._email(principal)
         attempt = await self.failed_logins.begin(email, client)
-        async with self.db.transaction() as session:
-            user = await self._user(session, principal)
+        async with self.db.transaction() as session:  # no lock held through the password's argon2
+            user = await self._user(session, principal, lock=False)
             if not totp_on(user) or user.role == OPERATOR:
                 await self.failed_logins.withdraw(attempt)
                 raise Conflict("Two-step sign-in is not on.", code="totp_not_enabled")

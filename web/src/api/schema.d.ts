@@ -125,7 +125,8 @@ export interface paths {
         put?: never;
         /**
          * Passkey Login Options
-         * @description With an email: that account's passkeys; without: the browser offers its discoverable ones (and autofill).
+         * @description With an email: that account's passkeys; without (or with no body): the browser offers its discoverable ones
+         *     (and autofill).
          */
         post: operations["passkey_login_options_auth_passkeys_login_options_post"];
         delete?: never;
@@ -3811,9 +3812,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["PasskeyLoginOptionsIn"];
+                "application/json": components["schemas"]["PasskeyLoginOptionsIn"] | null;
             };
         };
         responses: {

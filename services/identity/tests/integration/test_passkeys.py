@@ -68,6 +68,8 @@ async def test_register_then_sign_in_with_the_passkey_alone(http, service, setti
 async def test_an_unknown_email_gets_the_same_discoverable_options(http):
     options = await login_options(http, "nobody@example.com")
     assert options["allowCredentials"] == []
+    no_body = await http.post("/auth/passkeys/login/options")
+    assert no_body.status_code == 200 and no_body.json()["options"]["allowCredentials"] == []
 
 
 async def test_a_replayed_assertion_is_refused(http, service):
@@ -211,3 +213,14 @@ async def test_malformed_credentials_are_422s_not_500s(http):
                               "response": {"clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA"}}}
     refused = await http.post("/auth/passkeys/login", json=garbage)
     assert refused.status_code == 403 and refused.json()["code"] == "passkey_login_failed"
+
+
+async def test_an_expired_challenge_is_refused(http, service):
+    _, token = await signed_up(http)
+    device = SoftAuthenticator(ORIGIN)
+    await registered(http, token, device)
+    options = await login_options(http)
+    async with service.db.transaction() as s:
+        await s.execute(text("UPDATE webauthn_challenges SET expires_at = now() - interval '1 second'"))
+    refused = await http.post("/auth/passkeys/login", json={"credential": device.authenticate(options)})
+    assert refused.status_code == 403 and "expired or was already used" in refused.json()["detail"]

@@ -145,3 +145,12 @@ async def test_a_password_change_is_mailed_with_how_to_undo_it(http, settings):
     await eventually(lambda: bool(sent()))
     [message] = sent()
     assert message["To"] == body["email"] and "Forgot password" in message.get_payload(decode=True).decode()
+
+
+async def test_wrong_step_up_codes_are_throttled(http, service, settings):
+    _, token, secret, _ = await enrolled(http)
+    old = stale(service, token, proved_seconds_ago=STEP_UP_SECONDS + 5)
+    statuses = [(await http.post("/auth/step-up", json={"code": wrong(secret)}, headers=bearer(old))).status_code
+                for _ in range(25)]
+    allowed = settings.login_failures_per_email_and_client
+    assert statuses[:allowed] == [401] * allowed and set(statuses[allowed:]) == {429}
