@@ -10,6 +10,10 @@ from .conftest import bearer, session
 def test_longest_prefix_decides_owner_and_access():
     assert route_for("/auth/login").access is Access.PUBLIC
     assert route_for("/auth/me").access is Access.SIGNED_IN
+    assert route_for("/auth/passkeys/login").access is route_for("/auth/passkeys/login/options").access \
+        is Access.PUBLIC  # a passkey alone signs in
+    assert route_for("/auth/passkeys").access is route_for("/auth/passkeys/register/options").access \
+        is route_for("/auth/step-up").access is Access.SIGNED_IN
     assert route_for("/influencer/pin-slots/123/end-auction").service == "marketplace"
     assert route_for("/influencer/pin-comment/9").service == "social"
     assert route_for("/payments/webhook").access is Access.PUBLIC

@@ -54,7 +54,8 @@ class KitSettings(BaseSettings):
     outbox_retention_days: float = Field(default=7.0, gt=0)
     log_level: str = "INFO"
     log_json: bool = True
-    public_url: WebUrl = "http://127.0.0.1:8000"
+    # localhost, not 127.0.0.1: a browser refuses an IP address as the passkeys' relying party ID
+    public_url: WebUrl = "http://localhost:8000"
     host: str = "127.0.0.1"
     port: int = 8000
     migrate_on_start: bool = True

@@ -17,6 +17,7 @@ from pinbid_kit.events.payments import (
     PaymentRequested,
     PaymentsAccountSignal,
     PaymentsOperatorAction,
+    PayoutAccountChanged,
     PayoutCreated,
     PayoutFailed,
     PayoutPaid,
@@ -131,3 +132,8 @@ def account_signals(user_id: uuid.UUID, observed: list[tuple[str, str]],
     pinbid_kit.events.trust.AccountSignal); a value that is no signal (an empty or unusable email or name) is
     not announced."""
     return PaymentsAccountSignal.observed(user_id, observed, at)
+
+
+def payout_account_changed(creator_id: uuid.UUID, method: str, account: str, at: datetime) -> PayoutAccountChanged:
+    return PayoutAccountChanged(creator_id=creator_id, method=method, account=account, changed_at=at)
+

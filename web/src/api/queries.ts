@@ -14,3 +14,8 @@ export const instagramConnectionQuery = () =>
   queryOptions({ queryKey: KEYS.instagramConnection, queryFn: async () => unwrap(await api().GET('/instagram/connection')) })
 
 export const notificationsQuery = () => queryOptions({ queryKey: KEYS.notifications, queryFn: async () => unwrap(await api().GET('/notifications')) })
+
+/** The account's second factors (TOTP, recovery codes left, passkeys) and whether this session is freshly confirmed:
+ *  Settings shows them, the step-up dialog offers a passkey when there is one. */
+export const secondFactorQuery = () =>
+  queryOptions({ queryKey: KEYS.secondFactor, queryFn: async () => unwrap(await api().GET('/auth/second-factor')) })

@@ -248,6 +248,16 @@ def money_recovered(creator_id: UUID, recovery_id: UUID, amount_cents: int, owed
                   EARNINGS, "See your earnings", recovery_id)
 
 
+def payout_account_changed(creator_id: UUID, account: str, changed_at: datetime) -> Notice:
+    """About where the money goes: mailed whatever the preferences say, with how to undo it."""
+    return Notice(creator_id, Category.PAYOUTS, "payout.account_changed", "Your payout account was changed",
+                  f"From {when(changed_at)} your payouts go to {account}. If you made this change, there is nothing "
+                  "more to do; to undo it, set your earlier payout details again in Settings. If you did not make it, "
+                  "someone else is signed in to your account: change your password, turn on two-step sign-in, and "
+                  "reply to this mail so that we can hold your payouts.", SETTINGS, "Check your payout details",
+                  creator_id, always_mail=True)
+
+
 def account_suspended(user_id: UUID, reason: str) -> Notice:
     return Notice(user_id, Category.APPROVALS, "account.suspended", "Your account was suspended",
                   f"Pinbid suspended your account: {reason}. You are signed out everywhere, your open bids are "

@@ -13,6 +13,8 @@ import { Switch } from '@/components/ui/switch'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, MINIMUM_PAYOUT_CEILING_CENTS, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
 import { MoneyInput } from '@/components/money-input'
 import { KEYS } from '@/api/keys'
+import { useStepUp } from '@/auth/step-up'
+import { isStepUpRequired } from '@/auth/second-factor'
 import { payoutSettingsQuery } from '../api/queries'
 
 import { useForm, useWatch } from 'react-hook-form'
@@ -30,6 +32,7 @@ export function PayoutSettingsCard() {
 
 export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   const queryClient = useQueryClient()
+  const stepUp = useStepUp()
   const form = useForm<PayoutForm>({ resolver: zodResolver(payoutSchema), defaultValues: initial })
   const values = useWatch({ control: form.control }) as PayoutForm
   // the rules speak once the person has changed something or tried to save (spec section 5)
@@ -42,12 +45,14 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   const messages = Object.values(errors)
   const set = <K extends PayoutField>(key: K, value: PayoutForm[K]) => form.setValue(key, value as never, { shouldDirty: true })
   const save = useMutation({
-    mutationFn: async (body: PayoutForm) => unwrap(await api().PUT('/influencer/payout-settings', { body: payoutBody(body) })),
+    // where the money goes: with a second factor on, a fresh one is asked for
+    mutationFn: (body: PayoutForm) => stepUp(async () => unwrap(await api().PUT('/influencer/payout-settings', { body: payoutBody(body) }))),
     onSuccess: (saved) => {
       queryClient.setQueryData(KEYS.payoutSettings, saved)
       toast.success('Payout Settings Saved')
     },
     onError: (err) => {
+      if (isStepUpRequired(err)) return // the confirmation was cancelled: nothing changed
       showServerErrors(form, err)
       toast.error('Failed to save payout settings', { description: serverMessage(err, 'There was an error saving your payout settings. Please try again.') })
     },

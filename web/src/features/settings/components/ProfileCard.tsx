@@ -4,6 +4,7 @@ import { toast } from 'sonner'
 import { User as UserIcon } from 'lucide-react'
 import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
+import { isStepUpRequired } from '@/auth/second-factor'
 import { useAuth } from '@/auth/session'
 import { TextField } from '@/components/text-field'
 import { Button } from '@/components/ui/button'
@@ -53,6 +54,7 @@ export function ProfileCard() {
           })
         },
         onError: (err) => {
+          if (isStepUpRequired(err)) return // the confirmation was cancelled: nothing changed
           showServerErrors(form, err)
           toast.error('Failed to update profile', { description: serverMessage(err, 'Failed to update profile. Please try again.') })
         },
