@@ -136,4 +136,3 @@ def account_signals(user_id: uuid.UUID, observed: list[tuple[str, str]],
 
 def payout_account_changed(creator_id: uuid.UUID, method: str, account: str, at: datetime) -> PayoutAccountChanged:
     return PayoutAccountChanged(creator_id=creator_id, method=method, account=account, changed_at=at)
-
