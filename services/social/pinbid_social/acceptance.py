@@ -16,7 +16,7 @@ from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
 from .domain.trust import BRAND, Acceptance, Refusal, acceptance_refused, report_refused
 from .models import Placement
-from .queries import NO_PLACEMENT, TrustView, trust_view
+from .queries import NO_PLACEMENT, TrustView, trust_state, trust_view
 
 
 def refuse_if(refused: Refusal | None) -> None:
@@ -43,7 +43,7 @@ class BrandAcceptance:
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
             now = self.clock()  # once the row is ours
-            running = placement.status in {Status.PINNED, Status.COMPLETED}
+            running = trust_state(placement, None).running
             # the open dispute is read (and locked) only once the placement's own state allows "Looks right"
             refuse_if(acceptance_refused(running, placement.acceptance, disputed=False))
             refuse_if(acceptance_refused(running, placement.acceptance,
@@ -60,7 +60,7 @@ class BrandAcceptance:
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
             now = self.clock()  # once the row is ours (see accept)
-            pinned = placement.status == Status.PINNED
+            pinned = trust_state(placement, None).pinned
             refuse_if(report_refused(pinned, disputed=False))  # (see accept)
             refuse_if(report_refused(pinned, disputed=await locked_open_dispute(session, bid_id) is not None))
             _, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)

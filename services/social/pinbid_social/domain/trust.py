@@ -134,8 +134,7 @@ class Actions:
 
 @dataclass(frozen=True)
 class TrustState:
-    """What the rules read of a placement: its status, acceptance, open dispute and
-    fresh-screenshot request."""
+    """What the rules read of a placement: its status, acceptance, open dispute and fresh-screenshot request."""
     status: str
     acceptance: str
     accept_by: datetime | None
@@ -150,6 +149,10 @@ class TrustState:
     @property
     def running(self) -> bool:  # pinned or completed: "Looks right" may still come
         return self.status in {Status.PINNED, Status.COMPLETED}
+
+    @property
+    def pinned(self) -> bool:  # a report is taken only now
+        return self.status == Status.PINNED
 
     @property
     def ended(self) -> bool:
@@ -171,7 +174,7 @@ def actions(viewer: str | None, state: TrustState, now: datetime) -> Actions:
     if viewer == BRAND:
         if acceptance_refused(state.running, state.acceptance, state.dispute_open) is None:
             accept = Action(True, state.accept_by)
-        if report_refused(state.status == Status.PINNED, state.dispute_open) is None:
+        if report_refused(state.pinned, state.dispute_open) is None:
             report = Action(True)
     elif viewer == CREATOR:
         kind = state.awaited(now)
