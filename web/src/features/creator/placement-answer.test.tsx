@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
@@ -42,7 +42,13 @@ function creatorWith(trust: PlacementTrust) {
 }
 
 describe("the creator's answer and fresh screenshot", () => {
-  beforeEach(stubObjectUrls)
+  beforeEach(() => {
+    stubObjectUrls()
+    // the fixtures' deadlines are dates: the panel compares them with the clock, so the clock is the fixtures' day
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'))
+  })
+  afterEach(() => vi.useRealTimers())
 
   it('an open report says what the brand reported and by when to answer; note and screenshot go as multipart', async () => {
     creatorWith({ ...running, dispute: openReport, actions: trustActions({ answer: { until: openReport.answerBy, kind: 'ANSWER' } }) })
