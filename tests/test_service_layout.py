@@ -171,8 +171,6 @@ def test_no_service_depends_on_the_launcher_or_the_demo_world(service: str) -> N
 
 # what writes to the outbox: an events_out.py only builds events, the use case writes them once (issue 32)
 OUTBOX_WRITERS = {"publish", "publish_all", "outbox_rows"}
-# social's trust module is being split, and its events_out.py made to build only, in another change of issue 32
-EVENTS_OUT_STILL_PUBLISHING = {"social"}
 
 
 def _publishing(tree: ast.Module) -> list[str]:
@@ -203,10 +201,7 @@ def test_the_publishing_check_sees_the_outbox_however_it_is_reached() -> None:
     assert _publishing(ast.parse("def paid(p):\n    return Paid(id=p.id)\n")) == []
 
 
-@pytest.mark.parametrize("service", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="being changed in another part of issue 32"))
-    if name in EVENTS_OUT_STILL_PUBLISHING else name
-    for name in PACKAGES if (PACKAGES[name] / "events_out.py").exists()])
+@pytest.mark.parametrize("service", [name for name in PACKAGES if (PACKAGES[name] / "events_out.py").exists()])
 def test_events_out_only_builds_events(service: str) -> None:
     assert _publishing(_tree(PACKAGES[service] / "events_out.py")) == []
 @pytest.mark.parametrize("service", SERVICES)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from pinbid_kit import instagram_rules as ig
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, NotFound, NotYet
@@ -17,7 +18,7 @@ from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .connections import connection_of, provider_call
 from .domain.placement import MANUAL, SESSION, Status, can_pin, ends_at
@@ -268,8 +269,8 @@ class Pins:
             if proof is not None:
                 key, shot, by = proof
                 session.add(evidence_row(placement.bid_id, "PIN", key, shot, by, now))
-            await events_out.comment_pinned(session, placement, comment_id, text, now, method,
-                                            accept_by=trust.get("accept_by"))
+            await outbox.publish_all(session, [events_out.comment_pinned(
+                placement, comment_id, text, now, method, accept_by=trust.get("accept_by"))], source=SERVICE)
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
 

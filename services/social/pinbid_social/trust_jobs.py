@@ -7,13 +7,14 @@ import logging
 import uuid
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import exists, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
@@ -59,7 +60,8 @@ class TrustJobs:
                 placement.acceptance = Acceptance.ACCEPTED
                 placement.accepted_at = now
                 placement.accepted_by = "SILENCE"
-            await events_out.publish_all(session, [events_out.placement_accepted(p, now, "SILENCE") for p in due])
+            await outbox.publish_all(session, [events_out.placement_accepted(p, now, "SILENCE") for p in due],
+                                     source=SERVICE)
         return len(due)
 
     async def _request_rechecks(self) -> int:
@@ -70,8 +72,8 @@ class TrustJobs:
             for placement in due:
                 placement.recheck_requested_at = now
                 placement.recheck_answer_by = now + self.recheck_answer
-            await events_out.publish_all(session, [events_out.recheck_requested(p, now, now + self.recheck_answer)
-                                                   for p in due])
+            await outbox.publish_all(session, [events_out.recheck_requested(p, now, now + self.recheck_answer)
+                                               for p in due], source=SERVICE)
         return len(due)
 
     async def _open_missed_rechecks(self) -> int:
@@ -89,7 +91,7 @@ class TrustJobs:
                     _, disputed = await open_dispute(session, placement, MISSED_RECHECK, "SYSTEM", now,
                                                      self.dispute_answer)
                     events.append(disputed)
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
         return len(events)
 
     async def _unpin_ended(self) -> int:
