@@ -3,12 +3,11 @@ ones: the full refund's reversal (the refund, the creator's debt, its recovery f
 the dispute's settlement), the early end's refund (the partial refund and the dispute's settlement), and a
 release that pays back a debt (the release and the recovery)."""
 
-import re
 import uuid
 from datetime import datetime
 
 from pinbid_payments.domain import ledger
-from pinbid_testing.statements import Counted, counting_statements
+from pinbid_testing.statements import counting_statements
 
 from .test_trust_money import (
     MONDAY,
@@ -20,15 +19,6 @@ from .test_trust_money import (
     payout_settings,
     twice,
 )
-
-_OUTBOX_INSERT = re.compile(r"\binsert\s+into\s+outbox\b", re.IGNORECASE)
-_NOTIFY = re.compile(r"\bnotify\s+pinbid_outbox\b|\bpg_notify\s*\(", re.IGNORECASE)
-
-
-def outbox_writes(counted: Counted) -> tuple[int, int]:
-    """(statements inserting into the outbox, statements waking its relay)."""
-    return (sum(1 for s in counted.statements if _OUTBOX_INSERT.search(s)),
-            sum(1 for s in counted.statements if _NOTIFY.search(s)))
 
 
 async def test_a_reversal_with_a_debt_recovered_and_a_dispute_settled_is_one_outbox_write(pay):
@@ -47,7 +37,7 @@ async def test_a_reversal_with_a_debt_recovered_and_a_dispute_settled_is_one_out
 
     with counting_statements(pay.db) as counted:
         assert await pay.service.state["refunds"].run_once() == 1
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     kinds = [e["kind"] for e in await pay.events("payments.recovery.recorded.v1")]
     assert kinds == ["OWED", "RECOVERED"]
     assert len(await pay.events("payments.payment.refunded.v1")) == 1
@@ -68,7 +58,7 @@ async def test_an_early_end_refunded_with_its_dispute_settled_is_one_outbox_writ
 
     with counting_statements(pay.db) as counted:
         assert await pay.service.state["refunds"].run_once() == 1
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     assert len(await pay.events("payments.payment.partially_refunded.v1")) == 1
     assert len(await pay.events("payments.dispute.settled.v1")) == 1
 
@@ -89,6 +79,6 @@ async def test_a_release_that_pays_back_a_debt_is_one_outbox_write(pay):
 
     with counting_statements(pay.db) as counted:
         await pay.pin(other)  # 1,800 released, all of it recovered
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     assert [e["kind"] for e in await pay.events("payments.recovery.recorded.v1")] == ["OWED", "RECOVERED"]
     assert len(await pay.events("payments.earning.released.v1")) == 2
