@@ -19,10 +19,9 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-import aio_pika
 import httpx
 import psycopg
-from pinbid_kit.bus.rabbit import prefixed
+from pinbid_kit.bus.rabbit import forget_deployment
 
 from .broker_outage import Load
 from .common import percentile
@@ -80,18 +79,6 @@ async def measure(args) -> None:
     print(f"peak connections of the run at one moment: {peak_total}")
 
 
-async def forget_broker_names() -> None:
-    """The run's queues and exchanges on the shared broker (its names carry the run's prefix)."""
-    connection = await aio_pika.connect(AMQP)
-    async with connection:
-        channel = await connection.channel()
-        for name in SERVICES:
-            for queue in (prefixed(PREFIX, name), prefixed(PREFIX, f"{name}.dlq")):
-                await channel.queue_delete(queue)
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(PREFIX, exchange))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--replicas", type=int, default=1)
@@ -115,7 +102,7 @@ def main() -> None:
         asyncio.run(measure(args))
     finally:
         launcher("down", env)
-        asyncio.run(forget_broker_names())
+        asyncio.run(forget_deployment(AMQP, PREFIX, SERVICES))  # the run's names on the shared broker
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             for name in SERVICES:
                 conn.execute(f'DROP DATABASE IF EXISTS "{PREFIX}_{name}" WITH (FORCE)')

@@ -206,7 +206,3 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.RecoveryRecorded.event_type: [notify_recovery],
     p.PayoutFailed.event_type: [notify_payout_failed],
 }
-
-
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)

@@ -263,9 +263,5 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
 }
 
 
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)
-
-
 _TOUCH_SLOT_OF_BID = text("""
     UPDATE slots SET version = version FROM bids WHERE bids.id = :bid_id AND slots.id = bids.slot_id""")

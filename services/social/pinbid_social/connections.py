@@ -61,16 +61,18 @@ class Connected:
     connection_id: uuid.UUID
 
 
+@dataclass(eq=False)
 class Connections:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, state_key: bytes,
-                 settings: SocialSettings, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.state_key = state_key
-        self.settings = settings
-        self.clock = clock
-        self.public_url = settings.public_url.rstrip("/")
+    db: Database
+    providers: Providers
+    box: SecretBox
+    state_key: bytes
+    settings: SocialSettings
+    clock: Clock
+
+    @property
+    def public_url(self) -> str:
+        return self.settings.public_url.rstrip("/")
 
     # --- OAuth ------------------------------------------------------------------------------
     async def start(self, user_id: uuid.UUID) -> ConnectStart:

@@ -149,7 +149,3 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     m.BidCommentChanged.event_type: [resolve_named_comment, keep_comment],
     m.CommentApproved.event_type: [keep_approved_text],
 }
-
-
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)

@@ -6,7 +6,7 @@ The creator's pinning login and pin method are `pin_login.py`'s."""
 import logging
 import random
 import uuid
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from datetime import timedelta
 
 from pinbid_kit import instagram_rules as ig
@@ -49,19 +49,18 @@ class Pinned:
     status: str
 
 
+@dataclass(eq=False)
 class Pins:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, sync_interval: timedelta,
-                 clock: Clock, objects: ObjectStore, acceptance: timedelta = timedelta(hours=72),
-                 recheck_answer: timedelta = timedelta(hours=24), rng: random.Random | None = None):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.sync_interval = sync_interval
-        self.clock = clock
-        self.objects = objects
-        self.acceptance = acceptance
-        self.recheck_answer = recheck_answer
-        self.rng = rng or random.SystemRandom()
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    sync_interval: timedelta
+    clock: Clock
+    objects: ObjectStore
+    acceptance: timedelta = timedelta(hours=72)
+    recheck_answer: timedelta = timedelta(hours=24)
+    rng: random.Random = field(default_factory=random.SystemRandom)
 
     # --- the buyer's comments -------------------------------------------------------------------
     async def buyer_comments(self, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> list[Comment]:

@@ -10,7 +10,7 @@ run. Provider calls happen outside any transaction; results are applied with con
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 
 from pinbid_kit import outbox
@@ -86,16 +86,16 @@ class RunReport:
     failed: int = 0
 
 
+@dataclass(eq=False)
 class PinTracker:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, interval: timedelta, batch: int,
-                 concurrency: int, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.interval = interval
-        self.batch = batch
-        self.concurrency = concurrency
-        self.clock = clock
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    interval: timedelta
+    batch: int
+    concurrency: int
+    clock: Clock
 
     async def run_once(self) -> RunReport:
         """Checks every pinned comment that is due, batch after batch."""

@@ -5,6 +5,7 @@ the events of its run once."""
 
 import logging
 import uuid
+from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 
 from pinbid_kit import outbox
@@ -28,15 +29,15 @@ UNPIN_CLAIM = timedelta(minutes=2)
 MISSED_RECHECK = "The creator did not send the fresh screenshot Pinbid asked for in time."
 
 
+@dataclass(eq=False)
 class TrustJobs:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, recheck_answer: timedelta,
-                 dispute_answer: timedelta, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.recheck_answer = recheck_answer
-        self.dispute_answer = dispute_answer
-        self.clock = clock
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    recheck_answer: timedelta
+    dispute_answer: timedelta
+    clock: Clock
 
     async def run_once(self) -> dict[str, int]:
         """Accepts by silence, asks for due fresh screenshots, opens disputes for missed ones, unpins ended
