@@ -24,7 +24,7 @@ import psycopg
 from pinbid_kit.bus.rabbit import forget_deployment
 
 from .broker_outage import Load
-from .common import percentile
+from .common import percentile, register_buyers
 
 BASE_PORT = 24300
 GATEWAY_PORT = BASE_PORT + 25
@@ -52,14 +52,7 @@ async def measure(args) -> None:
     peaks: dict[str, int] = {}
     peak_total = 0
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{GATEWAY_PORT}", timeout=30) as http:
-        users = []
-        for _ in range(args.users):
-            email = f"conn-{uuid.uuid4().hex[:8]}@example.com"
-            response = await http.post("/api/auth/register", json={"name": "Budget User", "email": email,
-                                                                    "password": "budget-pass-1", "role": "BUYER"})
-            response.raise_for_status()
-            users.append(({"Authorization": f"Bearer {response.json()['token']}"}, email))
-        load = Load(http, users, args.rate)
+        load = Load(http, await register_buyers(http, args.users, "budget"), args.rate)
         running = asyncio.create_task(load.run())
         deadline = time.perf_counter() + args.seconds
         while time.perf_counter() < deadline:
