@@ -4,30 +4,23 @@ the dispute's settlement), the early end's refund (the partial refund and the di
 release that pays back a debt (the release and the recovery)."""
 
 import uuid
-from datetime import datetime
 
 from pinbid_payments.domain import ledger
 from pinbid_testing.statements import counting_statements
 
 from .test_trust_money import (
-    MONDAY,
     accepted,
     decided,
     disputed,
     kept,
     paid_and_app_pinned,
-    payout_settings,
+    paid_out_after_acceptance,
     twice,
 )
 
 
 async def test_a_reversal_with_a_debt_recovered_and_a_dispute_settled_is_one_outbox_write(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    refunded = await paid_and_app_pinned(pay, 40_000, creator=creator)
-    await twice(pay, accepted(pay, refunded))  # 9,000 available
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)  # paid out: a refund now makes a debt
+    creator, refunded = await paid_out_after_acceptance(pay)  # a refund now makes a debt
     other = await pay.approve(40_000, creator=creator)
     await pay.pay(other)
     await pay.pin(other)  # 9,000 released, not paid out: what the debt is recovered from
@@ -64,12 +57,7 @@ async def test_an_early_end_refunded_with_its_dispute_settled_is_one_outbox_writ
 
 
 async def test_a_release_that_pays_back_a_debt_is_one_outbox_write(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    refunded = await paid_and_app_pinned(pay, 40_000, creator=creator)
-    await twice(pay, accepted(pay, refunded))
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    creator, refunded = await paid_out_after_acceptance(pay)
     payment_id = await pay.scalar("SELECT id FROM payments WHERE bid_id = :b", b=refunded.bid_id)
     answer = await pay.http.post(f"/ops/payments/{payment_id}/refund", json={"reason": "Fake screenshot"},
                                  headers=pay.token(uuid.uuid4(), "OPERATOR"))
