@@ -12,7 +12,7 @@ SERVICES = ("identity", "marketplace", "payments", "social", "content")
 
 
 class GatewaySettings(KitSettings):
-    model_config = SettingsConfigDict(env_prefix="GATEWAY_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="GATEWAY_")
 
     # Base URLs of the services in the distributed run; a service with no URL is "not available yet".
     identity_url: WebUrl | None = None

@@ -46,7 +46,7 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     suspensions = Suspensions(db, notifier, clock)
     ops_queries = OpsQueries(db)
     consumers = Consumers(SERVICE, db)
-    handlers.register(consumers, handlers.Dependencies(notifier, clock))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(notifier, clock))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),

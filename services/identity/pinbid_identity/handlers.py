@@ -211,7 +211,3 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.PayoutFailed.event_type: [notify_payout_failed],
     p.PayoutAccountChanged.event_type: [notify_payout_account_changed],
 }
-
-
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)

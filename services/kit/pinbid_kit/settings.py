@@ -22,6 +22,7 @@ class ConfigurationError(SystemExit):
 class KitSettings(BaseSettings):
     """Common settings. Values come from the environment (and an optional .env file)."""
 
+    # a service's settings add only their `env_prefix`; pydantic merges the rest of this config into theirs
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
     # whether the service encrypts secrets at rest (payments, social): then it needs ENCRYPTION_KEYS standalone
     keeps_secrets_at_rest: ClassVar[bool] = False

@@ -9,7 +9,7 @@ from pydantic_settings import SettingsConfigDict
 
 
 class MarketplaceSettings(KitSettings):
-    model_config = SettingsConfigDict(env_prefix="MARKETPLACE_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="MARKETPLACE_")
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_marketplace"
     currency: str = "USD"

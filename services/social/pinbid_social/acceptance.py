@@ -5,13 +5,14 @@ is its own, so "Looks right" and a report are recorded in the order they won; th
 import uuid
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
 from .domain.trust import BRAND, Acceptance, Refusal, acceptance_refused, report_refused
@@ -51,7 +52,7 @@ class BrandAcceptance:
             placement.acceptance = Acceptance.ACCEPTED
             placement.accepted_at = now
             placement.accepted_by = "BRAND"
-            await events_out.publish_all(session, [events_out.placement_accepted(placement, now, "BRAND")])
+            await outbox.publish_all(session, [events_out.placement_accepted(placement, now, "BRAND")], source=SERVICE)
             return await trust_view(session, placement, BRAND, now)
 
     async def report(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, reason: str) -> TrustView:
@@ -64,5 +65,5 @@ class BrandAcceptance:
             refuse_if(report_refused(pinned, disputed=False))  # (see accept)
             refuse_if(report_refused(pinned, disputed=await locked_open_dispute(session, bid_id) is not None))
             _, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)
-            await events_out.publish_all(session, [disputed])
+            await outbox.publish_all(session, [disputed], source=SERVICE)
             return await trust_view(session, placement, BRAND, now)

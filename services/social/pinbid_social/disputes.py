@@ -2,11 +2,12 @@
 once-only decision, and the end of a placement on a refund (an operator's REFUND_* or payments' full refund).
 
 The functions here change rows in the caller's transaction and return the events the change causes; the use case
-that calls them collects its events and writes them once (`events_out.publish_all`)."""
+that calls them collects its events and writes them once (`outbox.publish_all`)."""
 
 import uuid
 from datetime import datetime, timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
@@ -15,7 +16,7 @@ from pinbid_kit.events.trust import REFUND_ALL, DisputeOutcome, ends_placement
 from sqlalchemy import or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain.placement import Status
 from .domain.trust import ENDED_BY, Acceptance, awaiting_answer
 from .models import Dispute, DisputeStep, Placement
@@ -127,5 +128,5 @@ class Disputes:
                 # PlacementAccepted follows (acceptedBy stays empty: neither the brand nor silence accepted it)
                 placement.acceptance = Acceptance.ACCEPTED
                 placement.accepted_at = now
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
         return await self.queries.dispute(dispute_id)

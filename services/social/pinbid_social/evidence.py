@@ -6,13 +6,14 @@ refuses it, so nothing is kept for a refused upload."""
 import uuid
 from datetime import datetime
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.objects import ObjectStore
 from sqlalchemy import select
 
-from . import events_out
+from . import SERVICE, events_out
 from .disputes import locked_open_dispute, step
 from .domain.trust import ANSWER, CREATOR, Refusal, recheck_open
 from .models import Dispute, Evidence, Placement
@@ -98,5 +99,5 @@ class CreatorEvidence:
                 placement.recheck_answered_at = now
             session.add(evidence_row(bid_id, kind, key, shot, creator_id, now))
             await session.flush()
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
             return await trust_view(session, placement, CREATOR, now)

@@ -11,7 +11,7 @@ from pydantic_settings import SettingsConfigDict
 
 
 class SocialSettings(KitSettings):
-    model_config = SettingsConfigDict(env_prefix="SOCIAL_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="SOCIAL_")
     keeps_secrets_at_rest = True
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
