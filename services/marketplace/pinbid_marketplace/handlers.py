@@ -16,6 +16,7 @@ from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import AccountSignal as Signal
+from pinbid_kit.events.trust import ends_placement
 from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -208,7 +209,7 @@ async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, delivery
 
 
 async def count_dispute(session: AsyncSession, d: s.DisputeDecided, delivery: Delivery) -> None:
-    if d.outcome == "CONTINUE":
+    if not ends_placement(d.outcome):
         return
     await session.execute(update(Bid).where(Bid.id == d.bid_id).values(dispute_outcome=d.outcome))
     await reliability.refresh(session, d.creator_id)
