@@ -33,7 +33,7 @@ web: web/dist/index.html
 web/dist/index.html: $(WEB_SOURCES) web/node_modules/.package-lock.json
 	@if [ -f web/package.json ]; then cd web && $(NPM) run build; else echo "no web app yet"; fi
 
-## run: the whole product at http://127.0.0.1:8000 (embedded PostgreSQL, in-process bus, sandboxes, demo data)
+## run: the whole product at http://localhost:8000 (it answers at 127.0.0.1 too; passkeys need localhost) (embedded PostgreSQL, in-process bus, sandboxes, demo data)
 run: install web
 	$(UV) run --frozen --no-dev python -m pinbid_launcher embedded --port $(PORT)
 

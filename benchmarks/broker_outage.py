@@ -20,14 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import psycopg
 
-from .common import percentile
+from .common import percentile, register_buyers
 
 NODE = "pinbid-outage@localhost"
 AMQP_PORT, DIST_PORT, BASE_PORT = 5689, 25689, 24100
@@ -145,14 +144,7 @@ async def until(what: str, check, within: float = 180.0, every: float = 0.1) -> 
 
 async def measure(args, broker: dict[str, str]) -> None:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{GATEWAY_PORT}", timeout=30) as http:
-        users = []
-        for _ in range(args.users):
-            email = f"outage-{uuid.uuid4().hex[:8]}@example.com"
-            response = await http.post("/api/auth/register", json={"name": "Outage User", "email": email,
-                                                                    "password": "outage-pass-1", "role": "BUYER"})
-            response.raise_for_status()
-            users.append(({"Authorization": f"Bearer {response.json()['token']}"}, email))
-        load = Load(http, users, args.rate)
+        load = Load(http, await register_buyers(http, args.users, "outage"), args.rate)
         running = asyncio.create_task(load.run())
         await asyncio.sleep(args.warmup)
         print(f"stopping the broker for {args.outage:.0f} s with {args.rate:.0f} requests/s running")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+async def register_buyers(http: httpx.AsyncClient, count: int, label: str) -> list[tuple[dict[str, str], str]]:
+    """`count` brands signed up through the gateway: each one's Authorization header and email."""
+    users = []
+    for _ in range(count):
+        email = f"{label}-{uuid.uuid4().hex[:8]}@example.com"
+        response = await http.post("/api/auth/register", json={"name": f"{label.title()} User", "email": email,
+                                                                "password": f"{label}-pass-1", "role": "BUYER"})
+        response.raise_for_status()
+        users.append(({"Authorization": f"Bearer {response.json()['token']}"}, email))
+    return users
 
 
 def percentile(values: list[float], p: float) -> float:

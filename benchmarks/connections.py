@@ -19,13 +19,12 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-import aio_pika
 import httpx
 import psycopg
-from pinbid_kit.bus.rabbit import prefixed
+from pinbid_kit.bus.rabbit import forget_deployment
 
 from .broker_outage import Load
-from .common import percentile
+from .common import percentile, register_buyers
 
 BASE_PORT = 24300
 GATEWAY_PORT = BASE_PORT + 25
@@ -53,14 +52,7 @@ async def measure(args) -> None:
     peaks: dict[str, int] = {}
     peak_total = 0
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{GATEWAY_PORT}", timeout=30) as http:
-        users = []
-        for _ in range(args.users):
-            email = f"conn-{uuid.uuid4().hex[:8]}@example.com"
-            response = await http.post("/api/auth/register", json={"name": "Budget User", "email": email,
-                                                                    "password": "budget-pass-1", "role": "BUYER"})
-            response.raise_for_status()
-            users.append(({"Authorization": f"Bearer {response.json()['token']}"}, email))
-        load = Load(http, users, args.rate)
+        load = Load(http, await register_buyers(http, args.users, "budget"), args.rate)
         running = asyncio.create_task(load.run())
         deadline = time.perf_counter() + args.seconds
         while time.perf_counter() < deadline:
@@ -78,18 +70,6 @@ async def measure(args) -> None:
           f"p50 {percentile(latencies, 50):.0f} ms, p99 {percentile(latencies, 99):.0f} ms")
     print("peak connections by service: " + ", ".join(f"{name} {peaks.get(name, 0)}" for name in SERVICES))
     print(f"peak connections of the run at one moment: {peak_total}")
-
-
-async def forget_broker_names() -> None:
-    """The run's queues and exchanges on the shared broker (its names carry the run's prefix)."""
-    connection = await aio_pika.connect(AMQP)
-    async with connection:
-        channel = await connection.channel()
-        for name in SERVICES:
-            for queue in (prefixed(PREFIX, name), prefixed(PREFIX, f"{name}.dlq")):
-                await channel.queue_delete(queue)
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(PREFIX, exchange))
 
 
 def main() -> None:
@@ -115,7 +95,7 @@ def main() -> None:
         asyncio.run(measure(args))
     finally:
         launcher("down", env)
-        asyncio.run(forget_broker_names())
+        asyncio.run(forget_deployment(AMQP, PREFIX, SERVICES))  # the run's names on the shared broker
         with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
             for name in SERVICES:
                 conn.execute(f'DROP DATABASE IF EXISTS "{PREFIX}_{name}" WITH (FORCE)')

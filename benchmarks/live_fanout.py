@@ -20,10 +20,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aio_pika
 import aiohttp
 from pinbid_kit.bus import RabbitBus
-from pinbid_kit.bus.rabbit import prefixed
+from pinbid_kit.bus.rabbit import forget_deployment
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import SlotUpdated
 from pinbid_kit.tokens import TokenSigner, generate_keypair
@@ -124,14 +123,6 @@ async def measure(base: str, token: str, prefix: str, clients: int, updates: int
           f"max {max(last):.0f} ms; {len(ms)} of {clients * updates} deliveries arrived")
 
 
-async def forget(prefix: str) -> None:
-    connection = await aio_pika.connect(AMQP)
-    async with connection:
-        channel = await connection.channel()
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(prefix, exchange))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=1000)
@@ -152,7 +143,7 @@ def main() -> None:
     finally:
         gateway.terminate()
         gateway.wait(timeout=30)
-        asyncio.run(forget(prefix))
+        asyncio.run(forget_deployment(AMQP, prefix))
     print(f"load average during the run: {os.getloadavg()[0]:.1f}")
 
 

@@ -17,17 +17,12 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import psycopg
 from cryptography.fernet import Fernet
-from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import CommentPinned, PlacementKept
-from pinbid_kit.migrations import upgrade
 from pinbid_kit.tokens import generate_keypair
-from pinbid_testing import MovableClock
+from pinbid_testing import MovableClock, deliver, scratch_database
 from sqlalchemy import text
-
-PG = "postgresql://postgres@127.0.0.1:5432"
 
 
 class InstantInstagram:
@@ -42,27 +37,12 @@ class InstantInstagram:
         return {f"c-{media.id}"}
 
 
-def fresh(name: str, package: str) -> str:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = f"{PG}/{name}"
-    upgrade(url, package)
-    return url
-
-
-def drop(name: str) -> None:
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 async def tracker(placements: int, keys: Path) -> str:
     from pinbid_social.app import build
     from pinbid_social.settings import SocialSettings
 
-    name = f"bench_tracker_{uuid.uuid4().hex[:8]}"
-    try:
-        settings = SocialSettings(database_url=fresh(name, "pinbid_social"), jwt_public_key_file=keys / "k.pub",
+    with scratch_database("pinbid_social", prefix="bench_tracker") as url:
+        settings = SocialSettings(database_url=url, jwt_public_key_file=keys / "k.pub",
                                   encryption_keys=Fernet.generate_key().decode(), log_level="WARNING",
                                   pin_sync_batch=200, pin_sync_concurrency=32)
         clock = MovableClock()
@@ -97,8 +77,6 @@ async def tracker(placements: int, keys: Path) -> str:
         await service.db.dispose()
         return (f"tracker: {report.checked} placements checked in {elapsed:.2f}s = {report.checked / elapsed:.0f}/s "
                 f"({report.kept_days} days kept and {report.metrics} figure changes announced)")
-    finally:
-        drop(name)
 
 
 async def stages(placements: int, days: int, keys: Path) -> str:
@@ -107,19 +85,15 @@ async def stages(placements: int, days: int, keys: Path) -> str:
     from pinbid_payments.domain.webhooks import CheckoutPaid
     from pinbid_payments.settings import PaymentsSettings
 
-    name = f"bench_stages_{uuid.uuid4().hex[:8]}"
-    try:
-        settings = PaymentsSettings(database_url=fresh(name, "pinbid_payments"), jwt_public_key_file=keys / "k.pub",
+    with scratch_database("pinbid_payments", prefix="bench_stages") as url:
+        settings = PaymentsSettings(database_url=url, jwt_public_key_file=keys / "k.pub",
                                     encryption_keys=Fernet.generate_key().decode(), log_level="WARNING")
         service = build(settings)
-
-        async def deliver(data) -> None:
-            await service.consumers.dispatch(Envelope(type=data.event_type, source="bench", data=data.payload()), {})
 
         approved = [BidApproved(bid_id=uuid.uuid4(), slot_id=uuid.uuid4(), slot_title="Bench", creator_id=uuid.uuid4(),
                                 buyer_id=uuid.uuid4(), final_price_cents=10_000 + n) for n in range(placements)]
         for a in approved:
-            await deliver(a)
+            await deliver(service, a, source="bench")
         # paid through the webhook's own completion (one read and one write each)
         completions = Completions(service.db, pin_deadline=timedelta(days=3))
         async with service.db.transaction() as session:
@@ -139,7 +113,7 @@ async def stages(placements: int, days: int, keys: Path) -> str:
 
         async def one(data) -> None:
             async with gate:
-                await deliver(data)
+                await deliver(service, data, source="bench")
 
         started = time.perf_counter()
         for day in range(days + 1):  # a day's events at once, the days in order (as the tracker sends them)
@@ -152,8 +126,6 @@ async def stages(placements: int, days: int, keys: Path) -> str:
         await service.db.dispose()
         return (f"stages: {released} money stages posted in {elapsed:.2f}s = {released / elapsed:.0f}/s, 8 events in "
                 f"flight ({available} placements fully released, ledger sum {unbalanced})")
-    finally:
-        drop(name)
 
 
 def main() -> None:

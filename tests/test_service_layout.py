@@ -37,11 +37,6 @@ SERVICES = ("identity", "marketplace", "payments", "social", "content")
 ROLE_MODULES = {"__init__.py", "api.py", "schemas.py", "events_out.py", "handlers.py", "models.py", "queries.py",
                 "ports.py", "metrics.py", "settings.py", "app.py"}
 MAX_USE_CASE_LINES = 300
-# use-case modules over the limit when the check came (issue 32), at their length then: each may only shrink, and
-# leaves this list once it is within the limit
-OVER_THE_LIMIT = {
-    "marketplace/store.py": 356,
-}
 # what a service or the gateway never imports, not even inside a function: the launcher runs it, the demo world is
 # the launcher's, test support is the tests'
 NEVER_IMPORTED = ("pinbid_launcher", "pinbid_demo", "pinbid_testing")
@@ -171,8 +166,6 @@ def test_no_service_depends_on_the_launcher_or_the_demo_world(service: str) -> N
 
 # what writes to the outbox: an events_out.py only builds events, the use case writes them once (issue 32)
 OUTBOX_WRITERS = {"publish", "publish_all", "outbox_rows"}
-# social's trust module is being split, and its events_out.py made to build only, in another change of issue 32
-EVENTS_OUT_STILL_PUBLISHING = {"social"}
 
 
 def _publishing(tree: ast.Module) -> list[str]:
@@ -203,10 +196,7 @@ def test_the_publishing_check_sees_the_outbox_however_it_is_reached() -> None:
     assert _publishing(ast.parse("def paid(p):\n    return Paid(id=p.id)\n")) == []
 
 
-@pytest.mark.parametrize("service", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="being changed in another part of issue 32"))
-    if name in EVENTS_OUT_STILL_PUBLISHING else name
-    for name in PACKAGES if (PACKAGES[name] / "events_out.py").exists()])
+@pytest.mark.parametrize("service", [name for name in PACKAGES if (PACKAGES[name] / "events_out.py").exists()])
 def test_events_out_only_builds_events(service: str) -> None:
     assert _publishing(_tree(PACKAGES[service] / "events_out.py")) == []
 @pytest.mark.parametrize("service", SERVICES)
@@ -227,13 +217,34 @@ def _lines(path: Path) -> int:
 @pytest.mark.parametrize("service", PACKAGES)
 def test_no_use_case_module_is_over_300_lines(service: str) -> None:
     package = PACKAGES[service]
-    too_long = {key: lines for p in _use_case_modules(package)
-                if (lines := _lines(p)) > OVER_THE_LIMIT.get(key := f"{service}/{p.name}", MAX_USE_CASE_LINES)}
+    too_long = {p.name: lines for p in _use_case_modules(package) if (lines := _lines(p)) > MAX_USE_CASE_LINES}
     assert too_long == {}
 
 
-def test_the_list_over_the_limit_holds_only_modules_still_over_it() -> None:
-    """A module split below the limit (or gone) leaves OVER_THE_LIMIT, so the list says what is left to split."""
-    paths = {key: PACKAGES[key.split("/")[0]] / key.split("/")[1] for key in OVER_THE_LIMIT}
-    stale = [key for key, path in paths.items() if not path.is_file() or _lines(path) <= MAX_USE_CASE_LINES]
-    assert stale == []
+FUNCTIONS = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _nested_functions(tree: ast.Module) -> list[str]:
+    return [f"{inner.name} in {outer.name}" for outer in tree.body if isinstance(outer, FUNCTIONS)
+            for inner in ast.walk(outer) if inner is not outer and isinstance(inner, FUNCTIONS)]
+
+
+def _assigned(tree: ast.Module) -> set[str]:
+    targets = [t for node in tree.body if isinstance(node, ast.Assign) for t in node.targets]
+    targets += [node.target for node in tree.body if isinstance(node, ast.AnnAssign)]
+    return {t.id for t in targets if isinstance(t, ast.Name)}
+
+
+@pytest.mark.parametrize("service", [name for name in SERVICES if (PACKAGES[name] / "handlers.py").exists()])
+def test_consumers_are_module_level_handlers_in_a_map(service: str) -> None:
+    """Handlers sit at module level in `HANDLERS` (event type -> handlers), bound by `Consumers.register_map`; none
+    is nested in a `register()` closure (issue 32)."""
+    tree = _tree(PACKAGES[service] / "handlers.py")
+    assert "HANDLERS" in _assigned(tree)
+    assert _nested_functions(tree) == []
+
+
+def test_the_handler_check_sees_a_closure() -> None:
+    tree = ast.parse("def register(consumers):\n    @consumers.on('x')\n    async def keep(session, d, e):\n"
+                     "        pass\n")
+    assert _nested_functions(tree) == ["keep in register"] and "HANDLERS" not in _assigned(tree)

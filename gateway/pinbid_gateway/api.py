@@ -70,7 +70,7 @@ side = APIRouter(include_in_schema=False)
 
 @side.get("/runtime-config.json", include_in_schema=False)
 async def runtime_config(settings: SettingsDep) -> JSONResponse:
-    return JSONResponse({"apiBase": settings.api_base, "rules": web_rules(settings.platform_fee_percent)},
+    return JSONResponse({"apiBase": settings.api_base, "rules": web_rules(settings.served())},
                         headers={"Cache-Control": "no-store"})
 
 

@@ -5,7 +5,6 @@ runs assemble it the same way: the distributed run with upstreams over HTTP, the
 apps in-process (`build(settings, upstreams=..., ready_checks=...)`)."""
 
 import asyncio
-import contextlib
 import json
 import logging
 import uuid
@@ -16,7 +15,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from pinbid_kit.bus import Bus
 from pinbid_kit.http import create_app
 from pinbid_kit.revocations import EVENT as SESSIONS_REVOKED
-from pinbid_kit.runtime import watch_broker
+from pinbid_kit.runtime import cancel_all, watch_broker
 from pinbid_kit.tokens import TokenVerifier
 from starlette.middleware import Middleware
 
@@ -78,12 +77,7 @@ class Gateway:
             await self.load_revocations(attempts=revocation_attempts)
 
     async def stop_background(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        await cancel_all(self._tasks)
 
     async def load_revocations(self, *, attempts: int | None = None, delay: float = 2.0) -> None:
         """Ask identity once for recent revocations; retried until identity answers."""

@@ -26,6 +26,7 @@ ROUTES = [
     Route("/auth/register", "identity", Access.PUBLIC),
     Route("/auth/forgot-password", "identity", Access.PUBLIC),
     Route("/auth/reset-password", "identity", Access.PUBLIC),
+    Route("/auth/passkeys/login", "identity", Access.PUBLIC),  # and .../login/options: a passkey alone signs in
     Route("/notifications", "identity", Access.SIGNED_IN),
     Route("/marketplace", "marketplace", Access.SIGNED_IN),
     Route("/influencer/pin-slots", "marketplace", Access.INFLUENCER),

@@ -10,6 +10,10 @@ from .conftest import bearer, session
 def test_longest_prefix_decides_owner_and_access():
     assert route_for("/auth/login").access is Access.PUBLIC
     assert route_for("/auth/me").access is Access.SIGNED_IN
+    assert route_for("/auth/passkeys/login").access is route_for("/auth/passkeys/login/options").access \
+        is Access.PUBLIC  # a passkey alone signs in
+    assert route_for("/auth/passkeys").access is route_for("/auth/passkeys/register/options").access \
+        is route_for("/auth/step-up").access is Access.SIGNED_IN
     assert route_for("/influencer/pin-slots/123/end-auction").service == "marketplace"
     assert route_for("/influencer/pin-comment/9").service == "social"
     assert route_for("/payments/webhook").access is Access.PUBLIC
@@ -105,7 +109,7 @@ async def test_oversized_bodies_are_413(stack):
 async def test_runtime_config_and_the_web_app(stack):
     http, _, _ = stack
     config = await http.get("/runtime-config.json")
-    assert config.json() == {"apiBase": "/api", "rules": web_rules(10)}
+    assert config.json() == {"apiBase": "/api", "rules": web_rules()}
     assert config.headers["cache-control"] == "no-store"
     page = await http.get("/dashboard")
     assert page.status_code == 200 and "Pinbid app" in page.text

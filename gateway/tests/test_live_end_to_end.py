@@ -2,14 +2,12 @@
 the in-process bus, the gateway's hub subscribed as the launcher does) reaches the streams that should hear of
 it: the brand watching the slot, the slot's creator, and the bidders whose bids changed."""
 
-import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import httpx
 import pytest
-import uvicorn
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
@@ -20,10 +18,10 @@ from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
-from pinbid_testing import eventually, running
+from pinbid_testing import free_port, running, serving
 
 from .conftest import bearer, session
-from .test_live_stream import free_port, open_stream
+from .test_live_stream import open_stream
 
 
 @pytest.fixture
@@ -36,20 +34,11 @@ async def product(new_database, tmp_path):
     upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": marketplace.app}, timeout=30)
     verifier = TokenVerifier.from_file(tmp_path / "k.pub")
     gateway = Gateway(GatewaySettings(web_dist=tmp_path, **keys), upstreams, verifier)
-    server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    port = free_port()
     async with running(identity, marketplace) as bus:
         gateway.attach(bus)
-        task = asyncio.create_task(server.serve())
-
-        async def started() -> bool:
-            return server.started
-
-        await eventually(started)
-        try:
-            yield f"http://127.0.0.1:{server.config.port}", bus
-        finally:
-            server.should_exit = True
-            await task
+        async with serving(gateway.app, port):
+            yield f"http://127.0.0.1:{port}", bus
 
 
 async def listed_slot(http: httpx.AsyncClient, bus, creator: str) -> str:

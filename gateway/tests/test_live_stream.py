@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-import uvicorn
 from pinbid_gateway.app import Gateway
 from pinbid_gateway.live.hub import QUEUE_SIZE, Hub
 from pinbid_gateway.settings import GatewaySettings
@@ -21,7 +20,7 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.tokens import TokenSigner, TokenVerifier
-from pinbid_testing import eventually, free_port, running
+from pinbid_testing import eventually, free_port, running, serving
 
 from .conftest import bearer, session
 
@@ -36,20 +35,10 @@ async def served(new_database, tmp_path):
     gateway = Gateway(settings, Upstreams.in_process({"identity": identity.app}, timeout=10),
                       TokenVerifier.from_file(tmp_path / "k.pub"))
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(gateway.app, host="127.0.0.1", port=port, log_level="warning"))
     async with running(identity) as bus:
         gateway.attach(bus)
-        task = asyncio.create_task(server.serve())
-
-        async def started() -> bool:
-            return server.started
-
-        await eventually(started)
-        try:
+        async with serving(gateway.app, port):
             yield f"http://127.0.0.1:{port}", bus, gateway
-        finally:
-            server.should_exit = True
-            await task
 
 
 class Stream:

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { AxeBuilder } from '@axe-core/playwright'
 import { chromium } from 'playwright-core'
 
-export const BASE_URL = (process.env.PINBID_BASE_URL ?? 'http://127.0.0.1:8000').replace(/\/+$/, '')
+export const BASE_URL = (process.env.PINBID_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '')
 export const MAIL_DIR = process.env.PINBID_MAIL_DIR ?? '/work/main/var/mail'
 // Debian's chromium-headless-shell (the old headless mode, what Playwright itself runs headless) when it is there:
 // the same Blink and V8 as /usr/bin/chromium without the browser around them, and a quarter less CPU for the suite

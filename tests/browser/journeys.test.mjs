@@ -1,5 +1,5 @@
 // Browser journeys against a running Pinbid (gateway + services + built web app).
-// PINBID_BASE_URL (default http://127.0.0.1:8000), PINBID_MAIL_DIR (default /work/main/var/mail).
+// PINBID_BASE_URL (default http://localhost:8000), PINBID_MAIL_DIR (default /work/main/var/mail).
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { BASE_URL, launchForSuite, signUpBrand, snap, uniqueEmail, waitForResetToken } from './helpers.mjs'

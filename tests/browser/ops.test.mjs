@@ -15,7 +15,7 @@ const OPERATOR = {
 }
 // a demo brand none of the other specs signs in as (suspending it withdraws its open bids)
 const SUSPENDED_BRAND = { email: 'glow@demo.pinbid.app', password: 'pinbid-demo', search: 'glow@demo' }
-const OPS_ROUTES = ['/ops', '/ops/flags', '/ops/users', '/ops/links', '/ops/audit']
+const OPS_ROUTES = ['/ops', '/ops/flags', '/ops/users', '/ops/links', '/ops/audit', '/ops/passkeys']
 const STEP_SECONDS = 30
 
 function base32Decode(text) {

@@ -22,7 +22,7 @@ operator_password=$(sed -n 's/^Password[^:]*: //p' <<<"$enrollment")
 operator_secret=$(grep -o 'secret=[A-Z2-7]*' <<<"$enrollment" | cut -d= -f2)
 [ -n "$operator_password" ] && [ -n "$operator_secret" ] || { echo "could not read the operator's password and secret from:"; echo "$enrollment"; exit 1; }
 npm ci --no-audit --no-fund --loglevel=error
-export PINBID_BASE_URL="http://127.0.0.1:$port" PINBID_MAIL_DIR="$var/mail" PINBID_OPERATOR_EMAIL="$operator_email" \
+export PINBID_BASE_URL="http://localhost:$port" PINBID_MAIL_DIR="$var/mail" PINBID_OPERATOR_EMAIL="$operator_email" \
   PINBID_OPERATOR_PASSWORD="$operator_password" PINBID_OPERATOR_TOTP_SECRET="$operator_secret"
 status=0
 # the accessibility and layout-shift checks only read, so they run beside the journeys (which run one file at a

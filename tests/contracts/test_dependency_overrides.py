@@ -17,7 +17,7 @@ from pinbid_gateway.upstreams import Upstreams
 from pinbid_kit import auth
 from pinbid_kit.deps import from_state
 from pinbid_kit.tokens import Principal, TokenVerifier, generate_keypair
-from pinbid_kit.web_rules import web_rules
+from pinbid_kit.web_rules import ServedSettings, web_rules
 from pinbid_launcher import services
 
 
@@ -61,8 +61,9 @@ CASES = [
     Case("social", f"/instagram/comments/{uuid.UUID(int=2)}",
          {auth.signed_in: principal("BUYER"), from_state("pins"): Answers(buyer_comments=[])}, []),
     Case("gateway", "/runtime-config.json",
-         {from_state("settings"): SimpleNamespace(api_base="/elsewhere", platform_fee_percent=15)},
-         {"apiBase": "/elsewhere", "rules": web_rules(15)}),
+         {from_state("settings"): SimpleNamespace(api_base="/elsewhere",
+                                                   served=lambda: ServedSettings(platform_fee_percent=15))},
+         {"apiBase": "/elsewhere", "rules": web_rules(ServedSettings(platform_fee_percent=15))}),
 ]
 
 

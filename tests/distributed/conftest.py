@@ -16,7 +16,7 @@ from pathlib import Path
 import aio_pika
 import psycopg
 import pytest
-from pinbid_kit.bus.rabbit import prefixed
+from pinbid_kit.bus.rabbit import forget_deployment, prefixed
 from pinbid_launcher import services
 
 SERVICES = [module.name for module in services.installed()]
@@ -78,23 +78,12 @@ def launch(postgres_url, amqp_url, tmp_path):
                    "prefix": prefix, "amqp_url": amqp_url, "var": tmp_path}
         finally:
             launcher("down", env)
-            asyncio.run(_forget_broker_names(amqp_url, prefix))
+            asyncio.run(forget_deployment(amqp_url, prefix, SERVICES))
             with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
                 for name in SERVICES:
                     conn.execute(f'DROP DATABASE IF EXISTS "{prefix}_{name}" WITH (FORCE)')
 
     return started
-
-
-async def _forget_broker_names(amqp_url: str, prefix: str) -> None:
-    connection = await aio_pika.connect(amqp_url)
-    async with connection:
-        channel = await connection.channel()
-        for name in SERVICES:
-            for queue in (prefixed(prefix, name), prefixed(prefix, f"{name}.dlq")):
-                await channel.queue_delete(queue)
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(prefix, exchange))
 
 
 async def dead_letters(amqp_url: str, prefix: str) -> dict[str, int]:

@@ -11,11 +11,10 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-import aio_pika
 import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
-from pinbid_kit.bus.rabbit import delete_queues, prefixed
+from pinbid_kit.bus.rabbit import forget_deployment
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenSigner, generate_keypair
@@ -59,16 +58,7 @@ def product(new_database, amqp_url, tmp_path):
         for process in processes:
             process.terminate()
             process.wait(timeout=30)
-        asyncio.run(_forget(amqp_url, prefix))
-
-
-async def _forget(amqp_url: str, prefix: str) -> None:
-    await delete_queues(amqp_url, prefixed(prefix, "marketplace"))
-    connection = await aio_pika.connect(amqp_url)
-    async with connection:
-        channel = await connection.channel()
-        for exchange in ("pinbid.events", "pinbid.dead-letter"):
-            await channel.exchange_delete(prefixed(prefix, exchange))
+        asyncio.run(forget_deployment(amqp_url, prefix, ["marketplace"]))
 
 
 async def read_slots(url: str, token: str, slot: str, got: list, ready: asyncio.Event) -> None:

@@ -37,6 +37,7 @@ const OpsFlagsPage = React.lazy(() => import('@/features/ops/FlagsPage'))
 const OpsUsersPage = React.lazy(() => import('@/features/ops/UsersPage'))
 const OpsAuditPage = React.lazy(() => import('@/features/ops/AuditPage'))
 const OpsLinkChangesPage = React.lazy(() => import('@/features/ops/LinkChangesPage'))
+const OpsPasskeysPage = React.lazy(() => import('@/features/settings/OperatorPasskeysPage'))
 
 export function AppRoutes() {
   return (
@@ -93,6 +94,7 @@ export function AppRoutes() {
           <Route path="users" element={<OpsUsersPage />} />
           <Route path="links" element={<OpsLinkChangesPage />} />
           <Route path="audit" element={<OpsAuditPage />} />
+          <Route path="passkeys" element={<OpsPasskeysPage />} />
         </Route>
       </Route>
     </Routes>

@@ -29,8 +29,26 @@ describe('runtime config', () => {
     expect(rules()).toEqual(served)
   })
 
+  it("takes the server's windows and increments, as its services are set", async () => {
+    const served = { ...generated, bidIncrement: 2.5, trustWindowHours: { acceptance: 36, recheckAnswer: 12, disputeAnswer: 96 } }
+    const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: '/api', rules: served }), { status: 200 }))
+    await loadRuntimeConfig(f as unknown as typeof fetch)
+    expect(rules()).toEqual(served)
+  })
+
   it('keeps the generated rules when the served ones are malformed or missing', async () => {
-    for (const served of [undefined, { ...generated, platformFeePercent: 'ten' }, { ...generated, platformFeePercent: 120 }, { ...generated, disclosureStart: null }]) {
+    const malformed = [
+      undefined,
+      { ...generated, platformFeePercent: 'ten' },
+      { ...generated, platformFeePercent: 120 },
+      { ...generated, disclosureStart: null },
+      { ...generated, trustWindowHours: { acceptance: 72, recheckAnswer: 24 } },
+      { ...generated, screenshot: { types: [], maxBytes: 1 } },
+      { ...generated, pinDurationDays: { choices: [7, 14], default: 30 } },
+      { ...generated, bidIncrement: 0 },
+      { ...generated, timeLeftHours: {} },
+    ]
+    for (const served of malformed) {
       const f = vi.fn(async () => new Response(JSON.stringify({ apiBase: '/api', rules: served }), { status: 200 }))
       await loadRuntimeConfig(f as unknown as typeof fetch)
       expect(rules()).toEqual(generated)

@@ -22,6 +22,7 @@ const TITLES: Record<string, string> = {
   '/ops/users': 'Users — Pinbid operator desk',
   '/ops/links': 'Link changes — Pinbid operator desk',
   '/ops/audit': 'Audit log — Pinbid operator desk',
+  '/ops/passkeys': 'Passkeys — Pinbid operator desk',
 }
 
 export function pageTitle(pathname: string): string {

@@ -57,8 +57,8 @@ async def _payments(service: Service, titles: set[str]) -> dict[str, Payment]:
 async def seed(service: Service) -> int:
     if not _sandbox_only(service):
         return 0
-    await _payout_settings(service)
     now = utcnow()
+    await _payout_settings(service, now)
     wanted = {s.title: s for s in demo.SLOTS if s.stage in demo.APPROVED}
 
     async def all_requested() -> dict[str, Payment]:
@@ -82,16 +82,19 @@ async def seed(service: Service) -> int:
     return await demo.each(found.items(), pay)
 
 
-async def _payout_settings(service: Service) -> None:
+async def _payout_settings(service: Service, now: datetime) -> None:
+    """Saved as of the demo's first listing: the creators set their payout account before their history began, and
+    the notice that tells them so is dated then, not at the seeding."""
     settings_service: PayoutSettingsService = service.state["payout_settings"]
     creators = await _users(service, [c.email for c in demo.CREATORS])
     for email, creator_id in creators.items():
         _, saved = await settings_service.read(creator_id)
         if not saved:
             name = demo.creator(email).name
-            await settings_service.save(creator_id, PayoutSettings(
-                payout_method="BANK_TRANSFER", minimum_payout=Decimal(50), schedule="MONTHLY",
-                bank_account="12345678", routing_number="021000021", account_name=name, currency="USD"))
+            with as_of(min(s.listed_at(now) for s in demo.SLOTS)):
+                await settings_service.save(creator_id, PayoutSettings(
+                    payout_method="BANK_TRANSFER", minimum_payout=Decimal(50), schedule="MONTHLY",
+                    bank_account="12345678", routing_number="021000021", account_name=name, currency="USD"))
 
 
 async def _pay(service: Service, payment: Payment, moment: datetime) -> None:

@@ -2,20 +2,16 @@
 tests need: delivering the events the other services would send, and reading what it announced."""
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 
 import pytest
 from cryptography.fernet import Fernet
-from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.runtime import Service
-from pinbid_kit.tokens import generate_keypair
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
 from pinbid_social.app import build as build_social
 from pinbid_social.settings import SocialSettings
-from pinbid_testing import MovableClock, running
-from sqlalchemy import text
+from pinbid_testing import MovableClock, deliver, outbox_events, running
 
 
 class Running:
@@ -23,26 +19,15 @@ class Running:
         self.service, self.clock = service, clock
 
     async def deliver(self, data: EventData) -> None:
-        envelope = Envelope(type=data.event_type, source="test", data=data.payload(), occurred_at=datetime.now(UTC))
-        await self.service.consumers.dispatch(envelope, {})
+        await deliver(self.service, data)
 
     async def events(self, event_type: str) -> list[dict]:
-        async with self.service.db.transaction() as session:
-            rows = (await session.execute(text("SELECT envelope FROM outbox WHERE type = :t ORDER BY seq"),
-                                          {"t": event_type})).all()
-        return [r.envelope["data"] for r in rows]
-
-
-@pytest.fixture(scope="session")
-def public_key(tmp_path_factory) -> str:
-    folder = tmp_path_factory.mktemp("keys")
-    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
-    return str(folder / "jwt.pub")
+        return await outbox_events(self.service.db, event_type)
 
 
 @pytest.fixture
-async def social(new_database, public_key, tmp_path, clock) -> AsyncIterator[Running]:
-    settings = SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=public_key,
+async def social(new_database, jwt_keys, tmp_path, clock) -> AsyncIterator[Running]:
+    settings = SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=jwt_keys.public_key,
                               object_store_dir=tmp_path / "objects", encryption_keys=Fernet.generate_key().decode(),
                               public_url="http://pinbid.test", log_json=False, sandbox_posts_per_account=6)
     service = build_social(settings, clock=clock)
@@ -52,8 +37,9 @@ async def social(new_database, public_key, tmp_path, clock) -> AsyncIterator[Run
 
 
 @pytest.fixture
-async def marketplace(new_database, public_key, clock) -> AsyncIterator[Running]:
-    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"), jwt_public_key_file=public_key,
+async def marketplace(new_database, jwt_keys, clock) -> AsyncIterator[Running]:
+    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"),
+                                   jwt_public_key_file=jwt_keys.public_key,
                                    closer_interval_seconds=3600)
     service = build_marketplace(settings, clock=clock)
     service.jobs = []

@@ -1,4 +1,4 @@
-"""The embedded default: one process serving the whole product at http://127.0.0.1:8000 with embedded
+"""The embedded default: one process serving the whole product at http://localhost:8000 with embedded
 PostgreSQL (from a pip wheel, data under var/postgres), the in-process bus, sandbox providers and demo data."""
 
 import asyncio
@@ -34,8 +34,17 @@ def database_url(server, name: str) -> str:
     return server.get_uri(database=f"pinbid_{name}")
 
 
+def browser_url(host: str, port: int) -> str:
+    """The address people open: `localhost` for a loopback or wildcard bind, since a browser refuses an IP address
+    as the passkeys' relying party ID (the server still answers at 127.0.0.1 too; passkeys work at localhost only)."""
+    if host in ("127.0.0.1", "0.0.0.0", "::1", "::", "localhost"):
+        return f"http://localhost:{port}"
+    return f"http://{host}:{port}"
+
+
 async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True, background_bids: bool = True) -> None:
     started = time.perf_counter()
+    public_url = browser_url(host, port)
     var = var_dir()
     server = await asyncio.to_thread(start_postgres, var)
     modules = services.installed()
@@ -45,13 +54,13 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
         url = database_url(server, module.name)
         await asyncio.to_thread(upgrade, url, module.package)
         settings = module.settings(database_url=url, bus="inprocess", log_json=False,
-                                   public_url=f"http://{host}:{port}")
+                                   public_url=public_url)
         built[module.name] = module.build(settings)
         retention[module.name] = settings.outbox_retention_days
 
     collector.started()  # the demo seeding below makes garbage
     bus = InProcessBus()
-    gateway_settings = GatewaySettings(log_json=False, public_url=f"http://{host}:{port}")
+    gateway_settings = GatewaySettings(log_json=False, public_url=public_url)
     gateway = build_gateway(gateway_settings,
                             upstreams=Upstreams.in_process({name: s.app for name, s in built.items()},
                                                            timeout=gateway_settings.upstream_timeout_seconds),
@@ -75,8 +84,8 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
     config = uvicorn.Config(gateway.app, host=host, port=port, log_config=None, lifespan="off",
                             timeout_graceful_shutdown=5, proxy_headers=False)
     http = uvicorn.Server(config)
-    log.info("Pinbid is starting at http://%s:%d (services: %s; %.1fs to start)", host, port,
-             ", ".join(built), time.perf_counter() - started)
+    log.info("Pinbid is starting at %s (services: %s; %.1fs to start)", public_url, ", ".join(built),
+             time.perf_counter() - started)
     try:
         await http.serve()
     finally:

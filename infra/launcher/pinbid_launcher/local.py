@@ -57,7 +57,7 @@ def plan() -> list[tuple[str, list[str], dict[str, str], int]]:
     entries = []
     # made once under var/keys and kept: every process and every restart reads the same secrets
     encryption_keys = load_or_create_key(var_dir() / "keys" / "data.key")
-    public_url = f"http://127.0.0.1:{GATEWAY_PORT}"
+    public_url = f"http://localhost:{GATEWAY_PORT}"  # passkeys need a host name, never an IP address
     modules = services.installed()
     processes = len(modules) * replicas()
     pool = connections.pool_for(connections.budget(processes), processes)

@@ -11,16 +11,13 @@ import shutil
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import httpx
-import psycopg
 from pinbid_content.app import build
 from pinbid_content.settings import DEFAULT_ARTICLES, ContentSettings
-from pinbid_kit.migrations import upgrade
+from pinbid_testing import scratch_database
 
-PG = "postgresql://postgres@127.0.0.1:5432"
 QUERIES = [
     {"page": 1, "limit": 10},
     {"page": 3, "limit": 10},
@@ -87,12 +84,9 @@ async def main() -> None:
             await run(http, "/blog/articles", args.requests)
         return
 
-    name = f"bench_content_{uuid.uuid4().hex[:8]}"
-    url = f"{PG}/{name}"
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, scratch_database("pinbid_content", prefix="bench_content") as url:
         folder = Path(tmp)
         generate(folder, args.articles)
-        await asyncio.to_thread(upgrade, url, "pinbid_content")
         service = build(ContentSettings(database_url=url, articles_dir=folder, newsletter_secret="bench"))
         try:
             result = await service.state["sync_articles"]()
@@ -102,8 +96,6 @@ async def main() -> None:
                 await run(http, "/blog/articles", args.requests)
         finally:
             await service.db.dispose()
-            with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ DEFAULT_ARTICLES = Path(__file__).resolve().parent.parent / "articles"
 
 
 class ContentSettings(MailSettings):
-    model_config = SettingsConfigDict(env_prefix="CONTENT_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="CONTENT_")
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_content"
     articles_dir: Path = DEFAULT_ARTICLES

@@ -12,7 +12,6 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import psycopg
 from pinbid_identity.accounts import Signup
 from pinbid_identity.app import build
 from pinbid_identity.domain.accounts import Role
@@ -20,8 +19,7 @@ from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
-from pinbid_kit.migrations import upgrade
-from pinbid_testing import POSTGRES_URL, MovableClock
+from pinbid_testing import MovableClock, scratch_database
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -42,9 +40,11 @@ async def timed(handle) -> float:
 
 
 async def main(events: int, users: int, slots: int) -> None:
-    name = f"bench_identity_{uuid.uuid4().hex[:8]}"
-    url = f"{POSTGRES_URL}/{name}"
-    upgrade(url, "pinbid_identity")
+    with scratch_database("pinbid_identity", prefix="bench_identity") as url:
+        await measure(url, events, users, slots)
+
+
+async def measure(url: str, events: int, users: int, slots: int) -> None:
     folder = Path(tempfile.mkdtemp())
     clock = MovableClock()
     service = build(IdentitySettings(database_url=url, jwt_private_key_file=folder / "jwt.pem",
@@ -93,8 +93,6 @@ async def main(events: int, users: int, slots: int) -> None:
         print(f"{fired} due reminders fired by 4 concurrent job runs in {time.perf_counter() - start:.2f} s")
     finally:
         await service.db.dispose()
-        with psycopg.connect(f"{POSTGRES_URL}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Identity's application layer: each public method is one transaction."""
 
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -7,18 +8,18 @@ from datetime import UTC, datetime, timedelta
 from pinbid_kit import mail, outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
-from pinbid_kit.errors import Conflict, Forbidden, Invalid, SecondFactor
+from pinbid_kit.errors import Conflict, Forbidden, Invalid
 from pinbid_kit.events import EventData
 from pinbid_kit.events.identity import SessionsRevoked
 from pinbid_kit.revocations import Revocations
 from pinbid_kit.secrets import SecretBox
+from pinbid_kit.step_up import require_fresh_second_factor
 from pinbid_kit.tokens import Principal, TokenSigner
-from sqlalchemy import or_, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE, events_out
-from .domain import second_factor
 from .domain.accounts import (
     OPERATOR,
     SUSPENDED,
@@ -34,6 +35,7 @@ from .domain.signals import address_signal_value
 from .models import NotificationPreferences, User
 from .notifications import preference_columns
 from .passwords import Passwords
+from .second_factors import FactorRequired, Proof, factors_of, needs_second_factor, spend_proof
 from .settings import IdentitySettings
 from .throttle import FailedLogins
 
@@ -41,8 +43,6 @@ LOGIN_FAILED = "Invalid email or password."
 SIGNED_OUT = "Your session has expired. Please sign in again."
 WRONG_PASSWORD = "Your current password is incorrect."
 PASSWORD_FOR_EMAIL = "Enter your current password to change your email address."
-CODE_REQUIRED = "Enter the 6-digit code from your authenticator app."
-CODE_INVALID = "That code is not valid or was already used. Wait for the next code and try again."
 
 
 def rule(fn, *args, **kwargs):
@@ -95,9 +95,12 @@ class Accounts:
         self.clock = clock
         self.failed_logins = FailedLogins(db, settings.login_policy())
 
-    def _token(self, user: User) -> str:
+    def token(self, user: User, proved_at: int | None = None) -> str:
+        """A session token. `proved_at`: when this session proved a second factor (epoch seconds), which makes it
+        fresh for a step-up; `mf` says whether the account has one on (turning it on or off revokes tokens)."""
         ttl = self.settings.operator_token_ttl_seconds if user.role == OPERATOR else None
-        return self.signer.sign(user.id, user.role, user.token_version, ttl_seconds=ttl)
+        return self.signer.sign(user.id, user.role, user.token_version, ttl_seconds=ttl,
+                                second_factor_on=needs_second_factor(user), second_factor_at=proved_at)
 
     # --- sign up, sign in -------------------------------------------------------------------
     async def register(self, signup: Signup, *, demo: bool = False, client: Client | None = None
@@ -120,12 +123,13 @@ class Accounts:
                     *events_out.signals_observed(user.id, observed, datetime.now(UTC))], source=SERVICE)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
-        return user, self._token(user)
+        return user, self.token(user)
 
-    async def login(self, email_raw: str, password: str, client: Client | str, code: str | None = None
-                    ) -> tuple[User, str]:
-        """An operator also gives the TOTP code of its authenticator app. A wrong code counts as a failed login
-        (the throttle), a missing one does not (the web asks for it once it knows the account needs one)."""
+    async def login(self, email_raw: str, password: str, client: Client | str, code: str | None = None,
+                    recovery_code: str | None = None) -> tuple[User, str]:
+        """An account with two-step sign-in on (every operator) also gives the TOTP code of its authenticator app,
+        or a recovery code. A wrong code counts as a failed login (the throttle), a missing one does not (the web
+        asks for it once it knows the account needs one)."""
         client = Client(client) if isinstance(client, str) else client
         try:
             email = normalize_email(email_raw)
@@ -140,30 +144,27 @@ class Accounts:
         if user.status == SUSPENDED:
             await self.failed_logins.succeeded(attempt)
             raise Forbidden(suspended_message(user.suspended_reason), code="account_suspended")
-        if user.role == OPERATOR and not code:
+        proof = Proof(code, recovery_code)
+        if needs_second_factor(user) and not proof.given:
             await self.failed_logins.withdraw(attempt)
-            raise SecondFactor(CODE_REQUIRED, code="second_factor_required")
+            async with self.db.transaction() as session:
+                raise FactorRequired(await factors_of(session, user))
+        proved_at = None
         async with self.db.transaction() as session:
-            if user.role == OPERATOR:
-                await self._accept_code(session, user, code or "")
+            if needs_second_factor(user):
+                await spend_proof(session, self.secret_box, user, proof, self.clock())
+                proved_at = int(time.time())
             if self.passwords.needs_rehash(user.password_hash):
                 await session.execute(update(User).where(User.id == user.id).values(
                     password_hash=await self.passwords.hash(password)))
-            await outbox.publish_all(session, events_out.signals_observed(
-                user.id, {"EMAIL": user.email, **client.signals()}, datetime.now(UTC)), source=SERVICE)
+            await self.signed_in(session, user, client)
         await self.failed_logins.succeeded(attempt)
-        return user, self._token(user)
+        return user, self.token(user, proved_at)
 
-    async def _accept_code(self, session: AsyncSession, user: User, code: str) -> None:
-        """Accepts the code once: the step it matched must be newer than the last accepted one, and the update
-        that records it says so in its WHERE, so two sign-ins with one code at the same moment let one through."""
-        secret = self.secret_box.open(user.totp_secret_sealed) if user.totp_secret_sealed else None
-        step = second_factor.accepted_step(secret, code, self.clock(), user.totp_last_step) if secret else None
-        recorded = step is not None and await session.scalar(
-            update(User).where(User.id == user.id, or_(User.totp_last_step.is_(None), User.totp_last_step < step))
-            .values(totp_last_step=step).returning(User.id))
-        if not recorded:
-            raise SecondFactor(CODE_INVALID, code="invalid_second_factor")
+    async def signed_in(self, session: AsyncSession, user: User, client: Client) -> None:
+        """What every successful sign-in announces (account signals), in its transaction."""
+        await outbox.publish_all(session, events_out.signals_observed(
+            user.id, {"EMAIL": user.email, **client.signals()}, datetime.now(UTC)), source=SERVICE)
 
     # --- the signed-in user ---------------------------------------------------------------
     async def current(self, principal: Principal) -> User:
@@ -194,6 +195,7 @@ class Accounts:
                     return user, None
                 old_email = user.email
                 if email != old_email:
+                    require_fresh_second_factor(principal)
                     await self._check_current_password(user, current_password, client, missing=PASSWORD_FOR_EMAIL)
                 user.name, user.email = name, email
                 await session.flush()
@@ -203,20 +205,24 @@ class Accounts:
                                        email_changed_notice(name, email))
                     events += events_out.signals_observed(user.id, {"EMAIL": email}, datetime.now(UTC))
                     events.append(await revoke_tokens(session, user))
-                    token = self._token(user)
+                    token = self.token(user, principal.second_factor_at)
                 await outbox.publish_all(session, events, source=SERVICE)
         except IntegrityError:
             raise Conflict("An account with this email already exists.", code="email_taken") from None
         return user, token
 
     async def change_password(self, principal: Principal, current: str, new: str, client: str) -> str:
+        """Asks for a fresh second factor when the account has one on (a stolen session must not set a password)."""
+        require_fresh_second_factor(principal)
         rule(check_password, new, "newPassword")
         async with self.db.transaction() as session:
             user = await self._current(session, principal, lock=True)
             await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
             await outbox.publish(session, await revoke_tokens(session, user), source=SERVICE)
-        return self._token(user)
+            await mail.enqueue(session, user.email, "Your Pinbid password was changed",
+                               password_changed_notice(user.name))
+        return self.token(user, principal.second_factor_at)
 
     async def _check_current_password(self, user: User, given: str | None, client: str, *,
                                       missing: str = WRONG_PASSWORD) -> None:
@@ -256,6 +262,17 @@ def email_changed_notice(name: str, new_email: str) -> str:
     return (f"Hi {name},\n\n"
             f"The email address of your Pinbid account was just changed to {mail.mask_address(new_email)}.\n"
             "Every device signed in to your account has been signed out.\n\n"
-            "If you made this change, there is nothing more to do. If you did not, someone else knows your "
-            "password: contact Pinbid support right away so that we can give the account back to you.\n\n"
+            "If you made this change, there is nothing more to do; to undo it, change the address back in Settings "
+            "(Profile). If you did not make it, someone else knows your password: contact Pinbid support right away "
+            "(reply to this mail) so that we can give the account back to you.\n\n"
+            "— Pinbid\n")
+
+
+def password_changed_notice(name: str) -> str:
+    return (f"Hi {name},\n\n"
+            "The password of your Pinbid account was just changed. Every other device signed in to your account has "
+            "been signed out.\n\n"
+            "If you made this change, there is nothing more to do. If you did not, set a new password at once with "
+            "\u201cForgot password\u201d on the sign-in page (the link goes to this address), then turn on two-step "
+            "sign-in in Settings, and contact Pinbid support.\n\n"
             "— Pinbid\n")

@@ -1,27 +1,36 @@
 """Identity's HTTP routes: the spec's /auth/* and /notifications calls."""
 
+import time
 import uuid
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from pinbid_kit.auth import Operator, SignedIn
 from pinbid_kit.deps import from_state
+from pinbid_kit.step_up import STEP_UP_SECONDS, FreshlyConfirmed
 
 from .accounts import Accounts, Client, Signup
 from .domain.signals import device_id
 from .notifications import Notifications
+from .passkeys import Passkeys
 from .password_resets import PasswordResets
 from .queries import OpsQueries
 from .schemas import (
     AuditEntryOut,
     AuditQuery,
     ChangePasswordIn,
+    CodeIn,
     DetailOut,
     ForgotPasswordIn,
     LoginIn,
     MarkReadIn,
     NotificationOut,
     OpsUserOut,
+    PasskeyLoginIn,
+    PasskeyLoginOptionsIn,
+    PasskeyOut,
+    PasskeyRegisterIn,
     PreferencesIO,
     PreferencesOut,
     ProfileIn,
@@ -29,13 +38,21 @@ from .schemas import (
     ReasonIn,
     RegisterIn,
     ResetPasswordIn,
+    SecondFactorOut,
     SessionOut,
+    StepUpIn,
+    StepUpOut,
     TokenOut,
     TokenVersionOut,
+    TotpConfirmedOut,
+    TotpDisableIn,
+    TotpEnrolmentOut,
     UnreadCountOut,
     UserOut,
     UserSearchQuery,
+    WebAuthnOptionsOut,
 )
+from .second_factors import Proof, SecondFactors
 from .suspensions import Suspensions
 
 AccountsDep = Annotated[Accounts, Depends(from_state("accounts"))]
@@ -43,6 +60,8 @@ PasswordResetsDep = Annotated[PasswordResets, Depends(from_state("password_reset
 NotificationsDep = Annotated[Notifications, Depends(from_state("notifications"))]
 SuspensionsDep = Annotated[Suspensions, Depends(from_state("suspensions"))]
 OpsQueriesDep = Annotated[OpsQueries, Depends(from_state("ops_queries"))]
+SecondFactorsDep = Annotated[SecondFactors, Depends(from_state("second_factors"))]
+PasskeysDep = Annotated[Passkeys, Depends(from_state("passkeys"))]
 
 
 def client_address(request: Request) -> str:
@@ -72,9 +91,10 @@ async def register(body: RegisterIn, request: Request, accounts: AccountsDep) ->
 
 @auth.post("/login", response_model=SessionOut)
 async def login(body: LoginIn, request: Request, accounts: AccountsDep) -> SessionOut:
-    """An OPERATOR account also sends `code` (401 `second_factor_required` without it, `invalid_second_factor`
-    when wrong or already used); a suspended account is refused with 403 `account_suspended`."""
-    user, token = await accounts.login(body.email, body.password, client_of(request), body.code)
+    """An account with two-step sign-in on (every OPERATOR) also sends `code` or `recoveryCode` (401
+    `second_factor_required` without, naming the `factors` it can answer with; `invalid_second_factor` when wrong or
+    already used); a suspended account is refused with 403 `account_suspended`."""
+    user, token = await accounts.login(body.email, body.password, client_of(request), body.code, body.recovery_code)
     return SessionOut(token=token, user=UserOut.of(user))
 
 
@@ -91,10 +111,108 @@ async def profile(body: ProfileIn, request: Request, principal: SignedIn, accoun
 
 
 @auth.post("/change-password", response_model=TokenOut)
-async def change_password(body: ChangePasswordIn, request: Request, principal: SignedIn,
+async def change_password(body: ChangePasswordIn, request: Request, principal: FreshlyConfirmed,
                           accounts: AccountsDep) -> TokenOut:
     return TokenOut(token=await accounts.change_password(principal, body.current_password, body.new_password,
                                                          client_address(request)))
+
+
+@auth.get("/second-factor", response_model=SecondFactorOut)
+async def second_factor_status(principal: SignedIn, factors: SecondFactorsDep) -> SecondFactorOut:
+    """What protects the account, for Settings, and until when this session counts as freshly confirmed."""
+    status = await factors.status(principal)
+    return SecondFactorOut(totp_enabled=status.totp_enabled, totp_pending=status.totp_pending,
+                           recovery_codes_left=status.recovery_codes_left,
+                           passkeys=[PasskeyOut.model_validate(p) for p in status.passkeys],
+                           step_up_until=_at(status.step_up_until), step_up_required=status.step_up_required)
+
+
+@auth.post("/totp", response_model=TotpEnrolmentOut, status_code=201)
+async def begin_totp(principal: SignedIn, factors: SecondFactorsDep) -> TotpEnrolmentOut:
+    """A new secret for an authenticator app, pending until confirmed (replaces a pending one). 409
+    `totp_already_enabled`."""
+    secret, uri = await factors.begin_totp(principal)
+    return TotpEnrolmentOut(secret=secret, otpauth_uri=uri)
+
+
+@auth.post("/totp/confirm", response_model=TotpConfirmedOut)
+async def confirm_totp(body: CodeIn, request: Request, principal: SignedIn,
+                       factors: SecondFactorsDep) -> TotpConfirmedOut:
+    """Turns two-step sign-in on; answers ten recovery codes (shown once) and a new token (other sessions are signed
+    out). 422 `invalid_second_factor`, 409 `no_pending_enrolment` / `totp_already_enabled`, 429."""
+    user, codes, token = await factors.confirm_totp(principal, body.code, client_address(request))
+    return TotpConfirmedOut(recovery_codes=codes, token=token, user=UserOut.of(user))
+
+
+@auth.post("/totp/disable", response_model=SessionOut)
+async def disable_totp(body: TotpDisableIn, request: Request, principal: SignedIn,
+                       factors: SecondFactorsDep) -> SessionOut:
+    """Needs the password and a code or recovery code. 422 `wrong_password`, 401 `invalid_second_factor`, 409
+    `totp_not_enabled`, 429."""
+    user, token = await factors.disable_totp(principal, body.password, Proof(body.code, body.recovery_code),
+                                             client_address(request))
+    return SessionOut(token=token, user=UserOut.of(user))
+
+
+@auth.post("/step-up/options", response_model=WebAuthnOptionsOut)
+async def step_up_options(principal: SignedIn, passkeys: PasskeysDep) -> WebAuthnOptionsOut:
+    """Options to confirm with one of the caller's passkeys. 409 `no_passkey`."""
+    return WebAuthnOptionsOut(options=(await passkeys.step_up_options(principal)).options)
+
+
+@auth.post("/step-up", response_model=StepUpOut)
+async def step_up(body: StepUpIn, request: Request, principal: SignedIn, factors: SecondFactorsDep,
+                  passkeys: PasskeysDep) -> StepUpOut:
+    """A new token, freshly confirmed for a few minutes, for a code, a recovery code or a passkey's answer. 401
+    `invalid_second_factor`, 409 `no_second_factor`, 429."""
+    if body.credential is not None:
+        token = await passkeys.step_up(principal, body.credential.as_webauthn())
+    else:
+        token = await factors.step_up(principal, Proof(body.code, body.recovery_code), client_address(request))
+    return StepUpOut(token=token, step_up_until=_at(int(time.time()) + STEP_UP_SECONDS))
+
+
+@auth.post("/passkeys/register/options", response_model=WebAuthnOptionsOut)
+async def passkey_register_options(principal: FreshlyConfirmed, passkeys: PasskeysDep) -> WebAuthnOptionsOut:
+    """401 `step_up_required` when two-step sign-in is on and the session is not freshly confirmed."""
+    return WebAuthnOptionsOut(options=(await passkeys.registration_options(principal)).options)
+
+
+@auth.post("/passkeys/register", response_model=PasskeyOut, status_code=201)
+async def passkey_register(body: PasskeyRegisterIn, principal: FreshlyConfirmed, passkeys: PasskeysDep
+                           ) -> PasskeyOut:
+    """422 `invalid_passkey`, 409 `passkey_exists` / `too_many_passkeys`, 401 `step_up_required`."""
+    return PasskeyOut.model_validate(await passkeys.register(principal, body.name, body.credential.as_webauthn()))
+
+
+@auth.get("/passkeys", response_model=list[PasskeyOut])
+async def passkey_list(principal: SignedIn, passkeys: PasskeysDep) -> list[PasskeyOut]:
+    return [PasskeyOut.model_validate(p) for p in await passkeys.all_of(principal)]
+
+
+@auth.delete("/passkeys/{passkey_id}", status_code=204)
+async def passkey_remove(passkey_id: uuid.UUID, principal: FreshlyConfirmed, passkeys: PasskeysDep) -> None:
+    """404 for an unknown passkey or another user's; 401 `step_up_required`."""
+    await passkeys.remove(principal, passkey_id)
+
+
+@auth.post("/passkeys/login/options", response_model=WebAuthnOptionsOut)
+async def passkey_login_options(passkeys: PasskeysDep, body: PasskeyLoginOptionsIn | None = None
+                                ) -> WebAuthnOptionsOut:
+    """With an email: that account's passkeys; without (or with no body): the browser offers its discoverable ones
+    (and autofill)."""
+    return WebAuthnOptionsOut(options=(await passkeys.login_options(body.email if body else None)).options)
+
+
+@auth.post("/passkeys/login", response_model=SessionOut)
+async def passkey_login(body: PasskeyLoginIn, request: Request, passkeys: PasskeysDep) -> SessionOut:
+    """A passkey alone signs in. 403 `passkey_login_failed` (the detail says why), 403 `account_suspended`."""
+    user, token = await passkeys.login(body.credential.as_webauthn(), client_of(request))
+    return SessionOut(token=token, user=UserOut.of(user))
+
+
+def _at(epoch: int | None) -> datetime | None:
+    return datetime.fromtimestamp(epoch, UTC) if epoch is not None else None
 
 
 @auth.post("/forgot-password", response_model=DetailOut, status_code=202)

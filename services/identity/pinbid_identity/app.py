@@ -12,14 +12,17 @@ from pinbid_kit.tokens import TokenSigner, TokenVerifier, generate_keypair
 from sqlalchemy import text
 
 from . import SERVICE, handlers
-from .accounts import Accounts
+from .accounts import Accounts, revoke_tokens
 from .api import ROUTERS
+from .domain.passkeys import relying_party
 from .notice_mail import NoticeMailQueue, NoticeMailWorker
 from .notifications import Notifications, Notifier
+from .passkeys import Passkeys
 from .password_resets import PasswordResets
 from .passwords import Passwords
 from .queries import OpsQueries
 from .reminders import Reminders
+from .second_factors import SecondFactors
 from .settings import IdentitySettings
 from .suspensions import Suspensions
 
@@ -34,19 +37,23 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     passwords = Passwords(time_cost=settings.argon2_time_cost, memory_kib=settings.argon2_memory_kib,
                           parallelism=settings.argon2_parallelism)
     accounts = Accounts(db, settings, signer, passwords, settings.secret_box(), clock)
+    second_factors = SecondFactors(db, settings.secret_box(), passwords, accounts.failed_logins, settings.totp_issuer,
+                                   accounts.token, revoke_tokens, clock)
+    passkeys = Passkeys(db, relying_party(settings.public_url), accounts.token, accounts.signed_in, clock)
     notifications = Notifications(db)
     notifier = Notifier(NoticeMailQueue(settings.public_url, timedelta(seconds=settings.notice_mail_coalesce_seconds),
                                         clock))
     suspensions = Suspensions(db, notifier, clock)
     ops_queries = OpsQueries(db)
     consumers = Consumers(SERVICE, db)
-    handlers.register(consumers, handlers.Dependencies(notifier, clock))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(notifier, clock))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),
                              state={"accounts": accounts, "password_resets": PasswordResets(db, settings, passwords),
                                     "notifications": notifications, "suspensions": suspensions,
-                                    "ops_queries": ops_queries, "verifier": verifier},
+                                    "ops_queries": ops_queries, "verifier": verifier,
+                                    "second_factors": second_factors, "passkeys": passkeys},
                              description="Users, sessions, password reset, notifications, operators' audit.")
     sender = mailer or sender_for(settings)
     mail_worker = MailWorker(db, sender, settings.mail_from)
@@ -69,6 +76,7 @@ async def housekeeping(db: Database) -> None:
     async with db.transaction() as session:
         await session.execute(text("DELETE FROM login_throttle WHERE window_start < now() - interval '1 day'"))
         await session.execute(text("DELETE FROM password_resets WHERE expires_at < now() - interval '1 day'"))
+        await session.execute(text("DELETE FROM webauthn_challenges WHERE expires_at < now()"))
         # sent notice mails matter only to the coalescing window (minutes); reminders only until their window
         await session.execute(text("DELETE FROM notice_mails WHERE sent_at < now() - interval '1 day'"))
         await session.execute(text("DELETE FROM reminders WHERE coalesce(closes_at, cancelled_at) "

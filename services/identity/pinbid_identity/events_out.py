@@ -14,7 +14,6 @@ from pinbid_kit.events.identity import (
     UserSuspended,
     UserUpdated,
 )
-from pinbid_kit.events.trust import signal_hash
 
 from .models import Notification, User
 
@@ -67,5 +66,4 @@ def operator_action(action_id: uuid.UUID, operator_id: uuid.UUID, action: str, u
 def signals_observed(user_id: uuid.UUID, observed: dict[str, str], at: datetime) -> list[IdentityAccountSignal]:
     """`observed`: kind (EMAIL, DEVICE, ADDRESS) -> the raw value, hashed here (a value that is no signal is left
     out)."""
-    return [IdentityAccountSignal(user_id=user_id, kind=kind, value_hash=value_hash, observed_at=at)
-            for kind, value in observed.items() if (value_hash := signal_hash(kind, value)) is not None]
+    return IdentityAccountSignal.observed(user_id, observed.items(), at)

@@ -179,6 +179,10 @@ async def notify_payout_failed(session: AsyncSession, d: p.PayoutFailed, deliver
     await tell(session, delivery, [notices.payout_failed(d.creator_id, d.payout_id, d.net_cents, d.currency, d.period)])
 
 
+async def notify_payout_account_changed(session: AsyncSession, d: p.PayoutAccountChanged, delivery: Delivery) -> None:
+    await tell(session, delivery, [notices.payout_account_changed(d.creator_id, d.account, d.changed_at)])
+
+
 HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     s.SocialOperatorAction.event_type: [keep_in_audit_log],
     p.PaymentsOperatorAction.event_type: [keep_in_audit_log],
@@ -205,8 +209,5 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.PayoutPaid.event_type: [notify_payout],
     p.RecoveryRecorded.event_type: [notify_recovery],
     p.PayoutFailed.event_type: [notify_payout_failed],
+    p.PayoutAccountChanged.event_type: [notify_payout_account_changed],
 }
-
-
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)

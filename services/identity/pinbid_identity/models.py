@@ -13,6 +13,7 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Numeric,
     String,
@@ -55,10 +56,12 @@ class User(Base):
     status: Mapped[str] = mapped_column(String(20), default="ACTIVE", server_default="ACTIVE")
     suspended_reason: Mapped[str | None] = mapped_column(Text)
     suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # OPERATOR accounts only: the TOTP secret, sealed with the encryption keys, and the last time step whose
-    # code was accepted (a code is accepted once)
+    # The TOTP secret, sealed with the encryption keys (set: two-step sign-in is on; every operator has one), and
+    # the last time step whose code was accepted (a code is accepted once). `totp_pending_sealed`: a secret being
+    # enrolled, until a code of it is confirmed.
     totp_secret_sealed: Mapped[str | None] = mapped_column(Text)
     totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
+    totp_pending_sealed: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())
@@ -179,3 +182,45 @@ class AuditEntry(Base):
     reason: Mapped[str] = mapped_column(Text)
     acted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RecoveryCode(Base):
+    """A single-use code that stands in for a TOTP code (a lost phone). Only its SHA-256 is kept: the codes are
+    random (50 bits), so a plain digest is enough and lets one indexed lookup find it."""
+
+    __tablename__ = "recovery_codes"
+
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Passkey(Base):
+    """A WebAuthn credential (a passkey) of a user: its public key (COSE) and the authenticator's sign counter."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (Index("passkeys_user", "user_id", "created_at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    credential_id: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    name: Mapped[str] = mapped_column(String(60))
+    transports: Mapped[str | None] = mapped_column(String(200))  # comma-separated, as the browser reported them
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebAuthnChallenge(Base):
+    """A challenge handed to a browser for one ceremony: single use (deleted when answered), short-lived, and kept
+    in the database so any replica can check the answer. `user_id`: whose ceremony it is (none for a sign-in
+    without an email)."""
+
+    __tablename__ = "webauthn_challenges"
+    __table_args__ = (Index("webauthn_challenges_expiry", "expires_at"),)
+
+    challenge: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(20))  # REGISTER, LOGIN or STEP_UP
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -3,10 +3,11 @@
 import uuid
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pinbid_kit.api import ApiModel, PlainText
-from pydantic import Field, model_validator
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
+from pydantic import ConfigDict, Field, model_validator
 
 from .domain.accounts import MAX_PASSWORD, Role
 from .domain.notices import Category
@@ -35,6 +36,7 @@ class UserOut(ApiModel):
     instagram_connected: bool
     influencer_profile: InfluencerProfileOut | None
     created_at: datetime
+    totp_enabled: bool = Field(description="two-step sign-in with an authenticator app is on")
 
     @classmethod
     def of(cls, user: User) -> "UserOut":
@@ -46,7 +48,7 @@ class UserOut(ApiModel):
         return cls(id=user.id, name=user.name, email=user.email, role=user.role, business_name=user.business_name,
                    instagram_handle=user.instagram_handle, instagram_id=user.instagram_id,
                    instagram_connected=user.instagram_connected, influencer_profile=profile,
-                   created_at=user.created_at)
+                   created_at=user.created_at, totp_enabled=user.totp_secret_sealed is not None)
 
 
 class ProfileOut(UserOut):
@@ -69,10 +71,15 @@ class DetailOut(ApiModel):
     detail: str
 
 
+Code = Annotated[PlainText, Field(max_length=10, description="the 6-digit code of the authenticator app")]
+RecoveryCodeText = Annotated[PlainText, Field(max_length=40, description="one of the ten recovery codes")]
+
+
 class LoginIn(ApiModel):
     email: Text
     password: Password
-    code: Annotated[PlainText, Field(max_length=10, description="an operator's 6-digit TOTP code")] | None = None
+    code: Code | None = None
+    recovery_code: RecoveryCodeText | None = None
 
 
 class RegisterIn(ApiModel):
@@ -166,7 +173,7 @@ class TokenVersionOut(ApiModel):
     token_version: int
 
 
-Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+Reason = Annotated[PlainText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]
 
 
 class OpsUserOut(ApiModel):
@@ -229,3 +236,127 @@ class AuditEntryOut(ApiModel):
                    object_type=row.object_type, object_id=row.object_id,
                    object_user=AuditUserOut(id=user.id, name=user.name, email=user.email, role=user.role)
                    if user else None, reason=row.reason, acted_at=row.acted_at)
+
+
+# --- the second factor: TOTP, recovery codes, passkeys, step-up ---------------------------------------------------
+Base64Url = Annotated[str, Field(min_length=1, max_length=16_384, pattern=r"^[A-Za-z0-9_-]+={0,2}$")]
+ShortBase64Url = Annotated[str, Field(min_length=1, max_length=1_366, pattern=r"^[A-Za-z0-9_-]+={0,2}$")]
+
+
+class BrowserModel(ApiModel):
+    """A part of the standard WebAuthn JSON a browser sends: fields beyond ours (browsers add some) are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class AttestationResponseIn(BrowserModel):
+    client_data_json: Base64Url = Field(alias="clientDataJSON")
+    attestation_object: Base64Url
+    transports: Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=10)] | None = None
+
+
+class AssertionResponseIn(BrowserModel):
+    client_data_json: Base64Url = Field(alias="clientDataJSON")
+    authenticator_data: Base64Url
+    signature: Base64Url
+    user_handle: ShortBase64Url | None = None
+
+
+class RegistrationCredentialIn(BrowserModel):
+    """`RegistrationResponseJSON`, as `startRegistration` of @simplewebauthn/browser answers it."""
+
+    id: ShortBase64Url
+    raw_id: ShortBase64Url
+    response: AttestationResponseIn
+    type: Literal["public-key"]
+
+    def as_webauthn(self) -> dict[str, Any]:
+        return {"id": self.id, "rawId": self.raw_id, "type": self.type,
+                "response": self.response.model_dump(by_alias=True, exclude_none=True)}
+
+
+class AuthenticationCredentialIn(BrowserModel):
+    """`AuthenticationResponseJSON`, as `startAuthentication` of @simplewebauthn/browser answers it."""
+
+    id: ShortBase64Url
+    raw_id: ShortBase64Url
+    response: AssertionResponseIn
+    type: Literal["public-key"]
+
+    def as_webauthn(self) -> dict[str, Any]:
+        return {"id": self.id, "rawId": self.raw_id, "type": self.type,
+                "response": self.response.model_dump(by_alias=True, exclude_none=True)}
+
+
+class TotpEnrolmentOut(ApiModel):
+    secret: str = Field(description="base32, for typing into the app by hand")
+    otpauth_uri: str = Field(description="the otpauth:// URI to show as a QR code")
+
+
+class CodeIn(ApiModel):
+    code: Code
+
+
+class TotpConfirmedOut(ApiModel):
+    recovery_codes: list[str] = Field(description="ten single-use codes, shown this once")
+    token: str
+    user: UserOut
+
+
+class TotpDisableIn(ApiModel):
+    password: Password
+    code: Code | None = None
+    recovery_code: RecoveryCodeText | None = None
+
+
+class StepUpIn(ApiModel):
+    """Exactly one of `code`, `recoveryCode` and `credential` (a passkey's answer to `POST /auth/step-up/options`)."""
+
+    code: Code | None = None
+    recovery_code: RecoveryCodeText | None = None
+    credential: AuthenticationCredentialIn | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "StepUpIn":
+        if sum(v is not None for v in (self.code, self.recovery_code, self.credential)) != 1:
+            raise ValueError("Send exactly one of code, recoveryCode and credential.")
+        return self
+
+
+class StepUpOut(ApiModel):
+    token: str
+    step_up_until: datetime
+
+
+class PasskeyOut(ApiModel):
+    id: uuid.UUID
+    name: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class PasskeyRegisterIn(ApiModel):
+    name: Annotated[PlainText, Field(min_length=1, max_length=60)]
+    credential: RegistrationCredentialIn
+
+
+class PasskeyLoginOptionsIn(ApiModel):
+    email: Text | None = None
+
+
+class PasskeyLoginIn(ApiModel):
+    credential: AuthenticationCredentialIn
+
+
+class WebAuthnOptionsOut(ApiModel):
+    options: dict[str, Any] = Field(description="the JSON options for startRegistration / startAuthentication "
+                                    "(`optionsJSON`) of @simplewebauthn/browser")
+
+
+class SecondFactorOut(ApiModel):
+    totp_enabled: bool
+    totp_pending: bool = Field(description="an enrolment was started and not confirmed")
+    recovery_codes_left: int
+    passkeys: list[PasskeyOut]
+    step_up_until: datetime | None = Field(description="until when this session counts as freshly confirmed")
+    step_up_required: bool = Field(description="whether sensitive changes ask for a fresh second factor")

@@ -11,7 +11,7 @@ from .domain.throttle import LoginPolicy
 
 
 class IdentitySettings(MailSettings):
-    model_config = SettingsConfigDict(env_prefix="IDENTITY_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="IDENTITY_")
     # on its first start (compose keeps the pair in its `keys` volume); later starts read it back
     makes_its_jwt_keys = True
     keeps_secrets_at_rest = True  # the operators' TOTP secrets

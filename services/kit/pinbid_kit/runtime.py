@@ -89,12 +89,18 @@ class Service:
     async def stop_background(self) -> None:
         if self.relay:
             await self.relay.stop()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        await cancel_all(self._tasks)
+
+
+async def cancel_all(tasks: list[asyncio.Task]) -> None:
+    """Cancel background tasks and wait for each to end (how one ends on the way out is not reported), leaving the
+    list empty."""
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    tasks.clear()
 
 
 async def watch_broker(service: str, bus: Bus, every_seconds: float = BROKER_CHECK_SECONDS) -> None:

@@ -22,6 +22,7 @@ class ConfigurationError(SystemExit):
 class KitSettings(BaseSettings):
     """Common settings. Values come from the environment (and an optional .env file)."""
 
+    # a service's settings add only their `env_prefix`; pydantic merges the rest of this config into theirs
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
     # whether the service encrypts secrets at rest (payments, social): then it needs ENCRYPTION_KEYS standalone
     keeps_secrets_at_rest: ClassVar[bool] = False
@@ -54,7 +55,8 @@ class KitSettings(BaseSettings):
     outbox_retention_days: float = Field(default=7.0, gt=0)
     log_level: str = "INFO"
     log_json: bool = True
-    public_url: WebUrl = "http://127.0.0.1:8000"
+    # localhost, not 127.0.0.1: a browser refuses an IP address as the passkeys' relying party ID
+    public_url: WebUrl = "http://localhost:8000"
     host: str = "127.0.0.1"
     port: int = 8000
     migrate_on_start: bool = True

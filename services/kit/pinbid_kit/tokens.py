@@ -25,6 +25,10 @@ class Principal:
     token_version: int
     issued_at: int
     token: str
+    # `mf`: the account has a second factor on (turning it on or off revokes earlier tokens, so this stays true);
+    # `sf`: when this session last proved it (epoch seconds), for the step-up rule in pinbid_kit.step_up
+    second_factor_on: bool = False
+    second_factor_at: int | None = None
 
 
 class InvalidToken(Exception):
@@ -61,12 +65,18 @@ class TokenSigner:
         self._key = serialization.load_pem_private_key(private_key_pem, password=None)
         self.ttl_seconds = ttl_seconds
 
-    def sign(self, user_id: uuid.UUID, role: str, token_version: int, *, ttl_seconds: int | None = None) -> str:
-        """`ttl_seconds` overrides the signer's lifetime for this token (operators' tokens are short-lived)."""
+    def sign(self, user_id: uuid.UUID, role: str, token_version: int, *, ttl_seconds: int | None = None,
+             second_factor_on: bool = False, second_factor_at: int | None = None) -> str:
+        """`ttl_seconds` overrides the signer's lifetime for this token (operators' tokens are short-lived);
+        `second_factor_on` and `second_factor_at` become the `mf` and `sf` claims (see Principal)."""
         now = int(time.time())
         claims = {"sub": str(user_id), "role": role, "tv": token_version, "iat": now,
                   "exp": now + (ttl_seconds or self.ttl_seconds), "iss": ISSUER, "aud": AUDIENCE,
                   "jti": uuid.uuid4().hex}
+        if second_factor_on:
+            claims["mf"] = True
+        if second_factor_at is not None:
+            claims["sf"] = int(second_factor_at)
         return jwt.encode(claims, self._key, algorithm="EdDSA")
 
 
@@ -126,7 +136,10 @@ class TokenVerifier:
             role = claims["role"]
             if role not in ROLES:
                 raise InvalidToken("unknown role")
-            principal = Principal(uuid.UUID(claims["sub"]), role, int(claims["tv"]), int(claims["iat"]), token)
+            proved_at = claims.get("sf")
+            principal = Principal(uuid.UUID(claims["sub"]), role, int(claims["tv"]), int(claims["iat"]), token,
+                                  second_factor_on=claims.get("mf") is True,
+                                  second_factor_at=int(proved_at) if proved_at is not None else None)
             return principal, int(claims["exp"])
         except (jwt.PyJWTError, ValueError, TypeError, KeyError) as exc:
             raise InvalidToken(str(exc)) from exc

@@ -2,9 +2,9 @@
 
 1. The anchor, first (the services' pools would leave PostgreSQL no room for 50 more connections): pgbench runs
    an accepted bid on one hot row with the service's own statements, each in autocommit as the service runs them
-   (bidding.py's and store.py's text: the unlocked check, the read of the bids the rules need with the slot's
-   version, the write of slot, two bids and three events with one NOTIFY guarded by that version), the values
-   computed in SQL, on a database of its own (no relay). A write whose guard finds the version changed writes
+   (the text of bidding.py, store.py and store_write.py: the unlocked check, the read of the bids the rules need
+   with the slot's version, the write of slot, two bids and three events with one NOTIFY guarded by that version),
+   the values computed in SQL, on a database of its own (no relay). A write whose guard finds the version changed writes
    nothing (the service would read again): the anchor is the bids written per second, not the scripts run.
 2. Starts the distributed run (python -m pinbid_launcher up) on its own ports, databases (PINBID_DB_PREFIX),
    broker names (the bus prefix follows the database prefix) and var folder, so it never touches `make up`'s run.
@@ -29,7 +29,7 @@ from pathlib import Path
 import psycopg
 from pinbid_kit.migrations import upgrade
 from pinbid_launcher import services
-from pinbid_marketplace import bidding, store
+from pinbid_marketplace import bidding, store, store_write
 from pinbid_marketplace.models import Bid
 from sqlalchemy.dialects import postgresql
 
@@ -110,8 +110,8 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                   "created_at": f"ARRAY[{now}, {now}]", "updated_at": f"ARRAY[{now}, {now}]",
                   "raises": "ARRAY[0, 1]"}
     # every other column the service writes is empty on both bids (final price, comment, approval)
-    for column in store.BID_INSERTED:
-        bid_values.setdefault(column, f"ARRAY[NULL, NULL]::{store.array_element_type(Bid.__table__.c[column])}[]")
+    for column in store_write.BID_INSERTED:
+        bid_values.setdefault(column, f"ARRAY[NULL, NULL]::{store_write.array_element_type(Bid.__table__.c[column])}[]")
     envelope = "'" + ENVELOPE.replace("'", "''") + "'"
     values = {f"slot_{k}": v for k, v in slot_values.items()} | {f"bid_{k}": v for k, v in bid_values.items()}
     values |= {"seen_version": "CAST(:seen AS bigint)", "slot_count": "1"}
@@ -120,7 +120,7 @@ def anchor_script(slot_id: uuid.UUID, leader_id: uuid.UUID, leader_buyer: uuid.U
                              "'marketplace.slot.updated.v1']",
                "event_envelope": f"ARRAY[{envelope}, {envelope}, {envelope}]",
                "event_headers": "ARRAY['{}', '{}', '{}']"}
-    write = _substitute(store._WRITE.text, values)
+    write = _substitute(store_write._WRITE.text, values)
     if locked:
         return f"{check.strip()};\nBEGIN;\n{read}\n{write.strip()};\nCOMMIT;\n"
     return f"{check.strip()};\n{read}\n{write.strip()};\n"

@@ -9,6 +9,7 @@ from pinbid_kit.api import PlainText
 from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
+from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .approvals import Approvals
 from .bidding import Bidding, Offer
@@ -68,7 +69,7 @@ async def list_slots(
     min_price: Annotated[Decimal | None, Query(alias="minPrice", ge=0, le=MAX_AMOUNT)] = None,
     max_price: Annotated[Decimal | None, Query(alias="maxPrice", ge=0, le=MAX_AMOUNT)] = None,
     min_views: Annotated[int | None, Query(alias="minViews", ge=0, le=10**12)] = None,
-    time_left: Annotated[Literal["all", "1h", "24h", "7d"] | None, Query(alias="timeLeft")] = None,
+    time_left: Annotated[Literal[("all", *TIME_LEFT_HOURS)] | None, Query(alias="timeLeft")] = None,
     verified: bool | None = None,
     min_kept_percent: Annotated[int | None, Query(alias="minKeptPercent", ge=0, le=100)] = None,
     sort_by: Annotated[PlainText, Query(alias="sortBy")] = "newest",

@@ -34,7 +34,7 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     flags = Flags(db, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    handlers.register(consumers, settings, clock)
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,

@@ -12,7 +12,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound, NotYet
 from pinbid_kit.events import EventData
 
-from . import events_out, store
+from . import events_out, store, store_write
 from .domain import comments
 from .domain.states import BidStatus
 from .models import Bid, Slot, User
@@ -67,7 +67,7 @@ class Approvals:
                 events += self._approve_comment(slot, bid, locked.buyer)
             else:
                 events.append(events_out.bid_rejected_event(slot, bid))
-            await store.write(conn, slots=[], bids=[bid], events=events)
+            await store_write.write(conn, slots=[], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
 
     async def approve_comment(self, creator_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
@@ -84,7 +84,7 @@ class Approvals:
             named_comment_read(bid)
             events = self._approve_comment(slot, bid, locked.buyer)
             if events:
-                await store.write(conn, slots=[], bids=[bid], events=events)
+                await store_write.write(conn, slots=[], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
 
     def _approve_comment(self, slot: Slot, bid: Bid, buyer: User | None) -> list[EventData]:

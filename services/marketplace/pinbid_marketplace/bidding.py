@@ -22,7 +22,7 @@ from pinbid_kit.events import EventData
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 
-from . import events_out, store
+from . import events_out, store, store_write
 from .associates import refuse_associated, shared_hard_signal
 from .batches import Batches, Pending
 from .domain import auction
@@ -144,7 +144,7 @@ class Bidding:
                 pending.answer.set_result(answer)
 
     async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]
-                                ) -> tuple[list[BidView | Exception], store.Written | None]:
+                                ) -> tuple[list[BidView | Exception], store_write.Written | None]:
         """Read, apply the batch in arrival order, write guarded by the version read, in autocommit: the answers,
         and what the write did (None: every bid was refused, nothing to write)."""
         answers: list[BidView | Exception] = []
@@ -165,7 +165,7 @@ class Bidding:
             if not changed:
                 return answers, None
             with BID_WRITE_ROUND_TRIP.time():
-                written = await store.write(conn, slots=[seen.slot], bids=list(changed.values()), events=events,
+                written = await store_write.write(conn, slots=[seen.slot], bids=list(changed.values()), events=events,
                                             seen_version=seen_version)
         return answers, written
 
@@ -235,7 +235,7 @@ class Bidding:
             bid.updated_at = now
             store_slot(slot_row, slot)
             slot_row.updated_at = now
-            await store.write(conn, slots=[slot_row], bids=[bid],
+            await store_write.write(conn, slots=[slot_row], bids=[bid],
                               events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
@@ -263,7 +263,7 @@ class Bidding:
             currency = self.settings.currency
             events += [events_out.auction_closed_event(slot_row, bid, currency),
                        events_out.slot_updated_event(slot_row, currency)]
-            await store.write(conn, slots=[slot_row], bids=[bid], events=events)
+            await store_write.write(conn, slots=[slot_row], bids=[bid], events=events)
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def submit_comment(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, comment: Comment) -> BidView:
@@ -281,7 +281,7 @@ class Bidding:
                 choose_comment(bid, comment)
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
                 bid.updated_at = self.clock()
-                await store.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
+                await store_write.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
         return BidView(bid=bid, slot=locked.slot, buyer=locked.buyer)
 
 

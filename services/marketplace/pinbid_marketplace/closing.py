@@ -11,7 +11,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.errors import NotFound
 from pinbid_kit.events import EventData
 
-from . import events_out, store
+from . import events_out, store, store_write
 from .domain import auction
 from .domain.states import LIVE, BidStatus
 from .models import Bid, Slot
@@ -60,7 +60,7 @@ class Closer:
                                                       currency=self.settings.currency)
                     bids += changed
                     events += announced
-                await store.write(conn, slots=[locked.slot for locked in due], bids=bids, events=events)
+                await store_write.write(conn, slots=[locked.slot for locked in due], bids=bids, events=events)
         if due:
             log.info("closed %d auctions", len(due))
         return len(due)
@@ -74,7 +74,7 @@ class Closer:
                 raise NotFound("Pin slot not found.")
             changed, events = close_locked(locked, now=self.clock(), rules=self.rules,
                                            currency=self.settings.currency)
-            await store.write(conn, slots=[locked.slot], bids=changed, events=events)
+            await store_write.write(conn, slots=[locked.slot], bids=changed, events=events)
         history = sorted(sorted(locked.bids.values(), key=lambda b: b.id), key=lambda b: b.created_at, reverse=True)
         return locked.slot, [BidView(bid=b, slot=locked.slot, buyer=locked.bidders.get(b.id)) for b in history]
 

@@ -1,5 +1,5 @@
 """The integration events marketplace publishes, built from its rows (money as integer cents). Each function only
-builds its event: the use case collects what it causes and writes it once (store.write's one statement, or
+builds its event: the use case collects what it causes and writes it once (store_write.write's one statement, or
 `outbox.publish_all` in its transaction)."""
 
 from pinbid_kit.events import marketplace as m

@@ -83,7 +83,7 @@ def store_bid(row: Bid, state: auction.Bid) -> None:
 
 
 def new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> Bid:
-    """A bid row not yet stored, every column a use case writes set (store.write inserts it); the rules' values
+    """A bid row not yet stored, every column a use case writes set (store_write.write inserts it); the rules' values
     (amount, ceiling, seq, status, final price) are set by store_bid."""
     return Bid(id=bid_id, slot_id=slot_id, buyer_id=buyer_id, auto_bid_enabled=False, max_auto_bid=None,
                final_price=None, comment_id=None, comment_username=None, comment_text=None, comment_read_at=None,

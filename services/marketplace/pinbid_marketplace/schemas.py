@@ -7,6 +7,8 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pinbid_kit.events.trust import RefundOutcome
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import AfterValidator, Field
 
 from .domain import comments
@@ -197,7 +199,7 @@ class BidOut(ApiModel):
     # what the brand got back of its payment (an early end's unearned share, or all of it); None when nothing
     refunded: Money | None
     # an operator's refund decision on the placement's dispute (REFUND_UNEARNED or REFUND_ALL); None otherwise
-    dispute_outcome: Literal["REFUND_UNEARNED", "REFUND_ALL"] | None
+    dispute_outcome: RefundOutcome | None
 
     @classmethod
     def of(cls, view: BidView, *, for_creator: bool = False) -> "BidOut":
@@ -345,4 +347,4 @@ class FlagOut(ApiModel):
 
 
 class ClearFlagIn(ApiModel):
-    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]

@@ -14,7 +14,7 @@ from datetime import datetime
 from pinbid_kit.events import EventData
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from . import events_out, store
+from . import events_out, store, store_write
 from .domain import auction, trust
 from .domain.states import LIVE, BidStatus
 from .models import Bid, Slot
@@ -83,5 +83,5 @@ async def _withdraw(conn: AsyncConnection, locked: list[store.SlotRows], *, clos
             events.append(events_out.auction_closed_event(row, None, settings.currency))
         events.append(events_out.slot_updated_event(row, settings.currency))
     if locked:
-        await store.write(conn, slots=[e.slot for e in locked], bids=changed, events=events)
+        await store_write.write(conn, slots=[e.slot for e in locked], bids=changed, events=events)
     return withdrawn, closed

@@ -17,18 +17,15 @@ import uuid
 from pathlib import Path
 
 import httpx
-import psycopg
 from cryptography.fernet import Fernet
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import BidApproved
-from pinbid_kit.migrations import upgrade
 from pinbid_kit.tokens import generate_keypair
 from pinbid_payments.adapters.signing import stripe_signature
 from pinbid_payments.app import build
 from pinbid_payments.settings import PaymentsSettings
+from pinbid_testing import scratch_database
 from sqlalchemy import text
-
-PG = "postgresql://postgres@127.0.0.1:5432"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -37,14 +34,10 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def main(events: int, concurrency: int) -> None:
-    name = f"bench_payments_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        upgrade(f"{PG}/{name}", "pinbid_payments")
+    with scratch_database("pinbid_payments", prefix="bench_payments") as url:
         keys = Path(tempfile.mkdtemp())
         generate_keypair(keys / "k.pem", keys / "k.pub")
-        settings = PaymentsSettings(database_url=f"{PG}/{name}", jwt_public_key_file=keys / "k.pub",
+        settings = PaymentsSettings(database_url=url, jwt_public_key_file=keys / "k.pub",
                                     encryption_keys=Fernet.generate_key().decode(), log_level="WARNING")
         service = build(settings)
         service.db.engine.pool._pool.maxsize = concurrency  # noqa: SLF001 (no pool waits in the figures)
@@ -86,9 +79,6 @@ async def main(events: int, concurrency: int) -> None:
                   f"mean {statistics.mean(latencies) * 1000:6.1f} ms; outcomes {kinds}")
         await http.aclose()
         await service.db.dispose()
-    finally:
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from pinbid_kit.auth import Buyer, Influencer, Operator
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
+from pinbid_kit.step_up import FreshInfluencer
 
 from .checkout import Checkout
 from .domain.money import to_money
@@ -97,13 +98,16 @@ async def get_payout_settings(principal: Influencer, payout_settings: PayoutSett
 
 
 @creator.put("/payout-settings", response_model=PayoutSettingsOut)
-async def put_payout_settings(body: PayoutSettingsIn, principal: Influencer,
+async def put_payout_settings(body: PayoutSettingsIn, principal: FreshInfluencer,
                               payout_settings: PayoutSettingsDep) -> PayoutSettingsOut:
+    """Where the money goes: with two-step sign-in on, the session must have proved it in the last few minutes
+    (401 `step_up_required`, see pinbid_kit.step_up)."""
     return PayoutSettingsOut.of(await payout_settings.save(principal.user_id, body.domain()))
 
 
 @creator.post("/payout-settings/stripe-onboarding", response_model=UrlOut)
-async def stripe_onboarding(principal: Influencer, onboarding: OnboardingDep) -> UrlOut:
+async def stripe_onboarding(principal: FreshInfluencer, onboarding: OnboardingDep) -> UrlOut:
+    """Connects a Stripe account to be paid into: a step-up, as for the payout settings."""
     return UrlOut(url=await onboarding.link(principal.user_id))
 
 

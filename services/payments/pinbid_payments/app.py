@@ -45,7 +45,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
                            clock=clock, batch_size=settings.payout_batch_size)
 
     consumers = Consumers(SERVICE, db)
-    handlers.register(consumers, handlers.Dependencies(requests))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(requests))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"requests": requests, "checkout": checkout, "webhooks": webhooks, "earnings": earnings,

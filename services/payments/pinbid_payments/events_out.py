@@ -17,12 +17,12 @@ from pinbid_kit.events.payments import (
     PaymentRequested,
     PaymentsAccountSignal,
     PaymentsOperatorAction,
+    PayoutAccountChanged,
     PayoutCreated,
     PayoutFailed,
     PayoutPaid,
     RecoveryRecorded,
 )
-from pinbid_kit.events.trust import signal_hash
 
 from .models import CreatorRecovery, Earning, Payment, Payout
 
@@ -131,5 +131,8 @@ def account_signals(user_id: uuid.UUID, observed: list[tuple[str, str]],
     """`observed`: (kind, raw value) pairs. Only the hash leaves payments (see
     pinbid_kit.events.trust.AccountSignal); a value that is no signal (an empty or unusable email or name) is
     not announced."""
-    return [PaymentsAccountSignal(user_id=user_id, kind=kind, value_hash=value_hash, observed_at=at)
-            for kind, value in observed if (value_hash := signal_hash(kind, value)) is not None]
+    return PaymentsAccountSignal.observed(user_id, observed, at)
+
+
+def payout_account_changed(creator_id: uuid.UUID, method: str, account: str, at: datetime) -> PayoutAccountChanged:
+    return PayoutAccountChanged(creator_id=creator_id, method=method, account=account, changed_at=at)

@@ -1,7 +1,7 @@
 """What payments does with other services' events: module-level handlers in one map (`HANDLERS`, event type ->
-its handlers), as the routes are module-level. `register` binds them to the service's dependencies; each runs in
-its own transaction (the inbox's), adds the events it causes to `delivery.events`, and the inbox writes them once
-when it returns (pinbid_kit.inbox.Delivery)."""
+its handlers), as the routes are module-level. `app.py` binds them to the `Dependencies` (`Consumers.register_map`);
+each runs in its own transaction (the inbox's), adds the events it causes to `delivery.events`, and the inbox writes
+them once when it returns (pinbid_kit.inbox.Delivery)."""
 
 import logging
 from dataclasses import dataclass
@@ -104,7 +104,3 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     i.UserRegistered.event_type: [remember_user],
     i.UserUpdated.event_type: [remember_user],
 }
-
-
-def register(consumers: inbox.Consumers, deps: Dependencies) -> None:
-    consumers.register_map(HANDLERS, deps)

@@ -7,6 +7,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway
+from pinbid_kit.secrets import mask
 from sqlalchemy import select, update
 
 from . import SERVICE, events_out
@@ -53,5 +54,7 @@ class Onboarding:
 
 async def connected(session, creator_id: uuid.UUID, account_id: str) -> None:
     """A payout account was connected: announced (hashed) as a PAYOUT_ACCOUNT signal."""
-    await outbox.publish_all(session, events_out.account_signals(
-        creator_id, [("PAYOUT_ACCOUNT", f"STRIPE:{account_id}")], utcnow()), source=SERVICE)
+    await outbox.publish_all(session, [*events_out.account_signals(
+        creator_id, [("PAYOUT_ACCOUNT", f"STRIPE:{account_id}")], utcnow()),
+        events_out.payout_account_changed(creator_id, "STRIPE", f"the Stripe account {mask(account_id)}", utcnow())],
+        source=SERVICE)

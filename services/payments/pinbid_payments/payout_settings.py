@@ -69,8 +69,11 @@ class PayoutSettingsService:
             await session.flush()
             observed = [("PAYOUT_ACCOUNT", account) for account in payout_accounts(clean) - payout_accounts(current)]
             observed += sorted(crossing_signals(clean) - crossing_signals(current))
-            await outbox.publish_all(session, events_out.account_signals(creator_id, observed, utcnow()),
-                                     source=SERVICE)
+            events: list = events_out.account_signals(creator_id, observed, utcnow())
+            if payout_accounts(clean) - payout_accounts(current):
+                events.append(events_out.payout_account_changed(creator_id, clean.payout_method,
+                                                                described_account(clean), utcnow()))
+            await outbox.publish_all(session, events, source=SERVICE)
         return masked(clean)
 
 
@@ -129,6 +132,13 @@ def masked_value(field: str, value: str | None) -> str | None:
         local, _, domain = value.partition("@")
         return f"{local[:1]}{MASK_PREFIX}@{domain}"  # enough for the creator to recognise it
     return mask(value)
+
+
+def described_account(s: PayoutSettings) -> str:
+    """Where payouts go, masked, in words for the creator's notice."""
+    if s.payout_method == "PAYPAL":
+        return f"the PayPal address {masked_value('paypal_email', s.paypal_email)}"
+    return f"the bank account {masked_value('bank_account', s.bank_account)}"
 
 
 def masked(s: PayoutSettings) -> PayoutSettings:

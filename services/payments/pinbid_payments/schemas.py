@@ -6,6 +6,8 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
+from pinbid_kit.events.trust import DisputeOutcome
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
 from .domain import disputes
@@ -157,7 +159,7 @@ class OutcomeMovesOut(ApiModel):
     already paid out, so owed by the creator and recovered from their next earnings; `toCreator`: released to the
     creator at once (CONTINUE: what the dispute held)."""
 
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     to_brand: Money
     from_creator: Money
     paid_out: Money
@@ -190,4 +192,4 @@ class DisputeMoneyOut(ApiModel):
 
 
 class RefundIn(ApiModel):
-    reason: Annotated[MultilineText, Field(min_length=1, max_length=1000)]
+    reason: Annotated[MultilineText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]

@@ -9,7 +9,7 @@ SANDBOX_WEBHOOK_SECRET = "whsec_pinbid_sandbox_not_a_secret"
 
 
 class PaymentsSettings(KitSettings):
-    model_config = SettingsConfigDict(env_prefix="PAYMENTS_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PAYMENTS_")
     keeps_secrets_at_rest = True
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_payments"

@@ -8,6 +8,7 @@ import uuid
 from datetime import datetime, timedelta
 
 from pinbid_kit.events import EventData
+from pinbid_kit.events.trust import CONTINUE, REFUND_ALL, REFUND_UNEARNED
 from sqlalchemy import delete, exists, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -178,13 +179,13 @@ async def decided(session: AsyncSession, events: Events, payment: Payment, *, di
     if stored is None:
         return False  # decided before: a redelivery
     await session.flush()
-    if outcome == "CONTINUE":
+    if outcome == CONTINUE:
         if payment.awaits_acceptance and payment.accepted_at is None:
             payment.accepted_at = at
         cents, tx = await release_due(session, events, payment, at, kind="DISPUTE_CONTINUE")
         await _settled(session, events, payment, dispute_id, outcome, at=at, released_cents=cents,
                        transaction_ids=[tx] if tx else [])
-    elif outcome == "REFUND_UNEARNED":
+    elif outcome == REFUND_UNEARNED:
         if not await end_early(session, payment, at=at, reason="DISPUTE") or payment.early_refunded_at is not None:
             await _settled(session, events, payment, dispute_id, outcome, at=at, transaction_ids=[])
     elif not request_full_refund(payment, at=at, reason="dispute_refund_all"):
@@ -233,9 +234,9 @@ async def early_refund_done(session: AsyncSession, events: Events, payment: Paym
     earning.refunded_cents = back.creator_cents
     payment.early_refunded_at, payment.early_refund_next_at = now, None
     events.append(events_out.payment_partially_refunded(payment, back.refund_cents))
-    dispute_id = await _unsettled(session, payment, "REFUND_UNEARNED")
+    dispute_id = await _unsettled(session, payment, REFUND_UNEARNED)
     if dispute_id is not None:
-        await _settled(session, events, payment, dispute_id, "REFUND_UNEARNED", at=now,
+        await _settled(session, events, payment, dispute_id, REFUND_UNEARNED, at=now,
                        refunded_cents=back.refund_cents, transaction_ids=[tx])
 
 
@@ -285,8 +286,8 @@ async def reverse(session: AsyncSession, events: Events, payment: Payment, *, no
         if debt.transaction is not None:
             await recovery.recovered(session, events, payment.creator_id, releases, debt, owed=done.owed_after,
                                      transaction_id=transactions[-1], currency=payment.currency, at=now)
-    dispute_id = await _unsettled(session, payment, "REFUND_ALL")
+    dispute_id = await _unsettled(session, payment, REFUND_ALL)
     if dispute_id is not None:
-        await _settled(session, events, payment, dispute_id, "REFUND_ALL", at=now, refunded_cents=done.to_buyer,
+        await _settled(session, events, payment, dispute_id, REFUND_ALL, at=now, refunded_cents=done.to_buyer,
                        recovered_cents=done.taken_back, owed_cents=done.owed, transaction_ids=refund_transactions)
     return done

@@ -12,20 +12,12 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import CommentPinned, PlacementCompleted
-from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_kit.tokens import TokenSigner
 from pinbid_payments import bookkeeping
 from pinbid_payments.app import build
 from pinbid_payments.settings import PaymentsSettings
-from pinbid_testing import MovableClock, client
+from pinbid_testing import MovableClock, bearer_for, client, deliver, outbox_events
 from sqlalchemy import text
-
-
-@pytest.fixture(scope="session")
-def keys(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("keys")
-    private, public = folder / "jwt.pem", folder / "jwt.pub"
-    generate_keypair(private, public)
-    return TokenSigner(private.read_bytes(), ttl_seconds=3600), public
 
 
 @dataclass
@@ -42,12 +34,10 @@ class Harness:
         return self.service.db
 
     def token(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+        return bearer_for(self.signer, user_id, role)
 
     async def deliver(self, data: EventData, source: str = "marketplace") -> Envelope:
-        envelope = Envelope(type=data.event_type, source=source, data=data.payload())
-        await self.service.consumers.dispatch(envelope, {})
-        return envelope
+        return await deliver(self.service, data, source=source)
 
     async def approve(self, price_cents: int = 10_000, *, buyer=None, creator=None) -> BidApproved:
         event = BidApproved(bid_id=uuid.uuid4(), slot_id=uuid.uuid4(), slot_title="Summer drop reel",
@@ -86,8 +76,7 @@ class Harness:
             return (await session.execute(text(sql), params)).all()
 
     async def events(self, event_type: str) -> list[dict]:
-        rows = await self.rows("SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
-        return [r[0]["data"] for r in rows]
+        return await outbox_events(self.db, event_type)
 
     async def status(self, approved: BidApproved) -> str:
         return await self.scalar("SELECT status FROM payments WHERE bid_id = :b", b=approved.bid_id)
@@ -106,11 +95,11 @@ def make_settings(database_url: str, public_key, **overrides) -> PaymentsSetting
 
 
 @pytest.fixture
-async def make_harness(new_database, keys):
+async def make_harness(new_database, jwt_keys):
     made: list[Harness] = []
 
     async def make(**overrides) -> Harness:
-        signer, public = keys
+        signer, public = jwt_keys
         clock = MovableClock(overrides.pop("now", datetime(2026, 11, 18, 12, 0, tzinfo=UTC)))
         url = overrides.pop("database_url", None) or new_database("pinbid_payments")
         settings = make_settings(url, public, **overrides)

@@ -5,18 +5,19 @@ is its own, so "Looks right" and a report are recorded in the order they won; th
 import uuid
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
-from .domain.trust import Acceptance, Refusal, acceptance_refused, report_refused
+from .domain.trust import BRAND, Acceptance, Refusal, acceptance_refused, report_refused
 from .models import Placement
-from .queries import NO_PLACEMENT, TrustView, trust_view
+from .queries import NO_PLACEMENT, TrustView, trust_state, trust_view
 
 
 def refuse_if(refused: Refusal | None) -> None:
@@ -43,7 +44,7 @@ class BrandAcceptance:
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
             now = self.clock()  # once the row is ours
-            running = placement.status in {Status.PINNED, Status.COMPLETED}
+            running = trust_state(placement, None).running
             # the open dispute is read (and locked) only once the placement's own state allows "Looks right"
             refuse_if(acceptance_refused(running, placement.acceptance, disputed=False))
             refuse_if(acceptance_refused(running, placement.acceptance,
@@ -51,8 +52,8 @@ class BrandAcceptance:
             placement.acceptance = Acceptance.ACCEPTED
             placement.accepted_at = now
             placement.accepted_by = "BRAND"
-            await events_out.publish_all(session, [events_out.placement_accepted(placement, now, "BRAND")])
-            return await trust_view(session, placement)
+            await outbox.publish_all(session, [events_out.placement_accepted(placement, now, "BRAND")], source=SERVICE)
+            return await trust_view(session, placement, BRAND, now)
 
     async def report(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, reason: str) -> TrustView:
         """"Report a problem" in the window, or "no longer pinned" at any time while the placement runs: a dispute
@@ -60,9 +61,9 @@ class BrandAcceptance:
         async with self.db.transaction() as session:
             placement = await self._brand_placement(session, buyer_id, bid_id)
             now = self.clock()  # once the row is ours (see accept)
-            pinned = placement.status == Status.PINNED
+            pinned = trust_state(placement, None).pinned
             refuse_if(report_refused(pinned, disputed=False))  # (see accept)
             refuse_if(report_refused(pinned, disputed=await locked_open_dispute(session, bid_id) is not None))
-            dispute, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)
-            await events_out.publish_all(session, [disputed])
-            return TrustView(placement, (await trust_view(session, placement)).evidence, dispute)
+            _, disputed = await open_dispute(session, placement, reason, "BRAND", now, self.dispute_answer)
+            await outbox.publish_all(session, [disputed], source=SERVICE)
+            return await trust_view(session, placement, BRAND, now)

@@ -11,6 +11,7 @@ from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 from pinbid_kit.objects import StoredObject
+from pinbid_kit.product_rules import REASON_MAX_LENGTH, SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES
 
 from .acceptance import BrandAcceptance
 from .connections import Connections, connection_of
@@ -18,7 +19,6 @@ from .decoding import Decoding
 from .disputes import Disputes
 from .domain import sandbox_owner
 from .domain.placement import Status
-from .domain.trust import Outcome
 from .evidence import CreatorEvidence
 from .links import Link, Links, Unfollowable
 from .models import PinSession
@@ -48,6 +48,9 @@ from .schemas import (
     PinMethodOut,
     PinStateOut,
     PlacementAcceptanceOut,
+    PlacementActionOut,
+    PlacementActionsOut,
+    PlacementAnswerOut,
     PlacementEvidenceOut,
     PlacementRecheckOut,
     PlacementReportIn,
@@ -55,7 +58,7 @@ from .schemas import (
     ResultsOut,
     _money,
 )
-from .screenshots import Screenshot, check, read_upload
+from .screenshots import MAX_PIXELS, Screenshot, check, read_upload
 from .settings import SocialSettings
 
 STATE_COOKIE = "pinbid_ig_state"
@@ -183,11 +186,13 @@ async def pin_comment(bid_id: uuid.UUID, principal: Influencer, pins: PinsDep) -
                          status=pinned.status, detail=detail)
 
 
+_TYPES = list(SCREENSHOT_TYPES.values())
 SCREENSHOT_FORM = {"requestBody": {"required": False, "content": {"multipart/form-data": {"schema": {
     "type": "object", "properties": {
         "screenshot": {"type": "string", "format": "binary",
-                       "description": "JPEG, PNG or WebP, at most 5 MB and 40 megapixels"},
-        "note": {"type": "string", "maxLength": 1000}}}}}}}
+                       "description": f"{', '.join(_TYPES[:-1])} or {_TYPES[-1]}, at most "
+                                      f"{SCREENSHOT_MAX_BYTES // 2**20} MB and {MAX_PIXELS // 10**6} megapixels"},
+        "note": {"type": "string", "maxLength": REASON_MAX_LENGTH}}}}}}}
 UPLOAD_ERRORS = {413: {"description": "the body is over the limit"},
                  422: {"description": "screenshot_required, not_an_image or image_too_large"}}
 
@@ -244,7 +249,7 @@ async def set_pin_method(body: PinMethodIn, principal: Influencer, pin_login: Pi
 
 
 def trust_out(view: TrustView) -> PlacementTrustOut:
-    p, d = view.placement, view.dispute
+    p, d, a = view.placement, view.dispute, view.actions
     base = f"/api/instagram/placements/{p.bid_id}/evidence"
     return PlacementTrustOut(
         method="MANUAL" if p.pin_method == MANUAL else "SESSION",
@@ -258,7 +263,11 @@ def trust_out(view: TrustView) -> PlacementTrustOut:
             id=d.id, status=d.status, reason=d.reason, reporter=d.reporter, reported_at=d.reported_at,
             creator_note=d.creator_note, answer_by=d.answer_by, answered_at=d.answered_at, outcome=d.outcome,
             decision_reason=d.decision_reason, decided_at=d.decided_at),
-        ended=p.status == Status.ENDED, end_reason=p.end_reason)
+        ended=p.status == Status.ENDED, end_reason=p.end_reason,
+        actions=PlacementActionsOut(
+            accept=PlacementActionOut(open=a.accept.open, until=a.accept.until),
+            report=PlacementActionOut(open=a.report.open, until=a.report.until),
+            answer=PlacementAnswerOut(open=a.answer.open, until=a.answer.until, kind=a.answer.kind)))
 
 
 IMAGE = {200: {"content": {"image/jpeg": {}, "image/png": {}, "image/webp": {}},
@@ -360,7 +369,7 @@ async def decide_dispute(dispute_id: uuid.UUID, body: DisputeDecisionIn, princip
     """The operator's decision, once (409 already_decided): CONTINUE, REFUND_UNEARNED or REFUND_ALL (the
     placement ends). Only after the creator's answer or its window (409 awaiting_answer), unless
     `decideNowReason` says why not to wait."""
-    return dispute_detail(await trust.decide(principal.user_id, dispute_id, Outcome(body.outcome), body.reason,
+    return dispute_detail(await trust.decide(principal.user_id, dispute_id, body.outcome, body.reason,
                                              decide_now=body.decide_now_reason))
 
 

@@ -53,7 +53,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
     tracker = PinTracker(db, providers, box, interval=interval, batch=settings.pin_sync_batch,
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(SERVICE, db)
-    handlers.register(consumers, pins)
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(pins))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import TypeVar
 from urllib.parse import urlencode
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, InstagramUnauthorized
@@ -22,7 +23,7 @@ from sqlalchemy import delete, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .domain.oauth_state import OAuthState, StateRejected, read_state, sign_state
 from .domain.stats import PostFigures, ProfileStats, profile_stats
@@ -60,16 +61,18 @@ class Connected:
     connection_id: uuid.UUID
 
 
+@dataclass(eq=False)
 class Connections:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, state_key: bytes,
-                 settings: SocialSettings, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.state_key = state_key
-        self.settings = settings
-        self.clock = clock
-        self.public_url = settings.public_url.rstrip("/")
+    db: Database
+    providers: Providers
+    box: SecretBox
+    state_key: bytes
+    settings: SocialSettings
+    clock: Clock
+
+    @property
+    def public_url(self) -> str:
+        return self.settings.public_url.rstrip("/")
 
     # --- OAuth ------------------------------------------------------------------------------
     async def start(self, user_id: uuid.UUID) -> ConnectStart:
@@ -171,10 +174,10 @@ class Connections:
             await session.execute(insert(Connection).values(user_id=user_id, connected_at=self.clock(), **values)
                                   .on_conflict_do_update(index_elements=[Connection.user_id], set_=values))
             await self._replace_posts(session, user_id, media)
-            await events_out.publish_all(session, [
+            await outbox.publish_all(session, [
                 events_out.account_connected(user_id, profile, stats),
                 events_out.media_synced(user_id, profile.id, media),
-                events_out.instagram_account_signal(user_id, profile.id, self.clock())])
+                events_out.instagram_account_signal(user_id, profile.id, self.clock())], source=SERVICE)
         return connection_id
 
     async def _replace_posts(self, session: AsyncSession, user_id: uuid.UUID, media: list[Media]) -> None:
@@ -217,7 +220,7 @@ class Connections:
             events: list[EventData] = [events_out.media_synced(user_id, profile.id, media)]
             if changed:
                 events.append(events_out.account_updated(user_id, profile, stats))
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
 
     async def disconnect(self, user_id: uuid.UUID) -> bool:
         async with self.db.transaction() as session:
@@ -227,7 +230,7 @@ class Connections:
                 return False
             await session.execute(delete(Post).where(Post.user_id == user_id))
             await session.execute(delete(PinSession).where(PinSession.user_id == user_id))
-            await events_out.publish_all(session, [events_out.account_disconnected(user_id)])
+            await outbox.publish_all(session, [events_out.account_disconnected(user_id)], source=SERVICE)
             return True
 
     async def refresh_tokens(self, *, limit: int = 50) -> int:
@@ -261,7 +264,7 @@ class Connections:
                 connection.token_expires_at = grant.expires_at
                 connection.refresh_failures = 0
                 refreshed += 1
-            await events_out.publish_all(session, disconnected)
+            await outbox.publish_all(session, disconnected, source=SERVICE)
         return refreshed
 
 

@@ -2,21 +2,23 @@
 once-only decision, and the end of a placement on a refund (an operator's REFUND_* or payments' full refund).
 
 The functions here change rows in the caller's transaction and return the events the change causes; the use case
-that calls them collects its events and writes them once (`events_out.publish_all`)."""
+that calls them collects its events and writes them once (`outbox.publish_all`)."""
 
 import uuid
 from datetime import datetime, timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events import EventData
+from pinbid_kit.events.trust import REFUND_ALL, DisputeOutcome, ends_placement
 from sqlalchemy import or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .domain.placement import Status
-from .domain.trust import ENDED_BY, Acceptance, Outcome, awaiting_answer, ends_placement
+from .domain.trust import ENDED_BY, Acceptance, awaiting_answer
 from .models import Dispute, DisputeStep, Placement
 from .queries import NO_DISPUTE, DisputeDetail, TrustQueries
 
@@ -65,7 +67,7 @@ async def close_disputes_on_refund(session: AsyncSession, bid_id: uuid.UUID, rea
     the refund's reason; no DisputeDecided (the money already went back)."""
     closed = (await session.execute(
         update(Dispute).where(Dispute.bid_id == bid_id, Dispute.status == "OPEN")
-        .values(status="DECIDED", outcome="REFUND_ALL", decision_reason=reason, decided_at=now)
+        .values(status="DECIDED", outcome=REFUND_ALL, decision_reason=reason, decided_at=now)
         .returning(Dispute.id))).scalars().all()
     for dispute_id in closed:
         session.add(step(dispute_id, now, f"Closed: {reason}", "PAYMENTS"))
@@ -79,7 +81,7 @@ class Disputes:
         self.queries = queries
         self.clock = clock
 
-    async def decide(self, operator_id: uuid.UUID, dispute_id: uuid.UUID, outcome: Outcome, reason: str, *,
+    async def decide(self, operator_id: uuid.UUID, dispute_id: uuid.UUID, outcome: DisputeOutcome, reason: str, *,
                      decide_now: str | None = None) -> DisputeDetail:
         """Once, and only when both sides have spoken: after the creator's answer or once its window closed;
         before that only with `decide_now`, the operator's reason for not waiting, written to the history and the
@@ -93,7 +95,7 @@ class Disputes:
             decided = (await session.execute(
                 update(Dispute).where(Dispute.id == dispute_id, Dispute.status == "OPEN",
                                       true() if decide_now else spoken)
-                .values(status="DECIDED", outcome=outcome.value, decision_reason=reason, decided_by=operator_id,
+                .values(status="DECIDED", outcome=outcome, decision_reason=reason, decided_by=operator_id,
                         decided_at=now).returning(Dispute.id))).first()
             if decided is None:
                 found = await session.get(Dispute, dispute_id)
@@ -113,8 +115,8 @@ class Disputes:
             by = f"OPERATOR {operator_id}"
             if early:
                 session.add(step(dispute.id, now, f"Decided before the creator's answer: {decide_now}", by))
-            session.add(step(dispute.id, now, f"Decided {outcome.value}: {reason}", by))
-            audit = f"{outcome.value}: {reason}" + (f" (decided now, before the creator's answer: {decide_now})"
+            session.add(step(dispute.id, now, f"Decided {outcome}: {reason}", by))
+            audit = f"{outcome}: {reason}" + (f" (decided now, before the creator's answer: {decide_now})"
                                                     if early else "")
             events = [events_out.dispute_decided(placement, dispute),
                       events_out.operator_action(operator_id, "dispute.decide_now" if early else "dispute.decide",
@@ -126,5 +128,5 @@ class Disputes:
                 # PlacementAccepted follows (acceptedBy stays empty: neither the brand nor silence accepted it)
                 placement.acceptance = Acceptance.ACCEPTED
                 placement.accepted_at = now
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
         return await self.queries.dispute(dispute_id)

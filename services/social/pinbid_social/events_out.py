@@ -1,12 +1,10 @@
-"""The integration events social announces, built from what it read from Instagram and from its rows, and
-recorded in the session's transaction."""
+"""The integration events social announces, built from what it read from Instagram and from its rows. Only built
+here: the use case that causes them collects its events and writes them once, in its own transaction
+(`outbox.publish_all`)."""
 
 import uuid
 from datetime import datetime
 
-from pinbid_kit import outbox
-from pinbid_kit.envelope import Envelope
-from pinbid_kit.events import EventData
 from pinbid_kit.events.social import (
     AccountConnected,
     AccountDisconnected,
@@ -28,18 +26,11 @@ from pinbid_kit.events.social import (
     SocialOperatorAction,
     SyncedPost,
 )
-from pinbid_kit.events.trust import signal_hash
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE
 from .domain.placement import Due
 from .domain.stats import ProfileStats
 from .models import Dispute, Placement
 from .ports import Media, Profile
-
-
-async def publish_all(session: AsyncSession, events: list[EventData]) -> list[Envelope]:
-    return await outbox.publish_all(session, events, source=SERVICE)
 
 
 def _profile(stats: ProfileStats) -> CreatorProfile:
@@ -54,10 +45,8 @@ def account_connected(user_id: uuid.UUID, profile: Profile, stats: ProfileStats)
 
 def instagram_account_signal(user_id: uuid.UUID, instagram_id: str, observed_at: datetime) -> SocialAccountSignal:
     """The user holds this Instagram account: only its hash leaves social (pinbid_kit.events.trust)."""
-    value_hash = signal_hash("INSTAGRAM_ACCOUNT", instagram_id)
-    assert value_hash is not None, "an Instagram account always has an id"
-    return SocialAccountSignal(user_id=user_id, kind="INSTAGRAM_ACCOUNT", value_hash=value_hash,
-                               observed_at=observed_at)
+    [signal] = SocialAccountSignal.observed(user_id, [("INSTAGRAM_ACCOUNT", instagram_id)], observed_at)
+    return signal  # an Instagram account always has an id
 
 
 def account_updated(user_id: uuid.UUID, profile: Profile, stats: ProfileStats) -> AccountUpdated:
@@ -76,15 +65,15 @@ def media_synced(user_id: uuid.UUID, instagram_id: str, media: list[Media]) -> M
         for m in media])
 
 
-async def comment_pinned(session: AsyncSession, placement: Placement, comment_id: str, text: str,
-                         pinned_at: datetime, method: str, *, accept_by: datetime | None = None) -> None:
-    await outbox.publish(session, CommentPinned(
+def comment_pinned(placement: Placement, comment_id: str, text: str, pinned_at: datetime, method: str, *,
+                   accept_by: datetime | None = None) -> CommentPinned:
+    return CommentPinned(
         bid_id=placement.bid_id, slot_id=placement.slot_id, creator_id=placement.creator_id,
         buyer_id=placement.buyer_id, comment_id=comment_id, comment_text=text, pinned_at=pinned_at, method=method,
-        awaits_acceptance=accept_by is not None, accept_by=accept_by), source=SERVICE)
+        awaits_acceptance=accept_by is not None, accept_by=accept_by)
 
 
-# trust (issue 22): each recorded in the transaction of the change it announces
+# trust (issue 22)
 def _parties(placement: Placement) -> dict:
     return {"bid_id": placement.bid_id, "slot_id": placement.slot_id, "creator_id": placement.creator_id,
             "buyer_id": placement.buyer_id}
@@ -127,7 +116,7 @@ def placement_ended(placement: Placement, reason: str, at: datetime) -> Placemen
                           reason=reason, ended_at=at)
 
 
-# the tracker's: built for one statement that writes a whole run's events (publish_all)
+# the tracker's: a run's events are written together, once
 def comment_metrics_updated(due: Due, likes: int, replies: int, clicks: int) -> CommentMetricsUpdated:
     return CommentMetricsUpdated(bid_id=due.bid_id, likes=likes, replies=replies, clicks=clicks)
 

@@ -6,17 +6,18 @@ refuses it, so nothing is kept for a refused upload."""
 import uuid
 from datetime import datetime
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.objects import ObjectStore
 from sqlalchemy import select
 
-from . import events_out
+from . import SERVICE, events_out
 from .disputes import locked_open_dispute, step
-from .domain.trust import ANSWER, Refusal, awaited, recheck_open
+from .domain.trust import ANSWER, CREATOR, Refusal, recheck_open
 from .models import Dispute, Evidence, Placement
-from .queries import NO_PLACEMENT, TrustView, trust_view
+from .queries import NO_PLACEMENT, TrustView, trust_state, trust_view
 from .screenshots import Screenshot
 
 
@@ -41,9 +42,7 @@ def _recheck_open(placement: Placement) -> bool:
 
 def _awaited(placement: Placement, dispute: Dispute | None, now: datetime) -> str:
     """What a screenshot from the creator answers now (ANSWER or RECHECK); a 409 saying why when nothing waits."""
-    kind = awaited(dispute_open=dispute is not None, dispute_answered_at=dispute and dispute.answered_at,
-                   dispute_answer_by=dispute and dispute.answer_by, recheck_is_open=_recheck_open(placement),
-                   recheck_answer_by=placement.recheck_answer_by, now=now)
+    kind = trust_state(placement, dispute).awaited(now)
     if isinstance(kind, Refusal):
         raise Conflict(kind.message, code=kind.code)
     return kind
@@ -100,5 +99,5 @@ class CreatorEvidence:
                 placement.recheck_answered_at = now
             session.add(evidence_row(bid_id, kind, key, shot, creator_id, now))
             await session.flush()
-            await events_out.publish_all(session, events)
-            return await trust_view(session, placement)
+            await outbox.publish_all(session, events, source=SERVICE)
+            return await trust_view(session, placement, CREATOR, now)

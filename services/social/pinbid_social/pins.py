@@ -6,10 +6,11 @@ The creator's pinning login and pin method are `pin_login.py`'s."""
 import logging
 import random
 import uuid
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from datetime import timedelta
 
 from pinbid_kit import instagram_rules as ig
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, InstagramUnauthorized, NotFound, NotYet
@@ -17,7 +18,7 @@ from pinbid_kit.objects import ObjectStore
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import delete, or_, update
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .connections import connection_of, provider_call
 from .domain.placement import MANUAL, SESSION, Status, can_pin, ends_at
@@ -48,19 +49,18 @@ class Pinned:
     status: str
 
 
+@dataclass(eq=False)
 class Pins:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, sync_interval: timedelta,
-                 clock: Clock, objects: ObjectStore, acceptance: timedelta = timedelta(hours=72),
-                 recheck_answer: timedelta = timedelta(hours=24), rng: random.Random | None = None):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.sync_interval = sync_interval
-        self.clock = clock
-        self.objects = objects
-        self.acceptance = acceptance
-        self.recheck_answer = recheck_answer
-        self.rng = rng or random.SystemRandom()
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    sync_interval: timedelta
+    clock: Clock
+    objects: ObjectStore
+    acceptance: timedelta = timedelta(hours=72)
+    recheck_answer: timedelta = timedelta(hours=24)
+    rng: random.Random = field(default_factory=random.SystemRandom)
 
     # --- the buyer's comments -------------------------------------------------------------------
     async def buyer_comments(self, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> list[Comment]:
@@ -268,8 +268,8 @@ class Pins:
             if proof is not None:
                 key, shot, by = proof
                 session.add(evidence_row(placement.bid_id, "PIN", key, shot, by, now))
-            await events_out.comment_pinned(session, placement, comment_id, text, now, method,
-                                            accept_by=trust.get("accept_by"))
+            await outbox.publish_all(session, [events_out.comment_pinned(
+                placement, comment_id, text, now, method, accept_by=trust.get("accept_by"))], source=SERVICE)
         log.info("pinned the comment of bid %s", placement.bid_id)
         return Pinned(bid_id=placement.bid_id, comment_id=comment_id, comment_text=text, status=Status.PINNED)
 

@@ -6,7 +6,7 @@ here too: its brand, its creator or an operator; anyone else gets a 404."""
 import logging
 import uuid
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from .connections import Connections, connection_of
 from .domain.placement import SESSION, Status, pin_actions
-from .domain.trust import KIND_ORDER, awaiting_answer
+from .domain.trust import BRAND, CREATOR, KIND_ORDER, Actions, TrustState, actions, awaiting_answer
 from .models import BidComment, Dispute, DisputeStep, Evidence, Placement, Post, Slot, User
 
 log = logging.getLogger("pinbid.social.posts")
@@ -100,6 +100,7 @@ class TrustView:
     placement: Placement
     evidence: list[Evidence]
     dispute: Dispute | None
+    actions: Actions  # what the viewer may do now, and by when
 
 
 @dataclass(frozen=True)
@@ -124,13 +125,31 @@ async def evidence_of(session: AsyncSession, bid_id: uuid.UUID) -> list[Evidence
     return sorted(found, key=lambda e: (e.uploaded_at, KIND_ORDER.get(e.kind, 9)))
 
 
-async def trust_view(session: AsyncSession, placement: Placement) -> TrustView:
-    """The placement as its trust screen shows it, read in the caller's transaction (a use case answers with what
-    it wrote)."""
+def trust_state(placement: Placement, dispute: Dispute | None) -> TrustState:
+    """The placement as the trust rules read it; `dispute` is its latest (open or decided) or None."""
+    is_open = dispute is not None and dispute.status == "OPEN"
+    return TrustState(status=placement.status, acceptance=placement.acceptance, accept_by=placement.accept_by,
+                      dispute_open=is_open, dispute_answered_at=dispute.answered_at if is_open else None,
+                      dispute_answer_by=dispute.answer_by if is_open else None,
+                      recheck_requested_at=placement.recheck_requested_at,
+                      recheck_answered_at=placement.recheck_answered_at,
+                      recheck_missed_at=placement.recheck_missed_at, recheck_answer_by=placement.recheck_answer_by)
+
+
+def viewer_of(placement: Placement, user_id: uuid.UUID) -> str | None:
+    """The side of the placement `user_id` is on: BRAND, CREATOR, or None (an operator)."""
+    return BRAND if user_id == placement.buyer_id else CREATOR if user_id == placement.creator_id else None
+
+
+async def trust_view(session: AsyncSession, placement: Placement, viewer: str | None, now: datetime) -> TrustView:
+    """The placement as its trust screen shows it to `viewer` at `now`, read in the caller's transaction (a use
+    case answers with what it wrote)."""
     evidence = await evidence_of(session, placement.bid_id)
+    # the latest dispute; of two reported at one moment (a frozen clock), the open one
     dispute = (await session.scalars(select(Dispute).where(Dispute.bid_id == placement.bid_id)
-                                     .order_by(Dispute.reported_at.desc()).limit(1))).first()
-    return TrustView(placement, evidence, dispute)
+                                     .order_by(Dispute.reported_at.desc(), (Dispute.status == "OPEN").desc())
+                                     .limit(1))).first()
+    return TrustView(placement, evidence, dispute, actions(viewer, trust_state(placement, dispute), now))
 
 
 def _may_see(principal: Principal, placement: Placement | None) -> None:
@@ -159,7 +178,7 @@ class TrustQueries:
             placement = await session.get(Placement, bid_id)
             _may_see(principal, placement)
             assert placement is not None
-            return await trust_view(session, placement)
+            return await trust_view(session, placement, viewer_of(placement, principal.user_id), self.clock())
 
     async def evidence(self, principal: Principal, bid_id: uuid.UUID, evidence_id: uuid.UUID) -> StoredObject:
         async with self.db.transaction() as session:

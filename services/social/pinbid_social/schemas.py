@@ -7,6 +7,8 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, PlainText
+from pinbid_kit.events.trust import DisputeOutcome
+from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
 from .models import Slot
@@ -170,7 +172,7 @@ class PinCommentOut(ApiModel):
 
 
 # --- trust (issue 22) ------------------------------------------------------------------------------------
-Reason = Annotated[PlainText, Field(min_length=1, max_length=1000)]
+Reason = Annotated[PlainText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]
 
 
 class PlacementAcceptanceOut(ApiModel):
@@ -202,9 +204,29 @@ class DisputeOut(ApiModel):
     creator_note: str | None
     answer_by: datetime
     answered_at: datetime | None
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    outcome: DisputeOutcome | None
     decision_reason: str | None
     decided_at: datetime | None
+
+
+class PlacementActionOut(ApiModel):
+    open: bool = Field(description="the viewer may do it now")
+    until: datetime | None = Field(description="while open, the moment it closes (null: no deadline)")
+
+
+class PlacementAnswerOut(PlacementActionOut):
+    kind: Literal["ANSWER", "RECHECK"] | None = Field(
+        description="while open, what the screenshot answers: the open dispute or the fresh-screenshot request")
+
+
+class PlacementActionsOut(ApiModel):
+    """What the person asking may do to the placement now, and by when, by the rules the changes are checked with:
+    the brand's accept ("Looks right") and report, the creator's answer (a screenshot); all closed for others."""
+
+    accept: PlacementActionOut
+    report: PlacementActionOut = Field(description='"Report a problem" while accept is open, else "no longer '
+                                                   'pinned"')
+    answer: PlacementAnswerOut
 
 
 class PlacementTrustOut(ApiModel):
@@ -215,6 +237,7 @@ class PlacementTrustOut(ApiModel):
     dispute: DisputeOut | None
     ended: bool
     end_reason: str | None
+    actions: PlacementActionsOut
 
 
 class PlacementReportIn(ApiModel):
@@ -225,7 +248,7 @@ class DisputeDecisionIn(ApiModel):
     """`decideNowReason`: required to decide while the creator may still answer (else 409 awaiting_answer), and
     written to the dispute's history and the audit log."""
 
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     reason: Reason
     decide_now_reason: Reason | None = None
 
@@ -246,7 +269,7 @@ class DisputeListItemOut(ApiModel):
     buyer_name: str | None
     amount: Money | None
     post_url: str | None
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"] | None
+    outcome: DisputeOutcome | None
     decided_at: datetime | None
     awaiting_answer: bool = Field(description="open, not answered, and the creator may still answer: a decision "
                                               "needs decideNowReason")

@@ -14,15 +14,16 @@ from dataclasses import dataclass
 
 from PIL import ExifTags, Image, ImageFile, UnidentifiedImageError
 from pinbid_kit.errors import ApiError, Invalid
+from pinbid_kit.product_rules import REASON_MAX_LENGTH, SCREENSHOT_MAX_BYTES, SCREENSHOT_TYPES
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import Request
 
-MAX_BYTES = 5 * 1024 * 1024
+MAX_BYTES = SCREENSHOT_MAX_BYTES
 MAX_PIXELS = 40_000_000
 WEBP_MAX_SIDE = 16383  # libwebp's encoder limit; a lossless header can claim 16384
-FORM_OVERHEAD = 64 * 1024  # the multipart boundaries, headers and a note of at most 1000 characters
-FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+FORM_OVERHEAD = 64 * 1024  # the multipart boundaries, headers and a note (REASON_MAX_LENGTH)
+FORMATS = {name.upper(): content_type for content_type, name in SCREENSHOT_TYPES.items()}  # by Pillow's name
 _MARKUP = re.compile(rb"<\s*(script|html|svg|iframe|object|embed|body)\b|<\?php|javascript:", re.IGNORECASE)
 
 DAMAGED = "The image is damaged or incomplete; take the screenshot again."
@@ -97,8 +98,8 @@ async def read_upload(request: Request) -> Upload:
     if isinstance(note, UploadFile):
         raise Invalid("The note is text, not a file.", field="note")
     note = (note or "").strip() or None
-    if note is not None and len(note) > 1000:
-        raise Invalid("The note is longer than 1000 characters.", field="note")
+    if note is not None and len(note) > REASON_MAX_LENGTH:
+        raise Invalid(f"The note is longer than {REASON_MAX_LENGTH} characters.", field="note")
     if data is not None and len(data) > MAX_BYTES:
         raise BodyTooLarge(f"The screenshot is larger than {MAX_BYTES // (1024 * 1024)} MB.")
     return Upload(data or None, note)

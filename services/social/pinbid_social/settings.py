@@ -1,6 +1,7 @@
 from pathlib import Path
 from typing import Literal
 
+from pinbid_kit import web_rules
 from pinbid_kit.objects import ObjectStore, object_store, read_secret
 from pinbid_kit.paths import var_dir
 from pinbid_kit.setting_types import PostgresUrl, WebUrl
@@ -10,7 +11,7 @@ from pydantic_settings import SettingsConfigDict
 
 
 class SocialSettings(KitSettings):
-    model_config = SettingsConfigDict(env_prefix="SOCIAL_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="SOCIAL_")
     keeps_secrets_at_rest = True
 
     database_url: PostgresUrl = "postgresql+psycopg://postgres@127.0.0.1:5432/pinbid_social"
@@ -42,10 +43,14 @@ class SocialSettings(KitSettings):
                                                              "packaged pinbid_social/link_deny_list.txt)")
     instagrapi_delay_seconds: float = Field(default=0.0, ge=0, description="instagrapi's pause between calls")
 
-    # trust (issue 22): the acceptance window, rechecks and disputes on the "I pin in the app" path
-    acceptance_hours: int = Field(default=72, ge=1, description="a MANUAL placement is accepted by silence after")
-    recheck_answer_hours: int = Field(default=24, ge=1, description="time to answer a fresh-screenshot request")
-    dispute_answer_hours: int = Field(default=48, ge=1, description="time for the creator to answer a dispute")
+    # trust (issue 22): the acceptance window, rechecks and disputes on the "I pin in the app" path; the gateway
+    # reads the same variables to show them (pinbid_kit.web_rules)
+    acceptance_hours: int = Field(default=web_rules.DEFAULT_ACCEPTANCE_HOURS, ge=1,
+                                  description="a MANUAL placement is accepted by silence after")
+    recheck_answer_hours: int = Field(default=web_rules.DEFAULT_RECHECK_ANSWER_HOURS, ge=1,
+                                      description="time to answer a fresh-screenshot request")
+    dispute_answer_hours: int = Field(default=web_rules.DEFAULT_DISPUTE_ANSWER_HOURS, ge=1,
+                                      description="time for the creator to answer a dispute")
     trust_every_seconds: float = Field(default=60.0, gt=0, description="the acceptance and recheck job's period")
     decodes_at_once: int = Field(default=1, ge=1, le=8, description="screenshots decoded at once per process (one "
                                                                     "per person in any case): up to 320 MB each")

@@ -10,9 +10,10 @@ run. Provider calls happen outside any transaction; results are applied with con
 import asyncio
 import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
@@ -20,7 +21,7 @@ from pinbid_kit.secrets import SecretBox
 from sqlalchemy import select, text
 from sqlalchemy.dialects.postgresql import insert
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .domain.placement import Due, Observation, Status, Step, days_kept, next_step
 from .links import clicks_of
@@ -85,16 +86,16 @@ class RunReport:
     failed: int = 0
 
 
+@dataclass(eq=False)
 class PinTracker:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, interval: timedelta, batch: int,
-                 concurrency: int, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.interval = interval
-        self.batch = batch
-        self.concurrency = concurrency
-        self.clock = clock
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    interval: timedelta
+    batch: int
+    concurrency: int
+    clock: Clock
 
     async def run_once(self) -> RunReport:
         """Checks every pinned comment that is due, batch after batch."""
@@ -208,4 +209,4 @@ class PinTracker:
                     events.append(events_out.comment_unpinned(d, o.broken or "UNPINNED", now))
             if figures:
                 await session.execute(insert(PlacementFigures).values(figures).on_conflict_do_nothing())
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)

@@ -5,15 +5,17 @@ the events of its run once."""
 
 import logging
 import uuid
+from dataclasses import KW_ONLY, dataclass
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.secrets import SecretBox
 from sqlalchemy import exists, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out
+from . import SERVICE, events_out
 from .adapters import Providers
 from .disputes import locked_open_dispute, open_dispute
 from .domain.placement import Status
@@ -27,15 +29,15 @@ UNPIN_CLAIM = timedelta(minutes=2)
 MISSED_RECHECK = "The creator did not send the fresh screenshot Pinbid asked for in time."
 
 
+@dataclass(eq=False)
 class TrustJobs:
-    def __init__(self, db: Database, providers: Providers, box: SecretBox, *, recheck_answer: timedelta,
-                 dispute_answer: timedelta, clock: Clock):
-        self.db = db
-        self.providers = providers
-        self.box = box
-        self.recheck_answer = recheck_answer
-        self.dispute_answer = dispute_answer
-        self.clock = clock
+    db: Database
+    providers: Providers
+    box: SecretBox
+    _: KW_ONLY
+    recheck_answer: timedelta
+    dispute_answer: timedelta
+    clock: Clock
 
     async def run_once(self) -> dict[str, int]:
         """Accepts by silence, asks for due fresh screenshots, opens disputes for missed ones, unpins ended
@@ -59,7 +61,8 @@ class TrustJobs:
                 placement.acceptance = Acceptance.ACCEPTED
                 placement.accepted_at = now
                 placement.accepted_by = "SILENCE"
-            await events_out.publish_all(session, [events_out.placement_accepted(p, now, "SILENCE") for p in due])
+            await outbox.publish_all(session, [events_out.placement_accepted(p, now, "SILENCE") for p in due],
+                                     source=SERVICE)
         return len(due)
 
     async def _request_rechecks(self) -> int:
@@ -70,8 +73,8 @@ class TrustJobs:
             for placement in due:
                 placement.recheck_requested_at = now
                 placement.recheck_answer_by = now + self.recheck_answer
-            await events_out.publish_all(session, [events_out.recheck_requested(p, now, now + self.recheck_answer)
-                                                   for p in due])
+            await outbox.publish_all(session, [events_out.recheck_requested(p, now, now + self.recheck_answer)
+                                               for p in due], source=SERVICE)
         return len(due)
 
     async def _open_missed_rechecks(self) -> int:
@@ -89,7 +92,7 @@ class TrustJobs:
                     _, disputed = await open_dispute(session, placement, MISSED_RECHECK, "SYSTEM", now,
                                                      self.dispute_answer)
                     events.append(disputed)
-            await events_out.publish_all(session, events)
+            await outbox.publish_all(session, events, source=SERVICE)
         return len(events)
 
     async def _unpin_ended(self) -> int:

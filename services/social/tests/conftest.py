@@ -4,7 +4,6 @@ the test moves (the shared `clock` fixture), signed tokens, and helpers to deliv
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -15,25 +14,18 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.marketplace import BidAwarded, CommentApproved
-from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_kit.tokens import TokenSigner
 from pinbid_social.app import build
 from pinbid_social.settings import SocialSettings
-from pinbid_testing import MovableClock, running
+from pinbid_testing import MovableClock, bearer_for, deliver, outbox_events, running
 from sqlalchemy import text
 
 PUBLIC = "http://pinbid.test"
 
 
-@pytest.fixture(scope="session")
-def keys(tmp_path_factory) -> tuple[TokenSigner, Path]:
-    folder = tmp_path_factory.mktemp("keys")
-    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
-    return TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=3600), folder / "jwt.pub"
-
-
 @pytest.fixture
-def settings(new_database, keys, tmp_path) -> SocialSettings:
-    return SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=keys[1],
+def settings(new_database, jwt_keys, tmp_path) -> SocialSettings:
+    return SocialSettings(database_url=new_database("pinbid_social"), jwt_public_key_file=jwt_keys.public_key,
                           object_store_dir=tmp_path / "objects",
                           encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
                           posts_stale_seconds=300, sandbox_posts_per_account=6)
@@ -50,13 +42,10 @@ class Harness:
         self.sandbox_owners: dict[uuid.UUID, str] = {}  # the sandbox owner cookie each user's browser was given
 
     def auth(self, user_id: uuid.UUID, role: str = "INFLUENCER") -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+        return bearer_for(self.signer, user_id, role)
 
     async def deliver(self, data: EventData, *, at: datetime | None = None) -> Envelope:
-        envelope = Envelope(type=data.event_type, source="test", data=data.payload(),
-                            occurred_at=at or datetime.now(UTC))
-        await self.service.consumers.dispatch(envelope, {})
-        return envelope
+        return await deliver(self.service, data, at=at)
 
     async def award(self, award: BidAwarded) -> None:
         """A won, paid bid whose comment the creator approved, as marketplace announces them: a new text is
@@ -75,9 +64,7 @@ class Harness:
         return user_id
 
     async def events(self, event_type: str | None = None) -> list[dict]:
-        async with self.service.db.transaction() as session:
-            rows = (await session.execute(text("SELECT type, envelope FROM outbox ORDER BY seq"))).all()
-        return [r.envelope["data"] for r in rows if event_type is None or r.type == event_type]
+        return await outbox_events(self.service.db, event_type)
 
     async def sql(self, statement: str, **params):
         async with self.service.db.transaction() as session:
@@ -122,10 +109,10 @@ class Harness:
 
 
 @pytest.fixture
-async def social(settings, keys, clock) -> AsyncIterator[Harness]:
+async def social(settings, jwt_keys, clock) -> AsyncIterator[Harness]:
     service = build(settings, clock=clock)
     service.jobs = []  # tests run the jobs themselves, at the moment they choose
     async with running(service):
-        harness = Harness(service, keys[0], clock)
+        harness = Harness(service, jwt_keys.signer, clock)
         yield harness
         await harness.http.aclose()

@@ -12,6 +12,7 @@ import contextlib
 import itertools
 import os
 import re
+import uuid
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -21,6 +22,7 @@ from pinbid_kit.migrations import upgrade
 from sqlalchemy import make_url
 
 from . import recycling
+from .servers import POSTGRES_URL
 
 PREFIX = "pbt_"
 _OWNED = re.compile(rf"^{PREFIX}(\d+)_")
@@ -55,6 +57,22 @@ def leftovers_of_dead_runs(names: list[str]) -> list[str]:
 def drop_database(server_url: str, name: str) -> None:
     with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def scratch_database(package: str | None = None, *, prefix: str = "bench",
+                    server_url: str = POSTGRES_URL) -> Iterator[str]:
+    """The url of a database of its own for a script (a benchmark): new, migrated with `package`'s migrations when
+    one is given (else empty), and dropped when the block ends, however it ends."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{server_url}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        if package:
+            upgrade(f"{server_url}/{name}", package)
+        yield f"{server_url}/{name}"
+    finally:
+        drop_database(server_url, name)
 
 
 def drop_databases(server_url: str, names: list[str]) -> None:

@@ -1,15 +1,18 @@
 """The fixtures every suite can ask for (registered by the root conftest.py): the test servers, fresh
-databases, captured spans and a movable clock."""
+databases, captured spans, a movable clock and a key pair for tokens."""
 
 import gc
 import itertools
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from pinbid_kit.telemetry import configure_tracing
+from pinbid_kit.tokens import TokenSigner, generate_keypair
 
 from .clock import MovableClock
 from .databases import RunDatabases
@@ -49,6 +52,19 @@ def new_database(run_databases: RunDatabases) -> Iterator[Callable[..., str]]:
 @pytest.fixture
 def clock() -> MovableClock:
     return MovableClock()
+
+
+class JwtKeys(NamedTuple):
+    signer: TokenSigner  # signs tokens as identity does (a day long)
+    public_key: Path  # what a service under test verifies them with (`jwt_public_key_file`)
+
+
+@pytest.fixture(scope="session")
+def jwt_keys(tmp_path_factory: pytest.TempPathFactory) -> JwtKeys:
+    """One EdDSA key pair for the run's tests."""
+    folder = tmp_path_factory.mktemp("keys")
+    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
+    return JwtKeys(TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=24 * 3600), folder / "jwt.pub")
 
 
 @pytest.fixture

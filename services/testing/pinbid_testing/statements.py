@@ -2,6 +2,7 @@
 
 import contextlib
 import contextvars
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -9,12 +10,20 @@ from pinbid_kit.db import Database
 from sqlalchemy import event
 
 _COUNTING: contextvars.ContextVar["Counted | None"] = contextvars.ContextVar("counting", default=None)
+_OUTBOX_INSERT = re.compile(r"\binsert\s+into\s+outbox\b", re.IGNORECASE)
+_NOTIFY = re.compile(r"\bnotify\s+pinbid_outbox\b|\bpg_notify\s*\(", re.IGNORECASE)
 
 
 @dataclass
 class Counted:
     statements: list[str] = field(default_factory=list)
     commits: int = 0  # transactions that commit (a statement in autocommit is not one)
+
+    def outbox_writes(self) -> tuple[int, int]:
+        """(statements inserting into the outbox, statements waking its relay): a use case writes what it causes
+        once, (1, 1) (issue 32)."""
+        return (sum(1 for s in self.statements if _OUTBOX_INSERT.search(s)),
+                sum(1 for s in self.statements if _NOTIFY.search(s)))
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 /** The query keys more than one part of the app reads or updates (the live stream patches them). */
 export const KEYS = {
   notificationPreferences: ['notification-preferences'] as const,
+  secondFactor: ['auth', 'second-factor'] as const,
   buyerDashboard: ['buyer', 'dashboard'] as const,
   buyerBids: ['buyer', 'bids'] as const,
   slots: (q: unknown) => ['marketplace', 'slots', q] as const,

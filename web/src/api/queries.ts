@@ -22,3 +22,8 @@ export const monthlySpendQuery = () => queryOptions({ queryKey: KEYS.monthlySpen
 
 /** GET /instagram/connect → {url}: the provider's authorize page, for a creator's or a brand's connection. */
 export const connectInstagram = async () => unwrap(await api().GET('/instagram/connect'))
+
+/** The account's second factors (TOTP, recovery codes left, passkeys) and whether this session is freshly confirmed:
+ *  Settings shows them, the step-up dialog offers a passkey when there is one. */
+export const secondFactorQuery = () =>
+  queryOptions({ queryKey: KEYS.secondFactor, queryFn: async () => unwrap(await api().GET('/auth/second-factor')) })

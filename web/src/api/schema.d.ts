@@ -49,8 +49,9 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description An OPERATOR account also sends `code` (401 `second_factor_required` without it, `invalid_second_factor`
-         *     when wrong or already used); a suspended account is refused with 403 `account_suspended`.
+         * @description An account with two-step sign-in on (every OPERATOR) also sends `code` or `recoveryCode` (401
+         *     `second_factor_required` without, naming the `factors` it can answer with; `invalid_second_factor` when wrong or
+         *     already used); a suspended account is refused with 403 `account_suspended`.
          */
         post: operations["login_auth_login_post"];
         delete?: never;
@@ -71,6 +72,124 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Passkey List */
+        get: operations["passkey_list_auth_passkeys_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Login
+         * @description A passkey alone signs in. 403 `passkey_login_failed` (the detail says why), 403 `account_suspended`.
+         */
+        post: operations["passkey_login_auth_passkeys_login_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Login Options
+         * @description With an email: that account's passkeys; without (or with no body): the browser offers its discoverable ones
+         *     (and autofill).
+         */
+        post: operations["passkey_login_options_auth_passkeys_login_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Register
+         * @description 422 `invalid_passkey`, 409 `passkey_exists` / `too_many_passkeys`, 401 `step_up_required`.
+         */
+        post: operations["passkey_register_auth_passkeys_register_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passkey Register Options
+         * @description 401 `step_up_required` when two-step sign-in is on and the session is not freshly confirmed.
+         */
+        post: operations["passkey_register_options_auth_passkeys_register_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{passkey_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Passkey Remove
+         * @description 404 for an unknown passkey or another user's; 401 `step_up_required`.
+         */
+        delete: operations["passkey_remove_auth_passkeys__passkey_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -121,6 +240,130 @@ export interface paths {
         put?: never;
         /** Reset Password */
         post: operations["reset_password_auth_reset_password_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Second Factor Status
+         * @description What protects the account, for Settings, and until when this session counts as freshly confirmed.
+         */
+        get: operations["second_factor_status_auth_second_factor_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step Up
+         * @description A new token, freshly confirmed for a few minutes, for a code, a recovery code or a passkey's answer. 401
+         *     `invalid_second_factor`, 409 `no_second_factor`, 429.
+         */
+        post: operations["step_up_auth_step_up_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step Up Options
+         * @description Options to confirm with one of the caller's passkeys. 409 `no_passkey`.
+         */
+        post: operations["step_up_options_auth_step_up_options_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin Totp
+         * @description A new secret for an authenticator app, pending until confirmed (replaces a pending one). 409
+         *     `totp_already_enabled`.
+         */
+        post: operations["begin_totp_auth_totp_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm Totp
+         * @description Turns two-step sign-in on; answers ten recovery codes (shown once) and a new token (other sessions are signed
+         *     out). 422 `invalid_second_factor`, 409 `no_pending_enrolment` / `totp_already_enabled`, 429.
+         */
+        post: operations["confirm_totp_auth_totp_confirm_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Totp
+         * @description Needs the password and a code or recovery code. 422 `wrong_password`, 401 `invalid_second_factor`, 409
+         *     `totp_not_enabled`, 429.
+         */
+        post: operations["disable_totp_auth_totp_disable_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -542,7 +785,11 @@ export interface paths {
         };
         /** Get Payout Settings */
         get: operations["get_payout_settings_influencer_payout_settings_get"];
-        /** Put Payout Settings */
+        /**
+         * Put Payout Settings
+         * @description Where the money goes: with two-step sign-in on, the session must have proved it in the last few minutes
+         *     (401 `step_up_required`, see pinbid_kit.step_up).
+         */
         put: operations["put_payout_settings_influencer_payout_settings_put"];
         post?: never;
         delete?: never;
@@ -560,7 +807,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stripe Onboarding */
+        /**
+         * Stripe Onboarding
+         * @description Connects a Stripe account to be paid into: a step-up, as for the payout settings.
+         */
         post: operations["stripe_onboarding_influencer_payout_settings_stripe_onboarding_post"];
         delete?: never;
         options?: never;
@@ -1546,6 +1796,26 @@ export interface components {
              */
             readTime: number;
         };
+        /** AssertionResponseIn */
+        AssertionResponseIn: {
+            /** Clientdatajson */
+            clientDataJSON: string;
+            /** Authenticatordata */
+            authenticatorData: string;
+            /** Signature */
+            signature: string;
+            /** Userhandle */
+            userHandle?: string | null;
+        };
+        /** AttestationResponseIn */
+        AttestationResponseIn: {
+            /** Clientdatajson */
+            clientDataJSON: string;
+            /** Attestationobject */
+            attestationObject: string;
+            /** Transports */
+            transports?: string[] | null;
+        };
         /** AuditEntryOut */
         AuditEntryOut: {
             /**
@@ -1603,6 +1873,22 @@ export interface components {
              * @enum {string}
              */
             role: "INFLUENCER" | "BUYER" | "OPERATOR";
+        };
+        /**
+         * AuthenticationCredentialIn
+         * @description `AuthenticationResponseJSON`, as `startAuthentication` of @simplewebauthn/browser answers it.
+         */
+        AuthenticationCredentialIn: {
+            /** Id */
+            id: string;
+            /** Rawid */
+            rawId: string;
+            response: components["schemas"]["AssertionResponseIn"];
+            /**
+             * Type
+             * @constant
+             */
+            type: "public-key";
         };
         /**
          * BidHistoryOut
@@ -1772,6 +2058,14 @@ export interface components {
             hour: string;
             /** Clicks */
             clicks: number;
+        };
+        /** CodeIn */
+        CodeIn: {
+            /**
+             * Code
+             * @description the 6-digit code of the authenticator app
+             */
+            code: string;
         };
         /** CommentSubmissionIn */
         CommentSubmissionIn: {
@@ -2430,6 +2724,8 @@ export interface components {
             password: string;
             /** Code */
             code?: string | null;
+            /** Recoverycode */
+            recoveryCode?: string | null;
         };
         /**
          * MarkReadIn
@@ -2588,6 +2884,38 @@ export interface components {
             paidOut: number;
             /** Tocreator */
             toCreator: number;
+        };
+        /** PasskeyLoginIn */
+        PasskeyLoginIn: {
+            credential: components["schemas"]["AuthenticationCredentialIn"];
+        };
+        /** PasskeyLoginOptionsIn */
+        PasskeyLoginOptionsIn: {
+            /** Email */
+            email?: string | null;
+        };
+        /** PasskeyOut */
+        PasskeyOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /** Lastusedat */
+            lastUsedAt: string | null;
+        };
+        /** PasskeyRegisterIn */
+        PasskeyRegisterIn: {
+            /** Name */
+            name: string;
+            credential: components["schemas"]["RegistrationCredentialIn"];
         };
         /** PaymentOut */
         PaymentOut: {
@@ -2792,6 +3120,48 @@ export interface components {
             /** Acceptedby */
             acceptedBy: ("BRAND" | "SILENCE") | null;
         };
+        /** PlacementActionOut */
+        PlacementActionOut: {
+            /**
+             * Open
+             * @description the viewer may do it now
+             */
+            open: boolean;
+            /**
+             * Until
+             * @description while open, the moment it closes (null: no deadline)
+             */
+            until: string | null;
+        };
+        /**
+         * PlacementActionsOut
+         * @description What the person asking may do to the placement now, and by when, by the rules the changes are checked with:
+         *     the brand's accept ("Looks right") and report, the creator's answer (a screenshot); all closed for others.
+         */
+        PlacementActionsOut: {
+            accept: components["schemas"]["PlacementActionOut"];
+            /** @description "Report a problem" while accept is open, else "no longer pinned" */
+            report: components["schemas"]["PlacementActionOut"];
+            answer: components["schemas"]["PlacementAnswerOut"];
+        };
+        /** PlacementAnswerOut */
+        PlacementAnswerOut: {
+            /**
+             * Open
+             * @description the viewer may do it now
+             */
+            open: boolean;
+            /**
+             * Until
+             * @description while open, the moment it closes (null: no deadline)
+             */
+            until: string | null;
+            /**
+             * Kind
+             * @description while open, what the screenshot answers: the open dispute or the fresh-screenshot request
+             */
+            kind: ("ANSWER" | "RECHECK") | null;
+        };
         /** PlacementEvidenceOut */
         PlacementEvidenceOut: {
             /**
@@ -2848,6 +3218,7 @@ export interface components {
             ended: boolean;
             /** Endreason */
             endReason: string | null;
+            actions: components["schemas"]["PlacementActionsOut"];
         };
         /** PostOut */
         PostOut: {
@@ -2946,6 +3317,11 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            /**
+             * Totpenabled
+             * @description two-step sign-in with an authenticator app is on
+             */
+            totpEnabled: boolean;
             /** Token */
             token?: string | null;
         };
@@ -2994,6 +3370,22 @@ export interface components {
             /** Businessname */
             businessName?: string | null;
         };
+        /**
+         * RegistrationCredentialIn
+         * @description `RegistrationResponseJSON`, as `startRegistration` of @simplewebauthn/browser answers it.
+         */
+        RegistrationCredentialIn: {
+            /** Id */
+            id: string;
+            /** Rawid */
+            rawId: string;
+            response: components["schemas"]["AttestationResponseIn"];
+            /**
+             * Type
+             * @constant
+             */
+            type: "public-key";
+        };
         /** ResetPasswordIn */
         ResetPasswordIn: {
             /** Token */
@@ -3023,6 +3415,30 @@ export interface components {
          * @enum {string}
          */
         Role: "INFLUENCER" | "BUYER";
+        /** SecondFactorOut */
+        SecondFactorOut: {
+            /** Totpenabled */
+            totpEnabled: boolean;
+            /**
+             * Totppending
+             * @description an enrolment was started and not confirmed
+             */
+            totpPending: boolean;
+            /** Recoverycodesleft */
+            recoveryCodesLeft: number;
+            /** Passkeys */
+            passkeys: components["schemas"]["PasskeyOut"][];
+            /**
+             * Stepupuntil
+             * @description until when this session counts as freshly confirmed
+             */
+            stepUpUntil: string | null;
+            /**
+             * Stepuprequired
+             * @description whether sensitive changes ask for a fresh second factor
+             */
+            stepUpRequired: boolean;
+        };
         /** SeoOut */
         SeoOut: {
             /** Title */
@@ -3106,6 +3522,27 @@ export interface components {
             /** Page */
             page: number;
         };
+        /**
+         * StepUpIn
+         * @description Exactly one of `code`, `recoveryCode` and `credential` (a passkey's answer to `POST /auth/step-up/options`).
+         */
+        StepUpIn: {
+            /** Code */
+            code?: string | null;
+            /** Recoverycode */
+            recoveryCode?: string | null;
+            credential?: components["schemas"]["AuthenticationCredentialIn"] | null;
+        };
+        /** StepUpOut */
+        StepUpOut: {
+            /** Token */
+            token: string;
+            /**
+             * Stepupuntil
+             * Format: date-time
+             */
+            stepUpUntil: string;
+        };
         /** SubscribeIn */
         SubscribeIn: {
             /** Email */
@@ -3115,6 +3552,39 @@ export interface components {
         TokenOut: {
             /** Token */
             token: string;
+        };
+        /** TotpConfirmedOut */
+        TotpConfirmedOut: {
+            /**
+             * Recoverycodes
+             * @description ten single-use codes, shown this once
+             */
+            recoveryCodes: string[];
+            /** Token */
+            token: string;
+            user: components["schemas"]["UserOut"];
+        };
+        /** TotpDisableIn */
+        TotpDisableIn: {
+            /** Password */
+            password: string;
+            /** Code */
+            code?: string | null;
+            /** Recoverycode */
+            recoveryCode?: string | null;
+        };
+        /** TotpEnrolmentOut */
+        TotpEnrolmentOut: {
+            /**
+             * Secret
+             * @description base32, for typing into the app by hand
+             */
+            secret: string;
+            /**
+             * Otpauthuri
+             * @description the otpauth:// URI to show as a QR code
+             */
+            otpauthUri: string;
         };
         /** UnreadCountOut */
         UnreadCountOut: {
@@ -3156,6 +3626,21 @@ export interface components {
              * Format: date-time
              */
             createdAt: string;
+            /**
+             * Totpenabled
+             * @description two-step sign-in with an authenticator app is on
+             */
+            totpEnabled: boolean;
+        };
+        /** WebAuthnOptionsOut */
+        WebAuthnOptionsOut: {
+            /**
+             * Options
+             * @description the JSON options for startRegistration / startAuthentication (`optionsJSON`) of @simplewebauthn/browser
+             */
+            options: {
+                [key: string]: unknown;
+            };
         };
         /** WebhookOut */
         WebhookOut: {
@@ -3301,6 +3786,192 @@ export interface operations {
             };
         };
     };
+    passkey_list_auth_passkeys_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkey_login_auth_passkeys_login_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyLoginIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkey_login_options_auth_passkeys_login_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PasskeyLoginOptionsIn"] | null;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptionsOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkey_register_auth_passkeys_register_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegisterIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkey_register_options_auth_passkeys_register_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptionsOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkey_remove_auth_passkeys__passkey_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkey_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     profile_auth_profile_put: {
         parameters: {
             query?: never;
@@ -3387,6 +4058,192 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DetailOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    second_factor_status_auth_second_factor_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondFactorOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    step_up_auth_step_up_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepUpIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepUpOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    step_up_options_auth_step_up_options_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptionsOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    begin_totp_auth_totp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolmentOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirm_totp_auth_totp_confirm_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpConfirmedOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disable_totp_auth_totp_disable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpDisableIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
                 };
             };
             /** @description An error */

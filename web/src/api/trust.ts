@@ -13,6 +13,9 @@ export type EvidenceKind = Evidence['kind']
 export type Recheck = Schemas['PlacementRecheckOut']
 export type Dispute = Schemas['DisputeOut']
 export type DisputeOutcome = NonNullable<Dispute['outcome']>
+/** What the person asking may do now and by when (accept, report, answer), by the server's rules: the screens show
+ *  what it allows rather than working the state out again. */
+export type TrustActions = Schemas['PlacementActionsOut']
 
 const forBid = (bidId: string) => ({ params: { path: { bid_id: bidId } } })
 

@@ -1,7 +1,8 @@
 /** Multipart uploads with progress. fetch cannot report how much of a request body has been sent, so uploads
  *  go through XMLHttpRequest, with the same Bearer token, device id and 403 rule as the typed client; their paths,
  *  form fields and answers are typed by the generated contract (schema.d.ts) like the typed client's. */
-import { getConfig } from '@/config'
+import { getConfig, rules } from '@/config'
+import { megabytesText } from '@/lib/spans'
 import { getToken, handleRefused } from '@/auth/token'
 import { authHeaders, type paths } from './client'
 import { ApiError, type ApiErrorBody } from './errors'
@@ -27,10 +28,9 @@ export interface UploadOptions {
 }
 
 /** A proxy's 413 may carry no JSON: it still says, on the file field, what is wrong. */
-const TOO_LARGE: ApiErrorBody = {
-  detail: 'The file is too large to send: at most 5 MB.',
-  code: 'payload_too_large',
-  errors: [{ field: 'screenshot', message: 'The file is too large to send: at most 5 MB.' }],
+function tooLarge(): ApiErrorBody {
+  const detail = `The file is too large to send: at most ${megabytesText(rules().screenshot.maxBytes)}.`
+  return { detail, code: 'payload_too_large', errors: [{ field: 'screenshot', message: detail }] }
 }
 
 function readBody(text: string): ApiErrorBody | undefined {
@@ -90,7 +90,7 @@ function sendForm<T>(path: string, form: FormData, { onProgress, signal }: Uploa
         return resolve(body as T)
       }
       if (xhr.status === 403) void handleRefused(token)
-      reject(new ApiError(xhr.status, body ?? (xhr.status === 413 ? TOO_LARGE : undefined)))
+      reject(new ApiError(xhr.status, body ?? (xhr.status === 413 ? tooLarge() : undefined)))
     }
     xhr.onerror = () => reject(new Error('The upload failed: check your connection and try again.'))
     xhr.onabort = () => reject(new UploadAborted())

@@ -4,6 +4,7 @@ import { api, type AuthResponse, type User } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { clearToken, getToken, onForbidden, setToken } from './token'
 import { newAccount } from '@/lib/return-notes'
+import type { SecondFactorAnswer } from './second-factor'
 
 export interface InfluencerSignup {
   role: 'INFLUENCER'
@@ -27,8 +28,11 @@ export interface Session {
   loading: boolean
   /** True only during the initial profile check at start-up. */
   initializing: boolean
-  /** `code`: an operator's 6-digit TOTP code (the server asks for it with 401 `second_factor_required`). */
-  login: (email: string, password: string, code?: string) => Promise<User>
+  /** `secondFactor`: a TOTP code or a recovery code, once the server asked for one (401 `second_factor_required`). */
+  login: (email: string, password: string, secondFactor?: SecondFactorAnswer) => Promise<User>
+  /** Sign in with a passkey alone (`email` narrows the browser's choice; `autofill` waits for the email field's
+   *  autofill list). */
+  loginWithPasskey: (options?: { email?: string; autofill?: boolean }) => Promise<User>
   signup: (payload: SignupPayload) => Promise<User>
   logout: () => void
   /** Replace the user after a profile update. */
@@ -90,16 +94,28 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   }, [])
 
   const login = React.useCallback(
-    async (email: string, password: string, code?: string) => {
+    async (email: string, password: string, secondFactor?: SecondFactorAnswer) => {
       setBusy(true)
       try {
-        const body = code ? { email, password, code } : { email, password }
+        const body = { email, password, ...secondFactor }
         const user = establish(unwrap(await api().POST('/auth/login', { body })) as AuthResponse)
         newAccount.take() // a log in is a return
         return user
       } finally {
         setBusy(false)
       }
+    },
+    [establish],
+  )
+
+  const loginWithPasskey = React.useCallback(
+    async (options: { email?: string; autofill?: boolean } = {}) => {
+      // the autofill's ceremony waits for the person as long as the page is open: not a loading state. The
+      // WebAuthn library is loaded with the login page, not with every page (the landing page's budget)
+      const { passkeySignIn } = await import('./passkey')
+      const user = establish(await passkeySignIn(options))
+      newAccount.take()
+      return user
     },
     [establish],
   )
@@ -133,11 +149,12 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       loading: initializing || busy,
       initializing,
       login,
+      loginWithPasskey,
       signup,
       logout,
       updateUser: setUser,
     }),
-    [user, initializing, busy, login, signup, logout],
+    [user, initializing, busy, login, loginWithPasskey, signup, logout],
   )
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>

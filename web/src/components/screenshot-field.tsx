@@ -3,7 +3,8 @@ import { useFormContext, type Control, type FieldPath, type FieldValues } from '
 import { ImageUp } from 'lucide-react'
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
 import { useObjectUrl } from '@/hooks/use-object-url'
-import { fileSize, SCREENSHOT_ACCEPT } from '@/lib/screenshot'
+import { screenshotAccept } from '@/lib/screenshot'
+import { fileSize } from '@/lib/spans'
 import { cn } from '@/lib/utils'
 
 interface ScreenshotFieldProps<T extends FieldValues> {
@@ -33,7 +34,7 @@ export function ScreenshotField<T extends FieldValues>({ control, name, id, labe
                 ref={field.ref}
                 name={field.name}
                 type="file"
-                accept={SCREENSHOT_ACCEPT}
+                accept={screenshotAccept()}
                 disabled={disabled}
                 onBlur={field.onBlur}
                 onChange={(event) => {

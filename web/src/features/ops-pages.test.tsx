@@ -90,7 +90,7 @@ describe('signing in as an operator', () => {
 
     await userEvent.type(code, '12345')
     await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
-    expect(await screen.findByText('The code has 6 digits.')).toBeInTheDocument()
+    expect(await screen.findByText(/Enter the 6 digits from your authenticator app/)).toBeInTheDocument()
     expect(api.calls.filter((c) => c.path === '/auth/login')).toHaveLength(1)
 
     await userEvent.clear(code)

@@ -23,6 +23,7 @@ import {
 } from '@/components/ui/sidebar'
 import { LiveProvider } from '@/api/live/LiveProvider'
 import { newAccount } from '@/lib/return-notes'
+import { StepUpProvider } from '@/auth/step-up'
 import { NotificationBell } from '@/features/notifications/NotificationBell'
 import { menuFor, roleLabel } from './menus'
 
@@ -51,23 +52,25 @@ export function AppShell() {
 
   return (
     <LiveProvider role={user.role}>
-      <SidebarProvider>
-        <SkipLink />
-        <AppSidebar />
-        <SidebarInset>
-          <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
-            <SidebarTrigger />
-            <Separator orientation="vertical" className="mr-1 h-5!" />
-            <h1 className="min-w-0 flex-1 truncate text-base font-semibold sm:text-lg">{heading}</h1>
-            <NotificationBell />
-          </header>
-          <main id="main" tabIndex={-1} className="flex flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8">
-            <React.Suspense fallback={<FullPageSpinner />}>
-              <Outlet />
-            </React.Suspense>
-          </main>
-        </SidebarInset>
-      </SidebarProvider>
+      <StepUpProvider>
+        <SidebarProvider>
+          <SkipLink />
+          <AppSidebar />
+          <SidebarInset>
+            <header className="sticky top-0 z-20 flex h-14 shrink-0 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-4">
+              <SidebarTrigger />
+              <Separator orientation="vertical" className="mr-1 h-5!" />
+              <h1 className="min-w-0 flex-1 truncate text-base font-semibold sm:text-lg">{heading}</h1>
+              <NotificationBell />
+            </header>
+            <main id="main" tabIndex={-1} className="flex flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8">
+              <React.Suspense fallback={<FullPageSpinner />}>
+                <Outlet />
+              </React.Suspense>
+            </main>
+          </SidebarInset>
+        </SidebarProvider>
+      </StepUpProvider>
     </LiveProvider>
   )
 }

@@ -104,6 +104,18 @@ describe('bid amount', () => {
   })
 })
 
+describe('the increments the server serves', () => {
+  it('the default amount and Bid Again follow them', () => {
+    setConfig({ ...DEFAULT_CONFIG, rules: { ...DEFAULT_CONFIG.rules, bidIncrement: 2.5, bidAgainIncrement: 20 } })
+    try {
+      expect(defaultBidAmount({ currentBid: 40, minBid: 25 })).toBe(42.5)
+      expect(bidAgainAmount({ currentBid: 40, minBid: 25 })).toBe(60)
+    } finally {
+      setConfig(DEFAULT_CONFIG)
+    }
+  })
+})
+
 describe('comment choice', () => {
   it('existing mode needs a selection', () => {
     expect(validateComment('existing', null, '')).toEqual({ title: 'No Comment Selected', description: 'Please select one of your previous comments to pin.' })

@@ -20,8 +20,15 @@ export type BidStatus =
 export const platformFeePercent = () => rules().platformFeePercent
 export const creatorSharePercent = () => 100 - platformFeePercent()
 export const BID_STEP = 0.01
-export const DEFAULT_INCREMENT = 1
-export const BID_AGAIN_INCREMENT = 10
+/** The suggested raise over the current bid (marketplace's proxy step, MARKETPLACE_BID_STEP) and Bid Again's (spec:
+ *  plus 10), as served. */
+export const bidIncrement = () => rules().bidIncrement
+export const bidAgainIncrement = () => rules().bidAgainIncrement
+/** The shortest and longest pin durations a slot may have, in days (served: the durations offered). */
+export function pinDurationSpan(): { shortest: number; longest: number } {
+  const days = rules().pinDurationDays.choices
+  return { shortest: Math.min(...days), longest: Math.max(...days) }
+}
 
 export const round2 = (n: number) => Math.round(n * 100) / 100
 export const money2 = (n: number) => n.toFixed(2)
@@ -35,9 +42,9 @@ export function leaderPaysLine(slot: Pick<Slot, 'currentBid'>): string | null {
   return slot.currentBid != null ? `You are leading: you would pay ${formatMoney(slot.currentBid)} if the auction ended now.` : null
 }
 
-/** The default amount: the current bid plus 1, or the minimum bid when nobody has bid yet. */
+/** The default amount: the current bid plus the increment, or the minimum bid when nobody has bid yet. */
 export function defaultBidAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
-  return slot.currentBid != null ? round2(slot.currentBid + DEFAULT_INCREMENT) : slot.minBid
+  return slot.currentBid != null ? round2(slot.currentBid + bidIncrement()) : slot.minBid
 }
 
 /** With no bid yet there is no current bid to beat: the message speaks of the minimum bid only. */
@@ -221,7 +228,7 @@ export function bidders<T extends HistoryLine>(history: T[]): T[] {
 }
 
 export function bidAgainAmount(slot: Pick<Slot, 'currentBid' | 'minBid'>): number {
-  return round2((slot.currentBid ?? slot.minBid) + BID_AGAIN_INCREMENT)
+  return round2((slot.currentBid ?? slot.minBid) + bidAgainIncrement())
 }
 
 /** '2d 4h left', '3h 12m left', '45m left', 'Ended'. */

@@ -1,4 +1,8 @@
 /** Marketplace filters (spec sections 2 and 9; ARCHITECTURE section 9: the server filters). */
+import type { paths } from '@/api/client'
+import { rules } from '@/config'
+import { hoursText } from './spans'
+
 export const PRICE_MIN = 0
 export const PRICE_MAX = 1000
 export const PRICE_STEP = 10
@@ -15,12 +19,11 @@ export const MIN_VIEWS_OPTIONS: { value: string; label: string; views: number | 
   { value: '5m', label: '5M+', views: 5_000_000 },
 ]
 
-export const TIME_LEFT_OPTIONS = [
+/** 'Any time left', then the spans the server filters by (served: its value in the query -> hours). */
+export const timeLeftOptions = (): { value: TimeLeft; label: string }[] => [
   { value: 'all', label: 'Any time left' },
-  { value: '1h', label: 'Ending within 1 hour' },
-  { value: '24h', label: 'Ending within 24 hours' },
-  { value: '7d', label: 'Ending within 7 days' },
-] as const
+  ...Object.entries(rules().timeLeftHours).map(([value, hours]) => ({ value: value as TimeLeft, label: `Ending within ${hoursText(hours)}` })),
+]
 
 export const SORT_OPTIONS = [
   { value: 'newest', label: 'Newest' },
@@ -38,7 +41,8 @@ export const KEPT_OPTIONS = [
   { value: '95', label: '95%+ placements kept', percent: 95 },
 ] as const
 
-export type TimeLeft = (typeof TIME_LEFT_OPTIONS)[number]['value']
+/** 'all' or one of the spans the server filters by (its contract's values; their hours are served) */
+export type TimeLeft = NonNullable<NonNullable<paths['/marketplace/slots']['get']['parameters']['query']>['timeLeft']>
 export type SortBy = (typeof SORT_OPTIONS)[number]['value']
 
 export interface Filters {

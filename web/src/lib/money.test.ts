@@ -85,9 +85,11 @@ describe('one format for amounts', () => {
 
   it('writes every amount in cents as Intl does', () => {
     const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    for (let cents = -250_000; cents <= 100_000_000; cents += cents < 1_000_000 ? 7 : 99_991) {
+    const differing: string[] = []
+    for (let cents = -250_000; cents <= 100_000_000; cents += cents < 1_000_000 ? 97 : 99_991) {
       const dollars = cents / 100
-      expect(formatMoney(dollars), String(cents)).toBe(intl.format(dollars))
+      if (formatMoney(dollars) !== intl.format(dollars)) differing.push(`${cents}: ${formatMoney(dollars)} ≠ ${intl.format(dollars)}`)
     }
+    expect(differing.slice(0, 5)).toEqual([])
   })
 })

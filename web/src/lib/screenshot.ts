@@ -2,24 +2,26 @@
  *  only spare a person a long upload that would be refused. */
 import { z } from '@/lib/zod'
 import { ApiError } from '@/api/errors'
+import { rules } from '@/config'
+import { fileSize, megabytesText, orList } from './spans'
 
-export const SCREENSHOT_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
-export const SCREENSHOT_ACCEPT = SCREENSHOT_TYPES.join(',')
-export const SCREENSHOT_MAX_BYTES = 5 * 1024 * 1024
+/** The types and the size social takes (served: pinbid_kit/product_rules.py). */
+export const screenshotTypes = () => rules().screenshot.types.map((t) => t.type)
+export const screenshotAccept = () => screenshotTypes().join(',')
+export const screenshotMaxBytes = () => rules().screenshot.maxBytes
+const typeNames = () => orList(rules().screenshot.types.map((t) => t.name))
+const largest = () => megabytesText(screenshotMaxBytes())
+
+/** The hint under a screenshot field: the types and the largest size. */
+export const screenshotHint = () => `${typeNames()}, at most ${largest()}.`
 
 export const SCREENSHOT_REQUIRED = 'Add a screenshot of the pinned comment on your post.'
-
-export function fileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
-}
 
 /** Why this file cannot be sent, or null when it can. */
 export function screenshotProblem(file: File | null | undefined): string | null {
   if (!file) return SCREENSHOT_REQUIRED
-  if (!(SCREENSHOT_TYPES as readonly string[]).includes(file.type)) return `“${file.name}” is not a JPEG, PNG or WebP image. Choose a screenshot saved as one of these.`
-  if (file.size > SCREENSHOT_MAX_BYTES) return `“${file.name}” is ${fileSize(file.size)}: a screenshot can be at most 5 MB. Crop it, or save it as JPEG.`
+  if (!screenshotTypes().includes(file.type)) return `“${file.name}” is not a ${typeNames()} image. Choose a screenshot saved as one of these.`
+  if (file.size > screenshotMaxBytes()) return `“${file.name}” is ${fileSize(file.size)}: a screenshot can be at most ${largest()}. Crop it, or save it as JPEG.`
   return null
 }
 
@@ -29,7 +31,7 @@ const SCREENSHOT_CODES = new Set(['screenshot_required', 'not_an_image', 'image_
 export function screenshotRefusal(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null
   if (error.status === 413 || (error.status === 422 && error.code && SCREENSHOT_CODES.has(error.code))) {
-    return error.detail ?? 'This file cannot be used as the screenshot: at most 5 MB, JPEG, PNG or WebP.'
+    return error.detail ?? `This file cannot be used as the screenshot: at most ${largest()}, ${typeNames()}.`
   }
   return null
 }

@@ -1,12 +1,16 @@
 /** What the placement trust screens offer and say, without React (issue 22). */
 import { z } from '@/lib/zod'
 import type { Dispute, DisputeOutcome, PlacementTrust } from '@/api/trust'
+import { rules } from '@/config'
 
-export const REASON_MAX = 1000
+/** The longest reason (or note) the server takes (served: pinbid_kit/product_rules.py). */
+export const reasonMax = () => rules().reasonMaxLength
 
-/** A reason someone must give (a report, an operator's decision or action), as the server takes it: 1..1000. */
-export const reasonField = (required: string) =>
-  z.string().trim().min(1, required).max(REASON_MAX, `At most ${REASON_MAX} characters.`)
+/** A text of at most reasonMax() characters, with the message the forms show. */
+export const reasonText = () => z.string().trim().max(reasonMax(), `At most ${reasonMax()} characters.`)
+
+/** A reason someone must give (a report, an operator's decision or action), as the server takes it. */
+export const reasonField = (required: string) => reasonText().min(1, required)
 
 export const OUTCOME_LABELS: Record<DisputeOutcome, string> = {
   CONTINUE: 'The placement continues',
@@ -14,19 +18,5 @@ export const OUTCOME_LABELS: Record<DisputeOutcome, string> = {
   REFUND_ALL: 'Refunded to the brand in full',
 }
 
+/** The open dispute, if any: what the page says about it. What each side may do is the server's `actions`. */
 export const openDispute = (trust: PlacementTrust): Dispute | null => (trust.dispute?.status === 'OPEN' ? trust.dispute : null)
-
-/** "Looks right" and "Report a problem": the acceptance window is open and nothing is reported yet. */
-export const canAccept = (trust: PlacementTrust) => trust.acceptance.status === 'AWAITING' && !trust.ended && !openDispute(trust)
-
-/** "Report: no longer pinned": any time while the placement runs, unless a report is already open. */
-export const canReportUnpinned = (trust: PlacementTrust) => !trust.ended && !openDispute(trust) && trust.acceptance.status !== 'AWAITING'
-
-/** The creator is asked for a fresh screenshot and has not sent it. */
-export const recheckDue = (trust: PlacementTrust) => Boolean(trust.recheck && !trust.recheck.answeredAt && !trust.ended)
-
-/** The creator can still answer the open dispute (once, within its window; the server checks the time). */
-export const disputeAnswerDue = (trust: PlacementTrust) => {
-  const dispute = openDispute(trust)
-  return Boolean(dispute && !dispute.answeredAt)
-}

@@ -1,7 +1,10 @@
 import { toast } from 'sonner'
 import { z } from '@/lib/zod'
 import type { FieldErrors as FormErrors } from 'react-hook-form'
-export const PASSWORD_MIN_LENGTH = 8
+import { rules } from '@/config'
+
+/** The shortest password identity takes (served: pinbid_kit/product_rules.py). */
+export const passwordMinLength = () => rules().passwordMinLength
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export const MESSAGES = {
@@ -11,14 +14,18 @@ export const MESSAGES = {
   nameRequired: 'Full name is required.',
   handleRequired: 'Instagram handle is required.',
   handleInvalid: 'Use letters, numbers, periods and underscores only.',
-  signupPasswordShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+  get signupPasswordShort() {
+    return `Password must be at least ${passwordMinLength()} characters long.`
+  },
   newPasswordRequired: 'New password is required.',
   confirmRequired: 'Please confirm your new password.',
   currentPasswordRequired: 'Current password is required.',
   passwordMismatchTitle: 'Password Mismatch',
   passwordMismatch: 'New password and confirmation do not match.',
   passwordTooShortTitle: 'Password Too Short',
-  passwordTooShort: `New password must be at least ${PASSWORD_MIN_LENGTH} characters long.`,
+  get passwordTooShort() {
+    return `New password must be at least ${passwordMinLength()} characters long.`
+  },
 } as const
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>
@@ -28,7 +35,7 @@ export function newPasswordErrors(newPassword: string, confirm: string): FieldEr
   if (!newPassword) return { newPassword: MESSAGES.newPasswordRequired, ...(confirm ? {} : { confirmPassword: MESSAGES.confirmRequired }) }
   if (!confirm) return { confirmPassword: MESSAGES.confirmRequired }
   if (newPassword !== confirm) return { confirmPassword: `${MESSAGES.passwordMismatchTitle}: ${MESSAGES.passwordMismatch}` }
-  if (newPassword.length < PASSWORD_MIN_LENGTH) return { newPassword: `${MESSAGES.passwordTooShortTitle}: ${MESSAGES.passwordTooShort}` }
+  if (newPassword.length < passwordMinLength()) return { newPassword: `${MESSAGES.passwordTooShortTitle}: ${MESSAGES.passwordTooShort}` }
   return {}
 }
 

@@ -104,3 +104,15 @@ export const makeNotice = (id: string, over: Record<string, unknown> = {}) => ({
   read: false,
   ...over,
 })
+
+const CLOSED = { open: false, until: null }
+
+/** A trust view's `actions` as the server sends them: each closed unless given (accept with its deadline, report,
+ *  answer with its deadline and what it answers). */
+export function trustActions(open: { accept?: string | null; report?: boolean; answer?: { until: string; kind: 'ANSWER' | 'RECHECK' } } = {}): Schemas['PlacementActionsOut'] {
+  return {
+    accept: open.accept !== undefined ? { open: true, until: open.accept } : CLOSED,
+    report: open.report ? { open: true, until: null } : CLOSED,
+    answer: open.answer ? { open: true, ...open.answer } : { ...CLOSED, kind: null },
+  }
+}

@@ -23,6 +23,7 @@ export function makeUser(over: Partial<User> = {}): User {
     instagramConnected: false,
     influencerProfile: null,
     createdAt: '2026-01-01T00:00:00Z',
+    totpEnabled: false,
     ...over,
   }
 }

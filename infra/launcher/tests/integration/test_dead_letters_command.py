@@ -9,7 +9,7 @@ import uuid
 import aio_pika
 import pytest
 from pinbid_kit.bus import RabbitBus
-from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.bus.rabbit import forget_deployment
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_testing import eventually
@@ -42,12 +42,7 @@ async def test_list_then_replay_a_services_dead_letters(amqp_url, tmp_path):
         assert await queue_depth(amqp_url, f"{prefix}.identity") == 1
         assert await queue_depth(amqp_url, f"{prefix}.identity.dlq") == 0
     finally:
-        await delete_queues(amqp_url, f"{prefix}.identity")
-        connection = await aio_pika.connect(amqp_url)
-        async with connection:
-            channel = await connection.channel()
-            await channel.exchange_delete(f"{prefix}.pinbid.events")
-            await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
+        await forget_deployment(amqp_url, prefix, ["identity"])
 
 
 def test_a_queue_that_does_not_exist_is_one_line(amqp_url, tmp_path):
@@ -115,9 +110,4 @@ async def test_the_command_reads_and_replays_only_its_own_runs_queue_on_a_shared
         assert await queue_depth(amqp_url, f"{theirs}.identity.dlq") == 1  # the other deployment's: untouched
     finally:
         for prefix in (ours, theirs):
-            await delete_queues(amqp_url, f"{prefix}.identity")
-            connection = await aio_pika.connect(amqp_url)
-            async with connection:
-                channel = await connection.channel()
-                await channel.exchange_delete(f"{prefix}.pinbid.events")
-                await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
+            await forget_deployment(amqp_url, prefix, ["identity"])

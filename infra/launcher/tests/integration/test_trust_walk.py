@@ -20,7 +20,7 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.payments import PaymentRefunded
 from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementEnded, PlacementKept
-from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_kit.tokens import TokenSigner
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
 from pinbid_payments import bookkeeping
@@ -341,16 +341,9 @@ class World:
         return [r[0]["data"] for r in rows]
 
 
-@pytest.fixture(scope="module")
-def keys(tmp_path_factory) -> tuple[TokenSigner, str]:
-    folder = tmp_path_factory.mktemp("keys")
-    generate_keypair(folder / "jwt.pem", folder / "jwt.pub")
-    return TokenSigner((folder / "jwt.pem").read_bytes(), ttl_seconds=24 * 3600), str(folder / "jwt.pub")
-
-
 @pytest.fixture
-async def world(new_database, keys, tmp_path):
-    signer, public_key = keys
+async def world(new_database, jwt_keys, tmp_path):
+    signer, public_key = jwt_keys
     clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
     social = build_social(SocialSettings(
         database_url=new_database("pinbid_social"), jwt_public_key_file=public_key, object_store_dir=tmp_path / "o",

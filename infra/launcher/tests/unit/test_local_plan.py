@@ -17,7 +17,7 @@ def test_every_process_links_to_the_gateway_port_and_uses_the_runs_prefix(monkey
     plan = environments(monkeypatch, tmp_path, port=9100, prefix="pinbid_e2e")
     for name, env in plan.items():
         variable = name.upper()
-        assert env[f"{variable}_PUBLIC_URL"] == "http://127.0.0.1:9100"
+        assert env[f"{variable}_PUBLIC_URL"] == "http://localhost:9100"
         assert env[f"{variable}_BUS_PREFIX"] == "pinbid_e2e"
     assert plan["payments"]["PAYMENTS_DATABASE_URL"].endswith("/pinbid_e2e_payments")
     assert plan["gateway"]["GATEWAY_PORT"] == "9100"
@@ -70,7 +70,7 @@ def test_settings_the_operator_exported_are_kept_but_not_the_wiring_between_proc
     plan = {name: (env, port) for name, _, env, port in _plan(monkeypatch, tmp_path)}
     assert plan["payments"][0]["PAYMENTS_PUBLIC_URL"] == plan["payments-2"][0]["PAYMENTS_PUBLIC_URL"] \
         == "https://tunnel.example"
-    assert plan["identity"][0]["IDENTITY_PUBLIC_URL"] == "http://127.0.0.1:8000"  # not exported: the default
+    assert plan["identity"][0]["IDENTITY_PUBLIC_URL"] == "http://localhost:8000"  # not exported: the default
     assert plan["marketplace-2"][0]["MARKETPLACE_DB_POOL_SIZE"] == "4"
     # each replica keeps its own port, and each gateway its route to its own replica
     assert {plan["payments"][0]["PAYMENTS_PORT"], plan["payments-2"][0]["PAYMENTS_PORT"]} \

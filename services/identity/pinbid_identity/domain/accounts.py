@@ -4,9 +4,10 @@ from enum import StrEnum
 
 from email_validator import EmailNotValidError, validate_email
 from pinbid_kit.instagram_rules import HANDLE
+from pinbid_kit.product_rules import PASSWORD_MIN_LENGTH
 from pinbid_kit.text import unsafe_character
 
-MIN_PASSWORD = 8
+MIN_PASSWORD = PASSWORD_MIN_LENGTH
 MAX_PASSWORD = 256  # argon2 hashes any length; a bound keeps a request from costing more than a login
 MAX_NAME = 100
 MAX_BUSINESS_NAME = 120

@@ -13,6 +13,9 @@ from decimal import Decimal
 from enum import StrEnum
 from uuid import UUID
 
+from pinbid_kit.events.trust import CONTINUE, REFUND_ALL, REFUND_UNEARNED
+from pinbid_kit.web_rules import DEFAULT_ACCEPTANCE_HOURS, DEFAULT_DISPUTE_ANSWER_HOURS
+
 
 class Category(StrEnum):
     NEW_BIDS = "newBids"
@@ -34,8 +37,8 @@ ROLE_CATEGORIES = {
 PAYMENT_REMINDER_BEFORE = timedelta(hours=6)
 PIN_REMINDER_BEFORE = timedelta(hours=24)
 # social's defaults (SOCIAL_ACCEPTANCE_HOURS, SOCIAL_DISPUTE_ANSWER_HOURS), for an event that does not say its own
-ACCEPTANCE_WINDOW = timedelta(hours=72)
-DISPUTE_ANSWER_WINDOW = timedelta(hours=48)
+ACCEPTANCE_WINDOW = timedelta(hours=DEFAULT_ACCEPTANCE_HOURS)
+DISPUTE_ANSWER_WINDOW = timedelta(hours=DEFAULT_DISPUTE_ANSWER_HOURS)
 
 # Web screens the notices point to (paths of the web app, under the public URL).
 MY_BIDS = "/my-bids"
@@ -245,6 +248,16 @@ def money_recovered(creator_id: UUID, recovery_id: UUID, amount_cents: int, owed
                   EARNINGS, "See your earnings", recovery_id)
 
 
+def payout_account_changed(creator_id: UUID, account: str, changed_at: datetime) -> Notice:
+    """About where the money goes: mailed whatever the preferences say, with how to undo it."""
+    return Notice(creator_id, Category.PAYOUTS, "payout.account_changed", "Your payout account was changed",
+                  f"From {when(changed_at)} your payouts go to {account}. If you made this change, there is nothing "
+                  "more to do; to undo it, set your earlier payout details again in Settings. If you did not make it, "
+                  "someone else is signed in to your account: change your password, turn on two-step sign-in, and "
+                  "reply to this mail so that we can hold your payouts.", SETTINGS, "Check your payout details",
+                  creator_id, always_mail=True)
+
+
 def account_suspended(user_id: UUID, reason: str) -> Notice:
     return Notice(user_id, Category.APPROVALS, "account.suspended", "Your account was suspended",
                   f"Pinbid suspended your account: {reason}. You are signed out everywhere, your open bids are "
@@ -320,9 +333,9 @@ REASON_ON_PAGE = "The operator's reason is on the placement's page."
 
 def dispute_decided_buyer(buyer_id: UUID, bid_id: UUID, outcome: str, refunded_cents: int, currency: str) -> Notice:
     """The brand's one notice of an operator's decision on its report, once its money moved."""
-    if outcome == "CONTINUE":
+    if outcome == CONTINUE:
         words = "the placement continues and nothing is refunded"
-    elif outcome == "REFUND_ALL":
+    elif outcome == REFUND_ALL:
         words = f"we refunded {money(refunded_cents, currency)}, everything you paid"
     elif refunded_cents:
         words = (f"we refunded {money(refunded_cents, currency)}, the share not yet earned; the creator keeps what "
@@ -337,11 +350,11 @@ def dispute_decided_buyer(buyer_id: UUID, bid_id: UUID, outcome: str, refunded_c
 def dispute_decided_creator(creator_id: UUID, bid_id: UUID, outcome: str, *, refunded_cents: int,
                             released_cents: int, recovered_cents: int, owed_cents: int, currency: str) -> Notice:
     """The creator's one notice of an operator's decision on a placement under review, once its money moved."""
-    if outcome == "CONTINUE":
+    if outcome == CONTINUE:
         words = "the placement continues" + (
             f"; {money(released_cents, currency)} held during the review is released to you now" if released_cents
             else " and releases resume")
-    elif outcome == "REFUND_UNEARNED":
+    elif outcome == REFUND_UNEARNED:
         words = (f"the brand got back {money(refunded_cents, currency)}, the share not yet earned; you keep what "
                  "was released")
     else:

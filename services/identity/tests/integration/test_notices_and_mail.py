@@ -394,3 +394,17 @@ async def test_a_placement_pinned_in_the_app_asks_the_brand_to_check_it_and_tell
     assert "the brand got back $12.50, everything it paid" in mine["dispute.decided"]["message"]
     assert mine["dispute.decided"]["link"] == f"/placements/{bid}"
     assert "Unpin" in mine["placement.ended"]["title"]
+
+
+async def test_a_new_payout_account_is_mailed_even_with_payout_mail_off_and_says_how_to_undo_it(web, quiet, settings):
+    creator, token = await person(web, "INFLUENCER", payouts=False)
+    await quiet.consumers.dispatch(envelope(p.PayoutAccountChanged(
+        creator_id=creator, method="PAYPAL", account="the PayPal address m••••@example.com",
+        changed_at=datetime(2026, 11, 27, 14, 0, tzinfo=UTC))), {})
+    assert await send_mail(quiet) == 1
+    [sent] = mails(settings.mail_folder)
+    assert sent["Subject"] == "Your payout account was changed"
+    plain = sent.get_payload()[0].get_payload(decode=True).decode()
+    assert "the PayPal address m••••@example.com" in plain and "Nov 27, 14:00 UTC" in plain
+    assert "to undo it, set your earlier payout details again in Settings" in plain
+    assert [n["kind"] for n in await notes(web, token)] == ["payout.account_changed"]

@@ -1,6 +1,7 @@
 import asyncio
 import logging
 import uuid
+from collections.abc import Iterable
 
 import aio_pika
 from aio_pika import ExchangeType
@@ -161,3 +162,15 @@ async def delete_queues(url: str, queue: str) -> None:
         channel = await connection.channel()
         for name in (queue, f"{queue}.dlq"):
             await channel.queue_delete(name)
+
+
+async def forget_deployment(url: str, prefix: str, queues: Iterable[str] = ()) -> None:
+    """Delete what the deployment named by `prefix` made on the broker: the given services' queues (each with its
+    dead-letter queue) and its two exchanges (tests and benchmarks clean up after themselves)."""
+    for queue in queues:
+        await delete_queues(url, prefixed(prefix, queue))
+    connection = await aio_pika.connect(url)
+    async with connection:
+        channel = await connection.channel()
+        for exchange in (EXCHANGE, DEAD_LETTER_EXCHANGE):
+            await channel.exchange_delete(prefixed(prefix, exchange))

@@ -3,7 +3,7 @@ from datetime import datetime
 from typing import Literal
 
 from .catalog import EventData, event
-from .trust import AccountSignal, OperatorAction
+from .trust import AccountSignal, DisputeOutcome, OperatorAction
 
 
 @event("payments.payment.requested.v1")
@@ -148,6 +148,18 @@ class PayoutFailed(EventData):
     idempotency_key: str
 
 
+@event("payments.payout_account.changed.v1")
+class PayoutAccountChanged(EventData):
+    """A creator's payouts now go somewhere new (a bank account, a PayPal address, a Stripe account), so that the
+    creator is told, whatever their notice preferences, with how to undo it. `account` is masked
+    (`bank account ••••9012`), never the full value."""
+
+    creator_id: uuid.UUID
+    method: Literal["BANK_TRANSFER", "PAYPAL", "STRIPE"]
+    account: str
+    changed_at: datetime
+
+
 @event("payments.payment.failed.v1")
 class PaymentFailed(EventData):
     """An attempt to pay for a bid failed (for example a declined card). The request stays open: the
@@ -199,7 +211,7 @@ class DisputeSettled(EventData):
     bid_id: uuid.UUID
     buyer_id: uuid.UUID
     creator_id: uuid.UUID
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     refunded_cents: int  # back to the brand, through the provider
     released_cents: int  # released to the creator by this settlement (CONTINUE)
     recovered_cents: int  # taken back from the creator (REFUND_ALL)

@@ -4,7 +4,7 @@ from decimal import Decimal
 from typing import Literal
 
 from .catalog import EventData, event
-from .trust import AccountSignal, OperatorAction
+from .trust import AccountSignal, DisputeOutcome, OperatorAction
 
 
 class CreatorProfile(EventData):
@@ -167,7 +167,7 @@ class DisputeDecided(EventData):
     slot_id: uuid.UUID
     creator_id: uuid.UUID
     buyer_id: uuid.UUID
-    outcome: Literal["CONTINUE", "REFUND_UNEARNED", "REFUND_ALL"]
+    outcome: DisputeOutcome
     reason: str
     operator_id: uuid.UUID
     decided_at: datetime

@@ -1,15 +1,33 @@
 """Payload shapes several services share for trust and safety: an operator's action (each producing service
 announces its own, identity keeps them in the append-only audit log) and an account signal (something a user
 holds or uses, hashed, from which marketplace finds a creator's associated accounts), with the one hashing of a
-signal's value that every producer uses (docs/decisions/trust.md, "Signals that can cross the roles")."""
+signal's value that every producer uses (docs/decisions/trust.md, "Signals that can cross the roles"); and an
+operator's decision on a disputed placement (social decides it, payments moves its money, marketplace and identity
+tell the people), its values said here once."""
 
 import hashlib
 import unicodedata
 import uuid
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Literal
+from typing import Final, Literal, Self, get_args
 
 from .catalog import EventData
+
+# An operator's decision on a dispute: the placement continues (releases resume), or it ends with the brand refunded
+# the share not yet released (REFUND_UNEARNED) or everything, what was released recovered from the creator
+# (REFUND_ALL).
+RefundOutcome = Literal["REFUND_UNEARNED", "REFUND_ALL"]
+DisputeOutcome = Literal["CONTINUE", RefundOutcome]
+CONTINUE: Final = "CONTINUE"
+REFUND_UNEARNED: Final = "REFUND_UNEARNED"
+REFUND_ALL: Final = "REFUND_ALL"
+DISPUTE_OUTCOMES: tuple[str, ...] = get_args(DisputeOutcome)
+
+
+def ends_placement(outcome: str) -> bool:
+    """A refund ends the placement; CONTINUE does not."""
+    return outcome != CONTINUE
 
 
 class OperatorAction(EventData):
@@ -86,3 +104,10 @@ class AccountSignal(EventData):
     kind: SignalKind
     value_hash: str
     observed_at: datetime
+
+    @classmethod
+    def observed(cls, user_id: uuid.UUID, values: Iterable[tuple[str, str]], at: datetime) -> list[Self]:
+        """One event per (kind, raw value) `user_id` was seen with, the value hashed here (`signal_hash`); a value
+        that is no signal (an empty or unusable one) is left out. The one way every producer announces signals."""
+        return [cls(user_id=user_id, kind=kind, value_hash=value_hash, observed_at=at)
+                for kind, value in values if (value_hash := signal_hash(kind, value)) is not None]

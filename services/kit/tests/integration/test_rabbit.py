@@ -8,7 +8,7 @@ import pytest
 from pinbid_kit import outbox
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.dead_letters import list_dead_letters, replay_dead_letters
-from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.bus.rabbit import delete_queues, forget_deployment
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked, UserUpdated
 from pinbid_kit.outbox import OutboxRelay
@@ -158,12 +158,7 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
         for bus in buses:
             await bus.stop()
         for prefix in prefixes:
-            await delete_queues(amqp_url, f"{prefix}.payments")
-            connection = await aio_pika.connect(amqp_url)
-            async with connection:
-                channel = await connection.channel()
-                await channel.exchange_delete(f"{prefix}.pinbid.events")
-                await channel.exchange_delete(f"{prefix}.pinbid.dead-letter")
+            await forget_deployment(amqp_url, prefix, ["payments"])
     assert [sorted(seen) for seen in got] == [sorted([first.id, closing[0].id]), sorted([second.id, closing[1].id])]
 
 

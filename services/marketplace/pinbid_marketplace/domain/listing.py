@@ -4,13 +4,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from pinbid_kit.product_rules import PIN_DURATION_DAYS, TIME_LEFT_HOURS
+
 from .errors import RuleBroken, StateConflict
 
 CATEGORIES = ("fashion", "tech", "fitness", "food", "travel", "gaming")
 MAX_TITLE = 200
 MAX_PINNED_PER_POST = 3  # Instagram pins at most three comments on a post
 MAX_DESCRIPTION = 2000
-TIME_LEFT = {"1h": timedelta(hours=1), "24h": timedelta(hours=24), "7d": timedelta(days=7)}
+TIME_LEFT = {value: timedelta(hours=hours) for value, hours in TIME_LEFT_HOURS.items()}
 SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-views", "most-reliable")
 
 
@@ -18,8 +20,8 @@ SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-vi
 class Limits:
     min_auction: timedelta = timedelta(hours=1)
     max_auction: timedelta = timedelta(days=30)
-    min_duration_days: int = 7
-    max_duration_days: int = 30
+    min_duration_days: int = min(PIN_DURATION_DAYS)
+    max_duration_days: int = max(PIN_DURATION_DAYS)
 
 
 @dataclass(frozen=True)

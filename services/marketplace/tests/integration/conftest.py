@@ -1,6 +1,7 @@
 """A marketplace on a fresh real database, with tokens, a controllable clock and read models fed by events."""
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -9,10 +10,11 @@ from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import social as s
-from pinbid_kit.tokens import TokenSigner, generate_keypair
+from pinbid_kit.tokens import TokenSigner
+from pinbid_marketplace import store
 from pinbid_marketplace.app import build
 from pinbid_marketplace.settings import MarketplaceSettings
-from pinbid_testing import MovableClock, client, running
+from pinbid_testing import MovableClock, bearer_for, client, deliver, running
 from sqlalchemy import text
 
 
@@ -22,12 +24,10 @@ class World:
         self.http = client(service.app)
 
     def auth(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
+        return bearer_for(self.signer, user_id, role)
 
     async def deliver(self, data: EventData, source: str = "test") -> Envelope:
-        envelope = Envelope(type=data.event_type, source=source, data=data.payload())
-        await self.service.consumers.dispatch(envelope, {})
-        return envelope
+        return await deliver(self.service, data, source=source)
 
     async def buyer(self, name: str = "Brand") -> dict[str, str]:
         user_id = uuid.uuid4()
@@ -66,21 +66,15 @@ class World:
                                     headers=buyer)
 
 
-@pytest.fixture(scope="session")
-def signer(tmp_path_factory) -> tuple[TokenSigner, str]:
-    folder = tmp_path_factory.mktemp("keys")
-    generate_keypair(folder / "k.pem", folder / "k.pub")
-    return TokenSigner((folder / "k.pem").read_bytes(), ttl_seconds=3600), str(folder / "k.pub")
-
-
 @pytest.fixture
-async def world(new_database, signer):
+async def world(new_database, jwt_keys):
     clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
-    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"), jwt_public_key_file=signer[1],
+    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"),
+                                   jwt_public_key_file=jwt_keys.public_key,
                                    closer_interval_seconds=3600, db_pool_size=10, db_max_overflow=15)
     service = build(settings, clock=clock)
     async with running(service):
-        w = World(service, signer[0], clock)
+        w = World(service, jwt_keys.signer, clock)
         yield w
         await w.http.aclose()
 
@@ -94,3 +88,20 @@ async def snapshot(world: World) -> tuple:
                                            "ORDER BY id"))).all()
         outbox = await session.scalar(text("SELECT count(*) FROM outbox"))
     return slots, bids, outbox
+
+
+def after_the_next_read(monkeypatch, change: Callable[[store.SlotRows], Awaitable[None]]) -> list[store.SlotRows]:
+    """Runs `change` once, right after the next batch's read of its slot and before its write (another writer
+    between the two). Returns what that read saw, once it has happened."""
+    read = store.read_for_placement
+    seen_first: list[store.SlotRows] = []
+
+    async def read_then_change(conn, *args):
+        seen = await read(conn, *args)
+        if not seen_first:
+            seen_first.append(seen)
+            await change(seen)
+        return seen
+
+    monkeypatch.setattr(store, "read_for_placement", read_then_change)
+    return seen_first

@@ -13,10 +13,10 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.trust import signal_hash
-from pinbid_marketplace import store
 from pinbid_marketplace.bidding import BidTooLow, Offer
 from sqlalchemy import text
 
+from .conftest import after_the_next_read
 from .test_unlocked_bid_writes import buyer_id, replica
 
 
@@ -138,21 +138,13 @@ async def test_a_tie_recorded_between_a_batchs_read_and_its_write_refuses_the_bi
     slot = await world.slot(creator, posts[0], minBid=10)
     assert (await world.bid(honest, slot["id"], 150)).status_code == 201
     await world.deliver(tie(i.IdentityAccountSignal, associate, "EMAIL", "same@mail.test"))
-    read = store.read_for_placement
-    interleaved = False
+    async def record_the_tie(seen) -> None:
+        assert seen.tied == {}
+        await world.deliver(tie(p.PaymentsAccountSignal, creator, "EMAIL", "Same@Mail.test"))
 
-    async def read_then_record_the_tie(conn, *args):
-        nonlocal interleaved
-        seen = await read(conn, *args)
-        if not interleaved:
-            interleaved = True
-            assert seen.tied == {}
-            await world.deliver(tie(p.PaymentsAccountSignal, creator, "EMAIL", "Same@Mail.test"))
-        return seen
-
-    monkeypatch.setattr(store, "read_for_placement", read_then_record_the_tie)
+    read = after_the_next_read(monkeypatch, record_the_tie)
     refused = await world.bid(associate, slot["id"], 151, autoBidEnabled=True, maxAutoBid=300)
-    assert interleaved
+    assert read
     assert (refused.status_code, refused.json()["code"]) == (403, "associated_account")
     bids = await bids_of(world, slot["id"])
     assert associate["x-user"] not in bids and bids[honest["x-user"]][0] == "ACTIVE"

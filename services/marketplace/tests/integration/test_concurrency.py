@@ -66,13 +66,19 @@ async def test_100_bids_at_once_equal_the_accepted_ones_applied_in_commit_order(
     assert sum(1 for b in bid_rows if b.status == "ACTIVE") == 1
 
 
-async def test_two_closers_at_once_close_each_slot_once(world):
+async def six_slots_due(world) -> list[dict]:
+    """Six of one creator's slots whose auctions have ended, four of them with a bid."""
     creator, posts = await world.creator(posts=6)
     slots = [await world.slot(creator, pid) for pid in posts]
     buyer = await world.buyer()
     for s in slots[:4]:
         assert (await world.bid(buyer, s["id"], 20)).status_code == 201
     world.clock.advance(days=3)
+    return slots
+
+
+async def test_two_closers_at_once_close_each_slot_once(world):
+    slots = await six_slots_due(world)
     closer = world.service.state["closer"]
     closed = await asyncio.gather(closer.run_once(), closer.run_once(), closer.run_once())
     assert sum(closed) == 6

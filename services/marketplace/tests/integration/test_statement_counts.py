@@ -7,6 +7,8 @@ import asyncio
 from pinbid_testing import counting_statements
 from sqlalchemy import text
 
+from .test_concurrency import six_slots_due
+
 
 def counting(world):
     return counting_statements(world.service.db)
@@ -106,12 +108,7 @@ async def test_ending_an_auction_and_deciding_cost_two_statements_each(world):
 
 
 async def test_the_closer_costs_two_statements_whatever_the_number_of_slots(world):
-    creator, posts = await world.creator(posts=6)
-    slots = [await world.slot(creator, pid) for pid in posts]
-    buyer = await world.buyer()
-    for s in slots[:4]:
-        assert (await world.bid(buyer, s["id"], 20)).status_code == 201
-    world.clock.advance(days=3)
+    await six_slots_due(world)
     with counting(world) as counted:
         closed = await world.service.state["closer"].run_once()
     assert closed == 6

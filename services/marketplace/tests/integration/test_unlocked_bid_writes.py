@@ -8,12 +8,13 @@ import uuid
 from decimal import Decimal
 
 from pinbid_marketplace import bidding as bidding_module
-from pinbid_marketplace import metrics, store
+from pinbid_marketplace import metrics
 from pinbid_marketplace.bidding import Bidding, Offer
 from pinbid_marketplace.domain.comments import Comment
 from pinbid_marketplace.rules import auction_rules
 from sqlalchemy import text
 
+from .conftest import after_the_next_read
 from .test_concurrency import replay, rows
 
 
@@ -36,18 +37,7 @@ async def test_a_bid_another_replica_writes_between_our_read_and_our_write_is_ke
     slot_id = uuid.UUID(slot["id"])
     first, second = await world.buyer("First"), await world.buyer("Second")
     ours, theirs = replica(world), replica(world)
-    read = store.read_for_placement
-    interleaved = False
-
-    async def read_then_let_the_other_replica_bid(conn, *args):
-        nonlocal interleaved
-        seen = await read(conn, *args)
-        if not interleaved:
-            interleaved = True
-            await theirs.place(buyer_id(second), slot_id, Offer(Decimal(30)))
-        return seen
-
-    monkeypatch.setattr(store, "read_for_placement", read_then_let_the_other_replica_bid)
+    after_the_next_read(monkeypatch, lambda _: theirs.place(buyer_id(second), slot_id, Offer(Decimal(30))))
     before = conflicts()
     view = await ours.place(buyer_id(first), slot_id, Offer(Decimal(50)))
 
@@ -66,19 +56,8 @@ async def test_a_new_comment_between_our_read_and_our_write_is_not_overwritten(w
     leader = await world.buyer("Leader")
     assert (await world.bid(leader, slot["id"], 20)).status_code == 201
     mine = (await world.http.get("/buyer/bids", headers=leader)).json()[0]
-    read = store.read_for_placement
-    interleaved = False
-
-    async def read_then_change_the_comment(conn, *args):
-        nonlocal interleaved
-        seen = await read(conn, *args)
-        if not interleaved:
-            interleaved = True
-            await world.service.state["bidding"].submit_comment(
-                buyer_id(leader), uuid.UUID(mine["id"]), Comment(None, None, "Changed while you bid #ad"))
-        return seen
-
-    monkeypatch.setattr(store, "read_for_placement", read_then_change_the_comment)
+    after_the_next_read(monkeypatch, lambda _: world.service.state["bidding"].submit_comment(
+        buyer_id(leader), uuid.UUID(mine["id"]), Comment(None, None, "Changed while you bid #ad")))
     outbidder = await world.buyer("Outbidder")
     assert (await world.bid(outbidder, slot["id"], 40)).status_code == 201
     _, bid_rows = await rows(world, slot["id"])
@@ -94,19 +73,11 @@ async def test_a_bid_cancelled_between_our_read_and_our_write_stays_cancelled(wo
     assert (await world.bid(quitter, slot["id"], 20)).status_code == 201
     assert (await world.bid(leader, slot["id"], 30)).status_code == 201
     cancelled = (await world.http.get("/buyer/bids", headers=quitter)).json()[0]
-    read = store.read_for_placement
-    interleaved = False
+    async def cancel(_) -> None:
+        view = await world.service.state["bidding"].cancel(buyer_id(quitter), uuid.UUID(cancelled["id"]))
+        assert view.bid.status == "CANCELLED"
 
-    async def read_then_cancel(conn, *args):
-        nonlocal interleaved
-        seen = await read(conn, *args)
-        if not interleaved:
-            interleaved = True
-            view = await world.service.state["bidding"].cancel(buyer_id(quitter), uuid.UUID(cancelled["id"]))
-            assert view.bid.status == "CANCELLED"
-        return seen
-
-    monkeypatch.setattr(store, "read_for_placement", read_then_cancel)
+    after_the_next_read(monkeypatch, cancel)
     before = conflicts()
     assert (await world.bid(await world.buyer("Outbidder"), slot["id"], 40)).status_code == 201
     assert conflicts() == before + 1

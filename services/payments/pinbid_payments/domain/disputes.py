@@ -5,10 +5,12 @@ Integer cents, no I/O."""
 
 from dataclasses import dataclass
 
+from pinbid_kit.events.trust import CONTINUE, DISPUTE_OUTCOMES, REFUND_ALL, REFUND_UNEARNED
+
 from . import stages
 from .money import Split
 
-OUTCOMES = ("CONTINUE", "REFUND_UNEARNED", "REFUND_ALL")
+OUTCOMES = DISPUTE_OUTCOMES
 
 
 @dataclass(frozen=True)
@@ -39,15 +41,15 @@ def moves(standing: Standing, outcome: str) -> Moves:
     s, money = standing, standing.money
     if not s.paid:
         return Moves(outcome, 0, 0, 0, 0)
-    if outcome == "CONTINUE":
+    if outcome == CONTINUE:
         held = min(s.due, money.creator_cents) - s.released if s.pinned and not s.ended_early else 0
         return Moves(outcome, 0, 0, 0, max(held, 0))
-    if outcome == "REFUND_UNEARNED":
+    if outcome == REFUND_UNEARNED:
         if not s.pinned or s.ended_early:
             return Moves(outcome, 0, 0, 0, 0)
         back = stages.early_end(money, s.released)
         return Moves(outcome, back.refund_cents, back.creator_cents, 0, 0)
-    if outcome == "REFUND_ALL":
+    if outcome == REFUND_ALL:
         if s.early_refund >= money.total_cents:
             return Moves(outcome, 0, 0, 0, 0)
         return Moves(outcome, money.total_cents - s.early_refund, money.creator_cents - s.early_refund_creator,

@@ -24,7 +24,7 @@ async def test_windows_expiring_together_are_announced_with_one_outbox_insert(pa
     pay.clock.advance(hours=48)
     with counting_statements(pay.service.db) as counted:
         assert await pay.service.state["requests"].expire_due() == 3
-    assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
+    assert counted.outbox_writes() == (1, 1)
     assert sorted(e["bidId"] for e in await pay.events("payments.payment.expired.v1")) == sorted(
         str(a.bid_id) for a in approved)
 

@@ -3,41 +3,24 @@ ones: the full refund's reversal (the refund, the creator's debt, its recovery f
 the dispute's settlement), the early end's refund (the partial refund and the dispute's settlement), and a
 release that pays back a debt (the release and the recovery)."""
 
-import re
 import uuid
-from datetime import datetime
 
 from pinbid_payments.domain import ledger
-from pinbid_testing.statements import Counted, counting_statements
+from pinbid_testing.statements import counting_statements
 
 from .test_trust_money import (
-    MONDAY,
     accepted,
     decided,
     disputed,
     kept,
     paid_and_app_pinned,
-    payout_settings,
+    paid_out_after_acceptance,
     twice,
 )
 
-_OUTBOX_INSERT = re.compile(r"\binsert\s+into\s+outbox\b", re.IGNORECASE)
-_NOTIFY = re.compile(r"\bnotify\s+pinbid_outbox\b|\bpg_notify\s*\(", re.IGNORECASE)
-
-
-def outbox_writes(counted: Counted) -> tuple[int, int]:
-    """(statements inserting into the outbox, statements waking its relay)."""
-    return (sum(1 for s in counted.statements if _OUTBOX_INSERT.search(s)),
-            sum(1 for s in counted.statements if _NOTIFY.search(s)))
-
 
 async def test_a_reversal_with_a_debt_recovered_and_a_dispute_settled_is_one_outbox_write(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    refunded = await paid_and_app_pinned(pay, 40_000, creator=creator)
-    await twice(pay, accepted(pay, refunded))  # 9,000 available
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)  # paid out: a refund now makes a debt
+    creator, refunded = await paid_out_after_acceptance(pay)  # a refund now makes a debt
     other = await pay.approve(40_000, creator=creator)
     await pay.pay(other)
     await pay.pin(other)  # 9,000 released, not paid out: what the debt is recovered from
@@ -47,7 +30,7 @@ async def test_a_reversal_with_a_debt_recovered_and_a_dispute_settled_is_one_out
 
     with counting_statements(pay.db) as counted:
         assert await pay.service.state["refunds"].run_once() == 1
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     kinds = [e["kind"] for e in await pay.events("payments.recovery.recorded.v1")]
     assert kinds == ["OWED", "RECOVERED"]
     assert len(await pay.events("payments.payment.refunded.v1")) == 1
@@ -68,18 +51,13 @@ async def test_an_early_end_refunded_with_its_dispute_settled_is_one_outbox_writ
 
     with counting_statements(pay.db) as counted:
         assert await pay.service.state["refunds"].run_once() == 1
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     assert len(await pay.events("payments.payment.partially_refunded.v1")) == 1
     assert len(await pay.events("payments.dispute.settled.v1")) == 1
 
 
 async def test_a_release_that_pays_back_a_debt_is_one_outbox_write(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    refunded = await paid_and_app_pinned(pay, 40_000, creator=creator)
-    await twice(pay, accepted(pay, refunded))
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    creator, refunded = await paid_out_after_acceptance(pay)
     payment_id = await pay.scalar("SELECT id FROM payments WHERE bid_id = :b", b=refunded.bid_id)
     answer = await pay.http.post(f"/ops/payments/{payment_id}/refund", json={"reason": "Fake screenshot"},
                                  headers=pay.token(uuid.uuid4(), "OPERATOR"))
@@ -89,6 +67,6 @@ async def test_a_release_that_pays_back_a_debt_is_one_outbox_write(pay):
 
     with counting_statements(pay.db) as counted:
         await pay.pin(other)  # 1,800 released, all of it recovered
-    assert outbox_writes(counted) == (1, 1)
+    assert counted.outbox_writes() == (1, 1)
     assert [e["kind"] for e in await pay.events("payments.recovery.recorded.v1")] == ["OWED", "RECOVERED"]
     assert len(await pay.events("payments.earning.released.v1")) == 2

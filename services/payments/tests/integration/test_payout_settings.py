@@ -99,3 +99,40 @@ async def test_gbp_and_paypal_forms(pay):
     row = (await pay.rows("SELECT * FROM payout_settings"))[0]._mapping
     assert row["bank_account_sealed"] is None
     assert pay.settings.secret_box().open(row["paypal_email_sealed"]) == "maya@creator.test"
+
+
+async def test_with_two_step_sign_in_on_a_new_payout_account_needs_a_fresh_second_factor(pay):
+    """A stolen session of a creator with two-step sign-in on cannot send the money elsewhere: the token must say a
+    second factor was proved in the last few minutes (pinbid_kit.step_up)."""
+    import time
+
+    from pinbid_kit.step_up import STEP_UP_SECONDS
+
+    creator = uuid.uuid4()
+
+    def token(proved_at):
+        return {"Authorization": "Bearer " + pay.signer.sign(creator, "INFLUENCER", 0, second_factor_on=True,
+                                                             second_factor_at=proved_at)}
+    for stale in (None, int(time.time()) - STEP_UP_SECONDS - 5):
+        refused = await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=token(stale))
+        assert refused.status_code == 401 and refused.json()["code"] == "step_up_required"
+        onboarding = await pay.http.post("/influencer/payout-settings/stripe-onboarding", headers=token(stale))
+        assert onboarding.status_code == 401
+    assert (await pay.http.get("/influencer/payout-settings", headers=token(None))).json()["saved"] is False
+    saved = await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=token(int(time.time())))
+    assert saved.status_code == 200 and saved.json()["saved"] is True
+
+
+async def test_a_new_payout_destination_is_announced_masked_for_the_creators_notice(pay):
+    creator = uuid.uuid4()
+    headers = pay.token(creator, "INFLUENCER")
+    assert (await pay.http.put("/influencer/payout-settings", json=VALID_BANK, headers=headers)).status_code == 200
+    same = {**VALID_BANK, "minimumPayout": 80}  # the same account: nothing to tell
+    assert (await pay.http.put("/influencer/payout-settings", json=same, headers=headers)).status_code == 200
+    paypal = {**VALID_BANK, "payoutMethod": "PAYPAL", "paypalEmail": "maya@example.com"}
+    assert (await pay.http.put("/influencer/payout-settings", json=paypal, headers=headers)).status_code == 200
+    changes = await pay.events("payments.payout_account.changed.v1")
+    assert [(c["creatorId"], c["method"], c["account"]) for c in changes] == [
+        (str(creator), "BANK_TRANSFER", "the bank account ••••9012"),
+        (str(creator), "PAYPAL", "the PayPal address m••••@example.com")]
+    assert "123456789012" not in str(changes)

@@ -6,6 +6,7 @@ balanced at every step."""
 import uuid
 from datetime import datetime, timedelta
 
+from pinbid_kit.events.marketplace import BidApproved
 from pinbid_kit.events.social import (
     CommentPinned,
     DisputeDecided,
@@ -76,6 +77,18 @@ async def paid_and_app_pinned(pay, price: int = 20_000, creator=None):
     await pay.pay(approved)
     await app_pin(pay, approved)
     return approved
+
+
+async def paid_out_after_acceptance(pay, price_cents: int = 40_000) -> tuple[uuid.UUID, BidApproved]:
+    """A creator whose placement the brand accepted, paid out on Monday what that released (9,000 of a 40,000
+    price): a refund now makes a debt. The creator and the placement."""
+    creator = uuid.uuid4()
+    await payout_settings(pay, creator)
+    approved = await paid_and_app_pinned(pay, price_cents, creator=creator)
+    await twice(pay, accepted(pay, approved))
+    pay.clock.now = datetime.fromisoformat(MONDAY)
+    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    return creator, approved
 
 
 async def test_app_pin_releases_nothing_until_accepted_then_everything_due_once(pay):
@@ -227,12 +240,7 @@ async def payout_settings(pay, creator) -> None:
 
 
 async def test_refund_after_payout_is_owed_and_recovered_from_the_next_earnings_first(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    approved = await paid_and_app_pinned(pay, 40_000, creator=creator)  # the creator's share 36,000
-    await twice(pay, accepted(pay, approved))  # 9,000 available
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)  # paid out
+    creator, approved = await paid_out_after_acceptance(pay)  # the creator's share 36,000, 9,000 paid out
     assert await money(pay, approved) == (40_000, 27_000, 0, 0, 4_000)
 
     operator = uuid.uuid4()
@@ -383,12 +391,7 @@ async def test_the_figures_shown_before_each_outcome_are_what_it_then_moves(pay)
 
 
 async def test_refund_all_after_a_payout_shows_what_the_creator_will_owe(pay):
-    creator = uuid.uuid4()
-    await payout_settings(pay, creator)
-    approved = await paid_and_app_pinned(pay, 40_000, creator=creator)
-    await twice(pay, accepted(pay, approved))  # 9,000 available
-    pay.clock.now = datetime.fromisoformat(MONDAY)
-    assert await pay.service.state["payouts"].run_once() == (1, 1)
+    creator, approved = await paid_out_after_acceptance(pay)
     dispute = uuid.uuid4()
     await twice(pay, disputed(pay, approved, dispute))
     before = await shown(pay, approved)

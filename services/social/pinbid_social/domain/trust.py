@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
+from pinbid_kit.events.trust import REFUND_ALL, REFUND_UNEARNED
+
+from .placement import Status
+
 
 class Acceptance(StrEnum):
     NOT_NEEDED = "NOT_NEEDED"  # Pinbid pinned it itself (SESSION) and checks it
@@ -18,19 +22,10 @@ class Acceptance(StrEnum):
     ACCEPTED = "ACCEPTED"
 
 
-class Outcome(StrEnum):
-    CONTINUE = "CONTINUE"
-    REFUND_UNEARNED = "REFUND_UNEARNED"
-    REFUND_ALL = "REFUND_ALL"
-
-
-def ends_placement(outcome: Outcome) -> bool:
-    return outcome != Outcome.CONTINUE
-
-
-# why a placement ended on an operator's decision, in the words its brand and creator read
-ENDED_BY = {Outcome.REFUND_UNEARNED: "Ended after a review: the share not yet earned went back to the brand.",
-            Outcome.REFUND_ALL: "Ended after a review: everything the brand paid went back to it."}
+# why a placement ended on an operator's decision (pinbid_kit.events.trust: the outcomes, which of them end one), in
+# the words its brand and creator read
+ENDED_BY = {REFUND_UNEARNED: "Ended after a review: the share not yet earned went back to the brand.",
+            REFUND_ALL: "Ended after a review: everything the brand paid went back to it."}
 
 
 def awaiting_answer(answered_at: datetime | None, answer_by: datetime, now: datetime) -> bool:
@@ -98,14 +93,96 @@ def recheck_open(requested_at: datetime | None, answered_at: datetime | None, mi
 
 
 def awaited(*, dispute_open: bool, dispute_answered_at: datetime | None, dispute_answer_by: datetime | None,
-            recheck_is_open: bool, recheck_answer_by: datetime | None, now: datetime) -> str | Refusal:
+            recheck_is_open: bool, recheck_answer_by: datetime | None, ended: bool, now: datetime) -> str | Refusal:
     """What a screenshot from the creator answers now: ANSWER (an open dispute, in its window) or RECHECK (a
-    fresh-screenshot request, in its window); otherwise why nothing waits for one."""
+    fresh-screenshot request of a placement that has not ended, in its window); otherwise why nothing waits for
+    one."""
     if dispute_open and dispute_answered_at is None:
         return ANSWER_CLOSED if dispute_answer_by is not None and now > dispute_answer_by else ANSWER
-    if recheck_is_open:
+    if recheck_is_open and not ended:
         return RECHECK_CLOSED if recheck_answer_by is not None and now > recheck_answer_by else RECHECK
     return ANSWERED if dispute_open else NOTHING_TO_ANSWER
+
+
+# --- what the person looking at a placement may do now, and by when: the trust view carries it ---------------------
+BRAND, CREATOR = "BRAND", "CREATOR"  # the viewer's side of a placement; anyone else (an operator) may do none
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing the viewer may do now (`open`), and until when (`until`; None: no deadline while it is open)."""
+    open: bool
+    until: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Answer(Action):
+    """The creator's screenshot: what it answers now (ANSWER: the open dispute; RECHECK: the fresh-screenshot
+    request), None when closed."""
+    kind: str | None = None
+
+
+CLOSED = Action(False)
+
+
+@dataclass(frozen=True)
+class Actions:
+    accept: Action  # the brand's "Looks right"
+    report: Action  # the brand's report: "Report a problem" while accept is open, else "no longer pinned"
+    answer: Answer  # the creator's screenshot
+
+
+@dataclass(frozen=True)
+class TrustState:
+    """What the rules read of a placement: its status, acceptance, open dispute and fresh-screenshot request."""
+    status: str
+    acceptance: str
+    accept_by: datetime | None
+    dispute_open: bool
+    dispute_answered_at: datetime | None
+    dispute_answer_by: datetime | None
+    recheck_requested_at: datetime | None
+    recheck_answered_at: datetime | None
+    recheck_missed_at: datetime | None
+    recheck_answer_by: datetime | None
+
+    @property
+    def running(self) -> bool:  # pinned or completed: "Looks right" may still come
+        return self.status in {Status.PINNED, Status.COMPLETED}
+
+    @property
+    def pinned(self) -> bool:  # a report is taken only now
+        return self.status == Status.PINNED
+
+    @property
+    def ended(self) -> bool:
+        return self.status == Status.ENDED
+
+    def awaited(self, now: datetime) -> str | Refusal:
+        return awaited(dispute_open=self.dispute_open, dispute_answered_at=self.dispute_answered_at,
+                       dispute_answer_by=self.dispute_answer_by,
+                       recheck_is_open=recheck_open(self.recheck_requested_at, self.recheck_answered_at,
+                                                    self.recheck_missed_at),
+                       recheck_answer_by=self.recheck_answer_by, ended=self.ended, now=now)
+
+
+def actions(viewer: str | None, state: TrustState, now: datetime) -> Actions:
+    """What `viewer` (BRAND, CREATOR, or None for anyone else) may do to the placement at `now`, by the same rules
+    the changes are refused with: the web shows the buttons this allows and the deadlines it gives."""
+    accept = report = CLOSED
+    answer = Answer(False)
+    if viewer == BRAND:
+        if acceptance_refused(state.running, state.acceptance, state.dispute_open) is None:
+            accept = Action(True, state.accept_by)
+        if report_refused(state.pinned, state.dispute_open) is None:
+            report = Action(True)
+    elif viewer == CREATOR:
+        kind = state.awaited(now)
+        if kind == ANSWER:
+            answer = Answer(True, state.dispute_answer_by, ANSWER)
+        elif kind == RECHECK:
+            answer = Answer(True, state.recheck_answer_by, RECHECK)
+    return Actions(accept, report, answer)
 
 
 # what people read for a full refund's reason code (payments' `PaymentRefunded.reason`)

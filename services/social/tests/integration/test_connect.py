@@ -41,7 +41,7 @@ async def test_connecting_writes_the_account_and_its_media_events_with_one_outbo
     creator = await social.user(handle="nia.bakes", name="Nia Creator")
     with counting_statements(social.service.db) as counted:
         assert await social.connect(creator) == f"{PUBLIC}/post-manager?connected=1"
-    assert sum("INSERT INTO outbox" in statement for statement in counted.statements) == 1
+    assert counted.outbox_writes() == (1, 1)
     assert len(await social.events(AccountConnected.event_type)) == len(await social.events(MediaSynced.event_type))
 
 

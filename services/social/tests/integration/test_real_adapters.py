@@ -189,7 +189,7 @@ async def test_instagrapi_action_failures_and_timeouts():
         await slow.login("maya.makes", "pw", None)
 
 
-async def test_the_service_connects_and_pins_through_the_real_adapters(settings, keys, clock):
+async def test_the_service_connects_and_pins_through_the_real_adapters(settings, jwt_keys, clock):
     import uuid
     from datetime import UTC, datetime
 
@@ -211,7 +211,7 @@ async def test_the_service_connects_and_pins_through_the_real_adapters(settings,
     service = build(settings, providers=providers, clock=clock)
     service.jobs = []
     async with running(service):
-        social = Harness(service, keys[0], clock)
+        social = Harness(service, jwt_keys.signer, clock)
         creator = await social.user(handle="maya.makes")
         url, cookie = await social.start_connect(creator)
         state = parse_qs(urlsplit(url).query)["state"][0]

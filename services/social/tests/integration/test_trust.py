@@ -20,7 +20,7 @@ from pinbid_kit.events.social import (
     RecheckRequested,
     SocialOperatorAction,
 )
-from pinbid_social.domain.trust import ENDED_BY, Outcome
+from pinbid_social.domain.trust import ENDED_BY
 from pinbid_testing import eventually
 from sqlalchemy import text
 
@@ -280,6 +280,45 @@ async def test_a_second_report_while_one_is_open_and_a_report_after_the_end_are_
     assert len(await t.social.events(PlacementDisputed.event_type)) == 1
 
 
+# --- what each side may do now (the trust view's actions) ------------------------------------------------
+
+def _open(body: dict) -> dict:
+    """The view's actions as {name: until} for those open now."""
+    return {name: action["until"] for name, action in body["actions"].items() if action["open"]}
+
+
+async def test_the_trust_view_tells_the_brand_and_the_creator_what_each_may_do_and_by_when(t):
+    bid = await t.pinned()
+    brand = (await t.trust(bid)).json()
+    assert _open(brand) == {"accept": brand["acceptance"]["acceptBy"], "report": None}
+    assert _open((await t.trust(bid, t.creator())).json()) == {}
+    assert _open((await t.trust(bid, t.ops())).json()) == {}
+
+    reported = (await t.report(bid)).json()  # the report's own answer already says what is left
+    assert _open(reported) == {}
+    creator = (await t.trust(bid, t.creator())).json()
+    assert _open(creator) == {"answer": reported["dispute"]["answerBy"]} and creator["actions"]["answer"]["kind"] \
+        == "ANSWER"
+    answer_by = datetime.fromisoformat(creator["actions"]["answer"]["until"])
+    assert answer_by == t.social.clock() + timedelta(hours=48)
+    t.social.clock.advance(hours=48, seconds=1)
+    assert _open((await t.trust(bid, t.creator())).json()) == {}  # the window closed at the server's clock
+
+
+async def test_after_looks_right_the_brand_may_only_report_and_the_creator_answers_a_recheck(t):
+    bid = await t.pinned()
+    accepted = (await t.accept(bid)).json()
+    assert _open(accepted) == {"report": None}
+    [(recheck_at,)] = await t.social.sql("SELECT recheck_at FROM placements WHERE bid_id = :b", b=bid)
+    t.social.clock.now = max(t.social.clock.now, recheck_at)
+    await t.job()
+    creator = (await t.trust(bid, t.creator())).json()
+    assert _open(creator) == {"answer": creator["recheck"]["answerBy"]}
+    assert creator["actions"]["answer"]["kind"] == "RECHECK"
+    answered = (await t.answer(bid)).json()
+    assert _open(answered) == {} and answered["actions"]["answer"] == {"open": False, "until": None, "kind": None}
+
+
 # --- the creator's answer and the operator ----------------------------------------------------------------
 
 async def test_reported_answered_and_decided_once(t):
@@ -489,7 +528,7 @@ async def test_app_pin_reported_answered_then_decided(t, outcome):
         assert (await t.report(bid, "Unpinned again")).status_code == 200  # a new report may follow
     else:
         assert status == "ENDED" and view["ended"] is True
-        assert view["endReason"] == ENDED_BY[Outcome(outcome)] and outcome not in view["endReason"]  # in words
+        assert view["endReason"] == ENDED_BY[outcome] and outcome not in view["endReason"]  # in words
         [end] = ended
         assert (end["method"], end["bidId"]) == ("MANUAL", str(bid))
         t.social.clock.advance(days=2)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pinbid_kit.objects import LocalObjects, S3Objects
 from pinbid_kit.settings import ConfigurationError
-from pinbid_social.domain.trust import Outcome, ends_placement, recheck_time
+from pinbid_social.domain.trust import recheck_time
 from pinbid_social.settings import SocialSettings
 
 PIN = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
@@ -25,10 +25,6 @@ def test_a_one_day_placement_is_rechecked_within_it():
     rng = random.Random(3)
     moments = [recheck_time(PIN, PIN + DAY, DAY, rng) for _ in range(500)]
     assert all(PIN < m <= PIN + DAY for m in moments)
-
-
-def test_only_refunds_end_a_placement():
-    assert [ends_placement(o) for o in Outcome] == [False, True, True]
 
 
 def test_an_s3_store_needs_its_endpoint_and_keys(tmp_path):

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { QueryClient } from '@tanstack/react-query'
 import { json, renderApp } from '@/test/utils'
 import { mockStream } from '@/test/sse'
-import { buyer, makeBid, makeSlot, signedIn } from '@/test/fixtures'
+import { buyer, makeBid, makeSlot, signedIn, trustActions } from '@/test/fixtures'
 import { KEYS } from '@/api/keys'
 import type { PlacementTrust } from '@/api/trust'
 import { applyBidEvent, applyNotificationEvent, applyPlacementEvent } from './cache'
@@ -48,6 +48,7 @@ describe('live placement changes', () => {
         : null,
       ended: false,
       endReason: null,
+      actions: trustActions({ report: true }),
     })
     signedIn(buyer, {
       'GET /events/stream': stream.route,

@@ -21,7 +21,7 @@ import {
   slotQuery,
   KEPT_OPTIONS,
   SORT_OPTIONS,
-  TIME_LEFT_OPTIONS,
+  timeLeftOptions,
   type Filters,
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
@@ -161,7 +161,7 @@ export default function MarketplacePage() {
               />
             </div>
             <FilterSelect id="min-views" label="Min. Views" value={filters.minViews} options={MIN_VIEWS_OPTIONS} onChange={(v) => set('minViews', v)} />
-            <FilterSelect id="time-left" label="Time Left" value={filters.timeLeft} options={TIME_LEFT_OPTIONS} onChange={(v) => set('timeLeft', v)} />
+            <FilterSelect id="time-left" label="Time Left" value={filters.timeLeft} options={timeLeftOptions()} onChange={(v) => set('timeLeft', v)} />
             <FilterSelect id="min-kept" label="Reliability" value={filters.minKept} options={KEPT_OPTIONS} onChange={(v) => set('minKept', v)} />
             <div className="flex items-center gap-3">
               <Switch id="verified-only" checked={filters.verified} onCheckedChange={(v) => set('verified', v)} />

@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { formatCents, formatMoney } from '@/lib/money'
 import { MoneyInput } from '@/components/money-input'
-import { BID_AGAIN_INCREMENT } from '@/lib/bids'
+import { bidAgainIncrement } from '@/lib/bids'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import type { Slot } from '@/api/types'
 import { LargeBidDialog } from './LargeBidDialog'
@@ -48,7 +48,7 @@ function PlaceBidForm({ slot: opened, suggest, onDone }: { slot: Slot; suggest: 
           <div className="grid gap-2">
             <Label htmlFor="bid-amount">Bid amount (USD)</Label>
             <MoneyInput id="bid-amount" value={amount} onValueChange={setAmount} problem={warning} />
-            {suggest === 'again' && <p className="text-xs text-muted-foreground">Bid Again starts at the current bid plus {formatMoney(BID_AGAIN_INCREMENT)}; change it if you like.</p>}
+            {suggest === 'again' && <p className="text-xs text-muted-foreground">Bid Again starts at the current bid plus {formatMoney(bidAgainIncrement())}; change it if you like.</p>}
           </div>
           <div className="flex items-center justify-between gap-3 rounded-lg border p-3">
             <div>

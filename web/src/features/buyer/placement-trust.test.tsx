@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, getConfig, setConfig } from '@/config'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { buyer, makeBid, makeSlot, signedIn, toastWith } from '@/test/fixtures'
+import { buyer, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
 import { stubObjectUrls } from '@/test/upload'
 import type { Dispute, PlacementTrust } from '@/api/trust'
 
@@ -17,7 +18,9 @@ const awaiting: PlacementTrust = {
   dispute: null,
   ended: false,
   endReason: null,
+  actions: trustActions({ accept: '2026-11-29T10:00:00Z', report: true }),
 }
+const ACCEPTED_ACTIONS = trustActions({ report: true })
 
 const dispute = (over: Partial<Dispute> = {}): Dispute => ({
   id: 'd-1',
@@ -49,10 +52,10 @@ describe("the brand's placement page: proof of the pin", () => {
 
   it('shows the post link, the screenshot fetched with the token and the deadline; "Looks right" double-clicked accepts once', async () => {
     let accepted = false
-    const api = brandWith(() => (accepted ? { ...awaiting, acceptance: { status: 'ACCEPTED', acceptBy: null, acceptedAt: '2026-11-26T13:00:00Z', acceptedBy: 'BRAND' } } : awaiting), {
+    const api = brandWith(() => (accepted ? { ...awaiting, acceptance: { status: 'ACCEPTED', acceptBy: null, acceptedAt: '2026-11-26T13:00:00Z', acceptedBy: 'BRAND' }, actions: ACCEPTED_ACTIONS } : awaiting), {
       'POST /buyer/placements/bid-1/accept': () => {
         accepted = true
-        return json(200, { ...awaiting, acceptance: { status: 'ACCEPTED', acceptBy: null, acceptedAt: '2026-11-26T13:00:00Z', acceptedBy: 'BRAND' } })
+        return json(200, { ...awaiting, acceptance: { status: 'ACCEPTED', acceptBy: null, acceptedAt: '2026-11-26T13:00:00Z', acceptedBy: 'BRAND' }, actions: ACCEPTED_ACTIONS })
       },
     })
     renderApp('/my-bids/bid-1')
@@ -74,10 +77,10 @@ describe("the brand's placement page: proof of the pin", () => {
 
   it('"Report a problem" needs a reason, sends it once however often it is pressed, and shows the open dispute', async () => {
     let reported: Dispute | null = null
-    const api = brandWith(() => ({ ...awaiting, dispute: reported }), {
+    const api = brandWith(() => ({ ...awaiting, dispute: reported, actions: reported ? trustActions() : awaiting.actions }), {
       'POST /buyer/placements/bid-1/report': (body) => {
         reported = dispute({ reason: (body as { reason: string }).reason })
-        return json(200, { ...awaiting, dispute: reported })
+        return json(200, { ...awaiting, dispute: reported, actions: trustActions() })
       },
     })
     renderApp('/my-bids/bid-1')
@@ -99,7 +102,7 @@ describe("the brand's placement page: proof of the pin", () => {
   })
 
   it('a report refused because one is open says why in the dialog', async () => {
-    const api = brandWith(() => ({ ...awaiting, acceptance: { ...awaiting.acceptance, status: 'ACCEPTED', acceptedBy: 'SILENCE', acceptedAt: '2026-11-29T10:00:00Z' } }), {
+    const api = brandWith(() => ({ ...awaiting, acceptance: { ...awaiting.acceptance, status: 'ACCEPTED', acceptedBy: 'SILENCE', acceptedAt: '2026-11-29T10:00:00Z' }, actions: ACCEPTED_ACTIONS }), {
       'POST /buyer/placements/bid-1/report': () => json(409, { detail: 'This placement is already disputed.', code: 'already_disputed' }),
     })
     renderApp('/my-bids/bid-1')
@@ -127,6 +130,7 @@ describe("the brand's placement page: proof of the pin", () => {
       }),
       ended: true,
       endReason: 'refunded after a dispute',
+      actions: trustActions(),
     }))
     renderApp('/my-bids/bid-1')
     const summary = await screen.findByRole('region', { name: 'Dispute' })
@@ -136,6 +140,36 @@ describe("the brand's placement page: proof of the pin", () => {
     expect(screen.getByText('This placement has ended: refunded after a dispute')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Report/ })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Looks right' })).not.toBeInTheDocument()
+  })
+
+  it('follows what the server allows: its deadline is the one shown, and a button it closes is not offered', async () => {
+    // awaiting acceptance, but the server takes "Looks right" until its own deadline and no report (completed)
+    brandWith(() => ({ ...awaiting, actions: trustActions({ accept: '2026-11-30T08:00:00Z' }) }))
+    renderApp('/my-bids/bid-1')
+    expect(await screen.findByText(/^Counts as accepted on Nov 30, 2026/)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Looks right' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /Report/ })).not.toBeInTheDocument()
+  })
+
+  it('offers nothing when the server says nothing is open, whatever the state looks like', async () => {
+    brandWith(() => ({ ...awaiting, acceptance: { status: 'ACCEPTED', acceptBy: null, acceptedAt: '2026-11-26T13:00:00Z', acceptedBy: 'BRAND' }, actions: trustActions() }))
+    renderApp('/my-bids/bid-1')
+    expect(await screen.findByText(/You accepted it on/)).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /Report/ })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Looks right' })).not.toBeInTheDocument()
+  })
+
+  it("the report says the creator's time to answer as social is set", async () => {
+    brandWith(() => awaiting)
+    renderApp('/my-bids/bid-1')
+    setConfig({ ...getConfig(), rules: { ...DEFAULT_CONFIG.rules, trustWindowHours: { ...DEFAULT_CONFIG.rules.trustWindowHours, disputeAnswer: 96 } } })
+    try {
+      await userEvent.click(await screen.findByRole('button', { name: 'Report a problem' }))
+      const dialog = await screen.findByRole('dialog', { name: 'Report a problem' })
+      expect(within(dialog).getByText(/The creator can answer within 4 days with a note/)).toBeInTheDocument()
+    } finally {
+      setConfig(DEFAULT_CONFIG)
+    }
   })
 
   it('a failed load says so with Try again; a screenshot that cannot load says so too', async () => {

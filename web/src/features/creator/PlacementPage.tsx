@@ -12,7 +12,7 @@ import { BackLink, DetailLoadFailed, Loading, fmtDateTime } from '@/components/c
 import { SlotMedia } from '@/components/slot-media'
 import { statusLabel } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
-import { openDispute, recheckDue } from '@/lib/trust'
+import { openDispute } from '@/lib/trust'
 import { useInfluencerBids } from './api/queries'
 import { PlacementTrustPanel } from './components/PlacementTrustPanel'
 
@@ -79,7 +79,7 @@ export default function CreatorPlacementPage() {
         </CardHeader>
         <CardContent className="grid gap-3">
           <PlacementTrustPanel bidId={bidId} />
-          {!t.dispute && !t.ended && !recheckDue(t) && t.acceptance.status !== 'AWAITING' && (
+          {!t.dispute && !t.ended && !t.actions.answer.open && t.acceptance.status !== 'AWAITING' && (
             <p className="text-sm text-muted-foreground">Nothing waits for you here: keep the comment pinned until the placement ends.</p>
           )}
         </CardContent>

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { creator, makeBid, makeSlot, signedIn, toastWith } from '@/test/fixtures'
+import { creator, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
 import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import type { PlacementTrust } from '@/api/trust'
 
@@ -38,6 +38,7 @@ const underReview: PlacementTrust = {
   dispute: report,
   ended: false,
   endReason: null,
+  actions: trustActions({ answer: { until: report.answerBy, kind: 'ANSWER' } }),
 }
 
 function creatorWith(trust: () => Response, bids = [pinned]) {
@@ -55,7 +56,7 @@ describe("the creator's page of a placement under review", () => {
 
   it("shows the brand's reason, the deadline and the answer form; the answer replaces the form", async () => {
     creatorWith(() => json(200, underReview))
-    const answered = { ...underReview, dispute: { ...report, creatorNote: 'It is pinned: here is the post today.', answeredAt: '2026-11-26T11:00:00Z' } }
+    const answered = { ...underReview, dispute: { ...report, creatorNote: 'It is pinned: here is the post today.', answeredAt: '2026-11-26T11:00:00Z' }, actions: trustActions() }
     const uploads = mockUpload({ 'POST /influencer/placements/bid-P/screenshot': () => ({ status: 200, body: answered }) })
     renderApp('/placements/bid-P')
     expect(await screen.findByRole('heading', { name: 'Morning routine reel' })).toBeInTheDocument()
@@ -84,7 +85,7 @@ describe("the creator's page of a placement under review", () => {
     const uploads = mockUpload({
       'POST /influencer/placements/bid-P/screenshot': () => {
         // answered meanwhile in another tab: the server refuses the second answer and keeps the first
-        trust = { ...underReview, dispute: { ...report, creatorNote: 'First answer.', answeredAt: '2026-11-26T10:00:00Z' } }
+        trust = { ...underReview, dispute: { ...report, creatorNote: 'First answer.', answeredAt: '2026-11-26T10:00:00Z' }, actions: trustActions() }
         return { status: 409, body: { detail: 'You already answered this report; an operator decides it now.', code: 'already_answered' } }
       },
     })
@@ -99,7 +100,7 @@ describe("the creator's page of a placement under review", () => {
   })
 
   it('after the answer window: no form, the page says an operator decides now', async () => {
-    creatorWith(() => json(200, { ...underReview, dispute: { ...report, answerBy: '2026-01-01T09:00:00Z' } }))
+    creatorWith(() => json(200, { ...underReview, dispute: { ...report, answerBy: '2026-01-01T09:00:00Z' }, actions: trustActions() }))
     const uploads = mockUpload({})
     renderApp('/placements/bid-P')
     expect(await screen.findByText(/The time to answer this report passed on Jan 1, 2026.*An operator decides it now/)).toBeInTheDocument()
@@ -121,6 +122,7 @@ describe("the creator's page of a placement under review", () => {
         ...underReview,
         ended: true,
         endReason: 'Dispute decided: REFUND_ALL',
+        actions: trustActions(),
         dispute: { ...report, status: 'DECIDED', creatorNote: 'It is pinned.', answeredAt: '2026-11-26T10:00:00Z', outcome: 'REFUND_ALL', decisionReason: 'The post shows no pinned comment.', decidedAt: '2026-11-27T10:00:00Z' },
       }),
     )

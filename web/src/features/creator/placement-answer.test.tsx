@@ -1,8 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { creator, makeBid, makeSlot, signedIn, toastWith } from '@/test/fixtures'
+import { creator, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
 import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import type { PlacementTrust } from '@/api/trust'
 
@@ -16,6 +16,7 @@ const running: PlacementTrust = {
   dispute: null,
   ended: false,
   endReason: null,
+  actions: trustActions(),
 }
 
 const openReport = {
@@ -41,10 +42,16 @@ function creatorWith(trust: PlacementTrust) {
 }
 
 describe("the creator's answer and fresh screenshot", () => {
-  beforeEach(stubObjectUrls)
+  beforeEach(() => {
+    stubObjectUrls()
+    // the fixtures' deadlines are dates: the panel compares them with the clock, so the clock is the fixtures' day
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'))
+  })
+  afterEach(() => vi.useRealTimers())
 
   it('an open report says what the brand reported and by when to answer; note and screenshot go as multipart', async () => {
-    creatorWith({ ...running, dispute: openReport })
+    creatorWith({ ...running, dispute: openReport, actions: trustActions({ answer: { until: openReport.answerBy, kind: 'ANSWER' } }) })
     const answered = { ...running, dispute: { ...openReport, creatorNote: 'Still pinned, see today’s screenshot.', answeredAt: '2026-11-26T11:00:00Z' } }
     const uploads = mockUpload({ 'POST /influencer/placements/bid-P/screenshot': () => ({ status: 200, body: answered }) })
     renderApp('/approvals')
@@ -68,7 +75,11 @@ describe("the creator's answer and fresh screenshot", () => {
   })
 
   it('a recheck asks for a fresh screenshot by its deadline; a refusal on the note shows on the note', async () => {
-    creatorWith({ ...running, recheck: { requestedAt: '2026-11-26T08:00:00Z', answerBy: '2026-11-27T08:00:00Z', answeredAt: null } })
+    creatorWith({
+      ...running,
+      recheck: { requestedAt: '2026-11-26T08:00:00Z', answerBy: '2026-11-27T08:00:00Z', answeredAt: null },
+      actions: trustActions({ answer: { until: '2026-11-27T08:00:00Z', kind: 'RECHECK' } }),
+    })
     mockUpload({
       'POST /influencer/placements/bid-P/screenshot': () => ({
         status: 422,
@@ -88,5 +99,20 @@ describe("the creator's answer and fresh screenshot", () => {
     creatorWith({ ...running, acceptance: { status: 'AWAITING', acceptBy: '2026-11-29T10:00:00Z', acceptedAt: null, acceptedBy: null } })
     renderApp('/approvals')
     expect(await screen.findByText(/The brand is checking your screenshot\. It counts as accepted on Nov 29, 2026/)).toBeInTheDocument()
+  })
+
+  it("an open report the server no longer takes an answer for says its time passed, with no form", async () => {
+    creatorWith({ ...running, dispute: openReport, actions: trustActions() })
+    renderApp('/approvals')
+    expect(await screen.findByText(/The time to answer this report passed on Nov 28, 2026/)).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Report to answer' })).not.toBeInTheDocument()
+  })
+
+  it('a fresh screenshot is asked for only while the server takes one, by its deadline', async () => {
+    const recheck = { requestedAt: '2026-11-26T08:00:00Z', answerBy: '2026-11-27T08:00:00Z', answeredAt: null }
+    creatorWith({ ...running, recheck, ended: true, endReason: 'Refunded in full.', actions: trustActions() })
+    renderApp('/approvals')
+    expect(await screen.findByText(/This placement has ended: Refunded in full\./)).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Fresh screenshot requested' })).not.toBeInTheDocument()
   })
 })

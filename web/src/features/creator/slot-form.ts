@@ -1,14 +1,15 @@
 /** The pin slot form's rules, without React: its choices, what stops it from being sent, and its zod schema. */
+import { rules } from '@/config'
 import { z } from '@/lib/zod'
 import { readMoney } from '@/lib/money'
+import { hoursText } from '@/lib/spans'
 
-export const AUCTION_END_CHOICES = [
-  { value: '24', label: '24 hours' },
-  { value: '48', label: '48 hours' },
-  { value: '72', label: '3 days' },
-  { value: '168', label: '7 days' },
-]
-export const DURATION_CHOICES = [7, 14, 21, 30]
+/** The auction lengths and pin durations offered, as the server serves them (pinbid_kit/product_rules.py; the
+ *  durations span the range marketplace takes). */
+export const auctionEndChoices = () => rules().auctionLengthHours.choices.map((hours) => ({ value: String(hours), label: hoursText(hours) }))
+export const durationChoices = () => rules().pinDurationDays.choices
+/** The form's first choices. */
+export const slotFormDefaults = () => ({ endIn: String(rules().auctionLengthHours.default), duration: String(rules().pinDurationDays.default) })
 
 /** What stops the slot form from being sent, or null. Shown after the first attempt, and gone once fixed. */
 export function slotFormProblem(fields: { title: string; category: string; minBid: string; buyNow: string }): string | null {

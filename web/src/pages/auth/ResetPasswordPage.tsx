@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button'
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { useForgotPassword, useResetPassword } from '@/api/auth'
-import { emailField, PASSWORD_MIN_LENGTH, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
+import { emailField, passwordMinLength, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { failedSave } from '@/lib/server-errors'
 import { AuthCard, AuthLink } from './AuthCard'
 import { SubmitButton } from '@/components/submit-button'
@@ -107,11 +107,11 @@ function ResetForm({ token }: { token: string }) {
     >
       <Form {...form}>
         <form inert={!hydrated} onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Set a new password">
-          <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} />
+          <TextField control={form.control} name="newPassword" label="New Password" type="password" autoComplete="new-password" hint={`At least ${passwordMinLength()} characters.`} />
           <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
           <SubmitButton pending={busy} pendingLabel="Resetting..." size="lg" className="w-full">
-              Reset Password
-            </SubmitButton>
+            Reset Password
+          </SubmitButton>
         </form>
       </Form>
     </AuthCard>

@@ -9,7 +9,7 @@ import { FormAlert } from '@/components/form-alert'
 import { TextField } from '@/components/text-field'
 import { useAuth, type SignupPayload } from '@/auth/session'
 import { ApiError } from '@/api/errors'
-import { emailField, MESSAGES, normaliseHandle, PASSWORD_MIN_LENGTH, requiredText } from '@/lib/validation'
+import { emailField, MESSAGES, normaliseHandle, passwordMinLength, requiredText } from '@/lib/validation'
 import { handlePattern } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
 import { AuthCard, AuthLink } from './AuthCard'
@@ -31,7 +31,7 @@ function signupSchema(influencer: boolean) {
           .pipe(z.string().min(1, MESSAGES.handleRequired).refine((handle) => handlePattern().test(handle), MESSAGES.handleInvalid))
       : z.string(),
     businessName: z.string().trim(),
-    password: z.string().min(1, MESSAGES.passwordRequired).min(PASSWORD_MIN_LENGTH, MESSAGES.signupPasswordShort),
+    password: z.string().min(1, MESSAGES.passwordRequired).min(passwordMinLength(), MESSAGES.signupPasswordShort),
   })
 }
 type SignupInput = z.input<ReturnType<typeof signupSchema>>
@@ -113,7 +113,7 @@ export function SignupPage({ role }: { role: Role }) {
           label="Password"
           type="password"
           autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          hint={`At least ${passwordMinLength()} characters.`}
         />
         <p className="flex gap-2 rounded-lg bg-muted px-3 py-2.5 text-xs leading-relaxed text-muted-foreground">
           <Info className="mt-0.5 size-3.5 shrink-0 text-primary" aria-hidden="true" />

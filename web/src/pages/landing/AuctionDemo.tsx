@@ -1,5 +1,6 @@
 import * as React from 'react'
-import { BID_STEP, creatorSharePercent, platformFeePercent, round2 } from '@/lib/bids'
+import { BID_STEP, creatorSharePercent, pinDurationSpan, platformFeePercent, round2 } from '@/lib/bids'
+import { daysText } from '@/lib/spans'
 import { Gavel, Heart, MessageCircle, Pin, RotateCcw, Timer, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
@@ -9,6 +10,9 @@ import { formatMoney, readMoney } from '@/lib/money'
 import { cn } from '@/lib/utils'
 import { currentPrice, rank, RESERVE, secondPrice, split, type DemoBidder } from './auction'
 import { useHydrated } from '@/hooks/use-hydrated'
+
+/** The demo slot's length: the longest a slot may be pinned (served). */
+const demoDays = () => daysText(pinDurationSpan().longest)
 
 const AUCTION_SECONDS = 45
 
@@ -129,10 +133,10 @@ export function AuctionDemo() {
             {phase === 'closed' ? (
               <p>
                 <span className="font-semibold">{winner.isYou ? 'yourbrand' : winner.id === 'glow' ? 'glowskin.co' : 'trailfuel'}</span>{' '}
-                {winner.isYou ? 'Your message sits at the top of the conversation for 14 days. #ad' : 'Hydration that keeps up with your 5AM. #ad'}
+                {winner.isYou ? `Your message sits at the top of the conversation for ${demoDays()}. #ad` : 'Hydration that keeps up with your 5AM. #ad'}
               </p>
             ) : (
-              <p className="text-muted-foreground">This spot goes to the winning brand, for 14 days.</p>
+              <p className="text-muted-foreground">This spot goes to the winning brand, for {demoDays()}.</p>
             )}
           </div>
         </div>

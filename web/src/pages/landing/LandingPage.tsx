@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { creatorSharePercent } from '@/lib/bids'
+import { creatorSharePercent, pinDurationSpan } from '@/lib/bids'
 import { ArrowRight, BadgeCheck, Camera, CircleCheck, Gavel, HandCoins, ListPlus, PenLine, Pin, Search, ShieldCheck, Sparkles, Target } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Badge } from '@/components/ui/badge'
@@ -20,7 +20,10 @@ const FEATURES = [
   {
     icon: Pin,
     title: 'Premium Placement',
-    text: 'A pinned comment sits at the top of the conversation, under a post people are already watching, for 7 to 30 days.',
+    get text() {
+      const { shortest, longest } = pinDurationSpan()
+      return `A pinned comment sits at the top of the conversation, under a post people are already watching, for ${shortest} to ${longest} days.`
+    },
   },
 ]
 
@@ -48,7 +51,7 @@ function heroFacts() {
   return [
     { value: `${creatorSharePercent()}%`, label: 'of the price goes to the creator' },
     { value: '2nd price', label: 'the winner pays the second-highest bid' },
-    { value: '7–30 days', label: 'pinned at the top of the post' },
+    { value: `${pinDurationSpan().shortest}–${pinDurationSpan().longest} days`, label: 'pinned at the top of the post' },
   ]
 }
 

@@ -1,4 +1,4 @@
-import { creatorSharePercent, platformFeePercent } from '@/lib/bids'
+import { creatorSharePercent, pinDurationSpan, platformFeePercent } from '@/lib/bids'
 
 export interface FaqItem {
   id: string
@@ -37,7 +37,10 @@ export const FAQ_GROUPS: FaqGroup[] = [
       {
         id: 'duration',
         question: 'How long does a pinned comment stay up?',
-        answer: 'Each slot states its duration up front. A pinned comment typically stays pinned for 7 to 30 days.',
+        get answer() {
+          const { shortest, longest } = pinDurationSpan()
+          return `Each slot states its duration up front. A pinned comment typically stays pinned for ${shortest} to ${longest} days.`
+        },
       },
     ],
   },

@@ -12,7 +12,6 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { useOnce } from '@/hooks/use-once'
-import { canAccept, canReportUnpinned } from '@/lib/trust'
 import { ReportDialog, type ReportKind } from './ReportDialog'
 
 export const TRUST_LOAD_ERROR = 'Failed to load the proof of the pin. Please try again later.'
@@ -63,7 +62,8 @@ export function PlacementTrustCard({ bidId, postUrl }: { bidId: string; postUrl?
   if (trust.isError && trust.error instanceof ApiError && trust.error.status === 404) return null
   if (trust.isError) return <LoadError message={TRUST_LOAD_ERROR} onRetry={() => void trust.refetch()} />
   const t = trust.data
-  const awaiting = canAccept(t)
+  const { accept: acceptable, report: reportable } = t.actions
+  const awaiting = acceptable.open
   const accepted = acceptedLine(t)
 
   return (
@@ -78,7 +78,7 @@ export function PlacementTrustCard({ bidId, postUrl }: { bidId: string; postUrl?
         {awaiting && (
           <div role="status" className="grid gap-1 rounded-lg border border-primary/30 bg-primary/5 p-3 text-sm">
             <p className="font-medium">Check that your comment is pinned at the top of the post.</p>
-            {t.acceptance.acceptBy && <p>Counts as accepted on {fmtDateTime(t.acceptance.acceptBy)} if you do nothing.</p>}
+            {acceptable.until && <p>Counts as accepted on {fmtDateTime(acceptable.until)} if you do nothing.</p>}
           </div>
         )}
         {postUrl && (
@@ -98,22 +98,23 @@ export function PlacementTrustCard({ bidId, postUrl }: { bidId: string; postUrl?
             This placement has ended{t.endReason ? `: ${t.endReason}` : '.'}
           </p>
         )}
-        {(awaiting || canReportUnpinned(t)) && (
+        {(awaiting || reportable.open) && (
           <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
             {awaiting && (
               <Button disabled={accept.isPending} onClick={() => once((done) => accept.mutate(undefined, { onSettled: done }))}>
                 {accept.isPending ? <Spinner /> : <ThumbsUp />} Looks right
               </Button>
             )}
-            {awaiting ? (
-              <Button variant="outline" disabled={accept.isPending} onClick={() => setReporting('problem')}>
-                <Flag /> Report a problem
-              </Button>
-            ) : (
-              <Button variant="outline" onClick={() => setReporting('unpinned')}>
-                <Flag /> Report: no longer pinned
-              </Button>
-            )}
+            {reportable.open &&
+              (awaiting ? (
+                <Button variant="outline" disabled={accept.isPending} onClick={() => setReporting('problem')}>
+                  <Flag /> Report a problem
+                </Button>
+              ) : (
+                <Button variant="outline" onClick={() => setReporting('unpinned')}>
+                  <Flag /> Report: no longer pinned
+                </Button>
+              ))}
           </div>
         )}
       </CardContent>

@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
+import { rules } from '@/config'
+import { hoursText } from '@/lib/spans'
 import { toldByAction } from '@/lib/told'
 import { z } from '@/lib/zod'
 import { ApiError, serverMessage } from '@/api/errors'
@@ -15,7 +17,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { useOnce } from '@/hooks/use-once'
 import { showServerErrors } from '@/lib/server-errors'
-import { REASON_MAX, reasonField } from '@/lib/trust'
+import { reasonField, reasonMax } from '@/lib/trust'
 
 export type ReportKind = 'problem' | 'unpinned'
 
@@ -24,16 +26,19 @@ const reportSchema = z.object({
 })
 type ReportValues = z.infer<typeof reportSchema>
 
-const COPY: Record<ReportKind, { title: string; description: string; placeholder: string; submit: string }> = {
+/** The creator's time to answer, as social runs it (its setting, served in the rules). */
+const answerWithin = () => hoursText(rules().trustWindowHours.disputeAnswer)
+
+const COPY: Record<ReportKind, { title: string; description: () => string; placeholder: string; submit: string }> = {
   problem: {
     title: 'Report a problem',
-    description: 'Releases to the creator stop at once. The creator can answer within 48 hours with a note and a new screenshot, then an operator decides.',
+    description: () => `Releases to the creator stop at once. The creator can answer within ${answerWithin()} with a note and a new screenshot, then an operator decides.`,
     placeholder: 'For example: the comment is not pinned, or it is not the approved text.',
     submit: 'Send the report',
   },
   unpinned: {
     title: 'Report: no longer pinned',
-    description: 'Releases to the creator stop at once. The creator can answer within 48 hours with a fresh screenshot, then an operator decides.',
+    description: () => `Releases to the creator stop at once. The creator can answer within ${answerWithin()} with a fresh screenshot, then an operator decides.`,
     placeholder: 'For example: the comment was no longer pinned on Monday morning.',
     submit: 'Report it',
   },
@@ -55,7 +60,7 @@ export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: Re
     onSuccess: (trust) => {
       queryClient.setQueryData(KEYS.placementTrust(bidId), trust)
       toldByAction(['placement.disputed']) // "Your report was received" says the same
-      toast.success('Problem reported', { description: 'Releases are stopped. The creator has 48 hours to answer, then an operator decides.' })
+      toast.success('Problem reported', { description: `Releases are stopped. The creator has ${answerWithin()} to answer, then an operator decides.` })
       void queryClient.invalidateQueries({ queryKey: KEYS.buyerBids })
       onClose()
     },
@@ -76,7 +81,7 @@ export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: Re
           <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4">
             <DialogHeader>
               <DialogTitle>{copy.title}</DialogTitle>
-              <DialogDescription>{copy.description}</DialogDescription>
+              <DialogDescription>{copy.description()}</DialogDescription>
             </DialogHeader>
             <FormField
               control={form.control}
@@ -85,7 +90,7 @@ export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: Re
                 <FormItem controlId="report-reason">
                   <FormLabel>What is wrong?</FormLabel>
                   <FormControl>
-                    <Textarea {...field} maxLength={REASON_MAX} placeholder={copy.placeholder} />
+                    <Textarea {...field} maxLength={reasonMax()} placeholder={copy.placeholder} />
                   </FormControl>
                   <FormMessage />
                 </FormItem>

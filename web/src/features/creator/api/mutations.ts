@@ -3,6 +3,7 @@ import { unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { useApiMutation, type MutationConfig } from '@/api/mutation'
 import type { Bid } from '@/api/types'
+import { useStepUp } from '@/auth/step-up'
 
 type Decision = 'APPROVED' | 'REJECTED'
 const decideBid = async (bidId: string, status: Decision) =>
@@ -45,8 +46,11 @@ export const useInstagramLogin = (config?: MutationConfig<Awaited<ReturnType<typ
 type PayoutBody = Schemas['PayoutSettingsIn']
 const savePayoutSettings = async (body: PayoutBody) => unwrap(await api().PUT('/influencer/payout-settings', { body }))
 
-export const useSavePayoutSettings = (config?: MutationConfig<Awaited<ReturnType<typeof savePayoutSettings>>, PayoutBody>) =>
-  useApiMutation(savePayoutSettings, config, (client, saved) => client.setQueryData(KEYS.payoutSettings, saved))
+/** Where the money goes: with a second factor on, a fresh one is asked for (the step-up guard sends it again). */
+export function useSavePayoutSettings(config?: MutationConfig<Awaited<ReturnType<typeof savePayoutSettings>>, PayoutBody>) {
+  const stepUp = useStepUp()
+  return useApiMutation((body: PayoutBody) => stepUp(() => savePayoutSettings(body)), config, (client, saved) => client.setQueryData(KEYS.payoutSettings, saved))
+}
 
 type PinOut = Awaited<ReturnType<typeof pinComment>>
 const pinComment = async (bidId: string) => unwrap(await api().PUT('/influencer/pin-comment/{bid_id}', { params: { path: { bid_id: bidId } } }))

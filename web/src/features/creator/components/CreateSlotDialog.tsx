@@ -10,8 +10,9 @@ import { MoneyField } from '@/components/money-field'
 import { readMoney } from '@/lib/money'
 import { showServerErrors } from '@/lib/server-errors'
 import { capitalize } from '@/lib/utils'
+import { daysText } from '@/lib/spans'
 import { useCreateSlot } from '../api/mutations'
-import { AUCTION_END_CHOICES, DURATION_CHOICES, slotFormProblem, slotFormSchema, type SlotFormValues } from '../slot-form'
+import { auctionEndChoices, durationChoices, slotFormDefaults, slotFormProblem, slotFormSchema, type SlotFormValues } from '../slot-form'
 
 export const CREATE_FAILED = 'Failed to create pin slot. Please try again.'
 
@@ -27,7 +28,7 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
   const categories = useQuery(categoriesQuery())
   const form = useForm<SlotFormValues>({
     resolver: zodResolver(slotFormSchema),
-    defaultValues: { title: '', description: post.caption, category: '', minBid: '', buyNow: '', endIn: '48', duration: '7' },
+    defaultValues: { title: '', description: post.caption, category: '', minBid: '', buyNow: '', ...slotFormDefaults() },
   })
   // the form's one message: shown after the first attempt, following every field, and gone once all is fixed
   const values = useWatch({ control: form.control }) as SlotFormValues
@@ -86,16 +87,16 @@ function CreateSlotForm({ post, onClose }: { post: Post; onClose: () => void }) 
         <MoneyField control={form.control} name="minBid" id="slot-min-bid" label="Minimum bid (USD)" />
         <MoneyField control={form.control} name="buyNow" id="slot-buy-now" label="Buy Now price (optional)" />
         <SelectField control={form.control} name="endIn" id="slot-end" label="Auction ends in">
-          {AUCTION_END_CHOICES.map((c) => (
+          {auctionEndChoices().map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
             </option>
           ))}
         </SelectField>
         <SelectField control={form.control} name="duration" id="slot-duration" label="Comment stays pinned for" className="sm:col-span-2">
-          {DURATION_CHOICES.map((d) => (
+          {durationChoices().map((d) => (
             <option key={d} value={d}>
-              {d} days
+              {daysText(d)}
             </option>
           ))}
         </SelectField>

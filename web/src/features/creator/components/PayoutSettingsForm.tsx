@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { DEFAULT_PAYOUT_FORM, formFromSettings, MINIMUM_PAYOUT_CEILING_CENTS, payoutBody, validatePayout, type PayoutErrors, type PayoutField, type PayoutForm } from '@/lib/payout'
 import { MoneyInput } from '@/components/money-input'
+import { isStepUpRequired } from '@/auth/second-factor'
 import { payoutSettingsQuery } from '../api/queries'
 import { useSavePayoutSettings } from '../api/mutations'
 
@@ -40,7 +41,10 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   const set = <K extends PayoutField>(key: K, value: PayoutForm[K]) => form.setValue(key, value as never, { shouldDirty: true })
   const save = useSavePayoutSettings({
     onSuccess: () => toast.success('Payout Settings Saved'),
-    onError: failedSave(form, 'Failed to save payout settings', 'There was an error saving your payout settings. Please try again.'),
+    onError: (err) => {
+      if (isStepUpRequired(err)) return // the confirmation was cancelled: nothing changed
+      failedSave(form, 'Failed to save payout settings', 'There was an error saving your payout settings. Please try again.')(err)
+    },
   })
   const lastToast = React.useRef('')
   React.useEffect(() => {

@@ -15,7 +15,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Form } from '@/components/ui/form'
 import { useFocusReturn } from '@/hooks/use-focus-return'
 import { useOnce } from '@/hooks/use-once'
-import { screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
+import { screenshotHint, screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
 import { showServerErrors } from '@/lib/server-errors'
 
 const proofSchema = z.object({ screenshot: screenshotSchema })
@@ -76,7 +76,7 @@ export function PinProofDialog({ bid, onClose }: { bid: Bid | null; onClose: () 
                 earnings are released once it is accepted.
               </DialogDescription>
             </DialogHeader>
-            <ScreenshotField control={form.control} name="screenshot" id="pin-screenshot" label="Screenshot" hint="JPEG, PNG or WebP, at most 5 MB." disabled={confirm.isPending} />
+            <ScreenshotField control={form.control} name="screenshot" id="pin-screenshot" label="Screenshot" hint={screenshotHint()} disabled={confirm.isPending} />
             {confirm.isPending && <UploadProgress share={progress} />}
             <FormDialogFooter error={error} onCancel={cancel} pending={confirm.isPending}>
               Send and confirm

@@ -14,12 +14,12 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { useOnce } from '@/hooks/use-once'
-import { screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
+import { screenshotHint, screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
 import { showServerErrors } from '@/lib/server-errors'
-import { REASON_MAX } from '@/lib/trust'
+import { reasonMax, reasonText } from '@/lib/trust'
 
 const answerSchema = z.object({
-  note: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+  note: reasonText(),
   screenshot: screenshotSchema,
 })
 type AnswerValues = z.infer<typeof answerSchema>
@@ -71,7 +71,7 @@ export function ScreenshotAnswerForm({ bidId, purpose }: { bidId: string; purpos
           name="screenshot"
           id={`${purpose}-screenshot-${bidId}`}
           label={purpose === 'dispute' ? 'A new screenshot of the pinned comment' : 'A fresh screenshot of the pinned comment'}
-          hint="JPEG, PNG or WebP, at most 5 MB."
+          hint={screenshotHint()}
           disabled={send.isPending}
         />
         <FormField
@@ -81,7 +81,7 @@ export function ScreenshotAnswerForm({ bidId, purpose }: { bidId: string; purpos
             <FormItem controlId={`${purpose}-note-${bidId}`}>
               <FormLabel>{purpose === 'dispute' ? 'Your answer' : 'Note (optional)'}</FormLabel>
               <FormControl>
-                <Textarea {...field} maxLength={REASON_MAX} placeholder={purpose === 'dispute' ? 'For example: it has stayed pinned; here is the post today.' : undefined} />
+                <Textarea {...field} maxLength={reasonMax()} placeholder={purpose === 'dispute' ? 'For example: it has stayed pinned; here is the post today.' : undefined} />
               </FormControl>
               <FormMessage />
             </FormItem>

@@ -22,16 +22,16 @@ import {
 import { ApiError, serverMessage } from '@/api/errors'
 import { fmtDateTime } from '@/components/common'
 import { useDecideDispute, useDisputeMoney } from '../api/queries'
-import { OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
-import { REASON_MAX, reasonField } from '@/lib/trust'
+import { OUTCOME_VALUES, OUTCOMES, type DisputeDetail, type DisputeMoney, type Outcome } from '../api/types'
+import { reasonField, reasonMax, reasonText } from '@/lib/trust'
 import { Money } from './status'
 
 const decideSchema = z
   .object({
-    outcome: z.enum(['CONTINUE', 'REFUND_UNEARNED', 'REFUND_ALL'], { message: 'Choose an outcome.' }),
+    outcome: z.enum(OUTCOME_VALUES, { message: 'Choose an outcome.' }),
     reason: reasonField('Give the reason: both sides are told it.'),
     decideNow: z.boolean(),
-    decideNowReason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters.`),
+    decideNowReason: reasonText(),
   })
   .superRefine((v, ctx) => {
     if (v.decideNow && !v.decideNowReason)
@@ -111,7 +111,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                 </FormItem>
               )}
             />
-            <TextareaField control={form.control} name="reason" id="decide-reason" label="Reason" hint="Told to the brand and the creator, and kept in the audit log." rows={4} maxLength={REASON_MAX} />
+            <TextareaField control={form.control} name="reason" id="decide-reason" label="Reason" hint="Told to the brand and the creator, and kept in the audit log." rows={4} maxLength={reasonMax()} />
             {waiting && (
               <FormField
                 control={form.control}
@@ -137,7 +137,7 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
                 label="Why not wait for the answer"
                 hint="Written to the audit log with the decision."
                 rows={2}
-                maxLength={REASON_MAX}
+                maxLength={reasonMax()}
               />
             )}
             <Button type="submit" disabled={decide.isPending || blocked} aria-describedby={blocked ? 'decide-waiting' : undefined}>

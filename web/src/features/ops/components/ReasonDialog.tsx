@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
-import { REASON_MAX, reasonField } from '@/lib/trust'
+import { reasonField, reasonMax } from '@/lib/trust'
 import { FormDialog } from '@/components/form-dialog'
 import { TextareaField } from '@/components/text-field'
 import { serverMessage } from '@/api/errors'
@@ -61,7 +61,7 @@ export function ReasonDialog({
       onCancel={onClose}
       submitLabel={submitLabel}
     >
-      <TextareaField control={form.control} name="reason" id="ops-reason" label="Reason" hint="Kept in the audit log." rows={4} maxLength={REASON_MAX} autoFocus />
+      <TextareaField control={form.control} name="reason" id="ops-reason" label="Reason" hint="Kept in the audit log." rows={4} maxLength={reasonMax()} autoFocus />
     </FormDialog>
   )
 }

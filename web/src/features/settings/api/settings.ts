@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api, type NotificationPreferences } from '@/api/client'
 import { unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
+import { useStepUp } from '@/auth/step-up'
 import { rotateToken } from '@/auth/token'
 import { switchesOf } from '../preferences'
 
@@ -14,14 +15,20 @@ export interface ProfileUpdate {
   currentPassword?: string
 }
 
-// a new email or password revokes every earlier token: the answer's token is kept as it arrives (rotateToken)
-export const useSaveProfile = () =>
-  useMutation({ mutationFn: (body: ProfileUpdate) => rotateToken(async () => unwrap(await api().PUT('/auth/profile', { body }))) })
+// a new email or password revokes every earlier token: the answer's token is kept as it arrives (rotateToken);
+// with a second factor on, both need a fresh one (useStepUp asks for it and sends the change again)
+export function useSaveProfile() {
+  const stepUp = useStepUp()
+  return useMutation({ mutationFn: (body: ProfileUpdate) => stepUp(() => rotateToken(async () => unwrap(await api().PUT('/auth/profile', { body })))) })
+}
 
-export const useChangePassword = () =>
-  useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) => rotateToken(async () => unwrap(await api().POST('/auth/change-password', { body }))),
+export function useChangePassword() {
+  const stepUp = useStepUp()
+  return useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      stepUp(() => rotateToken(async () => unwrap(await api().POST('/auth/change-password', { body })))),
   })
+}
 
 export function useChoosePinMethod() {
   const queryClient = useQueryClient()

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { User as UserIcon } from 'lucide-react'
 import { z } from '@/lib/zod'
+import { isStepUpRequired } from '@/auth/second-factor'
 import { useAuth } from '@/auth/session'
 import { TextField } from '@/components/text-field'
 import { Form } from '@/components/ui/form'
@@ -49,7 +50,10 @@ export function ProfileCard() {
             description: token ? 'Your email address has been changed. Other devices have been signed out.' : 'Your profile information has been saved.',
           })
         },
-        onError: failedSave(form, 'Failed to update profile', 'Failed to update profile. Please try again.'),
+        onError: (err) => {
+          if (isStepUpRequired(err)) return // the confirmation was cancelled: nothing changed
+          failedSave(form, 'Failed to update profile', 'Failed to update profile. Please try again.')(err)
+        },
       },
     )
   }

@@ -1,11 +1,14 @@
 import { useForm } from 'react-hook-form'
+import { useQuery } from '@tanstack/react-query'
+import { RefreshCw } from 'lucide-react'
+import { secondFactorQuery } from '@/api/queries'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { toast } from 'sonner'
 import { KeyRound, ShieldCheck } from 'lucide-react'
 import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
+import { isStepUpRequired } from '@/auth/second-factor'
 import { TextField } from '@/components/text-field'
-import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Form } from '@/components/ui/form'
@@ -14,6 +17,8 @@ import { showServerErrors } from '@/lib/server-errors'
 import { MESSAGES, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { useChangePassword } from '../api/settings'
 import { SectionTitle } from './SectionTitle'
+import { PasskeysSection } from './PasskeysSection'
+import { TotpSection } from './TotpSection'
 
 const passwordSchema = z
   .object({ currentPassword: z.string().min(1, MESSAGES.currentPasswordRequired), newPassword: z.string(), confirmPassword: z.string() })
@@ -37,6 +42,7 @@ export function SecurityCard() {
         },
         onError: (err) => {
           showServerErrors(form, err)
+          if (isStepUpRequired(err)) return // the confirmation was cancelled: nothing changed, nothing to add
           toast.error('Failed to change password', { description: serverMessage(err, 'Failed to change password. Please try again.') })
         },
       },
@@ -50,13 +56,7 @@ export function SecurityCard() {
         <CardDescription>Keep your account safe.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-6">
-        <div className="flex items-center justify-between gap-4 rounded-xl border p-4">
-          <div>
-            <p className="text-sm font-medium">Two-Factor Authentication</p>
-            <p className="text-sm text-muted-foreground">An extra code at sign-in, from an authenticator app.</p>
-          </div>
-          <Badge variant="secondary">Coming soon</Badge>
-        </div>
+        <SecondFactors />
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Change password">
             <h3 className="flex items-center gap-2 text-sm font-semibold">
@@ -77,5 +77,35 @@ export function SecurityCard() {
         </Form>
       </CardContent>
     </Card>
+  )
+}
+
+/** The authenticator app and the passkeys, as the server has them. */
+function SecondFactors() {
+  const factors = useQuery(secondFactorQuery())
+  if (factors.isPending) {
+    return (
+      <div role="status" className="flex items-center gap-2 rounded-xl border p-4 text-sm text-muted-foreground">
+        <Spinner /> Loading sign-in methods...
+      </div>
+    )
+  }
+  if (factors.isError) {
+    return (
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl border p-4">
+        <p role="alert" className="text-sm text-destructive">
+          Could not load your sign-in methods.
+        </p>
+        <Button variant="outline" size="sm" onClick={() => factors.refetch()}>
+          <RefreshCw aria-hidden="true" /> Try again
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <>
+      <TotpSection enabled={factors.data.totpEnabled} recoveryCodesLeft={factors.data.recoveryCodesLeft} />
+      <PasskeysSection passkeys={factors.data.passkeys} totpEnabled={factors.data.totpEnabled} />
+    </>
   )
 }
