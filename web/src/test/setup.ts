@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { afterEach, beforeAll, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
+import { toast } from 'sonner'
 
 // lazy route chunks are compiled on first use: give async queries room on a loaded machine
 configure({ asyncUtilTimeout: 12_000 })
@@ -10,6 +11,10 @@ beforeAll(() => import('@/features/creator/EarningsPage'), 60_000)
 
 afterEach(() => {
   cleanup()
+  // sonner keeps its toasts in a module-wide store and replays the undismissed ones to the next <Toaster>: a toast
+  // left by one test stacked in front of the next test's (behind the third a toast is hidden, pointer-events none),
+  // and a toast of the same id was updated in place there instead of shown anew
+  toast.dismiss()
   localStorage.clear()
   sessionStorage.clear() // tab notes (the marketplace's search, the way back from Instagram) never leak into the next test
   // an expiry in the past, not max-age=0: happy-dom keeps a cookie whose expiry is this very millisecond, and the
