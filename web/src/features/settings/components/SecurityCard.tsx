@@ -8,15 +8,15 @@ import { KeyRound, ShieldCheck } from 'lucide-react'
 import { z } from '@/lib/zod'
 import { serverMessage } from '@/api/errors'
 import { isStepUpRequired } from '@/auth/second-factor'
+import { SubmitButton } from '@/components/submit-button'
 import { TextField } from '@/components/text-field'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Form } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/spinner'
 import { showServerErrors } from '@/lib/server-errors'
 import { MESSAGES, toastPasswordRuleOf, withNewPasswordRule } from '@/lib/validation'
 import { useChangePassword } from '../api/settings'
-import { SectionTitle } from './SectionTitle'
+import { SettingsCard } from './SectionTitle'
 import { PasskeysSection } from './PasskeysSection'
 import { TotpSection } from './TotpSection'
 
@@ -50,12 +50,7 @@ export function SecurityCard() {
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <SectionTitle icon={ShieldCheck}>Security & Privacy</SectionTitle>
-        <CardDescription>Keep your account safe.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-6">
+    <SettingsCard icon={ShieldCheck} title="Security & Privacy" description="Keep your account safe." contentClassName="space-y-6">
         <SecondFactors />
         <Form {...form}>
           <form onSubmit={form.handleSubmit(onSubmit, toastPasswordRuleOf)} noValidate className="grid gap-4" aria-label="Change password">
@@ -68,15 +63,13 @@ export function SecurityCard() {
               <TextField control={form.control} name="confirmPassword" label="Confirm New Password" type="password" autoComplete="new-password" />
             </div>
             <div className="flex justify-end">
-              <Button type="submit" disabled={change.isPending}>
-                {change.isPending && <Spinner />}
-                {change.isPending ? 'Updating...' : 'Update Password'}
-              </Button>
+              <SubmitButton pending={change.isPending} pendingLabel="Updating...">
+                Update Password
+              </SubmitButton>
             </div>
           </form>
         </Form>
-      </CardContent>
-    </Card>
+    </SettingsCard>
   )
 }
 

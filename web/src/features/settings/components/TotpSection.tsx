@@ -10,6 +10,7 @@ import { useAuth } from '@/auth/session'
 import { CODE_FORMAT, CODE_HINT, isWrongSecondFactor, readSecondFactor } from '@/auth/second-factor'
 import { FormAlert } from '@/components/form-alert'
 import { FormDialogFooter } from '@/components/form-dialog-footer'
+import { SubmitButton } from '@/components/submit-button'
 import { TextField } from '@/components/text-field'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -166,9 +167,9 @@ function TotpEnrolment({ enrolment, onCancel, onRestart, onConfirmed }: { enrolm
               />
               {problem && <FormAlert>{problem}</FormAlert>}
               <div className="flex flex-wrap gap-2">
-                <Button type="submit" disabled={confirm.isPending}>
-                  {confirm.isPending && <Spinner />} {confirm.isPending ? 'Turning on...' : 'Turn on'}
-                </Button>
+                <SubmitButton pending={confirm.isPending} pendingLabel="Turning on...">
+                  Turn on
+                </SubmitButton>
                 <Button type="button" variant="outline" onClick={onCancel}>
                   Cancel
                 </Button>
