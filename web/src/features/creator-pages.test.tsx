@@ -169,6 +169,50 @@ describe('earnings: payout settings', () => {
     await toastWith('Payout Settings Saved')
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ payoutMethod: 'BANK_TRANSFER', minimumPayout: 50, bankAccount: '12345678', routingNumber: '123456789', sortCode: null })
   })
+
+  // where the money goes is a sensitive change: with a second factor on, the server asks for a fresh one first
+  const STEP_UP = { detail: "Confirm it's you: enter a code from your authenticator app, or use a passkey.", code: 'step_up_required' }
+  async function savePayoutAsked(code: string | null) {
+    const api = signedIn(creator, {
+      'GET /influencer/earnings': () => json(200, { totalEarnings: 0, thisMonthEarnings: 0, pendingPayouts: 0, pendingBalance: 0, availableBalance: 0, releasedEarnings: 0, refundedEarnings: 0 }),
+      'GET /influencer/payouts': () => json(200, []),
+      'GET /influencer/bids': () => json(200, []),
+      'GET /influencer/payout-settings': () => json(404, { detail: 'none' }),
+      'GET /auth/second-factor': () => json(200, { totpEnabled: true, totpPending: false, recoveryCodesLeft: 10, passkeys: [], stepUpUntil: null, stepUpRequired: true }),
+      'POST /auth/step-up': () => json(200, { token: 'fresh-token', stepUpUntil: '2026-11-27T14:05:00Z' }),
+      'PUT /influencer/payout-settings': (body, req) => (req.headers.get('Authorization') === 'Bearer fresh-token' ? json(200, { ...(body as object), saved: true }) : json(401, STEP_UP)),
+    })
+    renderApp('/earnings')
+    const form = within(await screen.findByRole('form', { name: 'Payout settings' }))
+    await userEvent.type(form.getByLabelText('Account holder name'), 'Maya Rivers')
+    await userEvent.type(form.getByLabelText('Bank account number'), '12345678')
+    await userEvent.type(form.getByLabelText('Routing number'), '123456789')
+    const save = form.getByRole('button', { name: 'Save Payout Settings' })
+    await waitFor(() => expect(save).toBeEnabled())
+    await userEvent.click(save)
+    const dialog = within(await screen.findByRole('dialog', { name: "Confirm it's you" }))
+    if (code) {
+      await userEvent.type(dialog.getByLabelText('Authentication code'), code)
+      await userEvent.click(dialog.getByRole('button', { name: 'Confirm' }))
+    } else await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    return api.calls.filter((c) => c.method === 'PUT' && c.path === '/influencer/payout-settings')
+  }
+
+  it('a new payout account asks for a fresh second factor, then the same settings are sent again and saved', async () => {
+    const sent = await savePayoutAsked('246810')
+    await toastWith('Payout Settings Saved')
+    expect(sent.map((c) => c.auth)).toEqual(['Bearer t', 'Bearer fresh-token'])
+    expect(sent[1]!.body).toEqual(sent[0]!.body)
+    expect(sent[1]!.body).toMatchObject({ bankAccount: '12345678', routingNumber: '123456789' })
+  })
+
+  it('a cancelled confirmation saves nothing and says no failure', async () => {
+    const sent = await savePayoutAsked(null)
+    expect(sent).toHaveLength(1)
+    expect(screen.queryByText('Failed to save payout settings')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Save Payout Settings' })).toBeEnabled()
+  })
 })
 
 describe('role gate', () => {
