@@ -5,9 +5,16 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AxeBuilder } from '@axe-core/playwright'
+import * as OTPAuth from 'otpauth'
 import { chromium } from 'playwright-core'
 
 export const BASE_URL = (process.env.PINBID_BASE_URL ?? 'http://localhost:8000').replace(/\/+$/, '')
+/** The 30-second step the clock is in now, and the code an authenticator app shows at a step (RFC 6238's defaults:
+ *  SHA-1, 6 digits, 30 seconds). */
+export const currentStep = () => Math.floor(Date.now() / 30_000)
+export const totp = (secret, step) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp: step * 30_000 })
+
 export const MAIL_DIR = process.env.PINBID_MAIL_DIR ?? '/work/main/var/mail'
 // Debian's chromium-headless-shell (the old headless mode, what Playwright itself runs headless) when it is there:
 // the same Blink and V8 as /usr/bin/chromium without the browser around them, and a quarter less CPU for the suite

@@ -5,8 +5,7 @@
 // critical violation on any /ops page and none is wider than a 390 px phone. Run it last: it suspends a brand.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHmac } from 'node:crypto'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, reloadUntilVisible, screenshot, serverIsUp, snap, submitPassword } from './helpers.mjs'
+import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, reloadUntilVisible, screenshot, serverIsUp, snap, submitPassword, currentStep, totp } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
@@ -16,31 +15,6 @@ const OPERATOR = {
 // a demo brand none of the other specs signs in as (suspending it withdraws its open bids)
 const SUSPENDED_BRAND = { email: 'glow@demo.pinbid.app', password: 'pinbid-demo', search: 'glow@demo' }
 const OPS_ROUTES = ['/ops', '/ops/flags', '/ops/users', '/ops/links', '/ops/audit', '/ops/passkeys']
-const STEP_SECONDS = 30
-
-function base32Decode(text) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const ch of text.replace(/=+$/, '').toUpperCase()) {
-    const value = alphabet.indexOf(ch)
-    if (value < 0) throw new Error(`not base32: ${ch}`)
-    bits += value.toString(2).padStart(5, '0')
-  }
-  const bytes = []
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2))
-  return Buffer.from(bytes)
-}
-
-/** RFC 6238: HMAC-SHA1 over the 30-second step count, dynamically truncated to 6 digits. */
-function totp(secret, step) {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac('sha1', base32Decode(secret)).update(counter).digest()
-  const offset = mac[mac.length - 1] & 0x0f
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
-
-const currentStep = () => Math.floor(Date.now() / 1000 / STEP_SECONDS)
 
 /** A code the server refuses: none of the steps it accepts (the current one and one either side) gives it. */
 function wrongCode(secret) {

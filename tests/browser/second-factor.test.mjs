@@ -8,36 +8,10 @@
 // (the embedded product's public URL), whatever address PINBID_BASE_URL names.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHmac } from 'node:crypto'
-import { BASE_URL, graveViolations, launchChromium, serverIsUp, snap, submitPassword, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, graveViolations, launchChromium, serverIsUp, snap, submitPassword, uniqueEmail, currentStep, totp } from './helpers.mjs'
 
 const ORIGIN = BASE_URL.replace('://127.0.0.1', '://localhost')
 const PASSWORD = 'second-factor-1'
-const STEP_SECONDS = 30
-
-function base32Decode(text) {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-  let bits = ''
-  for (const ch of text.replace(/=+$/, '').toUpperCase()) {
-    const value = alphabet.indexOf(ch)
-    if (value < 0) throw new Error(`not base32: ${ch}`)
-    bits += value.toString(2).padStart(5, '0')
-  }
-  const bytes = []
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2))
-  return Buffer.from(bytes)
-}
-
-/** RFC 6238: HMAC-SHA1 over the 30-second step count, dynamically truncated to 6 digits. */
-function totp(secret, step) {
-  const counter = Buffer.alloc(8)
-  counter.writeBigUInt64BE(BigInt(step))
-  const mac = createHmac('sha1', base32Decode(secret)).update(counter).digest()
-  const offset = mac[mac.length - 1] & 0x0f
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
-}
-
-const currentStep = () => Math.floor(Date.now() / 1000 / STEP_SECONDS)
 
 /** A brand made through the API (the signup form has its own journey), signed in through the login page. */
 async function newBrand(prefix) {

@@ -37,10 +37,10 @@ from .notifications import preference_columns
 from .passwords import Passwords
 from .second_factors import FactorRequired, Proof, factors_of, needs_second_factor, spend_proof
 from .settings import IdentitySettings
+from .signed_in import signed_in_user
 from .throttle import FailedLogins
 
 LOGIN_FAILED = "Invalid email or password."
-SIGNED_OUT = "Your session has expired. Please sign in again."
 WRONG_PASSWORD = "Your current password is incorrect."
 PASSWORD_FOR_EMAIL = "Enter your current password to change your email address."
 
@@ -169,16 +169,8 @@ class Accounts:
     # --- the signed-in user ---------------------------------------------------------------
     async def current(self, principal: Principal) -> User:
         async with self.db.transaction() as session:
-            return await self._current(session, principal)
+            return await signed_in_user(session, principal)
 
-    async def _current(self, session: AsyncSession, principal: Principal, *, lock: bool = False) -> User:
-        query = select(User).where(User.id == principal.user_id)
-        if lock:
-            query = query.with_for_update()
-        user = await session.scalar(query)
-        if user is None or principal.token_version < user.token_version:
-            raise Forbidden(SIGNED_OUT, code="invalid_token")
-        return user
 
     async def update_profile(self, principal: Principal, name_raw: str, email_raw: str,
                              current_password: str | None, client: str) -> tuple[User, str | None]:
@@ -190,7 +182,7 @@ class Accounts:
         token = None
         try:
             async with self.db.transaction() as session:
-                user = await self._current(session, principal, lock=True)
+                user = await signed_in_user(session, principal, lock=True)
                 if (user.name, user.email) == (name, email):
                     return user, None
                 old_email = user.email
@@ -216,7 +208,7 @@ class Accounts:
         require_fresh_second_factor(principal)
         rule(check_password, new, "newPassword")
         async with self.db.transaction() as session:
-            user = await self._current(session, principal, lock=True)
+            user = await signed_in_user(session, principal, lock=True)
             await self._check_current_password(user, current, client)
             user.password_hash = await self.passwords.hash(new)
             await outbox.publish(session, await revoke_tokens(session, user), source=SERVICE)

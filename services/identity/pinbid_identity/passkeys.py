@@ -50,9 +50,9 @@ from .domain.passkeys import (
     refusal,
 )
 from .models import Passkey, User, WebAuthnChallenge
+from .signed_in import signed_in_user
 
 REGISTER, LOGIN, STEP_UP = "REGISTER", "LOGIN", "STEP_UP"
-SIGNED_OUT = "Your session has expired. Please sign in again."
 # What py_webauthn (and the CBOR, JSON and key parsing under it) may raise on a forged or garbled answer: its own
 # exceptions and whatever a hostile byte string makes a parser throw. Each is a refusal, never a 500.
 MALFORMED = (WebAuthnException, ValueError, TypeError, KeyError, AttributeError, IndexError, LookupError,
@@ -104,7 +104,7 @@ class Passkeys:
     # --- register, list, remove --------------------------------------------------------------------------------
     async def registration_options(self, principal: Principal) -> Options:
         async with self.db.transaction() as session:
-            user = await _signed_in_user(session, principal)
+            user = await signed_in_user(session, principal)
             existing = list(await session.scalars(select(Passkey).where(Passkey.user_id == user.id)))
             if len(existing) >= MAX_PASSKEYS:
                 raise Conflict(f"You have {MAX_PASSKEYS} passkeys, the most an account may have. Remove one first.",
@@ -129,7 +129,7 @@ class Passkeys:
         try:
             challenge, _ = await self._spend_challenge(parsed.response.client_data_json, REGISTER, principal.user_id)
             async with self.db.transaction() as session:
-                user = await _signed_in_user(session, principal, lock=True)
+                user = await signed_in_user(session, principal, lock=True)
                 count = await session.scalar(select(func.count()).select_from(Passkey)
                                              .where(Passkey.user_id == user.id))
                 if count >= MAX_PASSKEYS:
@@ -160,13 +160,13 @@ class Passkeys:
 
     async def all_of(self, principal: Principal) -> list[Passkey]:
         async with self.db.transaction() as session:
-            await _signed_in_user(session, principal)
+            await signed_in_user(session, principal)
             return list(await session.scalars(select(Passkey).where(Passkey.user_id == principal.user_id)
                                               .order_by(Passkey.created_at)))
 
     async def remove(self, principal: Principal, passkey_id: uuid.UUID) -> None:
         async with self.db.transaction() as session:
-            user = await _signed_in_user(session, principal)
+            user = await signed_in_user(session, principal)
             name = await session.scalar(delete(Passkey).where(Passkey.id == passkey_id, Passkey.user_id == user.id)
                                         .returning(Passkey.name))
             if name is None:
@@ -209,7 +209,7 @@ class Passkeys:
     # --- step-up --------------------------------------------------------------------------------------------
     async def step_up_options(self, principal: Principal) -> Options:
         async with self.db.transaction() as session:
-            user = await _signed_in_user(session, principal)
+            user = await signed_in_user(session, principal)
             mine = list(await session.scalars(select(Passkey).where(Passkey.user_id == user.id)))
             if not mine:
                 raise Conflict("You have no passkey. Enter a code from your authenticator app instead.",
@@ -220,7 +220,7 @@ class Passkeys:
     async def step_up(self, principal: Principal, credential: dict[str, Any]) -> str:
         try:
             async with self.db.transaction() as session:
-                signed_in = await _signed_in_user(session, principal)
+                signed_in = await signed_in_user(session, principal)
                 user, _ = await self._assert(session, credential, STEP_UP, signed_in.id)
         except PasskeyRefused as refused:
             raise SecondFactor(str(refused), code="invalid_second_factor") from None
@@ -275,16 +275,6 @@ class Passkeys:
         user = await session.get(User, passkey.user_id)
         assert user is not None  # a passkey goes with its user (ON DELETE CASCADE)
         return user, passkey
-
-
-async def _signed_in_user(session: AsyncSession, principal: Principal, *, lock: bool = False) -> User:
-    query = select(User).where(User.id == principal.user_id)
-    if lock:
-        query = query.with_for_update()
-    user = await session.scalar(query)
-    if user is None or principal.token_version < user.token_version:
-        raise Forbidden(SIGNED_OUT, code="invalid_token")
-    return user
 
 
 def _descriptor(passkey: Passkey) -> PublicKeyCredentialDescriptor:

@@ -21,6 +21,7 @@ from .domain import second_factor
 from .domain.accounts import OPERATOR
 from .models import Passkey, RecoveryCode, User
 from .passwords import Passwords
+from .signed_in import signed_in_user
 from .throttle import FailedLogins
 
 CODE_REQUIRED = "Enter the 6-digit code from your authenticator app."
@@ -109,14 +110,6 @@ class SecondFactors:
         self.db, self.box, self.passwords, self.failed_logins = db, box, passwords, failed_logins
         self.issuer, self.issue, self.revoke, self.clock = issuer, issue, revoke, clock
 
-    async def _user(self, session: AsyncSession, principal: Principal, *, lock: bool = True) -> User:
-        """The signed-in user, its row locked for the transaction (changes to its factors queue on it)."""
-        query = select(User).where(User.id == principal.user_id)
-        user = await session.scalar(query.with_for_update() if lock else query)
-        if user is None or principal.token_version < user.token_version:
-            raise Forbidden("Your session has expired. Please sign in again.", code="invalid_token")
-        return user
-
     async def status(self, principal: Principal) -> Status:
         async with self.db.transaction() as session:
             user = await session.get(User, principal.user_id)
@@ -135,7 +128,7 @@ class SecondFactors:
             raise Forbidden("Operators' authenticator is set up by the operator command.", code="wrong_role")
         secret = second_factor.new_secret()
         async with self.db.transaction() as session:
-            user = await self._user(session, principal)
+            user = await signed_in_user(session, principal, lock=True)
             if totp_on(user):
                 raise Conflict("Two-step sign-in is already on. Turn it off first to use another app.",
                                code="totp_already_enabled")
@@ -150,7 +143,7 @@ class SecondFactors:
         codes = second_factor.new_recovery_codes()
         now = self.clock()
         async with self.db.transaction() as session:
-            user = await self._user(session, principal)
+            user = await signed_in_user(session, principal, lock=True)
             if totp_on(user):
                 await self.failed_logins.withdraw(attempt)
                 raise Conflict("Two-step sign-in is already on.", code="totp_already_enabled")
@@ -178,7 +171,7 @@ class SecondFactors:
         email = await self._email(principal)
         attempt = await self.failed_logins.begin(email, client)
         async with self.db.transaction() as session:  # no lock held through the password's argon2
-            user = await self._user(session, principal, lock=False)
+            user = await signed_in_user(session, principal)
             if not totp_on(user) or user.role == OPERATOR:
                 await self.failed_logins.withdraw(attempt)
                 raise Conflict("Two-step sign-in is not on.", code="totp_not_enabled")
@@ -188,7 +181,7 @@ class SecondFactors:
                 await self.failed_logins.withdraw(attempt)
                 raise Invalid(CODE_REQUIRED, field="code", code="second_factor_required")
         async with self.db.transaction() as session:
-            user = await self._user(session, principal)
+            user = await signed_in_user(session, principal, lock=True)
             if not totp_on(user):
                 raise Conflict("Two-step sign-in is not on.", code="totp_not_enabled")
             await spend_proof(session, self.box, user, proof, self.clock())
@@ -207,7 +200,7 @@ class SecondFactors:
         email = await self._email(principal)
         attempt = await self.failed_logins.begin(email, client)
         async with self.db.transaction() as session:
-            user = await self._user(session, principal)
+            user = await signed_in_user(session, principal, lock=True)
             if not totp_on(user) and user.role != OPERATOR:
                 await self.failed_logins.withdraw(attempt)
                 raise Conflict("Two-step sign-in is not on: there is nothing to confirm.", code="no_second_factor")
