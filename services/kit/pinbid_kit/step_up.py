@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from .auth import _of_role, principal_from
+from .auth import influencer, signed_in
 from .errors import ApiError
 from .tokens import Principal
 
@@ -46,11 +46,11 @@ def require_fresh_second_factor(principal: Principal, now: float | None = None) 
 
 
 async def _fresh(request: Request) -> Principal:
-    return require_fresh_second_factor(principal_from(request, request.app.state.verifier))
+    return require_fresh_second_factor(await signed_in(request))
 
 
 async def _fresh_influencer(request: Request) -> Principal:
-    return require_fresh_second_factor(_of_role(principal_from(request, request.app.state.verifier), "INFLUENCER"))
+    return require_fresh_second_factor(await influencer(request))
 
 
 FreshlyConfirmed = Annotated[Principal, Depends(_fresh)]
