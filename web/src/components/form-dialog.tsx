@@ -15,14 +15,16 @@ interface FormDialogBodyProps<T extends FieldValues> {
   pending: boolean
   onCancel: () => void
   submitLabel: React.ReactNode
+  /** the form's accessible name, where it should stand as a named form */
+  formLabel?: string
   children: React.ReactNode
 }
 
 /** A dialog's form: its title and description, the fields, then the form's error, Cancel and the submit button. */
-export function FormDialogBody<T extends FieldValues>({ form, onSubmit, title, description, error, pending, onCancel, submitLabel, children }: FormDialogBodyProps<T>) {
+export function FormDialogBody<T extends FieldValues>({ form, onSubmit, title, description, error, pending, onCancel, submitLabel, formLabel, children }: FormDialogBodyProps<T>) {
   return (
     <Form {...form}>
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={formLabel}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>

@@ -10,11 +10,8 @@ import { z } from '@/lib/zod'
 import { ApiError, serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { reportPlacement } from '@/api/trust'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Textarea } from '@/components/ui/textarea'
-import { useFocusReturn } from '@/hooks/use-focus-return'
+import { FormDialog } from '@/components/form-dialog'
+import { TextareaField } from '@/components/text-field'
 import { useOnce } from '@/hooks/use-once'
 import { showServerErrors } from '@/lib/server-errors'
 import { reasonField, reasonMax } from '@/lib/trust'
@@ -47,7 +44,6 @@ const COPY: Record<ReportKind, { title: string; description: () => string; place
 /** The brand's report (POST /buyer/placements/{bidId}/report): in the acceptance window, or any time it runs. */
 export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: ReportKind | null; onClose: () => void }) {
   const queryClient = useQueryClient()
-  const focusReturn = useFocusReturn()
   const once = useOnce()
   const form = useForm<ReportValues>({ resolver: zodResolver(reportSchema), defaultValues: { reason: '' } })
   const [error, setError] = React.useState<string | null>(null)
@@ -75,33 +71,18 @@ export function ReportDialog({ bidId, kind, onClose }: { bidId: string; kind: Re
   const onSubmit = ({ reason }: ReportValues) => once((done) => report.mutate(reason, { onSettled: done }))
 
   return (
-    <Dialog open={kind !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent {...focusReturn}>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{copy.title}</DialogTitle>
-              <DialogDescription>{copy.description()}</DialogDescription>
-            </DialogHeader>
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem controlId="report-reason">
-                  <FormLabel>What is wrong?</FormLabel>
-                  <FormControl>
-                    <Textarea {...field} maxLength={reasonMax()} placeholder={copy.placeholder} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={error} onCancel={onClose} pending={report.isPending}>
-              {copy.submit}
-            </FormDialogFooter>
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={kind !== null}
+      form={form}
+      onSubmit={form.handleSubmit(onSubmit)}
+      title={copy.title}
+      description={copy.description()}
+      error={error}
+      pending={report.isPending}
+      onCancel={onClose}
+      submitLabel={copy.submit}
+    >
+      <TextareaField control={form.control} name="reason" id="report-reason" label="What is wrong?" maxLength={reasonMax()} placeholder={copy.placeholder} />
+    </FormDialog>
   )
 }

@@ -9,11 +9,8 @@ import { serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { confirmPinWithScreenshot } from '@/api/upload'
 import type { Bid } from '@/api/types'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
+import { FormDialog } from '@/components/form-dialog'
 import { ScreenshotField, UploadProgress } from '@/components/screenshot-field'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Form } from '@/components/ui/form'
-import { useFocusReturn } from '@/hooks/use-focus-return'
 import { useOnce } from '@/hooks/use-once'
 import { screenshotHint, screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
 import { showServerErrors } from '@/lib/server-errors'
@@ -24,7 +21,6 @@ type ProofValues = z.infer<typeof proofSchema>
 /** "I pinned it" on the app path: the creator sends a screenshot of the pinned comment, which the brand checks. */
 export function PinProofDialog({ bid, onClose }: { bid: Bid | null; onClose: () => void }) {
   const queryClient = useQueryClient()
-  const focusReturn = useFocusReturn()
   const once = useOnce()
   const form = useForm<ProofValues>({ resolver: zodResolver(proofSchema), defaultValues: { screenshot: null } })
   const [error, setError] = React.useState<string | null>(null)
@@ -65,25 +61,19 @@ export function PinProofDialog({ bid, onClose }: { bid: Bid | null; onClose: () 
   }
 
   return (
-    <Dialog open={bid !== null} onOpenChange={(open) => !open && cancel()}>
-      <DialogContent {...focusReturn}>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} className="grid gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>Show the pinned comment</DialogTitle>
-              <DialogDescription>
-                Take a screenshot of your post in the Instagram app with the comment pinned at the top, then send it here. The brand checks it; your
-                earnings are released once it is accepted.
-              </DialogDescription>
-            </DialogHeader>
-            <ScreenshotField control={form.control} name="screenshot" id="pin-screenshot" label="Screenshot" hint={screenshotHint()} disabled={confirm.isPending} />
-            {confirm.isPending && <UploadProgress share={progress} />}
-            <FormDialogFooter error={error} onCancel={cancel} pending={confirm.isPending}>
-              Send and confirm
-            </FormDialogFooter>
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={bid !== null}
+      form={form}
+      onSubmit={form.handleSubmit(onSubmit)}
+      title="Show the pinned comment"
+      description="Take a screenshot of your post in the Instagram app with the comment pinned at the top, then send it here. The brand checks it; your earnings are released once it is accepted."
+      error={error}
+      pending={confirm.isPending}
+      onCancel={cancel}
+      submitLabel="Send and confirm"
+    >
+      <ScreenshotField control={form.control} name="screenshot" id="pin-screenshot" label="Screenshot" hint={screenshotHint()} disabled={confirm.isPending} />
+      {confirm.isPending && <UploadProgress share={progress} />}
+    </FormDialog>
   )
 }

@@ -9,10 +9,9 @@ import { KEYS } from '@/api/keys'
 import { sendPlacementScreenshot } from '@/api/upload'
 import { FormAlert } from '@/components/form-alert'
 import { ScreenshotField, UploadProgress } from '@/components/screenshot-field'
-import { Button } from '@/components/ui/button'
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form'
-import { Spinner } from '@/components/ui/spinner'
-import { Textarea } from '@/components/ui/textarea'
+import { SubmitButton } from '@/components/submit-button'
+import { TextareaField } from '@/components/text-field'
+import { Form } from '@/components/ui/form'
 import { useOnce } from '@/hooks/use-once'
 import { screenshotHint, screenshotRefusal, screenshotSchema } from '@/lib/screenshot'
 import { showServerErrors } from '@/lib/server-errors'
@@ -74,25 +73,18 @@ export function ScreenshotAnswerForm({ bidId, purpose }: { bidId: string; purpos
           hint={screenshotHint()}
           disabled={send.isPending}
         />
-        <FormField
+        <TextareaField
           control={form.control}
           name="note"
-          render={({ field }) => (
-            <FormItem controlId={`${purpose}-note-${bidId}`}>
-              <FormLabel>{purpose === 'dispute' ? 'Your answer' : 'Note (optional)'}</FormLabel>
-              <FormControl>
-                <Textarea {...field} maxLength={reasonMax()} placeholder={purpose === 'dispute' ? 'For example: it has stayed pinned; here is the post today.' : undefined} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+          id={`${purpose}-note-${bidId}`}
+          label={purpose === 'dispute' ? 'Your answer' : 'Note (optional)'}
+          maxLength={reasonMax()}
+          placeholder={purpose === 'dispute' ? 'For example: it has stayed pinned; here is the post today.' : undefined}
         />
         {send.isPending && <UploadProgress share={progress} />}
         {error && <FormAlert>{error}</FormAlert>}
         <div>
-          <Button type="submit" disabled={send.isPending}>
-            {send.isPending && <Spinner />} {label}
-          </Button>
+          <SubmitButton pending={send.isPending}>{label}</SubmitButton>
         </div>
       </form>
     </Form>

@@ -9,12 +9,12 @@ import { ApiError, serverMessage } from '@/api/errors'
 import { useAuth } from '@/auth/session'
 import { CODE_FORMAT, CODE_HINT, isWrongSecondFactor, readSecondFactor } from '@/auth/second-factor'
 import { FormAlert } from '@/components/form-alert'
-import { FormDialogFooter } from '@/components/form-dialog-footer'
+import { FormDialogBody } from '@/components/form-dialog'
 import { SubmitButton } from '@/components/submit-button'
 import { TextField } from '@/components/text-field'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog'
+import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog'
 import { Form } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/spinner'
 import { showServerErrors } from '@/lib/server-errors'
@@ -229,19 +229,20 @@ function DisableTotpDialog() {
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-md">
-        <DialogHeader>
-          <DialogTitle>Turn off two-factor authentication</DialogTitle>
-          <DialogDescription>Your password alone will then sign you in. Confirm with your password and a code.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4" aria-label="Turn off two-factor authentication">
-            <TextField control={form.control} name="password" id="totp-off-password" label="Current Password" type="password" autoComplete="current-password" autoFocus />
-            <TextField control={form.control} name="code" id="totp-off-code" label="Authentication code" hint={CODE_HINT} autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} />
-            <FormDialogFooter error={problem} onCancel={() => onOpenChange(false)} pending={disable.isPending}>
-              {disable.isPending ? 'Turning off...' : 'Turn off'}
-            </FormDialogFooter>
-          </form>
-        </Form>
+        <FormDialogBody
+          form={form}
+          onSubmit={form.handleSubmit(onSubmit)}
+          title="Turn off two-factor authentication"
+          description="Your password alone will then sign you in. Confirm with your password and a code."
+          formLabel="Turn off two-factor authentication"
+          error={problem}
+          pending={disable.isPending}
+          onCancel={() => onOpenChange(false)}
+          submitLabel={disable.isPending ? 'Turning off...' : 'Turn off'}
+        >
+          <TextField control={form.control} name="password" id="totp-off-password" label="Current Password" type="password" autoComplete="current-password" autoFocus />
+          <TextField control={form.control} name="code" id="totp-off-code" label="Authentication code" hint={CODE_HINT} autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} />
+        </FormDialogBody>
       </DialogContent>
     </Dialog>
   )
