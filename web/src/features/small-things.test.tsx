@@ -39,6 +39,19 @@ describe('the app path leads to the post', () => {
   })
 })
 
+/** A buyer on the marketplace with one slot, its bid panel opened; `routes` add to or replace the usual answers. */
+async function openBidPanel(routes: Record<string, (body: unknown, req: Request) => Response>) {
+  const api = signedIn(buyer, {
+    'GET /marketplace/categories': () => json(200, []),
+    'GET /marketplace/slots': () => page([makeSlot()]),
+    'GET /buyer/bids': () => json(200, []),
+    ...routes,
+  })
+  renderApp('/marketplace')
+  await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
+  return { api, sheet: within(await screen.findByRole('dialog')) }
+}
+
 describe('Bid Again: one behaviour, wherever it appears', () => {
   const outbid = (over: Partial<Bid> = {}) => makeBid({ id: 'bid-out', status: 'OUTBID', amount: 45, pinSlot: makeSlot({ currentBid: 52 }), ...over })
 
@@ -80,46 +93,30 @@ describe('Bid Again: one behaviour, wherever it appears', () => {
   })
 
   it("the marketplace's own Place Bid still starts at the current bid plus 1", async () => {
-    signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
+    const { sheet } = await openBidPanel({
       'GET /marketplace/slots': () => page([makeSlot({ currentBid: 52 })]),
-      'GET /buyer/bids': () => json(200, []),
       'GET /instagram/connection': () => json(200, { connected: false }),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    expect(within(await screen.findByRole('dialog')).getByLabelText('Bid amount (USD)')).toHaveValue('53.00')
+    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue('53.00')
   })
 })
 
 describe('the bid panel without Instagram', () => {
   it('asks for the connection first and never for the comments (no 401 in the console)', async () => {
-    const api = signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
-      'GET /marketplace/slots': () => page([makeSlot()]),
-      'GET /buyer/bids': () => json(200, []),
+    const { api, sheet } = await openBidPanel({
       'GET /instagram/connection': () => json(200, { connected: false }),
       'GET /instagram/comments/slot-1': () => json(401, { detail: 'Connect Instagram first.', code: 'instagram_not_connected' }),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    const sheet = within(await screen.findByRole('dialog'))
     expect(await sheet.findByText('Connect Instagram to use one of your comments')).toBeInTheDocument()
     expect(api.called('GET', '/instagram/connection')).toBe(true)
     expect(api.called('GET', '/instagram/comments/slot-1')).toBe(false)
   })
 
   it('connected: the comments are read and offered', async () => {
-    const api = signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
-      'GET /marketplace/slots': () => page([makeSlot()]),
-      'GET /buyer/bids': () => json(200, []),
+    const { api, sheet } = await openBidPanel({
       'GET /instagram/connection': () => json(200, { connected: true }),
       'GET /instagram/comments/slot-1': () => json(200, [{ id: 'c1', comment: 'Love it', username: 'northwind', likeCount: 2 }]),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    const sheet = within(await screen.findByRole('dialog'))
     expect(await sheet.findByText(/Love it/)).toBeInTheDocument()
     expect(api.called('GET', '/instagram/comments/slot-1')).toBe(true)
   })
