@@ -122,6 +122,16 @@ describe('the bid panel without Instagram', () => {
   })
 })
 
+/** A buyer on My Bids (no bids) with the live stream open; returns the stream. */
+async function myBidsStreaming() {
+  const stream = mockStream()
+  signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
+  renderApp('/my-bids')
+  await screen.findByText('No active bids.')
+  await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+  return stream
+}
+
 describe('a session ended by the server says why on the login page', () => {
   it("a call refused with the 403 body's code and detail", async () => {
     signedIn(buyer, { 'GET /buyer/bids': () => json(403, { detail: 'This account is suspended: spam bids. Contact Pinbid support if you think this is a mistake.', code: 'account_suspended' }) })
@@ -134,11 +144,7 @@ describe('a session ended by the server says why on the login page', () => {
   })
 
   it("the suspension's notice gives its words; the stream's end after it does not replace them", async () => {
-    const stream = mockStream()
-    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
-    renderApp('/my-bids')
-    await screen.findByText('No active bids.')
-    await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+    const stream = await myBidsStreaming()
     stream.send('notification', { notification: notice('s1', { kind: 'account.suspended', title: 'Your account was suspended', message: 'Pinbid suspended your account: spam bids.', link: '/' }), unreadCount: 1 })
     stream.send('end', { reason: 'revoked' })
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'))
@@ -146,11 +152,7 @@ describe('a session ended by the server says why on the login page', () => {
   })
 
   it('a stream ended alone says the session was ended', async () => {
-    const stream = mockStream()
-    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
-    renderApp('/my-bids')
-    await screen.findByText('No active bids.')
-    await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+    const stream = await myBidsStreaming()
     stream.send('end', { reason: 'revoked' })
     expect(await screen.findByTestId('signed-out')).toHaveTextContent('You were signed out.Your session was ended on the server. Please sign in again.')
   })
