@@ -57,6 +57,15 @@ const detail = (over: Record<string, unknown> = {}) => ({
   ...over,
 })
 
+/** Opens a dialog with `open`, gives `reason` and confirms with the `confirm` button; returns the dialog. */
+async function confirmWithReason(open: HTMLElement, reason: string, confirm: string) {
+  await userEvent.click(open)
+  const dialog = within(await screen.findByRole('dialog'))
+  await userEvent.type(dialog.getByLabelText('Reason'), reason)
+  await userEvent.click(dialog.getByRole('button', { name: confirm }))
+  return dialog
+}
+
 const opsUser = (over: Record<string, unknown> = {}) => ({
   id: 'u1',
   email: 'riley@brand.example',
@@ -327,17 +336,11 @@ describe('users', () => {
     const users = within(await screen.findByRole('list', { name: 'Users' }))
     expect(users.getByText('riley@brand.example')).toBeInTheDocument()
 
-    await userEvent.click(users.getByRole('button', { name: 'Suspend' }))
-    let dialog = within(await screen.findByRole('dialog'))
-    await userEvent.type(dialog.getByLabelText('Reason'), 'again')
-    await userEvent.click(dialog.getByRole('button', { name: 'Suspend account' }))
+    const dialog = await confirmWithReason(users.getByRole('button', { name: 'Suspend' }), 'again', 'Suspend account')
     expect(await dialog.findByText('This account is already suspended.')).toBeInTheDocument()
     await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }))
 
-    await userEvent.click(users.getByRole('button', { name: 'Suspend' }))
-    dialog = within(await screen.findByRole('dialog'))
-    await userEvent.type(dialog.getByLabelText('Reason'), 'Shill bidding')
-    await userEvent.click(dialog.getByRole('button', { name: 'Suspend account' }))
+    await confirmWithReason(users.getByRole('button', { name: 'Suspend' }), 'Shill bidding', 'Suspend account')
     await toastWith('Riley Brand is suspended')
     expect(await screen.findByText('Suspended: Shill bidding')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Restore' })).toBeInTheDocument()
@@ -357,10 +360,7 @@ describe('users', () => {
     await userEvent.click(users.getByRole('button', { name: 'Payments' }))
     const table = within(await screen.findByRole('table', { name: 'Payments' }))
     expect(table.getByText('$120.00')).toBeInTheDocument()
-    await userEvent.click(table.getByRole('button', { name: 'Refund' }))
-    const dialog = within(await screen.findByRole('dialog'))
-    await userEvent.type(dialog.getByLabelText('Reason'), 'Comment never went up')
-    await userEvent.click(dialog.getByRole('button', { name: 'Refund in full' }))
+    await confirmWithReason(table.getByRole('button', { name: 'Refund' }), 'Comment never went up', 'Refund in full')
     await toastWith('Payment refunded')
     expect(api.calls.find((c) => c.path === '/ops/payments/p1/refund')?.body).toEqual({ reason: 'Comment never went up' })
   })

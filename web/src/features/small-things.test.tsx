@@ -39,6 +39,19 @@ describe('the app path leads to the post', () => {
   })
 })
 
+/** A buyer on the marketplace with one slot, its bid panel opened; `routes` add to or replace the usual answers. */
+async function openBidPanel(routes: Record<string, (body: unknown, req: Request) => Response>) {
+  const api = signedIn(buyer, {
+    'GET /marketplace/categories': () => json(200, []),
+    'GET /marketplace/slots': () => page([makeSlot()]),
+    'GET /buyer/bids': () => json(200, []),
+    ...routes,
+  })
+  renderApp('/marketplace')
+  await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
+  return { api, sheet: within(await screen.findByRole('dialog')) }
+}
+
 describe('Bid Again: one behaviour, wherever it appears', () => {
   const outbid = (over: Partial<Bid> = {}) => makeBid({ id: 'bid-out', status: 'OUTBID', amount: 45, pinSlot: makeSlot({ currentBid: 52 }), ...over })
 
@@ -80,50 +93,44 @@ describe('Bid Again: one behaviour, wherever it appears', () => {
   })
 
   it("the marketplace's own Place Bid still starts at the current bid plus 1", async () => {
-    signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
+    const { sheet } = await openBidPanel({
       'GET /marketplace/slots': () => page([makeSlot({ currentBid: 52 })]),
-      'GET /buyer/bids': () => json(200, []),
       'GET /instagram/connection': () => json(200, { connected: false }),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    expect(within(await screen.findByRole('dialog')).getByLabelText('Bid amount (USD)')).toHaveValue('53.00')
+    expect(sheet.getByLabelText('Bid amount (USD)')).toHaveValue('53.00')
   })
 })
 
 describe('the bid panel without Instagram', () => {
   it('asks for the connection first and never for the comments (no 401 in the console)', async () => {
-    const api = signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
-      'GET /marketplace/slots': () => page([makeSlot()]),
-      'GET /buyer/bids': () => json(200, []),
+    const { api, sheet } = await openBidPanel({
       'GET /instagram/connection': () => json(200, { connected: false }),
       'GET /instagram/comments/slot-1': () => json(401, { detail: 'Connect Instagram first.', code: 'instagram_not_connected' }),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    const sheet = within(await screen.findByRole('dialog'))
     expect(await sheet.findByText('Connect Instagram to use one of your comments')).toBeInTheDocument()
     expect(api.called('GET', '/instagram/connection')).toBe(true)
     expect(api.called('GET', '/instagram/comments/slot-1')).toBe(false)
   })
 
   it('connected: the comments are read and offered', async () => {
-    const api = signedIn(buyer, {
-      'GET /marketplace/categories': () => json(200, []),
-      'GET /marketplace/slots': () => page([makeSlot()]),
-      'GET /buyer/bids': () => json(200, []),
+    const { api, sheet } = await openBidPanel({
       'GET /instagram/connection': () => json(200, { connected: true }),
       'GET /instagram/comments/slot-1': () => json(200, [{ id: 'c1', comment: 'Love it', username: 'northwind', likeCount: 2 }]),
     })
-    renderApp('/marketplace')
-    await userEvent.click(await screen.findByRole('button', { name: 'View Details & Bid: Sunrise yoga reel' }, { timeout: 15_000 }))
-    const sheet = within(await screen.findByRole('dialog'))
     expect(await sheet.findByText(/Love it/)).toBeInTheDocument()
     expect(api.called('GET', '/instagram/comments/slot-1')).toBe(true)
   })
 })
+
+/** A buyer on My Bids (no bids) with the live stream open; returns the stream. */
+async function myBidsStreaming() {
+  const stream = mockStream()
+  signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
+  renderApp('/my-bids')
+  await screen.findByText('No active bids.')
+  await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+  return stream
+}
 
 describe('a session ended by the server says why on the login page', () => {
   it("a call refused with the 403 body's code and detail", async () => {
@@ -137,11 +144,7 @@ describe('a session ended by the server says why on the login page', () => {
   })
 
   it("the suspension's notice gives its words; the stream's end after it does not replace them", async () => {
-    const stream = mockStream()
-    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
-    renderApp('/my-bids')
-    await screen.findByText('No active bids.')
-    await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+    const stream = await myBidsStreaming()
     stream.send('notification', { notification: notice('s1', { kind: 'account.suspended', title: 'Your account was suspended', message: 'Pinbid suspended your account: spam bids.', link: '/' }), unreadCount: 1 })
     stream.send('end', { reason: 'revoked' })
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'))
@@ -149,11 +152,7 @@ describe('a session ended by the server says why on the login page', () => {
   })
 
   it('a stream ended alone says the session was ended', async () => {
-    const stream = mockStream()
-    signedIn(buyer, { 'GET /buyer/bids': () => json(200, []), 'GET /events/stream': stream.route })
-    renderApp('/my-bids')
-    await screen.findByText('No active bids.')
-    await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+    const stream = await myBidsStreaming()
     stream.send('end', { reason: 'revoked' })
     expect(await screen.findByTestId('signed-out')).toHaveTextContent('You were signed out.Your session was ended on the server. Please sign in again.')
   })

@@ -1,8 +1,10 @@
 /** Slots, bids and signed-in sessions for the feature tests, shaped as the API sends them. */
 import { expect } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import type { Schemas } from '@/api/client'
 import { json, makeUser, mockApi } from './utils'
+import type { UploadCall } from './upload'
 
 export type Slot = Schemas['SlotOut']
 export type Bid = Schemas['BidOut']
@@ -92,6 +94,20 @@ export const toastWith = (...texts: (string | RegExp)[]) =>
   waitFor(() => {
     for (const text of texts) expect(screen.getByText(text)).toBeInTheDocument()
   })
+
+/** Answers the report in `region` as a creator does: sent empty first (a screenshot is required, nothing is uploaded),
+ *  then with `note` and `file`, until "Answer sent" shows and the one upload is made. */
+export async function answerReport(region: HTMLElement, uploads: { calls: UploadCall[] }, note: string, file: File) {
+  const form = within(region)
+  await userEvent.click(form.getByRole('button', { name: 'Send my answer' }))
+  expect(await form.findByText('Add a screenshot of the pinned comment on your post.')).toBeInTheDocument()
+  expect(uploads.calls).toHaveLength(0)
+  await userEvent.type(form.getByLabelText('Your answer'), note)
+  await userEvent.upload(form.getByLabelText('A new screenshot of the pinned comment'), file)
+  await userEvent.click(form.getByRole('button', { name: 'Send my answer' }))
+  await toastWith('Answer sent')
+  expect(uploads.calls).toHaveLength(1)
+}
 
 /** A notification as the list and the stream carry it. */
 export const makeNotice = (id: string, over: Record<string, unknown> = {}) => ({

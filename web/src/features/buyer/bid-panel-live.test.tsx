@@ -74,25 +74,28 @@ describe('the Place a Bid panel, live', () => {
 describe('the Place a Bid panel reads money as people type it', () => {
   const placed = () => json(201, { id: 'bid-1', status: 'ACTIVE', amount: 42.5, maxAutoBid: null, autoBidEnabled: false })
 
-  it('reads 42,50 as $42.50, says so under the field, and sends 42.5', async () => {
-    const stream = mockStream()
-    const { api, sheet } = await openPanel(stream, { 'POST /buyer/bids': placed })
+  /** Opens the panel (placing a bid answers `placed`) and types `value` into the amount field. */
+  async function openWithAmount(value: string) {
+    const { api, sheet } = await openPanel(mockStream(), { 'POST /buyer/bids': placed })
     const amount = sheet.getByLabelText('Bid amount (USD)')
     await userEvent.clear(amount)
-    await userEvent.type(amount, '42,50')
+    await userEvent.type(amount, value)
+    return { api, sheet, amount }
+  }
+  const placedAmounts = (api: Awaited<ReturnType<typeof openPanel>>['api']) =>
+    api.calls.filter((c) => c.method === 'POST' && c.path === '/buyer/bids').map((c) => (c.body as { amount: number }).amount)
+
+  it('reads 42,50 as $42.50, says so under the field, and sends 42.5', async () => {
+    const { api, sheet } = await openWithAmount('42,50')
     expect(sheet.getByTestId('bid-amount-reading')).toHaveTextContent('Reads as $42.50')
     await userEvent.type(sheet.getByLabelText('New comment'), 'Hello #ad')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $42.50' }))
     await toastWith('Bid Placed Successfully!')
-    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/buyer/bids').map((c) => (c.body as { amount: number }).amount)).toEqual([42.5])
+    expect(placedAmounts(api)).toEqual([42.5])
   })
 
   it('refuses 12.345 with what to type instead, and sends nothing', async () => {
-    const stream = mockStream()
-    const { api, sheet } = await openPanel(stream, { 'POST /buyer/bids': placed })
-    const amount = sheet.getByLabelText('Bid amount (USD)')
-    await userEvent.clear(amount)
-    await userEvent.type(amount, '12.345')
+    const { api, sheet, amount } = await openWithAmount('12.345')
     expect(sheet.getByTestId('bid-amount-reading')).toHaveTextContent('“12.345” can be read two ways')
     expect(amount).toHaveAttribute('aria-invalid', 'true')
     await userEvent.type(sheet.getByLabelText('New comment'), 'Hello #ad')
@@ -102,11 +105,7 @@ describe('the Place a Bid panel reads money as people type it', () => {
   })
 
   it('asks before 1250,00 on a $40.00 slot; "Change amount" sends nothing, confirming sends 1250', async () => {
-    const stream = mockStream()
-    const { api, sheet } = await openPanel(stream, { 'POST /buyer/bids': placed })
-    const amount = sheet.getByLabelText('Bid amount (USD)')
-    await userEvent.clear(amount)
-    await userEvent.type(amount, '1250,00')
+    const { api, sheet } = await openWithAmount('1250,00')
     await userEvent.type(sheet.getByLabelText('New comment'), 'Hello #ad')
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $1,250.00' }))
     const ask = within(await screen.findByRole('alertdialog'))
@@ -118,6 +117,6 @@ describe('the Place a Bid panel reads money as people type it', () => {
     await userEvent.click(sheet.getByRole('button', { name: 'Place Bid: $1,250.00' }))
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Bid $1,250.00' }))
     await toastWith('Bid Placed Successfully!')
-    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/buyer/bids').map((c) => (c.body as { amount: number }).amount)).toEqual([1250])
+    expect(placedAmounts(api)).toEqual([1250])
   })
 })

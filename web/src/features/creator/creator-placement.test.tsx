@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { creator, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
+import { answerReport, creator, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
 import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import type { PlacementTrust } from '@/api/trust'
 
@@ -65,14 +65,7 @@ describe("the creator's page of a placement under review", () => {
     const form = screen.getByRole('region', { name: 'Report to answer' })
     expect(within(form).getByText(/The brand reported: “The comment is not pinned on the post any more\.” — answer by Nov 28, 2099/)).toBeInTheDocument()
     // the same checks and messages as "I pinned it": a screenshot is required, and only an image
-    await userEvent.click(within(form).getByRole('button', { name: 'Send my answer' }))
-    expect(await within(form).findByText('Add a screenshot of the pinned comment on your post.')).toBeInTheDocument()
-    expect(uploads.calls).toHaveLength(0)
-    await userEvent.type(within(form).getByLabelText('Your answer'), 'It is pinned: here is the post today.')
-    await userEvent.upload(within(form).getByLabelText('A new screenshot of the pinned comment'), imageFile('today.png', 'image/png'))
-    await userEvent.click(within(form).getByRole('button', { name: 'Send my answer' }))
-    await toastWith('Answer sent')
-    expect(uploads.calls).toHaveLength(1)
+    await answerReport(form, uploads, 'It is pinned: here is the post today.', imageFile('today.png', 'image/png'))
     expect(uploads.calls[0]!.form.get('note')).toBe('It is pinned: here is the post today.')
     const summary = await screen.findByRole('region', { name: 'Dispute' })
     expect(within(summary).getByText('“It is pinned: here is the post today.”')).toBeInTheDocument()

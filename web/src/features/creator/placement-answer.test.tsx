@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
-import { creator, makeBid, makeSlot, signedIn, toastWith, trustActions } from '@/test/fixtures'
+import { answerReport, creator, makeBid, makeSlot, signedIn, trustActions } from '@/test/fixtures'
 import { imageFile, mockUpload, stubObjectUrls } from '@/test/upload'
 import type { PlacementTrust } from '@/api/trust'
 
@@ -57,14 +57,7 @@ describe("the creator's answer and fresh screenshot", () => {
     renderApp('/approvals')
     const report = await screen.findByRole('region', { name: 'Report to answer' })
     expect(within(report).getByText(/The brand reported: “The comment was unpinned on Monday\.” — answer by Nov 28, 2026/)).toBeInTheDocument()
-    await userEvent.click(within(report).getByRole('button', { name: 'Send my answer' }))
-    expect(await within(report).findByText('Add a screenshot of the pinned comment on your post.')).toBeInTheDocument()
-    expect(uploads.calls).toHaveLength(0)
-    await userEvent.type(within(report).getByLabelText('Your answer'), 'Still pinned, see today’s screenshot.')
-    await userEvent.upload(within(report).getByLabelText('A new screenshot of the pinned comment'), imageFile('today.jpg', 'image/jpeg'))
-    await userEvent.click(within(report).getByRole('button', { name: 'Send my answer' }))
-    await toastWith('Answer sent')
-    expect(uploads.calls).toHaveLength(1)
+    await answerReport(report, uploads, 'Still pinned, see today’s screenshot.', imageFile('today.jpg', 'image/jpeg'))
     const form = uploads.calls[0]!.form
     expect(form.get('note')).toBe('Still pinned, see today’s screenshot.')
     expect((form.get('screenshot') as File).name).toBe('today.jpg')

@@ -14,49 +14,42 @@ async function passwordForm() {
   return within(await screen.findByRole('form', { name: 'Change password' }))
 }
 
+/** Opens the settings and submits the change-password form, filled with [current, new, confirmation] when given. */
+async function submitPassword(passwords?: [string, string, string]) {
+  renderApp('/settings')
+  const form = await passwordForm()
+  if (passwords) {
+    const [current, next, confirmation] = passwords
+    await userEvent.type(form.getByLabelText('Current Password'), current)
+    await userEvent.type(form.getByLabelText('New Password'), next)
+    await userEvent.type(form.getByLabelText('Confirm New Password'), confirmation)
+  }
+  await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+  return form
+}
+
 describe('settings: change password', () => {
   it('an empty form shows the messages and sends nothing', async () => {
     const api = signedIn()
-    renderApp('/settings')
-    const form = await passwordForm()
-    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    const form = await submitPassword()
     expect(form.getByText('Current password is required.')).toBeInTheDocument()
     expect(form.getByText('New password is required.')).toBeInTheDocument()
     expect(api.called('POST', '/auth/change-password')).toBe(false)
   })
 
-  it('Password Mismatch', async () => {
+  it.each([
+    ['Password Mismatch', 'new-password-1', 'new-password-2', 'Password Mismatch: New password and confirmation do not match.'],
+    ['Password Too Short', 'short', 'short', 'Password Too Short: New password must be at least 8 characters long.'],
+  ])('%s', async (_name, next, confirmation, message) => {
     const api = signedIn()
-    renderApp('/settings')
-    const form = await passwordForm()
-    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
-    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
-    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-2')
-    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
-    expect(form.getByText('Password Mismatch: New password and confirmation do not match.')).toBeInTheDocument()
-    expect(api.called('POST', '/auth/change-password')).toBe(false)
-  })
-
-  it('Password Too Short', async () => {
-    const api = signedIn()
-    renderApp('/settings')
-    const form = await passwordForm()
-    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
-    await userEvent.type(form.getByLabelText('New Password'), 'short')
-    await userEvent.type(form.getByLabelText('Confirm New Password'), 'short')
-    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
-    expect(form.getByText('Password Too Short: New password must be at least 8 characters long.')).toBeInTheDocument()
+    const form = await submitPassword(['old-password', next, confirmation])
+    expect(form.getByText(message)).toBeInTheDocument()
     expect(api.called('POST', '/auth/change-password')).toBe(false)
   })
 
   it('Password Changed: stores the NEW token from the response so the user stays signed in', async () => {
     const api = signedIn({ 'POST /auth/change-password': () => json(200, { token: 'fresh-token' }) })
-    renderApp('/settings')
-    const form = await passwordForm()
-    await userEvent.type(form.getByLabelText('Current Password'), 'old-password')
-    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
-    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-1')
-    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    await submitPassword(['old-password', 'new-password-1', 'new-password-1'])
     expect(await screen.findByText('Password Changed')).toBeInTheDocument()
     expect(localStorage.getItem('token')).toBe('fresh-token')
     const call = api.calls.find((c) => c.path === '/auth/change-password')!
@@ -66,12 +59,7 @@ describe('settings: change password', () => {
 
   it('a wrong current password (422) shows the server message and keeps the session', async () => {
     signedIn({ 'POST /auth/change-password': () => json(422, { detail: 'Your current password is incorrect.', code: 'invalid', errors: [] }) })
-    renderApp('/settings')
-    const form = await passwordForm()
-    await userEvent.type(form.getByLabelText('Current Password'), 'wrong-password')
-    await userEvent.type(form.getByLabelText('New Password'), 'new-password-1')
-    await userEvent.type(form.getByLabelText('Confirm New Password'), 'new-password-1')
-    await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+    await submitPassword(['wrong-password', 'new-password-1', 'new-password-1'])
     expect(await screen.findByText('Your current password is incorrect.')).toBeInTheDocument()
     expect(localStorage.getItem('token')).toBe('old-token')
   })
@@ -79,6 +67,17 @@ describe('settings: change password', () => {
 
 async function profileForm() {
   return within(await screen.findByRole('form', { name: 'Profile information' }))
+}
+
+/** Opens the settings and saves the profile with a new email and the current password. */
+async function submitNewEmail(email: string, currentPassword: string) {
+  renderApp('/settings')
+  const form = await profileForm()
+  await userEvent.clear(form.getByLabelText('Email Address'))
+  await userEvent.type(form.getByLabelText('Email Address'), email)
+  await userEvent.type(form.getByLabelText('Current Password'), currentPassword)
+  await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+  return form
 }
 
 describe('settings: profile', () => {
@@ -114,12 +113,7 @@ describe('settings: profile', () => {
     const api = signedIn({
       'PUT /auth/profile': (body) => json(200, { ...makeUser({ email: (body as { email: string }).email }), token: 'fresh-token' }),
     })
-    renderApp('/settings')
-    const form = await profileForm()
-    await userEvent.clear(form.getByLabelText('Email Address'))
-    await userEvent.type(form.getByLabelText('Email Address'), 'maya.new@example.com')
-    await userEvent.type(form.getByLabelText('Current Password'), 'my-password')
-    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    const form = await submitNewEmail('maya.new@example.com', 'my-password')
     expect(await screen.findByText('Your email address has been changed. Other devices have been signed out.')).toBeInTheDocument()
     expect(localStorage.getItem('token')).toBe('fresh-token')
     const call = api.calls.find((c) => c.path === '/auth/profile')!
@@ -139,12 +133,7 @@ describe('settings: profile', () => {
           errors: [{ field: 'currentPassword', message: 'Your current password is incorrect.' }],
         }),
     })
-    renderApp('/settings')
-    const form = await profileForm()
-    await userEvent.clear(form.getByLabelText('Email Address'))
-    await userEvent.type(form.getByLabelText('Email Address'), 'maya.new@example.com')
-    await userEvent.type(form.getByLabelText('Current Password'), 'not-it')
-    await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
+    const form = await submitNewEmail('maya.new@example.com', 'not-it')
     expect(await form.findByText('Your current password is incorrect.')).toBeInTheDocument()
     expect(form.getByLabelText('Current Password')).toHaveAttribute('aria-invalid', 'true')
     expect(localStorage.getItem('token')).toBe('old-token')

@@ -6,11 +6,33 @@ import { json, makeUser, mockApi, renderApp } from '@/test/utils'
 const location = () => screen.getByTestId('location').textContent
 const click = (name: string | RegExp) => userEvent.click(screen.getByRole('button', { name }))
 
+/** Types each value into the field with its label, in order; the first is awaited, as the page loads lazily. */
+async function fill(fields: Record<string, string>) {
+  const [[firstLabel, firstValue], ...rest] = Object.entries(fields)
+  await userEvent.type(await screen.findByLabelText(firstLabel), firstValue)
+  for (const [label, value] of rest) await userEvent.type(screen.getByLabelText(label), value)
+}
+
+/** Opens the page and submits its form untouched; the API answers nothing, so the test can see it was not called. */
+async function submitEmpty(path: string, button: string) {
+  const api = mockApi({})
+  renderApp(path)
+  await userEvent.click(await screen.findByRole('button', { name: button }))
+  return api
+}
+
+/** Opens the page, fills its form and submits it. */
+async function submit(path: string, fields: Record<string, string>, button: string) {
+  renderApp(path)
+  await fill(fields)
+  await click(button)
+}
+
+const maya = { 'Full Name': 'Maya Rivers', Email: 'maya@example.com', 'Instagram Handle': 'maya', Password: 'long-enough' }
+
 describe('login form', () => {
   it('an empty form shows both messages and sends nothing', async () => {
-    const api = mockApi({})
-    renderApp('/login')
-    await userEvent.click(await screen.findByRole('button', { name: 'Log In' }))
+    const api = await submitEmpty('/login', 'Log In')
     expect(screen.getByText('Email is required.')).toBeInTheDocument()
     expect(screen.getByText('Password is required.')).toBeInTheDocument()
     expect(api.fn).not.toHaveBeenCalled()
@@ -18,10 +40,7 @@ describe('login form', () => {
 
   it('an invalid email is refused without a call', async () => {
     const api = mockApi({})
-    renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'not-an-email')
-    await userEvent.type(screen.getByLabelText('Password'), 'whatever1')
-    await click('Log In')
+    await submit('/login', { Email: 'not-an-email', Password: 'whatever1' }, 'Log In')
     expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
     expect(api.fn).not.toHaveBeenCalled()
   })
@@ -29,10 +48,7 @@ describe('login form', () => {
   it('shows "Logging in..." while busy and the spec message on failure', async () => {
     let release: (r: Response) => void = () => {}
     mockApi({ 'POST /auth/login': () => new Promise<Response>((r) => (release = r)) as unknown as Response })
-    renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'maya@example.com')
-    await userEvent.type(screen.getByLabelText('Password'), 'wrong-password')
-    await click('Log In')
+    await submit('/login', { Email: 'maya@example.com', Password: 'wrong-password' }, 'Log In')
     expect(await screen.findByRole('button', { name: /Logging in\.\.\./ })).toBeDisabled()
     release(json(403, { detail: 'Invalid email or password.', code: 'login_failed' }))
     expect(await screen.findByText('Login failed. Please check your credentials and try again.')).toBeInTheDocument()
@@ -50,9 +66,7 @@ describe('login form', () => {
 
 describe('influencer signup form', () => {
   it('an empty form shows every message and sends nothing', async () => {
-    const api = mockApi({})
-    renderApp('/signup/influencer')
-    await userEvent.click(await screen.findByRole('button', { name: 'Create Creator Account' }))
+    const api = await submitEmpty('/signup/influencer', 'Create Creator Account')
     expect(screen.getByText('Full name is required.')).toBeInTheDocument()
     expect(screen.getByText('Email is required.')).toBeInTheDocument()
     expect(screen.getByText('Instagram handle is required.')).toBeInTheDocument()
@@ -62,12 +76,7 @@ describe('influencer signup form', () => {
 
   it('refuses an invalid email, handle and short password', async () => {
     const api = mockApi({})
-    renderApp('/signup/influencer')
-    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya')
-    await userEvent.type(screen.getByLabelText('Email'), 'maya@')
-    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'bad handle!')
-    await userEvent.type(screen.getByLabelText('Password'), 'short')
-    await click('Create Creator Account')
+    await submit('/signup/influencer', { 'Full Name': 'Maya', Email: 'maya@', 'Instagram Handle': 'bad handle!', Password: 'short' }, 'Create Creator Account')
     expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
     expect(screen.getByText('Use letters, numbers, periods and underscores only.')).toBeInTheDocument()
     expect(screen.getByText('Password must be at least 8 characters long.')).toBeInTheDocument()
@@ -77,12 +86,7 @@ describe('influencer signup form', () => {
   it('sends the influencer payload (handle without @), shows the busy label, lands on /dashboard', async () => {
     let release: (r: Response) => void = () => {}
     const api = mockApi({ 'POST /auth/register': () => new Promise<Response>((r) => (release = r)) as unknown as Response })
-    renderApp('/signup/influencer')
-    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
-    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
-    await userEvent.type(screen.getByLabelText('Instagram Handle'), '@maya.moves')
-    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
-    await click('Create Creator Account')
+    await submit('/signup/influencer', { 'Full Name': 'Maya Rivers', Email: 'maya@example.com', 'Instagram Handle': '@maya.moves', Password: 'long-enough' }, 'Create Creator Account')
     expect(await screen.findByRole('button', { name: /Creating Account\.\.\./ })).toBeDisabled()
     release(json(201, { token: 't1', user: makeUser() }))
     await waitFor(() => expect(location()).toBe('/dashboard'))
@@ -91,12 +95,7 @@ describe('influencer signup form', () => {
 
   it('shows the signup failure message with the conflict reason', async () => {
     mockApi({ 'POST /auth/register': () => json(409, { detail: 'An account with this email already exists.', code: 'email_taken' }) })
-    renderApp('/signup/influencer')
-    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
-    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
-    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'maya')
-    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
-    await click('Create Creator Account')
+    await submit('/signup/influencer', maya, 'Create Creator Account')
     expect(await screen.findByText('Signup failed. Please check your details and try again.')).toBeInTheDocument()
     expect(screen.getByText('An account with this email already exists.')).toBeInTheDocument()
   })
@@ -108,12 +107,7 @@ describe("the server's 422 errors[]", () => {
       'POST /auth/register': () =>
         json(422, { detail: 'instagramHandle: This handle is taken.', code: 'validation_error', errors: [{ field: 'instagramHandle', message: 'This handle is taken.' }] }),
     })
-    renderApp('/signup/influencer')
-    await userEvent.type(await screen.findByLabelText('Full Name'), 'Maya Rivers')
-    await userEvent.type(screen.getByLabelText('Email'), 'maya@example.com')
-    await userEvent.type(screen.getByLabelText('Instagram Handle'), 'maya')
-    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
-    await click('Create Creator Account')
+    await submit('/signup/influencer', maya, 'Create Creator Account')
     const message = await screen.findByText('This handle is taken.')
     expect(screen.getByLabelText('Instagram Handle')).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText('Instagram Handle').getAttribute('aria-describedby')).toContain(message.id)
@@ -123,9 +117,7 @@ describe("the server's 422 errors[]", () => {
 
 describe('buyer signup form', () => {
   it('an empty form shows the required messages (business name optional) and sends nothing', async () => {
-    const api = mockApi({})
-    renderApp('/signup/buyer')
-    await userEvent.click(await screen.findByRole('button', { name: 'Create Brand Account' }))
+    const api = await submitEmpty('/signup/buyer', 'Create Brand Account')
     expect(screen.getByText('Full name is required.')).toBeInTheDocument()
     expect(screen.getByText('Email is required.')).toBeInTheDocument()
     expect(screen.getByText('Password is required.')).toBeInTheDocument()
@@ -135,11 +127,7 @@ describe('buyer signup form', () => {
 
   it('sends role BUYER without a business name when it is blank', async () => {
     const api = mockApi({ 'POST /auth/register': () => json(201, { token: 't1', user: makeUser({ role: 'BUYER' }) }) })
-    renderApp('/signup/buyer')
-    await userEvent.type(await screen.findByLabelText('Full Name'), 'Jordan Blake')
-    await userEvent.type(screen.getByLabelText('Email'), 'jordan@example.com')
-    await userEvent.type(screen.getByLabelText('Password'), 'long-enough')
-    await click('Create Brand Account')
+    await submit('/signup/buyer', { 'Full Name': 'Jordan Blake', Email: 'jordan@example.com', Password: 'long-enough' }, 'Create Brand Account')
     await waitFor(() => expect(location()).toBe('/dashboard'))
     expect(api.calls[0].body).toEqual({ name: 'Jordan Blake', email: 'jordan@example.com', password: 'long-enough', role: 'BUYER' })
   })
@@ -160,18 +148,14 @@ describe('forgot-password form', () => {
 
   it('requests the link and confirms', async () => {
     const api = mockApi({ 'POST /auth/forgot-password': () => json(202, { detail: 'If an account with that email exists, you will receive a password reset link.' }) })
-    renderApp('/reset-password')
-    await userEvent.type(await screen.findByLabelText('Email Address'), 'maya@example.com')
-    await click('Request Reset Link')
+    await submit('/reset-password', { 'Email Address': 'maya@example.com' }, 'Request Reset Link')
     expect(await screen.findByText('Password Reset Email Sent')).toBeInTheDocument()
     expect(api.calls[0].body).toEqual({ email: 'maya@example.com' })
   })
 
   it('shows the server message in an "Error" toast on failure', async () => {
     mockApi({ 'POST /auth/forgot-password': () => json(429, { detail: 'Too many requests. Try again later.', code: 'rate_limited' }) })
-    renderApp('/reset-password')
-    await userEvent.type(await screen.findByLabelText('Email Address'), 'maya@example.com')
-    await click('Request Reset Link')
+    await submit('/reset-password', { 'Email Address': 'maya@example.com' }, 'Request Reset Link')
     expect(await screen.findByText('Too many requests. Try again later.')).toBeInTheDocument()
     expect(screen.getByText('Error')).toBeInTheDocument()
   })
@@ -188,32 +172,19 @@ describe('reset-password form', () => {
     expect(api.fn).not.toHaveBeenCalled()
   })
 
-  it('Password Mismatch', async () => {
+  it.each([
+    ['Password Mismatch', 'abcdefgh', 'abcdefgX', 'Password Mismatch: New password and confirmation do not match.'],
+    ['Password Too Short', 'abc', 'abc', 'Password Too Short: New password must be at least 8 characters long.'],
+  ])('%s', async (_name, password, confirmation, message) => {
     const api = mockApi({})
-    renderApp('/reset-password/tok123')
-    await userEvent.type(await screen.findByLabelText('New Password'), 'abcdefgh')
-    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'abcdefgX')
-    await click('Reset Password')
-    expect(screen.getByText('Password Mismatch: New password and confirmation do not match.')).toBeInTheDocument()
-    expect(api.fn).not.toHaveBeenCalled()
-  })
-
-  it('Password Too Short', async () => {
-    const api = mockApi({})
-    renderApp('/reset-password/tok123')
-    await userEvent.type(await screen.findByLabelText('New Password'), 'abc')
-    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'abc')
-    await click('Reset Password')
-    expect(screen.getByText('Password Too Short: New password must be at least 8 characters long.')).toBeInTheDocument()
+    await submit('/reset-password/tok123', { 'New Password': password, 'Confirm New Password': confirmation }, 'Reset Password')
+    expect(screen.getByText(message)).toBeInTheDocument()
     expect(api.fn).not.toHaveBeenCalled()
   })
 
   it('resets and goes to /login', async () => {
     const api = mockApi({ 'POST /auth/reset-password': () => json(200, { detail: 'Your password has been reset.' }) })
-    renderApp('/reset-password/tok123')
-    await userEvent.type(await screen.findByLabelText('New Password'), 'brand-new-pass')
-    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'brand-new-pass')
-    await click('Reset Password')
+    await submit('/reset-password/tok123', { 'New Password': 'brand-new-pass', 'Confirm New Password': 'brand-new-pass' }, 'Reset Password')
     await waitFor(() => expect(location()).toBe('/login'))
     expect(api.calls[0].body).toEqual({ token: 'tok123', newPassword: 'brand-new-pass' })
     expect(await screen.findByText('Password Reset Successful')).toBeInTheDocument()
@@ -221,10 +192,7 @@ describe('reset-password form', () => {
 
   it('shows "Error Resetting Password" with the server message', async () => {
     mockApi({ 'POST /auth/reset-password': () => json(422, { detail: 'This reset link is invalid or has expired. Please request a new one.', code: 'invalid_reset_token' }) })
-    renderApp('/reset-password/tok123')
-    await userEvent.type(await screen.findByLabelText('New Password'), 'brand-new-pass')
-    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'brand-new-pass')
-    await click('Reset Password')
+    await submit('/reset-password/tok123', { 'New Password': 'brand-new-pass', 'Confirm New Password': 'brand-new-pass' }, 'Reset Password')
     expect(await screen.findByText('Error Resetting Password')).toBeInTheDocument()
     expect(screen.getByText('This reset link is invalid or has expired. Please request a new one.')).toBeInTheDocument()
   })
