@@ -18,6 +18,7 @@ import re
 import time
 import uuid
 from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import aiohttp
@@ -76,52 +77,107 @@ def histogram_percentile(before: dict[float, float], after: dict[float, float], 
     return lower
 
 
+async def new_hot_slot(http: httpx.AsyncClient, db: str, creator: tuple[str, str]) -> str:
+    """A fresh slot on a fresh post of the creator's (the post written straight into marketplace's read model)."""
+    creator_token, creator_id = creator
+    post_id = f"bench{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute("INSERT INTO posts (id, user_id, media_type, media_url, permalink, caption, views, "
+                     "like_count, comments_count) VALUES (%s, %s, 'IMAGE', 'https://img.test/b.jpg', "
+                     "'https://ig.test/b', '', 0, 0, 0)", (post_id, creator_id))
+    slot = await http.post("/influencer/pin-slots", headers={"Authorization": f"Bearer {creator_token}"},
+                           json={"postId": post_id, "title": "Hot slot", "category": "tech", "minBid": 1,
+                                 "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})
+    slot.raise_for_status()
+    return slot.json()["id"]
+
+
+async def register_buyers(http: httpx.AsyncClient, count: int) -> list[str]:
+    sem = asyncio.Semaphore(10)
+
+    async def buyer(n: int) -> str:
+        async with sem:
+            return (await register(http, "BUYER", n))[0]
+
+    return list(await asyncio.gather(*[buyer(n) for n in range(count)]))
+
+
+@dataclass
+class Seen:
+    """The current bid as a bidder last saw it: its own answers' (closed loop), or the page's, which the live
+    stream keeps current for everyone watching (open loop: one Seen shared by every bidder)."""
+
+    price: float = 0.0
+
+    def heard(self, price: float | None) -> None:
+        self.price = max(self.price, price or 0.0)
+
+
+class Bidder:
+    """A brand that bids just above the current bid it last saw; about a third of its bids carry an automatic
+    maximum. It hears the price from a 201's slot or a too-low 422's `currentBid`."""
+
+    def __init__(self, token: str, seen: Seen | None = None):
+        self.rng = random.Random(token)
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.seen = seen or Seen()
+
+    def next_offer(self, slot_id: str) -> dict:
+        amount = round(max(self.seen.price, 1.0) + self.rng.randint(1, 100) / 100, 2)
+        body = {"pinSlotId": slot_id, "amount": amount}
+        if self.rng.random() < 0.3:
+            body |= {"autoBidEnabled": True, "maxAutoBid": round(amount + self.rng.randint(1, 500) / 100, 2)}
+        return body
+
+    async def bid(self, session: aiohttp.ClientSession, slot_id: str, statuses: Counter) -> None:
+        """One bid; its status (or the client error's name) counted in `statuses`."""
+        try:
+            async with session.post("buyer/bids", json=self.next_offer(slot_id), headers=self.headers) as response:
+                statuses[response.status] += 1
+                answer = await response.json(content_type=None)
+                if response.status == 201:
+                    self.seen.heard(answer["pinSlot"]["currentBid"])
+                elif response.status == 422:
+                    self.seen.heard(answer.get("currentBid"))
+        except aiohttp.ClientError as exc:
+            statuses[type(exc).__name__] += 1
+
+
+def slot_checks(db: str, slot_id: str, statuses: Counter, detail: dict) -> dict[str, bool]:
+    """The slot's state at the end against the answers the bidders had."""
+    with psycopg.connect(db) as conn:
+        live = conn.execute("SELECT status, amount, ceiling, seq FROM bids WHERE slot_id = %s AND status IN "
+                            "('ACTIVE', 'OUTBID') ORDER BY ceiling DESC, seq", (slot_id,)).fetchall()
+        count, current, min_bid = conn.execute("SELECT bid_count, current_bid, min_bid FROM slots WHERE id = %s",
+                                               (slot_id,)).fetchone()
+        updates = conn.execute("SELECT count(*) FROM outbox WHERE type = 'marketplace.slot.updated.v1' AND "
+                               "envelope->'data'->>'slotId' = %s", (slot_id,)).fetchone()[0]
+    # one price: what the leader would pay now (the default second-price increment, 0)
+    second_price = (min(live[0][2], max(min_bid, live[1][2])) if len(live) > 1 else min_bid) if live else None
+    return {
+        "bidCount == accepted responses": count == statuses[201] == detail["bidCount"],
+        "one slot.updated event per accepted bid": updates == statuses[201],
+        "exactly one leader": sum(1 for r in live if r[0] == "ACTIVE") == 1,
+        "leader has the best ceiling (ties: earliest)": bool(live) and live[0][0] == "ACTIVE",
+        "currentBid == the second price (what the leader would pay now)": current == second_price,
+        "no server errors": not any(isinstance(k, int) and k >= 500 for k in statuses),
+    }
+
+
 async def main(args) -> dict:
     limits = httpx.Limits(max_connections=args.bidders + 10, max_keepalive_connections=args.bidders + 10)
     async with httpx.AsyncClient(base_url=args.api, timeout=30, limits=limits) as http:
-        creator_token, creator_id = await register(http, "INFLUENCER", 0)
-        post_id = f"bench{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(args.db, autocommit=True) as conn:
-            conn.execute("INSERT INTO posts (id, user_id, media_type, media_url, permalink, caption, views, "
-                         "like_count, comments_count) VALUES (%s, %s, 'IMAGE', 'https://img.test/b.jpg', "
-                         "'https://ig.test/b', '', 0, 0, 0)", (post_id, creator_id))
-        slot = await http.post("/influencer/pin-slots", headers={"Authorization": f"Bearer {creator_token}"},
-                               json={"postId": post_id, "title": "Hot slot", "category": "tech", "minBid": 1,
-                                     "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})
-        slot.raise_for_status()
-        slot_id = slot.json()["id"]
-        sem = asyncio.Semaphore(10)
-
-        async def buyer(n: int) -> str:
-            async with sem:
-                return (await register(http, "BUYER", n))[0]
-
-        tokens = await asyncio.gather(*[buyer(n) for n in range(args.bidders)])
+        slot_id = await new_hot_slot(http, args.db, await register(http, "INFLUENCER", 0))
+        tokens = await register_buyers(http, args.bidders)
         print(f"{args.bidders} buyers registered; bidding for {args.seconds:.0f}s on slot {slot_id}", flush=True)
         latencies: list[float] = []
         statuses: Counter = Counter()
         deadline = time.perf_counter() + args.seconds
 
-        async def bidder(session: aiohttp.ClientSession, token: str) -> None:
-            rng = random.Random(token)
-            headers = {"Authorization": f"Bearer {token}"}
-            current = 0.0  # what this bidder last heard the current bid was
+        async def keep_bidding(bidder: Bidder, session: aiohttp.ClientSession) -> None:
             while time.perf_counter() < deadline:
-                amount = round(max(current, 1.0) + rng.randint(1, 100) / 100, 2)
-                body = {"pinSlotId": slot_id, "amount": amount}
-                if rng.random() < 0.3:
-                    body |= {"autoBidEnabled": True, "maxAutoBid": round(amount + rng.randint(1, 500) / 100, 2)}
                 started = time.perf_counter()
-                try:
-                    async with session.post("buyer/bids", json=body, headers=headers) as response:
-                        statuses[response.status] += 1
-                        answer = await response.json(content_type=None)
-                        if response.status == 201:
-                            current = max(current, answer["pinSlot"]["currentBid"] or 0)
-                        elif response.status == 422 and answer.get("currentBid") is not None:
-                            current = max(current, answer["currentBid"])
-                except aiohttp.ClientError as exc:
-                    statuses[type(exc).__name__] += 1
+                await bidder.bid(session, slot_id, statuses)
                 latencies.append((time.perf_counter() - started) * 1000)
 
         lock_before = await lock_histogram(args.metrics) if args.metrics else {}
@@ -131,22 +187,13 @@ async def main(args) -> dict:
         # the load itself goes through aiohttp: httpx's pool costs more CPU than the servers under test
         connector = aiohttp.TCPConnector(limit=args.bidders)
         async with aiohttp.ClientSession(args.api + "/", connector=connector) as session:
-            await asyncio.gather(*[bidder(session, t) for t in tokens])
+            await asyncio.gather(*[keep_bidding(Bidder(t), session) for t in tokens])
         elapsed = time.perf_counter() - started
         lock_after = await lock_histogram(args.metrics) if args.metrics else {}
         per_bid_after = await lock_histogram(args.metrics, LOCK_PER_BID_METRIC) if args.metrics else {}
         write_after = await lock_histogram(args.metrics, WRITE_METRIC) if args.metrics else {}
         detail = (await http.get(f"/marketplace/slots/{slot_id}", headers={"Authorization": f"Bearer {tokens[0]}"}))
         detail = detail.json()
-    with psycopg.connect(args.db) as conn:
-        live = conn.execute("SELECT status, amount, ceiling, seq FROM bids WHERE slot_id = %s AND status IN "
-                            "('ACTIVE', 'OUTBID') ORDER BY ceiling DESC, seq", (slot_id,)).fetchall()
-        count, current, min_bid = conn.execute("SELECT bid_count, current_bid, min_bid FROM slots WHERE id = %s",
-                                               (slot_id,)).fetchone()
-        updates = conn.execute("SELECT count(*) FROM outbox WHERE type = 'marketplace.slot.updated.v1' AND "
-                               "envelope->'data'->>'slotId' = %s", (slot_id,)).fetchone()[0]
-    # one price: what the leader would pay now (the default second-price increment, 0)
-    second_price = (min(live[0][2], max(min_bid, live[1][2])) if len(live) > 1 else min_bid) if live else None
     latencies.sort()
     total = len(latencies)
     result = {
@@ -163,14 +210,7 @@ async def main(args) -> dict:
         "write_p99_ms": histogram_percentile(write_before, write_after, 0.99) * 1000,
         "bids_per_transaction": statuses[201] / max(1.0, lock_after.get(float("inf"), 0)
                                                     - lock_before.get(float("inf"), 0)),
-        "checks": {
-            "bidCount == accepted responses": count == statuses[201] == detail["bidCount"],
-            "one slot.updated event per accepted bid": updates == statuses[201],
-            "exactly one leader": sum(1 for r in live if r[0] == "ACTIVE") == 1,
-            "leader has the best ceiling (ties: earliest)": bool(live) and live[0][0] == "ACTIVE",
-            "currentBid == the second price (what the leader would pay now)": current == second_price,
-            "no server errors": not any(isinstance(k, int) and k >= 500 for k in statuses),
-        },
+        "checks": slot_checks(args.db, slot_id, statuses, detail),
     }
     print(f"requests: {total} in {elapsed:.1f}s = {result['requests_per_s']:.0f}/s; accepted "
           f"{result['accepted_per_s']:.0f}/s, refused (too low) {result['refused_per_s']:.0f}/s")
