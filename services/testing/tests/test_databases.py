@@ -60,12 +60,23 @@ def test_a_tests_databases_go_in_the_background_and_the_run_waits_for_them_at_it
     assert not {first, second} & names(postgres_url)
 
 
-@pytest.fixture
-def run(postgres_url):
+def dropped_at_the_end(postgres_url):
     run = RunDatabases(postgres_url)
     yield run
     run.drop_all()
     assert not {name for name in names(postgres_url) if name.startswith(run.prefix)}
+
+
+@pytest.fixture
+def run(postgres_url):
+    yield from dropped_at_the_end(postgres_url)
+
+
+@pytest.fixture(scope="module")
+def run_of_the_module(postgres_url):
+    """One template for the cases of a test (migrating one is most of a case's time): each case starts from the
+    last one's database, emptied."""
+    yield from dropped_at_the_end(postgres_url)
 
 
 INSERT_EVENT = "INSERT INTO outbox (id, type, envelope) VALUES (gen_random_uuid(), 'an.event', '{}') RETURNING seq"
@@ -97,7 +108,8 @@ def test_the_next_test_gets_the_last_ones_database_empty_under_a_new_name(run):
     "CREATE SEQUENCE standing_numbers",
     "ALTER DATABASE {database} SET work_mem = '8MB'",
 ])
-def test_a_database_that_no_longer_looks_like_a_clone_is_dropped_not_reused(run, postgres_url, change):
+def test_a_database_that_no_longer_looks_like_a_clone_is_dropped_not_reused(run_of_the_module, postgres_url, change):
+    run = run_of_the_module
     url = run.new("pinbid_content")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(INSERT_EVENT)
@@ -111,6 +123,7 @@ def test_a_database_that_no_longer_looks_like_a_clone_is_dropped_not_reused(run,
     with psycopg.connect(fresh) as conn, psycopg.connect(template) as original:
         assert recycling.fingerprint(conn) == recycling.fingerprint(original)
         assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    run.release_made_in_background()
 
 
 def test_a_session_left_open_by_the_last_test_is_ended(run):
