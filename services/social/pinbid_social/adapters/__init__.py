@@ -13,7 +13,6 @@ from ..ports import InstagramApi, LinkReputation, Pinning
 from ..settings import SocialSettings
 from .deny_list import DenyList
 from .instagram_graph import InstagramGraph
-from .instagrapi_pinning import InstagrapiPinning
 from .sandbox import SandboxInstagram
 from .web_risk import WebRisk
 
@@ -33,6 +32,9 @@ class Providers:
 def build_providers(settings: SocialSettings, db: Database, *, clock: Callable[[], datetime] = utcnow) -> Providers:
     redirect_uri = f"{settings.public_url.rstrip('/')}/api/instagram/callback"
     if settings.instagram_mode == "real":
+        # instagrapi is imported only here: the package takes as long to import as the rest of the service
+        from .instagrapi_pinning import InstagrapiPinning
+
         api = InstagramGraph(app_id=settings.instagram_app_id, app_secret=settings.instagram_app_secret,
                              authorize_url=settings.instagram_authorize_url, api_url=settings.instagram_api_url,
                              graph_url=settings.instagram_graph_url, version=settings.instagram_graph_version,
