@@ -197,7 +197,7 @@ def main() -> int:
         print(f"open loop: bids at rising rates, {RATE_SECONDS:.0f} s each; load average {load()}", flush=True)
         open_loop = asyncio.run(hot_rates.main(hot_rates.parser().parse_args([
             "--api", f"http://127.0.0.1:{GATEWAY_PORT}/api", "--db", f"{PG}/{PREFIX}_marketplace",
-            "--bidders", str(BIDDERS), "--seconds", str(RATE_SECONDS), "--rates", RATES])))
+            "--bidders", str(BIDDERS), "--seconds", str(RATE_SECONDS), "--rates", RATES, "--var", str(var)])))
         load_after = load()
     finally:
         launcher("down", env)

@@ -12,17 +12,53 @@ stream shows it to everyone watching), about a third with an automatic maximum (
 
 import argparse
 import asyncio
+import os
+import resource
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 import aiohttp
 import httpx
 from hot_slot import Bidder, Seen, new_hot_slot, percentile, register, register_buyers, slot_checks
 
 GOAL_P99_MS = 100.0
+TICKS = os.sysconf("SC_CLK_TCK")
 ANSWERS = (201, 422)  # accepted, or refused as too low: both are the auction's answers, not errors
 GIVE_UP_P99_MS = 2000.0  # a step this slow ends the sweep: the rates above it only queue more
+
+
+class CpuMeter:
+    """CPU seconds (user + system) spent by each process of the run, PostgreSQL's (all its processes: the
+    machine's server) and this load generator's own, between two readings: where a step's CPU went."""
+
+    def __init__(self, var: Path | None):
+        self.pids = {f.stem: int(f.read_text()) for f in sorted((var / "run").glob("*.pid"))} if var else {}
+
+    @staticmethod
+    def _seconds(pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+    def read(self) -> dict[str, float]:
+        seconds = {name: self._seconds(pid) for name, pid in self.pids.items()}
+        postgres = [int(d.name) for d in Path("/proc").iterdir()
+                    if d.name.isdigit() and _comm(d) == "postgres"]
+        seconds["postgresql"] = sum(self._seconds(pid) for pid in postgres)
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        seconds["load generator"] = own.ru_utime + own.ru_stime
+        return seconds
+
+
+def _comm(proc: Path) -> str:
+    try:
+        return (proc / "comm").read_text().strip()
+    except OSError:
+        return ""
 
 
 @dataclass(frozen=True)
@@ -35,6 +71,7 @@ class Step:
     statuses: dict[str, int]
     checks: dict[str, bool]
     client_lag_ms: float  # how late the load generator itself started its bids, p99 (its own CPU, not the server)
+    cpu_ms_per_bid: dict[str, float]  # each process's CPU over the step, per bid offered
 
     @property
     def errors(self) -> int:
@@ -49,7 +86,11 @@ class Step:
         return (f"{self.rate:6.0f}/s  p50 {self.p50_ms:7.1f}  p99 {self.p99_ms:7.1f}  max {self.max_ms:7.1f} ms  "
                 f"accepted {self.statuses.get('201', 0):5d}  too low {self.statuses.get('422', 0):5d}  "
                 f"errors {self.errors:3d}  client lag p99 {self.client_lag_ms:5.1f} ms"
-                + (f"  FAILED: {', '.join(failed)}" if failed else ""))
+                + (f"  FAILED: {', '.join(failed)}" if failed else "")
+                + (f"\n         CPU ms a bid: {self.cpu_line()}" if self.cpu_ms_per_bid else ""))
+
+    def cpu_line(self) -> str:
+        return ", ".join(f"{name} {ms:.2f}" for name, ms in self.cpu_ms_per_bid.items() if ms >= 0.01)
 
 
 async def offer_at_rate(session: aiohttp.ClientSession, bidders: list[Bidder], slot_id: str, rate: float,
@@ -86,19 +127,23 @@ async def main(args) -> dict:
         print(f"{args.bidders} buyers registered; rates {args.rates}, {args.seconds:.0f} s each, a fresh slot each",
               flush=True)
         steps: list[Step] = []
+        meter = CpuMeter(args.var)
         timeout = aiohttp.ClientTimeout(total=30)
         for rate in args.rates:
             slot_id = await new_hot_slot(http, args.db, creator)
             seen = Seen()  # the price on the page, which every bidder watches
             bidders = [Bidder(token, seen) for token in tokens]
             connector = aiohttp.TCPConnector(limit=2000)
+            before = meter.read()
             async with aiohttp.ClientSession(args.api + "/", connector=connector, timeout=timeout) as session:
                 latencies, lags, statuses = await offer_at_rate(session, bidders, slot_id, rate, args.seconds)
+            after = meter.read()
             detail = (await http.get(f"/marketplace/slots/{slot_id}",
                                      headers={"Authorization": f"Bearer {tokens[0]}"})).json()
             step = Step(rate=rate, offered=len(latencies), p50_ms=percentile(latencies, 0.5),
                         p99_ms=percentile(latencies, 0.99), max_ms=latencies[-1], client_lag_ms=percentile(lags, 0.99),
                         statuses={str(k): v for k, v in statuses.items()},
+                        cpu_ms_per_bid={name: (after[name] - before[name]) * 1000 / len(latencies) for name in after},
                         checks=slot_checks(args.db, slot_id, statuses, detail))
             steps.append(step)
             print(step.line(), flush=True)
@@ -121,6 +166,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--bidders", type=int, default=200)
     parser.add_argument("--rates", type=rates, default=rates("25,50,100,200,300,400,500,600,700,800"))
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--var", type=Path, help="the run's var folder (its run/*.pid): each process's CPU a bid")
     return parser
 
 
