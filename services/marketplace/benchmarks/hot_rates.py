@@ -54,6 +54,20 @@ class CpuMeter:
         return seconds
 
 
+    async def settled(self, *, idle_share: float = 0.05, within: float = 60) -> None:
+        """Wait until the run's services are all but idle (what registering the bidders set off is done), so that
+        a step's CPU is its own."""
+        deadline = time.monotonic() + within
+        last = self.read()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            now = self.read()
+            busy = sum(now[name] - last[name] for name in self.pids)
+            last = now
+            if busy < 0.5 * idle_share:
+                return
+
+
 def _comm(proc: Path) -> str:
     try:
         return (proc / "comm").read_text().strip()
@@ -134,6 +148,7 @@ async def main(args) -> dict:
             seen = Seen()  # the price on the page, which every bidder watches
             bidders = [Bidder(token, seen) for token in tokens]
             connector = aiohttp.TCPConnector(limit=2000)
+            await meter.settled()
             before = meter.read()
             async with aiohttp.ClientSession(args.api + "/", connector=connector, timeout=timeout) as session:
                 latencies, lags, statuses = await offer_at_rate(session, bidders, slot_id, rate, args.seconds)
