@@ -19,8 +19,6 @@ import aiohttp
 import httpx
 import yarl
 from fastapi import FastAPI
-from opentelemetry.instrumentation.aiohttp_client import create_trace_config
-from opentelemetry.instrumentation.httpx import AsyncOpenTelemetryTransport
 from pinbid_kit.no_cookies import cookieless_jar
 from pinbid_kit.telemetry import exporting
 
@@ -51,6 +49,15 @@ class Upstream(Protocol):
     async def close(self) -> None: ...
 
 
+def _traced_aiohttp() -> list | None:
+    """The instrumentation's trace config when spans are made (imported only then)."""
+    if not exporting():
+        return None
+    from opentelemetry.instrumentation.aiohttp_client import create_trace_config
+
+    return [create_trace_config()]
+
+
 class HttpUpstream:
     """aiohttp: its connection pool stays cheap with hundreds of requests in flight (httpx's does not)."""
 
@@ -68,7 +75,7 @@ class HttpUpstream:
             self._session = aiohttp.ClientSession(connector=self._connector(), timeout=self.timeout,
                                                   cookie_jar=aiohttp.DummyCookieJar(),  # keeps no one's cookies
                                                   auto_decompress=False, skip_auto_headers=("User-Agent",),
-                                                  trace_configs=[create_trace_config()] if exporting() else None)
+                                                  trace_configs=_traced_aiohttp())
         return self._session
 
     async def send(self, method: str, target: str, body: bytes, headers: dict[str, str]) -> UpstreamResponse:
@@ -93,7 +100,9 @@ class AsgiUpstream:
         # raise_app_exceptions=False: the service has answered its own 500 (and logged it); Starlette re-raises
         # afterwards, which would otherwise surface here as a second, gateway-side error
         transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        if exporting():
+        if exporting():  # the instrumentation is imported only when spans are made
+            from opentelemetry.instrumentation.httpx import AsyncOpenTelemetryTransport
+
             transport = AsyncOpenTelemetryTransport(transport)
         self.client = httpx.AsyncClient(transport=transport, base_url="http://service", timeout=timeout,
                                         follow_redirects=False, cookies=cookieless_jar())  # keeps no one's cookies

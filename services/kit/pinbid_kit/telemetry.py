@@ -9,14 +9,13 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from opentelemetry import context as otel_context
 from opentelemetry import propagate, trace
-from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
-from opentelemetry.instrumentation.psycopg import PsycopgInstrumentor
-from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import SpanExporter
 
 log = logging.getLogger("pinbid.telemetry")
 _configured = False
@@ -26,7 +25,7 @@ _exporting = False
 ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
 
 
-def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None) -> None:
+def configure_tracing(service_name: str, *, exporter: "SpanExporter | None" = None) -> None:
     """Install the process's tracer provider once, configured by the standard variables as the OpenTelemetry
     SDK reads them: spans go over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `..._TRACES_ENDPOINT`) is
     set, sampled by `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG` (default: parent-based, always on), named
@@ -43,6 +42,11 @@ def configure_tracing(service_name: str, *, exporter: SpanExporter | None = None
     if exporter is None and not any(os.environ.get(name) for name in ENDPOINT_VARIABLES):
         return
     _exporting = True
+    # the SDK and the instrumentations are imported only here: a process that exports nothing never needs them
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+
     resource = Resource.create({} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": service_name})
     provider = TracerProvider(resource=resource)
     if exporter is not None:
@@ -88,6 +92,9 @@ def instrument_clients() -> None:
     """Client spans for every SQL statement (on connections opened after this call; parameters are never
     recorded) and every outgoing httpx call over the network (Stripe, Instagram), with the trace context
     sent along. The gateway instruments its own upstream clients (pinbid_gateway.upstreams)."""
+    from opentelemetry.instrumentation.httpx import HTTPXClientInstrumentor
+    from opentelemetry.instrumentation.psycopg import PsycopgInstrumentor
+
     if not PsycopgInstrumentor().is_instrumented_by_opentelemetry:
         PsycopgInstrumentor().instrument(enable_commenter=False, capture_parameters=False)
     if not HTTPXClientInstrumentor().is_instrumented_by_opentelemetry:
