@@ -9,16 +9,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form'
 import { TextareaField } from '@/components/text-field'
 import { Spinner } from '@/components/ui/spinner'
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog'
+import { AlertDialog } from '@/components/ui/alert-dialog'
+import { ConfirmDialogContent } from '@/components/confirm-button'
 import { ApiError, serverMessage } from '@/api/errors'
 import { fmtDateTime } from '@/components/common'
 import { useDecideDispute, useDisputeMoney } from '../api/queries'
@@ -146,27 +138,17 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
           </form>
         </Form>
         <AlertDialog open={confirming !== null} onOpenChange={(o) => !o && !decide.isPending && setConfirming(null)}>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>{chosen?.label}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                {chosen?.hint} Both sides are told the reason. This cannot be undone.
-              </AlertDialogDescription>
-              {confirming && money.data && <OutcomeAmounts money={money.data} outcome={confirming.outcome} />}
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel disabled={decide.isPending}>Cancel</AlertDialogCancel>
-              <AlertDialogAction
-                onClick={(event) => {
-                  event.preventDefault()
-                  send()
-                }}
-                disabled={decide.isPending}
-              >
-                {decide.isPending && <Spinner />} Confirm decision
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
+          <ConfirmDialogContent
+            title={<>{chosen?.label}?</>}
+            description={<>{chosen?.hint} Both sides are told the reason. This cannot be undone.</>}
+            details={confirming && money.data && <OutcomeAmounts money={money.data} outcome={confirming.outcome} />}
+            confirmLabel="Confirm decision"
+            pending={decide.isPending}
+            onConfirm={(event) => {
+              event.preventDefault()
+              send()
+            }}
+          />
         </AlertDialog>
       </CardContent>
     </Card>
