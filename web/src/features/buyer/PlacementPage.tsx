@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
-import { ApiError, serverMessage } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Form } from '@/components/ui/form'
@@ -19,7 +19,7 @@ import { placementSeries } from '@/lib/charts'
 import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
-import { BackLink, DetailLoadFailed, EmptyState, Loading, StatCard } from '@/components/common'
+import { BackLink, DetailWait, EmptyState, StatCard } from '@/components/common'
 import { placementResultsQuery, useBuyerBids } from './api/queries'
 import { useSaveShortLink } from './api/mutations'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
@@ -30,18 +30,8 @@ export default function PlacementPage() {
   const bid = useBuyerBids().data?.find((b) => b.id === bidId)
   const postUrl = bid?.pinSlot.post.permalink ?? bid?.pinSlot.instagramPost?.permalink
   const back = <BackLink to="/my-bids">My Bids</BackLink>
-  if (results.isPending) return <Loading page text="Loading the placement..." />
-  if (results.isError) {
-    return (
-      <DetailLoadFailed
-        back={back}
-        missing={results.error instanceof ApiError && results.error.status === 404}
-        missingIcon={Link2}
-        missingText="This placement does not exist, or it is not yours."
-        failedText="Failed to load the placement. Please try again later."
-        onRetry={() => void results.refetch()}
-      />
-    )
+  if (!results.isSuccess) {
+    return <DetailWait query={results} back={back} loading="Loading the placement..." missingIcon={Link2} missingText="This placement does not exist, or it is not yours." failedText="Failed to load the placement. Please try again later." />
   }
   const r = results.data
   const ended = bid ? placementEnd(bid) : null
