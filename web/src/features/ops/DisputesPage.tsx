@@ -1,10 +1,9 @@
-import * as React from 'react'
 import { Link } from 'react-router'
 import { Gavel } from 'lucide-react'
 import { EmptyState } from '@/components/common'
 import { useDisputes } from './api/queries'
 import type { DisputeStatus } from './api/types'
-import { DeskPage, DeskRow, QueryWait, StatusTabs } from './components/DeskPage'
+import { DeskRow, QueryWait, StatusDeskPage } from './components/DeskPage'
 import { Money, StatusBadge, When } from './components/status'
 import { disputeTitle } from './names'
 
@@ -14,13 +13,10 @@ const STATUSES = [
 ] as const satisfies readonly { value: DisputeStatus; label: string }[]
 
 export default function DisputesPage() {
-  const [status, setStatus] = React.useState<DisputeStatus>('OPEN')
   return (
-    <DeskPage id="disputes-title" title="Disputes">
-      <StatusTabs statuses={STATUSES} label="Dispute status" value={status} onChange={setStatus}>
-        {(s) => <DisputeList status={s} />}
-      </StatusTabs>
-    </DeskPage>
+    <StatusDeskPage id="disputes-title" title="Disputes" statuses={STATUSES} label="Dispute status">
+      {(s) => <DisputeList status={s} />}
+    </StatusDeskPage>
   )
 }
 

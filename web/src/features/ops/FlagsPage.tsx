@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { useClearFlag, useFlags } from './api/queries'
 import type { Flag, FlagStatus } from './api/types'
-import { DeskPage, DeskRow, QueryWait, StatusTabs } from './components/DeskPage'
+import { DeskRow, QueryWait, StatusDeskPage } from './components/DeskPage'
 import { ReasonDialog } from './components/ReasonDialog'
 import { When } from './components/status'
 import { accountName, creatorName } from './names'
@@ -17,13 +17,10 @@ const STATUSES = [
 ] as const satisfies readonly { value: FlagStatus; label: string }[]
 
 export default function FlagsPage() {
-  const [status, setStatus] = React.useState<FlagStatus>('OPEN')
   return (
-    <DeskPage id="flags-title" title="Flagged accounts" intro="Bidders who may be tied to the creator they bid on. A flag refuses nothing: look, then clear it or act on the account.">
-      <StatusTabs statuses={STATUSES} label="Flag status" value={status} onChange={setStatus}>
-        {(s) => <FlagList status={s} />}
-      </StatusTabs>
-    </DeskPage>
+    <StatusDeskPage id="flags-title" title="Flagged accounts" intro="Bidders who may be tied to the creator they bid on. A flag refuses nothing: look, then clear it or act on the account." statuses={STATUSES} label="Flag status">
+      {(s) => <FlagList status={s} />}
+    </StatusDeskPage>
   )
 }
 

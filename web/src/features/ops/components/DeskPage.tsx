@@ -1,4 +1,4 @@
-import type * as React from 'react'
+import * as React from 'react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { LoadError, Loading } from '@/components/common'
 import { Card, CardContent } from '@/components/ui/card'
@@ -49,6 +49,32 @@ export function StatusTabs<S extends string>({
         </TabsContent>
       ))}
     </Tabs>
+  )
+}
+
+/** A desk page of one list by status (disputes, flags): the tabs open on the first status. */
+export function StatusDeskPage<S extends string>({
+  id,
+  title,
+  intro,
+  statuses,
+  label,
+  children,
+}: {
+  id: string
+  title: string
+  intro?: React.ReactNode
+  statuses: readonly [{ value: S; label: string }, ...{ value: S; label: string }[]]
+  label: string
+  children: (status: S) => React.ReactNode
+}) {
+  const [status, setStatus] = React.useState<S>(statuses[0].value)
+  return (
+    <DeskPage id={id} title={title} intro={intro}>
+      <StatusTabs statuses={statuses} label={label} value={status} onChange={setStatus}>
+        {children}
+      </StatusTabs>
+    </DeskPage>
   )
 }
 
