@@ -84,8 +84,39 @@ export function QueryWait({ query, loading, failed }: { query: UseQueryResult<un
   return <Loading text={loading} />
 }
 
+/** A desk list's states: QueryWait until its items are in, `empty` when there are none, else the items as `children`
+ *  lays them out. */
+export function DeskList<T>({
+  query,
+  loading,
+  failed,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T[]>
+  loading: string
+  failed: string
+  empty: React.ReactNode
+  children: (items: T[]) => React.ReactNode
+}) {
+  if (!query.isSuccess) return <QueryWait query={query} loading={loading} failed={failed} />
+  if (query.data.length === 0) return empty
+  return children(query.data)
+}
+
+/** A named list of desk rows, one an item. */
+export function DeskRows<T extends { id: string }>({ label, items, children }: { label: string; items: T[]; children: (item: T) => React.ReactNode }) {
+  return (
+    <ul aria-label={label} className="grid gap-3">
+      {items.map((item) => (
+        <DeskRow key={item.id}>{children(item)}</DeskRow>
+      ))}
+    </ul>
+  )
+}
+
 /** One entry of a desk list: a card with what it is on the left and its state or actions on the right. */
-export function DeskRow({ children }: { children: React.ReactNode }) {
+function DeskRow({ children }: { children: React.ReactNode }) {
   return (
     <li>
       <Card className="py-0">
