@@ -7,10 +7,7 @@ import { DeskList, DeskRows, StatusDeskPage } from './components/DeskPage'
 import { Money, StatusBadge, When } from './components/status'
 import { disputeTitle } from './names'
 
-const STATUSES = [
-  { value: 'OPEN', label: 'Open' },
-  { value: 'DECIDED', label: 'Decided' },
-] as const satisfies readonly { value: DisputeStatus; label: string }[]
+const STATUSES: Record<DisputeStatus, string> = { OPEN: 'Open', DECIDED: 'Decided' }
 
 export default function DisputesPage() {
   return (

@@ -11,10 +11,7 @@ import { ReasonDialog } from './components/ReasonDialog'
 import { When } from './components/status'
 import { accountName, creatorName } from './names'
 
-const STATUSES = [
-  { value: 'OPEN', label: 'Open' },
-  { value: 'CLEARED', label: 'Cleared' },
-] as const satisfies readonly { value: FlagStatus; label: string }[]
+const STATUSES: Record<FlagStatus, string> = { OPEN: 'Open', CLEARED: 'Cleared' }
 
 export default function FlagsPage() {
   return (

@@ -20,39 +20,9 @@ export function DeskPage({ id, title, intro, children }: { id: string; title: st
   )
 }
 
-/** A list by status, one tab a status; only the chosen tab's list is read. */
-export function StatusTabs<S extends string>({
-  statuses,
-  label,
-  value,
-  onChange,
-  children,
-}: {
-  statuses: readonly { value: S; label: string }[]
-  label: string
-  value: S
-  onChange: (status: S) => void
-  children: (status: S) => React.ReactNode
-}) {
-  return (
-    <Tabs value={value} onValueChange={(v) => onChange(v as S)}>
-      <TabsList aria-label={label}>
-        {statuses.map((s) => (
-          <TabsTrigger key={s.value} value={s.value}>
-            {s.label}
-          </TabsTrigger>
-        ))}
-      </TabsList>
-      {statuses.map((s) => (
-        <TabsContent key={s.value} value={s.value} className="mt-4">
-          {s.value === value && children(s.value)}
-        </TabsContent>
-      ))}
-    </Tabs>
-  )
-}
-
-/** A desk page of one list by status (disputes, flags): the tabs open on the first status. */
+/** A desk page of one list by status (disputes, flags), a tab a status. `statuses` names each one, keyed by the
+ *  contract's status type so that the compiler says when the server adds or drops one; the first opens first, and only
+ *  the chosen tab's list is read. */
 export function StatusDeskPage<S extends string>({
   id,
   title,
@@ -64,16 +34,28 @@ export function StatusDeskPage<S extends string>({
   id: string
   title: string
   intro?: React.ReactNode
-  statuses: readonly [{ value: S; label: string }, ...{ value: S; label: string }[]]
+  statuses: Record<S, string>
   label: string
   children: (status: S) => React.ReactNode
 }) {
-  const [status, setStatus] = React.useState<S>(statuses[0].value)
+  const values = Object.keys(statuses) as S[]
+  const [status, setStatus] = React.useState<S>(values[0])
   return (
     <DeskPage id={id} title={title} intro={intro}>
-      <StatusTabs statuses={statuses} label={label} value={status} onChange={setStatus}>
-        {children}
-      </StatusTabs>
+      <Tabs value={status} onValueChange={(v) => setStatus(v as S)}>
+        <TabsList aria-label={label}>
+          {values.map((s) => (
+            <TabsTrigger key={s} value={s}>
+              {statuses[s]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {values.map((s) => (
+          <TabsContent key={s} value={s} className="mt-4">
+            {s === status && children(s)}
+          </TabsContent>
+        ))}
+      </Tabs>
     </DeskPage>
   )
 }
