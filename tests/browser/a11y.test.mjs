@@ -2,9 +2,9 @@
 // public page or on any page of either role (signed in once per role, the context reused), and the public pages
 // do not shift while their content arrives (the layout-shift entries after load, summed, stay under 0.1 at phone
 // and desktop widths). Prints the violations per page, so a failure says where and what.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, serverIsUp } from './helpers.mjs'
+import { BASE_URL, browserForSuite, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open } from './helpers.mjs'
 
 const PUBLIC = ['/', '/blog', '/blog/:first', '/blog/no-such-post', '/login', '/signup/influencer', '/signup/buyer',
   '/privacy', '/terms', '/reset-password', '/no-such-page']
@@ -82,28 +82,22 @@ async function layoutShift(browser, route, width) {
 }
 
 describe(`accessibility and layout shift at ${BASE_URL}`, { concurrency: false }, () => {
-  let browser, firstPost
+  let firstPost
 
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await launchChromium()
+  const suite = browserForSuite(async (browser) => {
     const articles = await (await fetch(`${BASE_URL}/api/blog/articles`)).json()
     firstPost = `/blog/${articles.articles[0].slug}`
   })
 
-  after(async () => {
-    await browser?.close()
-  })
-
   it('no public page has a serious or critical axe-core violation', async () => {
-    const { context, page } = await open(browser)
+    const { context, page } = await open(suite.browser)
     await checkPages(page, PUBLIC)
     await context.close()
   })
 
   for (const [role, account] of [['creator', CREATOR], ['brand', BRAND]]) {
     it(`no ${role} page has a serious or critical axe-core violation`, async () => {
-      const { context, page } = await open(browser)
+      const { context, page } = await open(suite.browser)
       await logIn(page, account)
       await checkPages(page, ROUTES[role])
       if (role === 'creator') {
@@ -126,7 +120,7 @@ describe(`accessibility and layout shift at ${BASE_URL}`, { concurrency: false }
     const over = []
     for (const route of ['/', '/blog', firstPost, '/login']) {
       for (const width of [390, 1280]) {
-        const { total, shifts } = await layoutShift(browser, route, width)
+        const { total, shifts } = await layoutShift(suite.browser, route, width)
         console.log(`layout shift ${route} at ${width} px: ${total.toFixed(3)}`)
         if (total >= CLS_LIMIT) over.push(`${route} at ${width} px: ${total.toFixed(3)} ${JSON.stringify(shifts)}`)
       }

@@ -172,16 +172,28 @@ export async function graveViolations(page) {
     .map((v) => `${v.impact} ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 4).map((n) => `${n.html.slice(0, 120)} ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}`).join('\n    ')}`)
 }
 
-/** A spec's one browser (launch), opened once the server answers and closed after: the object it answers is filled
- *  in before the first test (`const { page, errors } = ctx` inside a test). */
-export function launchForSuite() {
-  const ctx = {}
+/** A spec's own browser (launchChromium), launched once the server answers and closed after: `suite.browser` is there
+ *  from the first test. `ready(browser)` then does what else the spec needs before its tests. */
+export function browserForSuite(ready = async () => {}) {
+  const suite = {}
   before(async () => {
     assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health (start it with: make run)`)
-    Object.assign(ctx, await launch())
+    suite.browser = await launchChromium()
+    await ready(suite.browser)
   })
   after(async () => {
-    await ctx.browser?.close()
+    await suite.browser?.close()
+  })
+  return suite
+}
+
+/** A spec's one browser with one page (launch): the object it answers is filled in before the first test
+ *  (`const { page, errors } = ctx` inside a test). */
+export function launchForSuite() {
+  const ctx = browserForSuite(async (browser) => {
+    const opened = await openPage(browser)
+    opened.context.setDefaultTimeout(15_000)
+    Object.assign(ctx, opened)
   })
   return ctx
 }

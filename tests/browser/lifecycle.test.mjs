@@ -1,9 +1,9 @@
 // The whole life of a pin slot through the UI (creator and a new buyer, two browser contexts):
 // create a slot, bid with a new comment, end the auction, approve, pay on the sandbox checkout page,
 // pin the comment (sandbox Instagram login if asked), and see it live on the buyer's My Bids.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage, payWonBid, reloadUntilVisible, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, browserForSuite, DEMO_CREATOR as CREATOR, logIn, openPage, payWonBid, reloadUntilVisible, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const buyer = { name: 'Riley Brand', email: uniqueEmail('lifecycle'), password: 'lifecycle-Password-1', business: 'Northwind Outdoor' }
 const SLOT_TITLE = `Pinned comment ${Date.now().toString(36)}`
@@ -14,17 +14,11 @@ async function toast(page, text) {
 }
 
 describe(`the life of a pin slot at ${BASE_URL}`, { concurrency: false }, () => {
-  let browser, creator, brand
+  let creator, brand
 
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await launchChromium()
+  browserForSuite(async (browser) => {
     creator = await openPage(browser)
     brand = await openPage(browser)
-  })
-
-  after(async () => {
-    await browser?.close()
   })
 
   it('the creator opens a pin slot on a post', async () => {

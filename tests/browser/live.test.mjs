@@ -1,9 +1,9 @@
 // Live auctions (issue 11): two brands in two browser contexts watch one slot. A bid by one appears on the
 // other's marketplace card and open bid panel within 2 seconds, without a reload; the brand who is then outbid
 // is told so by a toast whose Bid Again opens the bid panel. The bell shows both roles their unread notices.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, browserForSuite, DEMO_CREATOR as CREATOR, logIn, openPage as open, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const SLOT_TITLE = `Live test ${Date.now().toString(36)}`
 const WITHIN_MS = 2_000
@@ -43,19 +43,12 @@ async function shownAfter(locator, text, since) {
 }
 
 describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
-  let browser, creator, first, second
+  let creator, first, second
 
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await launchChromium()
-  })
-
-  after(async () => {
-    await browser?.close()
-  })
+  const suite = browserForSuite()
 
   it('the creator opens a slot', async () => {
-    creator = await open(browser)
+    creator = await open(suite.browser)
     const { page } = creator
     await logIn(page, CREATOR)
     await page.goto('/post-manager')
@@ -72,8 +65,8 @@ describe(`live auctions at ${BASE_URL}`, { concurrency: false }, () => {
   })
 
   it("one brand's bid appears on the other's card and open panel within 2 seconds", async () => {
-    first = await open(browser)
-    second = await open(browser)
+    first = await open(suite.browser)
+    second = await open(suite.browser)
     await signUpNamed(first.page, 'Avery Live')
     await signUpNamed(second.page, 'Blake Live')
     const firstCard = await findSlot(first.page)

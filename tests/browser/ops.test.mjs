@@ -3,9 +3,9 @@
 // refused), brands and creators are kept out of /ops, an operator suspends a demo brand with a reason (the brand's
 // sign-in is then refused with it) and restores it, the audit log shows both; axe-core finds no serious or
 // critical violation on any /ops page and none is wider than a 390 px phone. Run it last: it suspends a brand.
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, launchChromium, logIn, openPage as open, reloadUntilVisible, screenshot, serverIsUp, snap, submitPassword, currentStep, totp } from './helpers.mjs'
+import { BASE_URL, browserForSuite, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, graveViolations, logIn, openPage as open, reloadUntilVisible, screenshot, snap, submitPassword, currentStep, totp } from './helpers.mjs'
 
 const OPERATOR = {
   email: process.env.PINBID_OPERATOR_EMAIL,
@@ -59,23 +59,18 @@ async function opsApiStatus(page, path) {
 }
 
 describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
-  let browser, ops // the operator's signed-in context and page, kept for the steps after sign-in
+  let ops // the operator's signed-in context and page, kept for the steps after sign-in
   let disputePath // the dispute decided above, if the demo data allowed one
 
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
+  before(() => {
     assert.ok(OPERATOR.email && OPERATOR.password && OPERATOR.secret,
       'PINBID_OPERATOR_EMAIL, PINBID_OPERATOR_PASSWORD and PINBID_OPERATOR_TOTP_SECRET must be set (run.sh creates an operator)')
-    browser = await launchChromium()
   })
-
-  after(async () => {
-    await browser?.close()
-  })
+  const suite = browserForSuite()
 
   it('the operator signs in with its code: a wrong one is refused, the right one opens /ops, the same again is refused', async () => {
     assert.equal(totp('GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', 1), '287082', 'RFC 6238 test vector (T = 59 s)')
-    ops = await open(browser)
+    ops = await open(suite.browser)
     const { page } = ops
     await submitPassword(page, OPERATOR)
     const code = page.getByLabel('Authentication code')
@@ -96,7 +91,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await page.getByRole('heading', { level: 1 }).waitFor()
     await snap(page, 'ops-disputes')
 
-    const replay = await open(browser)
+    const replay = await open(suite.browser)
     await submitPassword(replay.page, OPERATOR)
     await replay.page.getByLabel('Authentication code').fill(used)
     await replay.page.getByRole('button', { name: 'Log In' }).click()
@@ -107,7 +102,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
 
   for (const [role, account] of [['brand', BRAND], ['creator', CREATOR]]) {
     it(`the demo ${role} cannot open /ops`, async () => {
-      const { context, page } = await open(browser)
+      const { context, page } = await open(suite.browser)
       await logIn(page, account)
       await page.goto('/ops/users')
       await page.waitForURL('**/dashboard')
@@ -144,7 +139,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await card.getByText(`Suspended: ${suspendReason}`).waitFor()
     await snap(page, 'ops-users-suspended')
 
-    const brand = await open(browser)
+    const brand = await open(suite.browser)
     await submitPassword(brand.page, SUSPENDED_BRAND)
     await brand.page.getByText(`This account is suspended: ${suspendReason}`).waitFor()
     assert.match(brand.page.url(), /\/login$/)
@@ -158,7 +153,7 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
     await card.getByText('Active', { exact: true }).waitFor()
     assert.equal(await card.getByText(/^Suspended:/).count(), 0)
 
-    const back = await open(browser)
+    const back = await open(suite.browser)
     await logIn(back.page, SUSPENDED_BRAND)
     await back.context.close()
 
@@ -179,9 +174,9 @@ describe(`the operator desk at ${BASE_URL}`, { concurrency: false }, () => {
 
   it("the trust round on screens: the brand reports, the creator answers from the notice, the operator decides once both have spoken, and each sees the outcome", async (t) => {
     assert.ok(ops, 'the operator signed in')
-    const brand = await open(browser)
+    const brand = await open(suite.browser)
     await logIn(brand.page, BRAND)
-    const creator = await open(browser)
+    const creator = await open(suite.browser)
     await logIn(creator.page, CREATOR)
     // the harness's only API reads: which running placement of the demo creator's the demo brand can report
     const mine = await creator.page.evaluate(async () => {

@@ -2,9 +2,9 @@
 // connects Instagram from the bid panel comes back to the same panel; raising a bid with "Use a previous comment"
 // keeps that comment all the way to the creator's Approvals card; End Auction and Approve ask first and then
 // always show their success toast; after paying, My Bids opens on the paid bid.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, launchChromium, logIn, openPage as open, payWonBid, serverIsUp, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
+import { BASE_URL, browserForSuite, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR, logIn, openPage as open, payWonBid, signUpBrand, snap, uniqueEmail } from './helpers.mjs'
 
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings'],
@@ -27,20 +27,13 @@ async function confirm(page, title, button) {
 }
 
 describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
-  let browser, creator, brand
+  let creator, brand
 
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await launchChromium()
-  })
-
-  after(async () => {
-    await browser?.close()
-  })
+  const suite = browserForSuite()
 
   for (const [role, account] of [['creator', CREATOR], ['brand', BRAND]]) {
     it(`no ${role} page scrolls sideways on a 390 px phone`, async () => {
-      const { context, page, errors } = await open(browser, 390)
+      const { context, page, errors } = await open(suite.browser, 390)
       await logIn(page, account)
       const wide = []
       for (const route of ROUTES[role]) {
@@ -59,7 +52,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
   }
 
   it('the creator opens a slot to bid on', async () => {
-    creator = await open(browser)
+    creator = await open(suite.browser)
     const { page } = creator
     await logIn(page, CREATOR)
     await page.goto('/post-manager')
@@ -80,7 +73,7 @@ describe(`rough edges at ${BASE_URL}`, { concurrency: false }, () => {
   })
 
   it('a brand connects Instagram from the bid panel and comes back to the same panel', async () => {
-    brand = await open(browser)
+    brand = await open(suite.browser)
     const { page } = brand
     await signUpBrand(page, newBrand)
     await page.goto('/marketplace')

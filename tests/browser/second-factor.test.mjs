@@ -6,9 +6,9 @@
 // Security card, the dialog and the login page at 1280 and 390 px, and none is wider than the phone.
 // Passkeys need a host name, not an IP address, as relying party: everything here runs at http://localhost:<port>
 // (the embedded product's public URL), whatever address PINBID_BASE_URL names.
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { BASE_URL, graveViolations, launchChromium, serverIsUp, snap, submitPassword, uniqueEmail, currentStep, totp } from './helpers.mjs'
+import { BASE_URL, browserForSuite, graveViolations, snap, submitPassword, uniqueEmail, currentStep, totp } from './helpers.mjs'
 
 const ORIGIN = BASE_URL.replace('://127.0.0.1', '://localhost')
 const PASSWORD = 'second-factor-1'
@@ -63,20 +63,11 @@ const signOut = async (page) => {
 }
 
 describe(`second factor at ${ORIGIN}`, { concurrency: false }, () => {
-  let browser
-
-  before(async () => {
-    assert.ok(await serverIsUp(), `Pinbid is not answering at ${BASE_URL}/api/health`)
-    browser = await launchChromium()
-  })
-
-  after(async () => {
-    await browser?.close()
-  })
+  const suite = browserForSuite()
 
   it('registers a passkey in Settings and signs in with it alone, then removes it', async () => {
     const brand = await newBrand('passkey')
-    const { page, errors } = await open(browser)
+    const { page, errors } = await open(suite.browser)
     const authenticator = await virtualAuthenticator(page)
 
     await submitPassword(page, brand)
@@ -134,7 +125,7 @@ describe(`second factor at ${ORIGIN}`, { concurrency: false }, () => {
 
   it('turns on two-step sign-in with a code from the key on the page, signs in with a code, steps up with a recovery code', async () => {
     const brand = await newBrand('totp')
-    const { page, errors } = await open(browser)
+    const { page, errors } = await open(suite.browser)
     await submitPassword(page, brand)
     await page.waitForURL('**/dashboard')
     await page.goto('/settings')

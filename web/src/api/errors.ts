@@ -24,6 +24,12 @@ export class ApiError extends Error {
   }
 }
 
+/** A 404: the object is not there, or it is not this person's. */
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404
+
+/** React Query's retry for a read whose 404 is an answer: that is not asked again, other failures twice more. */
+export const retryUnlessNotFound = (count: number, error: unknown) => !isNotFound(error) && count < 2
+
 /** The server's readable message when there is one, else the fallback. */
 export function serverMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.detail) return error.detail

@@ -3,7 +3,7 @@
  *  their progress), the evidence images in evidence.ts. */
 import { queryOptions } from '@tanstack/react-query'
 import { api, type Schemas } from './client'
-import { ApiError, unwrap } from './errors'
+import { retryUnlessNotFound, unwrap } from './errors'
 import { KEYS } from './keys'
 
 export type PlacementTrust = Schemas['PlacementTrustOut']
@@ -26,7 +26,7 @@ export const trustQuery = (bidId: string) =>
   queryOptions({
     queryKey: KEYS.placementTrust(bidId),
     queryFn: () => fetchTrust(bidId),
-    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   })
 
 export const acceptPlacement = async (bidId: string) => unwrap(await api().POST('/buyer/placements/{bid_id}/accept', forBid(bidId)))

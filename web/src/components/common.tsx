@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { cn } from '@/lib/utils'
+import { isNotFound } from '@/api/errors'
 
 /**
  * How long the result of a step that cannot be undone (End Auction, Approve, Reject) stays on screen. Sonner's
@@ -88,13 +89,28 @@ export function BackLink({ to, children }: { to: string; children: React.ReactNo
   )
 }
 
-/** A detail page whose object could not be read: the way back, then "not there" for a 404 (or another's object)
- *  or the error with Try again. */
-export function DetailLoadFailed({ back, missing, missingIcon, missingText, failedText, onRetry }: { back: React.ReactNode; missing: boolean; missingIcon: LucideIcon; missingText: string; failedText: string; onRetry: () => void }) {
+/** A detail page until its object is in: the page's spinner, then, if it could not be read, the way back and
+ *  "not there" for a 404 (or another's object) or the error with Try again. */
+export function DetailWait({
+  query,
+  back,
+  loading,
+  missingIcon,
+  missingText,
+  failedText,
+}: {
+  query: { isError: boolean; error: unknown; refetch: () => unknown }
+  back: React.ReactNode
+  loading: string
+  missingIcon: LucideIcon
+  missingText: string
+  failedText: string
+}) {
+  if (!query.isError) return <Loading page text={loading} />
   return (
     <div className="mx-auto w-full max-w-3xl space-y-4">
       {back}
-      {missing ? <EmptyState icon={missingIcon} text={missingText} /> : <LoadError message={failedText} onRetry={onRetry} />}
+      {isNotFound(query.error) ? <EmptyState icon={missingIcon} text={missingText} /> : <LoadError message={failedText} onRetry={() => void query.refetch()} />}
     </div>
   )
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+import { logIn, sendCode } from '@/test/login'
 import { buyer, signedIn, toastWith } from '@/test/fixtures'
 
 const operator = makeUser({ id: '0b5e0000-0000-4000-8000-0000000000aa', role: 'OPERATOR', name: 'Desk', email: 'desk@example.com', instagramHandle: null })
@@ -91,24 +92,18 @@ describe('signing in as an operator', () => {
       'GET /ops/disputes': () => json(200, []),
     })
     renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'desk@example.com')
-    await userEvent.type(screen.getByLabelText('Password'), 'a long password')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await logIn('desk@example.com', 'a long password')
     const code = await screen.findByLabelText('Authentication code')
     expect(code).toHaveFocus()
 
-    await userEvent.type(code, '12345')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('12345')
     expect(await screen.findByText(/Enter the 6 digits from your authenticator app/)).toBeInTheDocument()
     expect(api.calls.filter((c) => c.path === '/auth/login')).toHaveLength(1)
 
-    await userEvent.clear(code)
-    await userEvent.type(code, '999999')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('999999', { clear: true })
     expect(await screen.findByText('That code is not valid or was already used.')).toBeInTheDocument()
 
-    await userEvent.type(screen.getByLabelText('Authentication code'), '123 456')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('123 456')
     await waitFor(() => expect(location()).toBe('/ops'))
     expect(api.calls.filter((c) => c.path === '/auth/login').at(-1)?.body).toEqual({ email: 'desk@example.com', password: 'a long password', code: '123456' })
     expect(await screen.findByRole('heading', { name: 'Disputes' })).toBeInTheDocument()
@@ -117,18 +112,14 @@ describe('signing in as an operator', () => {
   it('a suspended account is told why', async () => {
     mockApi({ 'POST /auth/login': () => json(403, { detail: 'This account is suspended: shill bidding.', code: 'account_suspended' }) })
     renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'riley@brand.example')
-    await userEvent.type(screen.getByLabelText('Password'), 'a long password')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await logIn('riley@brand.example', 'a long password')
     expect(await screen.findByText('This account is suspended: shill bidding.')).toBeInTheDocument()
   })
 
   it('sends the browser device id with its calls', async () => {
     const api = mockApi({ 'POST /auth/login': () => json(403, { detail: 'Invalid email or password.', code: 'login_failed' }) })
     renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'riley@brand.example')
-    await userEvent.type(screen.getByLabelText('Password'), 'a long password')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await logIn('riley@brand.example', 'a long password')
     await waitFor(() => expect(api.fn).toHaveBeenCalled())
     const sent = api.fn.mock.calls[0][0] as Request
     const device = sent.headers.get('X-Pinbid-Device')

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+import { logIn } from '@/test/login'
 import { mockStream } from '@/test/sse'
 import { buyer, creator, makeBid, makeNotice, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
 import { alreadyTold, forgetTold, toldByAction, TOLD_FOR_MS } from '@/lib/told'
@@ -160,9 +161,7 @@ describe('a session ended by the server says why on the login page', () => {
   it('a failed log in is not a sign-out: no note', async () => {
     mockApi({ 'POST /auth/login': () => json(403, { detail: 'Login failed.', code: 'login_failed' }), 'GET /auth/me': () => json(403, { detail: 'x', code: 'not_signed_in' }) })
     renderApp('/login')
-    await userEvent.type(await screen.findByLabelText('Email'), 'a@example.com')
-    await userEvent.type(screen.getByLabelText('Password'), 'wrong-password')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await logIn('a@example.com', 'wrong-password')
     await screen.findByText('Login failed. Please check your credentials and try again.')
     expect(screen.queryByTestId('signed-out')).toBeNull()
   })

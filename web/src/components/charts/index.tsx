@@ -5,7 +5,7 @@
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { monthlyEarningsQuery, monthlySpendQuery } from '@/api/queries'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Skeleton } from '@/components/ui/skeleton'
 import type { ChartConfig } from '@/components/ui/chart'
 import { monthLabel, priceHistory, type PlacementPoint } from '@/lib/charts'
@@ -80,26 +80,20 @@ function MonthTable({ caption, rows, config }: { caption: string; rows: MonthRow
 
 function MonthlyCard({ title, description, rows, config, isError, level }: { title: string; description: string; rows?: MonthRow[]; config: ChartConfig; isError: boolean; level: 2 | 3 }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle level={level}>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {isError ? (
-          <p role="alert" className="text-sm text-destructive">The chart could not be loaded. Please try again later.</p>
-        ) : !rows ? (
-          <Skeleton className="h-56 w-full" />
-        ) : (
-          <figure className="min-w-0">
-            <Drawing height="h-56">
-              <MonthlyBars rows={rows} config={config} label={`${title}: bar chart of the last ${rows.length} months. ${TABLE_FOLLOWS}`} />
-            </Drawing>
-            <MonthTable caption={`${title}: ${description}`} rows={rows} config={config} />
-          </figure>
-        )}
-      </CardContent>
-    </Card>
+    <TitledCard title={title} level={level} description={description}>
+      {isError ? (
+        <p role="alert" className="text-sm text-destructive">The chart could not be loaded. Please try again later.</p>
+      ) : !rows ? (
+        <Skeleton className="h-56 w-full" />
+      ) : (
+        <figure className="min-w-0">
+          <Drawing height="h-56">
+            <MonthlyBars rows={rows} config={config} label={`${title}: bar chart of the last ${rows.length} months. ${TABLE_FOLLOWS}`} />
+          </Drawing>
+          <MonthTable caption={`${title}: ${description}`} rows={rows} config={config} />
+        </figure>
+      )}
+    </TitledCard>
   )
 }
 

@@ -2,47 +2,35 @@ import * as React from 'react'
 import { AlertDialog as AlertDialogPrimitive } from 'radix-ui'
 import { buttonVariants } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
+import { DIALOG_CLASSES } from './dialog-classes'
 
 // shadcn/ui AlertDialog: a modal that asks before something that cannot be undone. Focus goes back to the
 // trigger when it closes (Radix does this for AlertDialog.Trigger).
 export const AlertDialog = AlertDialogPrimitive.Root
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger
 export const AlertDialogPortal = AlertDialogPrimitive.Portal
+// the header and footer are plain boxes: the Dialog's own serve
+export { DialogHeader as AlertDialogHeader, DialogFooter as AlertDialogFooter } from './dialog'
 
 export function AlertDialogOverlay({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Overlay>) {
-  return <AlertDialogPrimitive.Overlay data-slot="alert-dialog-overlay" className={cn('fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in', className)} {...props} />
+  return <AlertDialogPrimitive.Overlay data-slot="alert-dialog-overlay" className={cn(DIALOG_CLASSES.overlay, className)} {...props} />
 }
 
 export function AlertDialogContent({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Content>) {
   return (
     <AlertDialogPortal>
       <AlertDialogOverlay />
-      <AlertDialogPrimitive.Content
-        data-slot="alert-dialog-content"
-        className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border bg-background p-6 shadow-xl data-[state=open]:animate-zoom-in',
-          className,
-        )}
-        {...props}
-      />
+      <AlertDialogPrimitive.Content data-slot="alert-dialog-content" className={cn(DIALOG_CLASSES.content, className)} {...props} />
     </AlertDialogPortal>
   )
 }
 
-export function AlertDialogHeader({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />
-}
-
-export function AlertDialogFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
-}
-
 export function AlertDialogTitle({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Title>) {
-  return <AlertDialogPrimitive.Title className={cn('text-lg leading-none font-semibold', className)} {...props} />
+  return <AlertDialogPrimitive.Title className={cn(DIALOG_CLASSES.title, className)} {...props} />
 }
 
 export function AlertDialogDescription({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Description>) {
-  return <AlertDialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />
+  return <AlertDialogPrimitive.Description className={cn(DIALOG_CLASSES.description, className)} {...props} />
 }
 
 export function AlertDialogAction({ className, variant, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Action> & { variant?: 'default' | 'destructive' }) {

@@ -1,4 +1,5 @@
-import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from '@/components/ui/alert-dialog'
+import { AlertDialog } from '@/components/ui/alert-dialog'
+import { ConfirmDialogContent } from '@/components/confirm-button'
 import { formatCents, formatMoney } from '@/lib/money'
 
 export interface LargeBid {
@@ -14,23 +15,20 @@ export interface LargeBid {
 export function LargeBidDialog({ bid, onConfirm, onCancel }: { bid: LargeBid | null; onConfirm: () => void; onCancel: () => void }) {
   return (
     <AlertDialog open={bid !== null} onOpenChange={(open) => !open && onCancel()}>
-      <AlertDialogContent>
-        {bid && (
-          <>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Bid {formatCents(bid.highestCents)}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                {bid.automatic ? 'Your maximum' : 'Your bid'} of {formatCents(bid.highestCents)} is {bid.ratio.toFixed(1)} times the current price of {formatMoney(bid.price)}.
-                A leading bid cannot be cancelled.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Change amount</AlertDialogCancel>
-              <AlertDialogAction onClick={onConfirm}>Bid {formatCents(bid.highestCents)}</AlertDialogAction>
-            </AlertDialogFooter>
-          </>
-        )}
-      </AlertDialogContent>
+      {bid && (
+        <ConfirmDialogContent
+          title={`Bid ${formatCents(bid.highestCents)}?`}
+          description={
+            <>
+              {bid.automatic ? 'Your maximum' : 'Your bid'} of {formatCents(bid.highestCents)} is {bid.ratio.toFixed(1)} times the current price of {formatMoney(bid.price)}.
+              A leading bid cannot be cancelled.
+            </>
+          }
+          cancelLabel="Change amount"
+          confirmLabel={`Bid ${formatCents(bid.highestCents)}`}
+          onConfirm={onConfirm}
+        />
+      )}
     </AlertDialog>
   )
 }

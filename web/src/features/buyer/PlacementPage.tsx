@@ -8,9 +8,10 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from '@/lib/zod'
 import { Copy, Heart, Link2, MessageCircle, MousePointerClick } from 'lucide-react'
-import { ApiError, serverMessage } from '@/api/errors'
+import { serverMessage } from '@/api/errors'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Form } from '@/components/ui/form'
 import { TextField } from '@/components/text-field'
 import { showServerErrors } from '@/lib/server-errors'
@@ -19,7 +20,7 @@ import { placementSeries } from '@/lib/charts'
 import { placementEnd } from '@/lib/bids'
 import type { Bid } from '@/api/types'
 import { PlacementChart } from '@/components/charts'
-import { BackLink, DetailLoadFailed, EmptyState, Loading, StatCard } from '@/components/common'
+import { BackLink, DetailWait, EmptyState, StatCard } from '@/components/common'
 import { placementResultsQuery, useBuyerBids } from './api/queries'
 import { useSaveShortLink } from './api/mutations'
 import { PlacementTrustCard } from './components/PlacementTrustCard'
@@ -30,18 +31,8 @@ export default function PlacementPage() {
   const bid = useBuyerBids().data?.find((b) => b.id === bidId)
   const postUrl = bid?.pinSlot.post.permalink ?? bid?.pinSlot.instagramPost?.permalink
   const back = <BackLink to="/my-bids">My Bids</BackLink>
-  if (results.isPending) return <Loading page text="Loading the placement..." />
-  if (results.isError) {
-    return (
-      <DetailLoadFailed
-        back={back}
-        missing={results.error instanceof ApiError && results.error.status === 404}
-        missingIcon={Link2}
-        missingText="This placement does not exist, or it is not yours."
-        failedText="Failed to load the placement. Please try again later."
-        onRetry={() => void results.refetch()}
-      />
-    )
+  if (!results.isSuccess) {
+    return <DetailWait query={results} back={back} loading="Loading the placement..." missingIcon={Link2} missingText="This placement does not exist, or it is not yours." failedText="Failed to load the placement. Please try again later." />
   }
   const r = results.data
   const ended = bid ? placementEnd(bid) : null
@@ -112,36 +103,30 @@ function LinkForm({ bidId, link }: { bidId: string; link: LinkOut | null | undef
     toast.success('Copied', { description: link.shortUrl })
   }
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Short link and promo code</CardTitle>
-        <CardDescription>Links in Instagram comments are not clickable: Pinbid gives you a short one people can type, sends them to your page with UTM parameters, and counts them.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {link && (
-          <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-muted/40 p-3">
-            <code className="break-all text-sm font-medium">{link.shortUrl}</code>
-            <Button size="sm" variant="outline" onClick={() => void copy()} aria-label="Copy the short link">
-              <Copy /> Copy
-            </Button>
-            {link.promoCode && <span className="text-sm text-muted-foreground">Promo code: <b className="text-foreground">{link.promoCode}</b></span>}
-          </div>
+    <TitledCard title="Short link and promo code" description="Links in Instagram comments are not clickable: Pinbid gives you a short one people can type, sends them to your page with UTM parameters, and counts them." contentClassName="space-y-4">
+      {link && (
+        <div className="flex flex-wrap items-center gap-2 rounded-lg border bg-muted/40 p-3">
+          <code className="break-all text-sm font-medium">{link.shortUrl}</code>
+          <Button size="sm" variant="outline" onClick={() => void copy()} aria-label="Copy the short link">
+            <Copy /> Copy
+          </Button>
+          {link.promoCode && <span className="text-sm text-muted-foreground">Promo code: <b className="text-foreground">{link.promoCode}</b></span>}
+        </div>
+      )}
+      <Form {...form}>
+      <form className="grid gap-3" aria-label="Short link" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
+        <TextField control={form.control} name="url" id="link-url" label="Your page" className="gap-1" type="url" inputMode="url" maxLength={2000} required aria-invalid={error || form.formState.errors.url ? true : undefined} />
+        <TextField control={form.control} name="promoCode" id="link-promo" label="Promo code (optional)" className="gap-1" maxLength={32} placeholder="SUMMER-25" />
+        {error && (
+          <p role="alert" className="text-sm text-destructive">
+            {error}
+          </p>
         )}
-        <Form {...form}>
-        <form className="grid gap-3" aria-label="Short link" onSubmit={form.handleSubmit((values) => save.mutate(values))}>
-          <TextField control={form.control} name="url" id="link-url" label="Your page" className="gap-1" type="url" inputMode="url" maxLength={2000} required aria-invalid={error || form.formState.errors.url ? true : undefined} />
-          <TextField control={form.control} name="promoCode" id="link-promo" label="Promo code (optional)" className="gap-1" maxLength={32} placeholder="SUMMER-25" />
-          {error && (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
-          <div>
-            <SubmitButton pending={save.isPending}>{link ? 'Update link' : 'Make my short link'}</SubmitButton>
-          </div>
-        </form>
-        </Form>
-      </CardContent>
-    </Card>
+        <div>
+          <SubmitButton pending={save.isPending}>{link ? 'Update link' : 'Make my short link'}</SubmitButton>
+        </div>
+      </form>
+      </Form>
+    </TitledCard>
   )
 }

@@ -1,3 +1,4 @@
+import type * as React from 'react'
 import { useMutation } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { CalendarDays, DollarSign, Download, Hourglass, TrendingUp, Wallet } from 'lucide-react'
@@ -6,6 +7,7 @@ import { getToken } from '@/auth/token'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Spinner } from '@/components/ui/spinner'
 import { net, platformFeePercent } from '@/lib/bids'
 import { EarningsChartCard } from '@/components/charts'
@@ -90,22 +92,11 @@ export default function EarningsPage() {
       </Card>
       <EarningsChartCard />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>Monthly Payouts</CardTitle>
-          </CardHeader>
-          <CardContent>
-            {payouts.isPending ? (
-              <Spinner />
-            ) : payouts.isError ? (
-              <p role="alert" className="text-sm text-destructive">
-                {EARNINGS_LOAD_ERROR}
-              </p>
-            ) : payouts.data.length === 0 ? (
-              <EmptyState icon={Wallet} text="No payouts yet." />
-            ) : (
+        <TitledCard title="Monthly Payouts">
+          <EarningsList query={payouts} empty={payouts.data?.length === 0 && <EmptyState icon={Wallet} text="No payouts yet." />}>
+            {(rows) => (
               <ul className="divide-y">
-                {payouts.data.map((p) => (
+                {rows.map((p) => (
                   <li key={p.id} className="grid grid-cols-2 gap-1 py-3 text-sm sm:grid-cols-5 sm:items-center">
                     <span className="font-medium sm:col-span-1">{p.period}</span>
                     <span className="text-right sm:text-left">
@@ -127,22 +118,11 @@ export default function EarningsPage() {
                 ))}
               </ul>
             )}
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>Recent Transactions</CardTitle>
-          </CardHeader>
-          <CardContent>
-            {bids.isPending ? (
-              <Spinner />
-            ) : bids.isError ? (
-              <p role="alert" className="text-sm text-destructive">
-                {EARNINGS_LOAD_ERROR}
-              </p>
-            ) : paid.length === 0 ? (
-              <EmptyState icon={DollarSign} text="No paid transactions yet." />
-            ) : (
+          </EarningsList>
+        </TitledCard>
+        <TitledCard title="Recent Transactions">
+          <EarningsList query={bids} empty={paid.length === 0 && <EmptyState icon={DollarSign} text="No paid transactions yet." />}>
+            {() => (
               <ul className="divide-y">
                 {paid.map((b) => {
                   const gross = b.finalPrice ?? b.amount
@@ -166,10 +146,23 @@ export default function EarningsPage() {
                 })}
               </ul>
             )}
-          </CardContent>
-        </Card>
+          </EarningsList>
+        </TitledCard>
       </div>
       <PayoutSettingsCard />
     </div>
   )
+}
+
+/** An earnings list's content: the spinner, the load error, `empty` when there is nothing to list, else the list. */
+function EarningsList<T>({ query, empty, children }: { query: { isError: boolean; data?: T }; empty: React.ReactNode; children: (data: T) => React.ReactNode }) {
+  if (query.isError) {
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        {EARNINGS_LOAD_ERROR}
+      </p>
+    )
+  }
+  if (query.data === undefined) return <Spinner />
+  return empty || children(query.data)
 }

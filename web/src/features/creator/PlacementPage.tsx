@@ -4,11 +4,10 @@
 import { useParams } from 'react-router'
 import { useQuery } from '@tanstack/react-query'
 import { ExternalLink, SearchX } from 'lucide-react'
-import { ApiError } from '@/api/errors'
 import { trustQuery } from '@/api/trust'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { BackLink, DetailLoadFailed, Loading, fmtDateTime } from '@/components/common'
+import { BackLink, DetailWait, fmtDateTime } from '@/components/common'
 import { SlotMedia } from '@/components/slot-media'
 import { statusLabel } from '@/lib/bids'
 import { formatMoney } from '@/lib/money'
@@ -22,18 +21,8 @@ export default function CreatorPlacementPage() {
   const bids = useInfluencerBids()
   const bid = bids.data?.find((b) => b.id === bidId)
   const back = <BackLink to="/approvals">Approvals</BackLink>
-  if (trust.isPending) return <Loading page text="Loading the placement..." />
-  if (trust.isError) {
-    return (
-      <DetailLoadFailed
-        back={back}
-        missing={trust.error instanceof ApiError && trust.error.status === 404}
-        missingIcon={SearchX}
-        missingText="This placement does not exist, or it is not one of yours."
-        failedText="Failed to load this placement. Please try again later."
-        onRetry={() => void trust.refetch()}
-      />
-    )
+  if (!trust.isSuccess) {
+    return <DetailWait query={trust} back={back} loading="Loading the placement..." missingIcon={SearchX} missingText="This placement does not exist, or it is not one of yours." failedText="Failed to load this placement. Please try again later." />
   }
   const t = trust.data
   const underReview = openDispute(t) !== null

@@ -2,12 +2,13 @@ import { useParams } from 'react-router'
 import { ExternalLink, ImageOff, RefreshCw } from 'lucide-react'
 import { BackLink, LoadError, Loading } from '@/components/common'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { serverMessage } from '@/api/errors'
 import { useEvidenceImage } from '@/hooks/use-evidence-image'
 import { useDispute } from './api/queries'
-import { OUTCOMES, type DisputeDetail, type Evidence } from './api/types'
+import type { Evidence } from '@/api/trust'
+import { OUTCOMES, type DisputeDetail } from './api/types'
 import { DecideForm } from './components/DecideForm'
 import { Money, StatusBadge, When } from './components/status'
 import { disputeTitle, stepAuthor, stepText } from './names'
@@ -42,94 +43,69 @@ function DisputeView({ dispute }: { dispute: DisputeDetail }) {
       </div>
       <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-4">
-          <Card>
-            <CardHeader>
-              <CardTitle>The report</CardTitle>
-            </CardHeader>
-            <CardContent className="grid gap-2 text-sm">
-              <p className="whitespace-pre-wrap">{dispute.reason}</p>
-              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-muted-foreground">
-                <dt>Reported</dt>
-                <dd>
-                  <When iso={dispute.reportedAt} /> by {dispute.reporter === 'BRAND' ? 'the brand' : 'Pinbid'}
-                </dd>
-                <dt>Amount</dt>
-                <dd>
-                  <Money amount={dispute.amount} />
-                </dd>
-                <dt>Creator answers by</dt>
-                <dd>
-                  <When iso={dispute.answerBy} />
-                </dd>
-              </dl>
-              {dispute.postUrl && (
-                <a href={dispute.postUrl} target="_blank" rel="noreferrer noopener" className="flex w-fit items-center gap-1 text-primary hover:underline">
-                  The post on Instagram <ExternalLink className="size-3.5" aria-hidden="true" />
-                </a>
-              )}
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>The creator&apos;s note</CardTitle>
-            </CardHeader>
-            <CardContent className="text-sm">
-              {dispute.creatorNote ? <p className="whitespace-pre-wrap">{dispute.creatorNote}</p> : <p className="text-muted-foreground">The creator has not answered.</p>}
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Evidence</CardTitle>
-            </CardHeader>
-            <CardContent>
-              {dispute.evidence.length === 0 ? (
-                <p className="text-sm text-muted-foreground">No screenshots.</p>
-              ) : (
-                <ul aria-label="Evidence" className="grid gap-3 sm:grid-cols-2">
-                  {dispute.evidence.map((e) => (
-                    <li key={e.id}>
-                      <EvidenceImage evidence={e} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </CardContent>
-          </Card>
+          <TitledCard title="The report" contentClassName="grid gap-2 text-sm">
+            <p className="whitespace-pre-wrap">{dispute.reason}</p>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-muted-foreground">
+              <dt>Reported</dt>
+              <dd>
+                <When iso={dispute.reportedAt} /> by {dispute.reporter === 'BRAND' ? 'the brand' : 'Pinbid'}
+              </dd>
+              <dt>Amount</dt>
+              <dd>
+                <Money amount={dispute.amount} />
+              </dd>
+              <dt>Creator answers by</dt>
+              <dd>
+                <When iso={dispute.answerBy} />
+              </dd>
+            </dl>
+            {dispute.postUrl && (
+              <a href={dispute.postUrl} target="_blank" rel="noreferrer noopener" className="flex w-fit items-center gap-1 text-primary hover:underline">
+                The post on Instagram <ExternalLink className="size-3.5" aria-hidden="true" />
+              </a>
+            )}
+          </TitledCard>
+          <TitledCard title="The creator&apos;s note" contentClassName="text-sm">
+            {dispute.creatorNote ? <p className="whitespace-pre-wrap">{dispute.creatorNote}</p> : <p className="text-muted-foreground">The creator has not answered.</p>}
+          </TitledCard>
+          <TitledCard title="Evidence">
+            {dispute.evidence.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No screenshots.</p>
+            ) : (
+              <ul aria-label="Evidence" className="grid gap-3 sm:grid-cols-2">
+                {dispute.evidence.map((e) => (
+                  <li key={e.id}>
+                    <EvidenceImage evidence={e} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </TitledCard>
         </div>
         <div className="grid content-start gap-4">
           {dispute.status === 'OPEN' ? (
             <DecideForm dispute={dispute} />
           ) : (
-            <Card>
-              <CardHeader>
-                <CardTitle>Decision</CardTitle>
-              </CardHeader>
-              <CardContent className="grid gap-1 text-sm">
-                <p className="font-medium">{OUTCOMES.find((o) => o.value === dispute.outcome)?.label ?? dispute.outcome}</p>
-                {dispute.decisionReason && <p className="whitespace-pre-wrap">{dispute.decisionReason}</p>}
-                <p className="text-muted-foreground">
-                  <When iso={dispute.decidedAt} />
-                </p>
-              </CardContent>
-            </Card>
+            <TitledCard title="Decision" contentClassName="grid gap-1 text-sm">
+              <p className="font-medium">{OUTCOMES.find((o) => o.value === dispute.outcome)?.label ?? dispute.outcome}</p>
+              {dispute.decisionReason && <p className="whitespace-pre-wrap">{dispute.decisionReason}</p>}
+              <p className="text-muted-foreground">
+                <When iso={dispute.decidedAt} />
+              </p>
+            </TitledCard>
           )}
-          <Card>
-            <CardHeader>
-              <CardTitle>History</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <ol aria-label="History" className="grid gap-2 text-sm">
-                {dispute.history.map((h, i) => (
-                  <li key={`${h.at}-${i}`} className="border-l-2 pl-3">
-                    <p>{stepText(h.what)}</p>
-                    <p className="text-xs text-muted-foreground">
-                      <When iso={h.at} /> · {stepAuthor(h.by)}
-                    </p>
-                  </li>
-                ))}
-              </ol>
-            </CardContent>
-          </Card>
+          <TitledCard title="History">
+            <ol aria-label="History" className="grid gap-2 text-sm">
+              {dispute.history.map((h, i) => (
+                <li key={`${h.at}-${i}`} className="border-l-2 pl-3">
+                  <p>{stepText(h.what)}</p>
+                  <p className="text-xs text-muted-foreground">
+                    <When iso={h.at} /> · {stepAuthor(h.by)}
+                  </p>
+                </li>
+              ))}
+            </ol>
+          </TitledCard>
         </div>
       </div>
     </>

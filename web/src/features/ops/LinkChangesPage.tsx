@@ -6,7 +6,7 @@ import { z } from '@/lib/zod'
 import { EmptyState } from '@/components/common'
 import { useLinkChanges } from './api/queries'
 import type { LinkChange } from './api/types'
-import { DeskPage, QueryWait } from './components/DeskPage'
+import { DeskList, DeskPage } from './components/DeskPage'
 import { FilterField, FilterForm } from './components/FilterForm'
 import { When } from './components/status'
 import { brandName, creatorName } from './names'
@@ -38,30 +38,31 @@ export default function LinkChangesPage() {
 
 function LinkChangeTable({ bidId }: { bidId: string }) {
   const changes = useLinkChanges(bidId)
-  if (!changes.isSuccess) return <QueryWait query={changes} loading="Loading link changes..." failed="Could not load the link changes." />
-  if (changes.data.length === 0) {
-    return <EmptyState icon={Link2} text={bidId ? 'No target change on this bid’s link.' : 'No link target changed after a pin.'} />
-  }
+  const empty = <EmptyState icon={Link2} text={bidId ? 'No target change on this bid’s link.' : 'No link target changed after a pin.'} />
   return (
-    <div className="overflow-x-auto rounded-lg border">
-      <table className="w-full min-w-[44rem] text-sm">
-        <caption className="sr-only">Link changes</caption>
-        <thead className="bg-muted/40 text-left text-muted-foreground">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Bid</th>
-            <th scope="col" className="px-3 py-2 font-medium">Old target</th>
-            <th scope="col" className="px-3 py-2 font-medium">New target</th>
-            <th scope="col" className="px-3 py-2 font-medium">Changed at</th>
-            <th scope="col" className="px-3 py-2 font-medium">By</th>
-          </tr>
-        </thead>
-        <tbody>
-          {changes.data.map((c) => (
-            <LinkChangeRow key={c.id} change={c} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DeskList query={changes} loading="Loading link changes..." failed="Could not load the link changes." empty={empty}>
+      {(items) => (
+        <div className="overflow-x-auto rounded-lg border">
+          <table className="w-full min-w-[44rem] text-sm">
+            <caption className="sr-only">Link changes</caption>
+            <thead className="bg-muted/40 text-left text-muted-foreground">
+              <tr>
+                <th scope="col" className="px-3 py-2 font-medium">Bid</th>
+                <th scope="col" className="px-3 py-2 font-medium">Old target</th>
+                <th scope="col" className="px-3 py-2 font-medium">New target</th>
+                <th scope="col" className="px-3 py-2 font-medium">Changed at</th>
+                <th scope="col" className="px-3 py-2 font-medium">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((c) => (
+                <LinkChangeRow key={c.id} change={c} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </DeskList>
   )
 }
 

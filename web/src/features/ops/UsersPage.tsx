@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { useRefundPayment, useSetSuspension, useUserPayments, useUserSearch } from './api/queries'
 import { refundable, type OpsPayment, type OpsUser } from './api/types'
-import { DeskPage, QueryWait } from './components/DeskPage'
+import { DeskList, DeskPage } from './components/DeskPage'
 import { FilterField, FilterForm } from './components/FilterForm'
 import { ReasonDialog } from './components/ReasonDialog'
 import { Money, StatusBadge, When } from './components/status'
@@ -36,35 +36,38 @@ function UserResults({ q }: { q: string }) {
   const users = useUserSearch(q)
   const [acting, setActing] = React.useState<OpsUser | null>(null)
   const setSuspension = useSetSuspension()
-  if (!users.isSuccess) return <QueryWait query={users} loading="Searching..." failed="Could not search the users." />
-  if (users.data.length === 0) return <EmptyState icon={Users} text={q ? `No user's email or name contains “${q}”.` : 'No users yet.'} />
   const suspending = acting?.status === 'ACTIVE'
+  const empty = <EmptyState icon={Users} text={q ? `No user's email or name contains “${q}”.` : 'No users yet.'} />
   return (
-    <>
-      <ul aria-label="Users" className="grid gap-3">
-        {users.data.map((u) => (
-          <li key={u.id}>
-            <UserCard user={u} onSuspension={() => setActing(u)} />
-          </li>
-        ))}
-      </ul>
-      <ReasonDialog
-        open={acting !== null}
-        onClose={() => setActing(null)}
-        title={suspending ? `Suspend ${acting?.name ?? ''}?` : `Restore ${acting?.name ?? ''}?`}
-        description={
-          suspending
-            ? 'They are signed out everywhere and cannot sign in; their open bids are withdrawn and their open slots closed. They are told your reason.'
-            : 'They can sign in again. They are told your reason.'
-        }
-        submitLabel={suspending ? 'Suspend account' : 'Restore account'}
-        onSubmit={async (reason) => {
-          if (!acting) return
-          await setSuspension.mutateAsync({ userId: acting.id, suspend: suspending, reason })
-          toast.success(suspending ? `${acting.name} is suspended` : `${acting.name} is active again`)
-        }}
-      />
-    </>
+    <DeskList query={users} loading="Searching..." failed="Could not search the users." empty={empty}>
+      {(items) => (
+        <>
+          <ul aria-label="Users" className="grid gap-3">
+            {items.map((u) => (
+              <li key={u.id}>
+                <UserCard user={u} onSuspension={() => setActing(u)} />
+              </li>
+            ))}
+          </ul>
+          <ReasonDialog
+            open={acting !== null}
+            onClose={() => setActing(null)}
+            title={suspending ? `Suspend ${acting?.name ?? ''}?` : `Restore ${acting?.name ?? ''}?`}
+            description={
+              suspending
+                ? 'They are signed out everywhere and cannot sign in; their open bids are withdrawn and their open slots closed. They are told your reason.'
+                : 'They can sign in again. They are told your reason.'
+            }
+            submitLabel={suspending ? 'Suspend account' : 'Restore account'}
+            onSubmit={async (reason) => {
+              if (!acting) return
+              await setSuspension.mutateAsync({ userId: acting.id, suspend: suspending, reason })
+              toast.success(suspending ? `${acting.name} is suspended` : `${acting.name} is active again`)
+            }}
+          />
+        </>
+      )}
+    </DeskList>
   )
 }
 
@@ -113,65 +116,68 @@ function UserPayments({ userId }: { userId: string }) {
   const payments = useUserPayments(userId)
   const refund = useRefundPayment()
   const [refunding, setRefunding] = React.useState<OpsPayment | null>(null)
-  if (!payments.isSuccess) return <QueryWait query={payments} loading="Loading payments..." failed="Could not load the payments." />
-  if (payments.data.length === 0) return <p className="text-sm text-muted-foreground">No payments.</p>
+  const empty = <p className="text-sm text-muted-foreground">No payments.</p>
   return (
-    <>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[32rem] text-sm">
-          <caption className="sr-only">Payments</caption>
-          <thead className="text-left text-muted-foreground">
-            <tr>
-              <th className="py-1 pr-3 font-medium">Paid</th>
-              <th className="py-1 pr-3 font-medium">Amount</th>
-              <th className="py-1 pr-3 font-medium">Released</th>
-              <th className="py-1 pr-3 font-medium">Refunded</th>
-              <th className="py-1 pr-3 font-medium">Status</th>
-              <th className="py-1 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {payments.data.map((p) => (
-              <tr key={p.id} className="border-t">
-                <td className="py-1.5 pr-3">
-                  <When iso={p.paidAt} />
-                </td>
-                <td className="py-1.5 pr-3">
-                  <Money amount={p.amount} currency={p.currency} />
-                </td>
-                <td className="py-1.5 pr-3">
-                  <Money amount={p.released} currency={p.currency} />
-                </td>
-                <td className="py-1.5 pr-3">
-                  <Money amount={p.refunded} currency={p.currency} />
-                </td>
-                <td className="py-1.5 pr-3">{p.status.replace(/_/g, ' ').toLowerCase()}</td>
-                <td className="py-1.5 text-right">
-                  {refundable(p) && (
-                    <Button variant="outline" size="sm" onClick={() => setRefunding(p)}>
-                      Refund
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ReasonDialog
-        open={refunding !== null}
-        onClose={() => setRefunding(null)}
-        title="Refund this payment in full?"
-        description="The brand gets the whole payment back; releases stop and what was released is recovered from the creator's next earnings. This cannot be undone."
-        submitLabel="Refund in full"
-        onSubmit={async (reason) => {
-          if (!refunding) return
-          await refund.mutateAsync({ paymentId: refunding.id, reason })
-          toast.success('Payment refunded')
-        }}
-      />
-    </>
+    <DeskList query={payments} loading="Loading payments..." failed="Could not load the payments." empty={empty}>
+      {(items) => (
+        <>
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[32rem] text-sm">
+              <caption className="sr-only">Payments</caption>
+              <thead className="text-left text-muted-foreground">
+                <tr>
+                  <th className="py-1 pr-3 font-medium">Paid</th>
+                  <th className="py-1 pr-3 font-medium">Amount</th>
+                  <th className="py-1 pr-3 font-medium">Released</th>
+                  <th className="py-1 pr-3 font-medium">Refunded</th>
+                  <th className="py-1 pr-3 font-medium">Status</th>
+                  <th className="py-1 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((p) => (
+                  <tr key={p.id} className="border-t">
+                    <td className="py-1.5 pr-3">
+                      <When iso={p.paidAt} />
+                    </td>
+                    <td className="py-1.5 pr-3">
+                      <Money amount={p.amount} currency={p.currency} />
+                    </td>
+                    <td className="py-1.5 pr-3">
+                      <Money amount={p.released} currency={p.currency} />
+                    </td>
+                    <td className="py-1.5 pr-3">
+                      <Money amount={p.refunded} currency={p.currency} />
+                    </td>
+                    <td className="py-1.5 pr-3">{p.status.replace(/_/g, ' ').toLowerCase()}</td>
+                    <td className="py-1.5 text-right">
+                      {refundable(p) && (
+                        <Button variant="outline" size="sm" onClick={() => setRefunding(p)}>
+                          Refund
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <ReasonDialog
+            open={refunding !== null}
+            onClose={() => setRefunding(null)}
+            title="Refund this payment in full?"
+            description="The brand gets the whole payment back; releases stop and what was released is recovered from the creator's next earnings. This cannot be undone."
+            submitLabel="Refund in full"
+            onSubmit={async (reason) => {
+              if (!refunding) return
+              await refund.mutateAsync({ paymentId: refunding.id, reason })
+              toast.success('Payment refunded')
+            }}
+          />
+        </>
+      )}
+    </DeskList>
   )
 }

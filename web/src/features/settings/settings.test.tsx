@@ -10,23 +10,25 @@ function signedIn(extra: Record<string, (body: unknown) => Response> = {}, user 
   return mockApi({ 'GET /auth/me': () => json(200, user), 'GET /notifications/preferences': () => json(200, PREFS), ...extra })
 }
 
-async function passwordForm() {
-  return within(await screen.findByRole('form', { name: 'Change password' }))
-}
+const formNamed = async (name: string) => within(await screen.findByRole('form', { name }))
+const profileForm = () => formNamed('Profile information')
 
-/** Opens the settings and submits the change-password form, filled with [current, new, confirmation] when given. */
-async function submitPassword(passwords?: [string, string, string]) {
+/** Opens the settings, types each value into its field of the form `name` (emptied first where `clear` says), in
+ *  order, and presses `button`; returns the form. */
+async function submitSettingsForm(name: string, button: string, fields: Record<string, string> = {}, clear: string[] = []) {
   renderApp('/settings')
-  const form = await passwordForm()
-  if (passwords) {
-    const [current, next, confirmation] = passwords
-    await userEvent.type(form.getByLabelText('Current Password'), current)
-    await userEvent.type(form.getByLabelText('New Password'), next)
-    await userEvent.type(form.getByLabelText('Confirm New Password'), confirmation)
+  const form = await formNamed(name)
+  for (const [label, value] of Object.entries(fields)) {
+    if (clear.includes(label)) await userEvent.clear(form.getByLabelText(label))
+    await userEvent.type(form.getByLabelText(label), value)
   }
-  await userEvent.click(form.getByRole('button', { name: 'Update Password' }))
+  await userEvent.click(form.getByRole('button', { name: button }))
   return form
 }
+
+/** Submits the change-password form, filled with [current, new, confirmation] when given. */
+const submitPassword = (passwords?: [string, string, string]) =>
+  submitSettingsForm('Change password', 'Update Password', passwords && { 'Current Password': passwords[0], 'New Password': passwords[1], 'Confirm New Password': passwords[2] })
 
 describe('settings: change password', () => {
   it('an empty form shows the messages and sends nothing', async () => {
@@ -65,20 +67,9 @@ describe('settings: change password', () => {
   })
 })
 
-async function profileForm() {
-  return within(await screen.findByRole('form', { name: 'Profile information' }))
-}
-
-/** Opens the settings and saves the profile with a new email and the current password. */
-async function submitNewEmail(email: string, currentPassword: string) {
-  renderApp('/settings')
-  const form = await profileForm()
-  await userEvent.clear(form.getByLabelText('Email Address'))
-  await userEvent.type(form.getByLabelText('Email Address'), email)
-  await userEvent.type(form.getByLabelText('Current Password'), currentPassword)
-  await userEvent.click(form.getByRole('button', { name: 'Save Changes' }))
-  return form
-}
+/** Saves the profile with a new email and the current password. */
+const submitNewEmail = (email: string, currentPassword: string) =>
+  submitSettingsForm('Profile information', 'Save Changes', { 'Email Address': email, 'Current Password': currentPassword }, ['Email Address'])
 
 describe('settings: profile', () => {
   it('a name change asks for no password and sends none', async () => {

@@ -15,7 +15,7 @@ import { ApiError } from '@/api/errors'
 import type { User } from '@/api/client'
 import { emailField, MESSAGES } from '@/lib/validation'
 import { showServerErrors } from '@/lib/server-errors'
-import { AuthCard } from './AuthCard'
+import { AuthCard, AuthLink } from './AuthCard'
 import { useHydrated } from '@/hooks/use-hydrated'
 import { signedOutNote, type SignOutReason } from '@/auth/token'
 import { cancelPasskeyCeremony, passkeyDismissed, passkeyProblem } from '@/auth/passkey'
@@ -120,13 +120,13 @@ export default function LoginPage() {
       footer={
         <>
           New to Pinbid?{' '}
-          <Link className="font-medium text-primary hover:underline" to="/signup/influencer">
+          <AuthLink to="/signup/influencer">
             Join as a creator
-          </Link>{' '}
+          </AuthLink>{' '}
           or{' '}
-          <Link className="font-medium text-primary hover:underline" to="/signup/buyer">
+          <AuthLink to="/signup/buyer">
             join as a brand
-          </Link>
+          </AuthLink>
         </>
       }
     >

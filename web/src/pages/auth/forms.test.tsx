@@ -5,6 +5,8 @@ import { json, makeUser, mockApi, renderApp } from '@/test/utils'
 
 const location = () => screen.getByTestId('location').textContent
 const click = (name: string | RegExp) => userEvent.click(screen.getByRole('button', { name }))
+/** The form shows each of these messages. */
+const expectMessages = (...messages: string[]) => messages.forEach((m) => expect(screen.getByText(m)).toBeInTheDocument())
 
 /** Types each value into the field with its label, in order; the first is awaited, as the page loads lazily. */
 async function fill(fields: Record<string, string>) {
@@ -13,10 +15,12 @@ async function fill(fields: Record<string, string>) {
   for (const [label, value] of rest) await userEvent.type(screen.getByLabelText(label), value)
 }
 
-/** Opens the page and submits its form untouched; the API answers nothing, so the test can see it was not called. */
-async function submitEmpty(path: string, button: string) {
+/** Opens the page (seeing its `heading` first, when given) and submits its form untouched; the API answers nothing,
+ *  so the test can see it was not called. */
+async function submitEmpty(path: string, button: string, heading?: string) {
   const api = mockApi({})
   renderApp(path)
+  if (heading) expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument()
   await userEvent.click(await screen.findByRole('button', { name: button }))
   return api
 }
@@ -33,8 +37,7 @@ const maya = { 'Full Name': 'Maya Rivers', Email: 'maya@example.com', 'Instagram
 describe('login form', () => {
   it('an empty form shows both messages and sends nothing', async () => {
     const api = await submitEmpty('/login', 'Log In')
-    expect(screen.getByText('Email is required.')).toBeInTheDocument()
-    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expectMessages('Email is required.', 'Password is required.')
     expect(api.fn).not.toHaveBeenCalled()
   })
 
@@ -67,19 +70,14 @@ describe('login form', () => {
 describe('influencer signup form', () => {
   it('an empty form shows every message and sends nothing', async () => {
     const api = await submitEmpty('/signup/influencer', 'Create Creator Account')
-    expect(screen.getByText('Full name is required.')).toBeInTheDocument()
-    expect(screen.getByText('Email is required.')).toBeInTheDocument()
-    expect(screen.getByText('Instagram handle is required.')).toBeInTheDocument()
-    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expectMessages('Full name is required.', 'Email is required.', 'Instagram handle is required.', 'Password is required.')
     expect(api.fn).not.toHaveBeenCalled()
   })
 
   it('refuses an invalid email, handle and short password', async () => {
     const api = mockApi({})
     await submit('/signup/influencer', { 'Full Name': 'Maya', Email: 'maya@', 'Instagram Handle': 'bad handle!', Password: 'short' }, 'Create Creator Account')
-    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument()
-    expect(screen.getByText('Use letters, numbers, periods and underscores only.')).toBeInTheDocument()
-    expect(screen.getByText('Password must be at least 8 characters long.')).toBeInTheDocument()
+    expectMessages('Please enter a valid email address.', 'Use letters, numbers, periods and underscores only.', 'Password must be at least 8 characters long.')
     expect(api.fn).not.toHaveBeenCalled()
   })
 
@@ -118,9 +116,7 @@ describe("the server's 422 errors[]", () => {
 describe('buyer signup form', () => {
   it('an empty form shows the required messages (business name optional) and sends nothing', async () => {
     const api = await submitEmpty('/signup/buyer', 'Create Brand Account')
-    expect(screen.getByText('Full name is required.')).toBeInTheDocument()
-    expect(screen.getByText('Email is required.')).toBeInTheDocument()
-    expect(screen.getByText('Password is required.')).toBeInTheDocument()
+    expectMessages('Full name is required.', 'Email is required.', 'Password is required.')
     expect(screen.queryByText('Instagram handle is required.')).not.toBeInTheDocument()
     expect(api.fn).not.toHaveBeenCalled()
   })
@@ -135,10 +131,7 @@ describe('buyer signup form', () => {
 
 describe('forgot-password form', () => {
   it('reads "Forgot Your Password?" and refuses an empty or invalid email without a call', async () => {
-    const api = mockApi({})
-    renderApp('/reset-password')
-    expect(await screen.findByRole('heading', { name: 'Forgot Your Password?' })).toBeInTheDocument()
-    await click('Request Reset Link')
+    const api = await submitEmpty('/reset-password', 'Request Reset Link', 'Forgot Your Password?')
     expect(screen.getByText('Email is required.')).toBeInTheDocument()
     await userEvent.type(screen.getByLabelText('Email Address'), 'nope')
     await click('Request Reset Link')
@@ -163,12 +156,8 @@ describe('forgot-password form', () => {
 
 describe('reset-password form', () => {
   it('reads "Reset Your Password"; an empty form sends nothing', async () => {
-    const api = mockApi({})
-    renderApp('/reset-password/tok123')
-    expect(await screen.findByRole('heading', { name: 'Reset Your Password' })).toBeInTheDocument()
-    await click('Reset Password')
-    expect(screen.getByText('New password is required.')).toBeInTheDocument()
-    expect(screen.getByText('Please confirm your new password.')).toBeInTheDocument()
+    const api = await submitEmpty('/reset-password/tok123', 'Reset Password', 'Reset Your Password')
+    expectMessages('New password is required.', 'Please confirm your new password.')
     expect(api.fn).not.toHaveBeenCalled()
   })
 

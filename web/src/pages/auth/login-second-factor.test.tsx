@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, makeUser, mockApi, renderApp } from '@/test/utils'
+import { logIn, sendCode } from '@/test/login'
 import { readSecondFactor } from '@/auth/second-factor'
 import { ASSERTION_JSON, fakeAuthenticator, REQUEST_OPTIONS as OPTIONS } from '@/test/webauthn'
 
@@ -14,12 +15,6 @@ afterEach(() => {
   authenticator?.restore()
   authenticator = null
 })
-
-async function typeCredentials() {
-  await userEvent.type(await screen.findByLabelText('Email'), 'maya@example.com')
-  await userEvent.type(screen.getByLabelText('Password'), 'my-password')
-  await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
-}
 
 describe('login: passkeys', () => {
   it('"Sign in with a passkey" signs in with no email and no password', async () => {
@@ -92,23 +87,19 @@ describe('login: a brand or creator with two-step sign-in on', () => {
       ...signedInAs(),
     })
     renderApp('/login')
-    await typeCredentials()
+    await logIn('maya@example.com', 'my-password')
     const code = await screen.findByLabelText('Authentication code')
     expect(code).toHaveFocus()
     // the account has no passkey: the login page offers none at this step
     expect(screen.queryByRole('button', { name: 'Use a passkey instead' })).not.toBeInTheDocument()
 
-    await userEvent.type(code, 'abc')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('abc')
     expect(await screen.findByText(/Enter the 6 digits from your authenticator app, or a recovery code/)).toBeInTheDocument()
 
-    await userEvent.clear(code)
-    await userEvent.type(code, 'zzzzz-zzzzz')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('zzzzz-zzzzz', { clear: true })
     expect(await screen.findByText('That recovery code is not valid or was already used.')).toBeInTheDocument()
 
-    await userEvent.type(screen.getByLabelText('Authentication code'), 'ABCDE12345')
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }))
+    await sendCode('ABCDE12345')
     await waitFor(() => expect(location()).toBe('/dashboard'))
     expect(api.calls.filter((c) => c.path === '/auth/login').at(-1)?.body).toEqual({ email: 'maya@example.com', password: 'my-password', recoveryCode: 'abcde-12345' })
   })
@@ -122,7 +113,7 @@ describe('login: a brand or creator with two-step sign-in on', () => {
       ...signedInAs(),
     })
     renderApp('/login')
-    await typeCredentials()
+    await logIn('maya@example.com', 'my-password')
     await userEvent.click(await screen.findByRole('button', { name: 'Use a passkey instead' }))
     await waitFor(() => expect(location()).toBe('/dashboard'))
     expect(api.calls.find((c) => c.path === '/auth/passkeys/login/options')?.body).toEqual({ email: 'maya@example.com' })

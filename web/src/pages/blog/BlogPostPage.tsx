@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { ArrowLeft, Bookmark, BookmarkCheck, CalendarDays, Clock, Eye, Share2 } from 'lucide-react'
 import { getArticle, type Article } from '@/api/blog'
-import { ApiError } from '@/api/errors'
+import { isNotFound, retryUnlessNotFound } from '@/api/errors'
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '@/components/ui/accordion'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -41,10 +41,10 @@ export default function BlogPostPage() {
     queryFn: () => getArticle(slug),
     initialData: () => articleFromPage(slug),
     initialDataUpdatedAt: performance.timeOrigin, // as fresh as the page
-    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   })
 
-  const notFound = query.error instanceof ApiError && query.error.status === 404
+  const notFound = isNotFound(query.error)
   React.useEffect(() => {
     if (notFound) document.title = 'Blog post not found — Pinbid'
   }, [notFound])

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/api/client'
-import { ApiError, unwrap } from '@/api/errors'
+import { retryUnlessNotFound, unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import type { SlotQuery } from '@/lib/filters'
 
@@ -24,7 +24,7 @@ export const placementResultsQuery = (bidId: string) =>
   queryOptions({
     queryKey: KEYS.placementResults(bidId),
     queryFn: async () => unwrap(await api().GET('/instagram/placements/{bid_id}/results', { params: { path: { bid_id: bidId } } })),
-    retry: (count, err) => !(err instanceof ApiError && err.status === 404) && count < 2,
+    retry: retryUnlessNotFound,
   })
 
 export const useBuyerDashboard = () => useQuery(buyerDashboardQuery())

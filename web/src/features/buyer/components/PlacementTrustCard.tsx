@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { CheckCircle2, ExternalLink, Flag, ShieldCheck, ThumbsUp } from 'lucide-react'
-import { ApiError, serverMessage } from '@/api/errors'
+import { ApiError, isNotFound, serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { acceptPlacement, trustQuery, type PlacementTrust } from '@/api/trust'
 import { fmtDateTime, LoadError } from '@/components/common'
@@ -59,7 +59,7 @@ export function PlacementTrustCard({ bidId, postUrl }: { bidId: string; postUrl?
     )
   }
   // not started yet (or not this brand's): the results above say where it stands
-  if (trust.isError && trust.error instanceof ApiError && trust.error.status === 404) return null
+  if (trust.isError && isNotFound(trust.error)) return null
   if (trust.isError) return <LoadError message={TRUST_LOAD_ERROR} onRetry={() => void trust.refetch()} />
   const t = trust.data
   const { accept: acceptable, report: reportable } = t.actions

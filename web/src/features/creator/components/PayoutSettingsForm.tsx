@@ -2,7 +2,7 @@ import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -95,64 +95,58 @@ export function PayoutSettingsForm({ initial }: { initial: PayoutForm }) {
   )
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Payout Settings</CardTitle>
-        <CardDescription>Payouts are sent on your schedule once your available balance reaches your minimum. Bank and PayPal details are stored encrypted.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form
-          noValidate
-          aria-label="Payout settings"
-          className="grid gap-4"
-          onSubmit={form.handleSubmit(
-            (body) => save.mutate(payoutBody(body)),
-            () => setTouched(true),
-          )}
-        >
-          <div className="grid gap-4 sm:grid-cols-3">
-            {choice('payoutMethod', 'payout-method', 'Payout method', [
-              ['', 'Choose a method'],
-              ['BANK_TRANSFER', 'Bank transfer'],
-              ['PAYPAL', 'PayPal'],
+    <TitledCard title="Payout Settings" description="Payouts are sent on your schedule once your available balance reaches your minimum. Bank and PayPal details are stored encrypted.">
+      <form
+        noValidate
+        aria-label="Payout settings"
+        className="grid gap-4"
+        onSubmit={form.handleSubmit(
+          (body) => save.mutate(payoutBody(body)),
+          () => setTouched(true),
+        )}
+      >
+        <div className="grid gap-4 sm:grid-cols-3">
+          {choice('payoutMethod', 'payout-method', 'Payout method', [
+            ['', 'Choose a method'],
+            ['BANK_TRANSFER', 'Bank transfer'],
+            ['PAYPAL', 'PayPal'],
+          ])}
+          <div className="grid gap-2">
+            <Label htmlFor="payout-minimumPayout">Minimum payout (USD)</Label>
+            <MoneyInput id="payout-minimumPayout" value={values.minimumPayout} onValueChange={(v) => set('minimumPayout', v)} maxCents={MINIMUM_PAYOUT_CEILING_CENTS} problem={err('minimumPayout')} />
+          </div>
+          {choice('schedule', 'payout-schedule', 'Schedule', [
+            ['', 'Choose a schedule'],
+            ['WEEKLY', 'Weekly'],
+            ['MONTHLY', 'Monthly'],
+            ['QUARTERLY', 'Quarterly'],
+          ])}
+        </div>
+        {values.payoutMethod === 'PAYPAL' && field('paypalEmail', 'PayPal email', { type: 'email', autoComplete: 'email' })}
+        {values.payoutMethod === 'BANK_TRANSFER' && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            {field('accountName', 'Account holder name', { autoComplete: 'name' })}
+            {choice('currency', 'payout-currency', 'Currency', [
+              ['', 'Choose a currency'],
+              ['USD', 'USD'],
+              ['GBP', 'GBP'],
             ])}
-            <div className="grid gap-2">
-              <Label htmlFor="payout-minimumPayout">Minimum payout (USD)</Label>
-              <MoneyInput id="payout-minimumPayout" value={values.minimumPayout} onValueChange={(v) => set('minimumPayout', v)} maxCents={MINIMUM_PAYOUT_CEILING_CENTS} problem={err('minimumPayout')} />
-            </div>
-            {choice('schedule', 'payout-schedule', 'Schedule', [
-              ['', 'Choose a schedule'],
-              ['WEEKLY', 'Weekly'],
-              ['MONTHLY', 'Monthly'],
-              ['QUARTERLY', 'Quarterly'],
-            ])}
+            {field('bankAccount', 'Bank account number', { inputMode: 'numeric', autoComplete: 'off' })}
+            {values.currency === 'USD' && field('routingNumber', 'Routing number', { inputMode: 'numeric', autoComplete: 'off' })}
+            {values.currency === 'GBP' && field('sortCode', 'Sort code', { placeholder: 'XX-XX-XX', autoComplete: 'off' })}
           </div>
-          {values.payoutMethod === 'PAYPAL' && field('paypalEmail', 'PayPal email', { type: 'email', autoComplete: 'email' })}
-          {values.payoutMethod === 'BANK_TRANSFER' && (
-            <div className="grid gap-4 sm:grid-cols-2">
-              {field('accountName', 'Account holder name', { autoComplete: 'name' })}
-              {choice('currency', 'payout-currency', 'Currency', [
-                ['', 'Choose a currency'],
-                ['USD', 'USD'],
-                ['GBP', 'GBP'],
-              ])}
-              {field('bankAccount', 'Bank account number', { inputMode: 'numeric', autoComplete: 'off' })}
-              {values.currency === 'USD' && field('routingNumber', 'Routing number', { inputMode: 'numeric', autoComplete: 'off' })}
-              {values.currency === 'GBP' && field('sortCode', 'Sort code', { placeholder: 'XX-XX-XX', autoComplete: 'off' })}
-            </div>
-          )}
-          <div className="flex items-center gap-3">
-            <Switch id="payout-tax" checked={values.taxFormSubmitted} onCheckedChange={(v) => set('taxFormSubmitted', v)} />
-            <Label htmlFor="payout-tax">I have submitted my tax form</Label>
-          </div>
-          <div className="flex flex-col items-end gap-2">
-            {!touched && messages.length > 0 && <p className="text-sm text-muted-foreground">Fill in your payout details to save them.</p>}
-            <Button type="submit" disabled={messages.length > 0 || save.isPending}>
-              {save.isPending && <Spinner />} Save Payout Settings
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
+        )}
+        <div className="flex items-center gap-3">
+          <Switch id="payout-tax" checked={values.taxFormSubmitted} onCheckedChange={(v) => set('taxFormSubmitted', v)} />
+          <Label htmlFor="payout-tax">I have submitted my tax form</Label>
+        </div>
+        <div className="flex flex-col items-end gap-2">
+          {!touched && messages.length > 0 && <p className="text-sm text-muted-foreground">Fill in your payout details to save them.</p>}
+          <Button type="submit" disabled={messages.length > 0 || save.isPending}>
+            {save.isPending && <Spinner />} Save Payout Settings
+          </Button>
+        </div>
+      </form>
+    </TitledCard>
   )
 }

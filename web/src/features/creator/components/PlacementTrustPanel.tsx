@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Camera, Hourglass } from 'lucide-react'
-import { ApiError } from '@/api/errors'
+import { isNotFound } from '@/api/errors'
 import { trustQuery } from '@/api/trust'
 import { fmtDateTime } from '@/components/common'
 import { DisputeSummary } from '@/components/dispute-summary'
@@ -24,7 +24,7 @@ export function PlacementTrustPanel({ bidId }: { bidId: string }) {
     )
   }
   if (trust.isError) {
-    if (trust.error instanceof ApiError && trust.error.status === 404) return null
+    if (isNotFound(trust.error)) return null
     return (
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <p role="alert" className="text-destructive">

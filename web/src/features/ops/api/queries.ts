@@ -68,50 +68,34 @@ export const useUserPayments = (userId: string) => useQuery(userPaymentsQuery(us
 export const useAudit = (filter: AuditFilter, before?: string) => useQuery(auditQuery(filter, before))
 export const useLinkChanges = (bidId: string) => useQuery(linkChangesQuery(bidId))
 
-/** Every operator action changes what the desk shows (and adds to the audit log): all of it is read again. */
-function useRefreshDesk() {
+/** Every operator action changes what the desk shows (and adds to the audit log): all of it is read again when it
+ *  settles. */
+function useDeskMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>) {
   const client = useQueryClient()
-  return () => client.invalidateQueries({ queryKey: OPS_KEYS.all })
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: OPS_KEYS.all }) })
 }
 
-export function useDecideDispute(id: string) {
-  const refresh = useRefreshDesk()
-  return useMutation({
-    mutationFn: async (body: { outcome: Outcome; reason: string; decideNowReason?: string }) =>
-      unwrap(await api().POST('/ops/disputes/{dispute_id}/decision', { params: { path: { dispute_id: id } }, body })),
-    onSettled: refresh,
-  })
-}
+export const useDecideDispute = (id: string) =>
+  useDeskMutation(async (body: { outcome: Outcome; reason: string; decideNowReason?: string }) =>
+    unwrap(await api().POST('/ops/disputes/{dispute_id}/decision', { params: { path: { dispute_id: id } }, body })),
+  )
 
-export function useClearFlag() {
-  const refresh = useRefreshDesk()
-  return useMutation({
-    mutationFn: async ({ id, reason }: { id: string; reason: string }) =>
-      unwrap(await api().POST('/ops/flags/{flag_id}/clear', { params: { path: { flag_id: id } }, body: { reason } })),
-    onSettled: refresh,
-  })
-}
+export const useClearFlag = () =>
+  useDeskMutation(async ({ id, reason }: { id: string; reason: string }) =>
+    unwrap(await api().POST('/ops/flags/{flag_id}/clear', { params: { path: { flag_id: id } }, body: { reason } })),
+  )
 
-export function useSetSuspension() {
-  const refresh = useRefreshDesk()
-  return useMutation({
-    mutationFn: async ({ userId, suspend, reason }: { userId: string; suspend: boolean; reason: string }) => {
-      const params = { path: { user_id: userId } }
-      return unwrap(
-        suspend
-          ? await api().POST('/ops/users/{user_id}/suspend', { params, body: { reason } })
-          : await api().POST('/ops/users/{user_id}/restore', { params, body: { reason } }),
-      )
-    },
-    onSettled: refresh,
+export const useSetSuspension = () =>
+  useDeskMutation(async ({ userId, suspend, reason }: { userId: string; suspend: boolean; reason: string }) => {
+    const params = { path: { user_id: userId } }
+    return unwrap(
+      suspend
+        ? await api().POST('/ops/users/{user_id}/suspend', { params, body: { reason } })
+        : await api().POST('/ops/users/{user_id}/restore', { params, body: { reason } }),
+    )
   })
-}
 
-export function useRefundPayment() {
-  const refresh = useRefreshDesk()
-  return useMutation({
-    mutationFn: async ({ paymentId, reason }: { paymentId: string; reason: string }) =>
-      unwrap(await api().POST('/ops/payments/{payment_id}/refund', { params: { path: { payment_id: paymentId } }, body: { reason } })),
-    onSettled: refresh,
-  })
-}
+export const useRefundPayment = () =>
+  useDeskMutation(async ({ paymentId, reason }: { paymentId: string; reason: string }) =>
+    unwrap(await api().POST('/ops/payments/{payment_id}/refund', { params: { path: { payment_id: paymentId } }, body: { reason } })),
+  )

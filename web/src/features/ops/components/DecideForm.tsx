@@ -5,20 +5,12 @@ import { z } from '@/lib/zod'
 import { toast } from 'sonner'
 import { OUTCOME_TOAST_MS } from '@/components/common'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { TitledCard } from '@/components/titled-card'
 import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form'
 import { TextareaField } from '@/components/text-field'
 import { Spinner } from '@/components/ui/spinner'
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog'
+import { AlertDialog } from '@/components/ui/alert-dialog'
+import { ConfirmDialogContent } from '@/components/confirm-button'
 import { ApiError, serverMessage } from '@/api/errors'
 import { fmtDateTime } from '@/components/common'
 import { useDecideDispute, useDisputeMoney } from '../api/queries'
@@ -76,100 +68,85 @@ export function DecideForm({ dispute }: { dispute: DisputeDetail }) {
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Decide</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <Form {...form}>
-          <form onSubmit={form.handleSubmit(setConfirming)} onKeyDown={keepEnterOnChoices} noValidate className="grid gap-4" aria-label="Decide the dispute">
-            {waiting && (
-              <p id="decide-waiting" role="note" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 text-sm">
-                The creator has not answered yet and may until {fmtDateTime(dispute.answerBy)}. Decide once they answer or that time has passed, or decide now and say why.
-              </p>
+    <TitledCard title="Decide">
+      <Form {...form}>
+        <form onSubmit={form.handleSubmit(setConfirming)} onKeyDown={keepEnterOnChoices} noValidate className="grid gap-4" aria-label="Decide the dispute">
+          {waiting && (
+            <p id="decide-waiting" role="note" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 text-sm">
+              The creator has not answered yet and may until {fmtDateTime(dispute.answerBy)}. Decide once they answer or that time has passed, or decide now and say why.
+            </p>
+          )}
+          <MoneyFigures money={money} />
+          <FormField
+            control={form.control}
+            name="outcome"
+            render={({ field }) => (
+              <FormItem controlId="decide-outcome">
+                <fieldset className="grid gap-2">
+                  <legend className="mb-1 text-sm font-medium">Outcome</legend>
+                  {OUTCOMES.map((o) => (
+                    <label key={o.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
+                      <input type="radio" name={field.name} value={o.value} checked={field.value === o.value} onChange={() => field.onChange(o.value)} className="mt-1" />
+                      <span className="grid gap-1">
+                        <span className="font-medium">{o.label}</span>
+                        <span className="block text-muted-foreground">{o.hint}</span>
+                        {money.data && <OutcomeAmounts money={money.data} outcome={o.value} />}
+                      </span>
+                    </label>
+                  ))}
+                </fieldset>
+                <FormMessage />
+              </FormItem>
             )}
-            <MoneyFigures money={money} />
+          />
+          <TextareaField control={form.control} name="reason" id="decide-reason" label="Reason" hint="Told to the brand and the creator, and kept in the audit log." rows={4} maxLength={reasonMax()} />
+          {waiting && (
             <FormField
               control={form.control}
-              name="outcome"
+              name="decideNow"
               render={({ field }) => (
-                <FormItem controlId="decide-outcome">
-                  <fieldset className="grid gap-2">
-                    <legend className="mb-1 text-sm font-medium">Outcome</legend>
-                    {OUTCOMES.map((o) => (
-                      <label key={o.value} className="flex cursor-pointer items-start gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
-                        <input type="radio" name={field.name} value={o.value} checked={field.value === o.value} onChange={() => field.onChange(o.value)} className="mt-1" />
-                        <span className="grid gap-1">
-                          <span className="font-medium">{o.label}</span>
-                          <span className="block text-muted-foreground">{o.hint}</span>
-                          {money.data && <OutcomeAmounts money={money.data} outcome={o.value} />}
-                        </span>
-                      </label>
-                    ))}
-                  </fieldset>
-                  <FormMessage />
+                <FormItem controlId="decide-now">
+                  <label className="flex cursor-pointer items-start gap-2 text-sm">
+                    <input type="checkbox" name={field.name} checked={field.value} onChange={(e) => field.onChange(e.target.checked)} className="mt-1" />
+                    <span>
+                      <span className="font-medium">Decide now</span>
+                      <span className="block text-muted-foreground">Without waiting for the creator&apos;s answer.</span>
+                    </span>
+                  </label>
                 </FormItem>
               )}
             />
-            <TextareaField control={form.control} name="reason" id="decide-reason" label="Reason" hint="Told to the brand and the creator, and kept in the audit log." rows={4} maxLength={reasonMax()} />
-            {waiting && (
-              <FormField
-                control={form.control}
-                name="decideNow"
-                render={({ field }) => (
-                  <FormItem controlId="decide-now">
-                    <label className="flex cursor-pointer items-start gap-2 text-sm">
-                      <input type="checkbox" name={field.name} checked={field.value} onChange={(e) => field.onChange(e.target.checked)} className="mt-1" />
-                      <span>
-                        <span className="font-medium">Decide now</span>
-                        <span className="block text-muted-foreground">Without waiting for the creator&apos;s answer.</span>
-                      </span>
-                    </label>
-                  </FormItem>
-                )}
-              />
-            )}
-            {waiting && decideNow && (
-              <TextareaField
-                control={form.control}
-                name="decideNowReason"
-                id="decide-now-reason"
-                label="Why not wait for the answer"
-                hint="Written to the audit log with the decision."
-                rows={2}
-                maxLength={reasonMax()}
-              />
-            )}
-            <Button type="submit" disabled={decide.isPending || blocked} aria-describedby={blocked ? 'decide-waiting' : undefined}>
-              {decide.isPending && <Spinner />} {waiting && decideNow ? 'Decide now' : 'Decide'}
-            </Button>
-          </form>
-        </Form>
-        <AlertDialog open={confirming !== null} onOpenChange={(o) => !o && !decide.isPending && setConfirming(null)}>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>{chosen?.label}?</AlertDialogTitle>
-              <AlertDialogDescription>
-                {chosen?.hint} Both sides are told the reason. This cannot be undone.
-              </AlertDialogDescription>
-              {confirming && money.data && <OutcomeAmounts money={money.data} outcome={confirming.outcome} />}
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel disabled={decide.isPending}>Cancel</AlertDialogCancel>
-              <AlertDialogAction
-                onClick={(event) => {
-                  event.preventDefault()
-                  send()
-                }}
-                disabled={decide.isPending}
-              >
-                {decide.isPending && <Spinner />} Confirm decision
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
-      </CardContent>
-    </Card>
+          )}
+          {waiting && decideNow && (
+            <TextareaField
+              control={form.control}
+              name="decideNowReason"
+              id="decide-now-reason"
+              label="Why not wait for the answer"
+              hint="Written to the audit log with the decision."
+              rows={2}
+              maxLength={reasonMax()}
+            />
+          )}
+          <Button type="submit" disabled={decide.isPending || blocked} aria-describedby={blocked ? 'decide-waiting' : undefined}>
+            {decide.isPending && <Spinner />} {waiting && decideNow ? 'Decide now' : 'Decide'}
+          </Button>
+        </form>
+      </Form>
+      <AlertDialog open={confirming !== null} onOpenChange={(o) => !o && !decide.isPending && setConfirming(null)}>
+        <ConfirmDialogContent
+          title={<>{chosen?.label}?</>}
+          description={<>{chosen?.hint} Both sides are told the reason. This cannot be undone.</>}
+          details={confirming && money.data && <OutcomeAmounts money={money.data} outcome={confirming.outcome} />}
+          confirmLabel="Confirm decision"
+          pending={decide.isPending}
+          onConfirm={(event) => {
+            event.preventDefault()
+            send()
+          }}
+        />
+      </AlertDialog>
+    </TitledCard>
   )
 }
 

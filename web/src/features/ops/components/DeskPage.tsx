@@ -1,4 +1,4 @@
-import type * as React from 'react'
+import * as React from 'react'
 import type { UseQueryResult } from '@tanstack/react-query'
 import { LoadError, Loading } from '@/components/common'
 import { Card, CardContent } from '@/components/ui/card'
@@ -20,35 +20,43 @@ export function DeskPage({ id, title, intro, children }: { id: string; title: st
   )
 }
 
-/** A list by status, one tab a status; only the chosen tab's list is read. */
-export function StatusTabs<S extends string>({
+/** A desk page of one list by status (disputes, flags), a tab a status. `statuses` names each one, keyed by the
+ *  contract's status type so that the compiler says when the server adds or drops one; the first opens first, and only
+ *  the chosen tab's list is read. */
+export function StatusDeskPage<S extends string>({
+  id,
+  title,
+  intro,
   statuses,
   label,
-  value,
-  onChange,
   children,
 }: {
-  statuses: readonly { value: S; label: string }[]
+  id: string
+  title: string
+  intro?: React.ReactNode
+  statuses: Record<S, string>
   label: string
-  value: S
-  onChange: (status: S) => void
   children: (status: S) => React.ReactNode
 }) {
+  const values = Object.keys(statuses) as S[]
+  const [status, setStatus] = React.useState<S>(values[0])
   return (
-    <Tabs value={value} onValueChange={(v) => onChange(v as S)}>
-      <TabsList aria-label={label}>
-        {statuses.map((s) => (
-          <TabsTrigger key={s.value} value={s.value}>
-            {s.label}
-          </TabsTrigger>
+    <DeskPage id={id} title={title} intro={intro}>
+      <Tabs value={status} onValueChange={(v) => setStatus(v as S)}>
+        <TabsList aria-label={label}>
+          {values.map((s) => (
+            <TabsTrigger key={s} value={s}>
+              {statuses[s]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {values.map((s) => (
+          <TabsContent key={s} value={s} className="mt-4">
+            {s === status && children(s)}
+          </TabsContent>
         ))}
-      </TabsList>
-      {statuses.map((s) => (
-        <TabsContent key={s.value} value={s.value} className="mt-4">
-          {s.value === value && children(s.value)}
-        </TabsContent>
-      ))}
-    </Tabs>
+      </Tabs>
+    </DeskPage>
   )
 }
 
@@ -58,8 +66,39 @@ export function QueryWait({ query, loading, failed }: { query: UseQueryResult<un
   return <Loading text={loading} />
 }
 
+/** A desk list's states: QueryWait until its items are in, `empty` when there are none, else the items as `children`
+ *  lays them out. */
+export function DeskList<T>({
+  query,
+  loading,
+  failed,
+  empty,
+  children,
+}: {
+  query: UseQueryResult<T[]>
+  loading: string
+  failed: string
+  empty: React.ReactNode
+  children: (items: T[]) => React.ReactNode
+}) {
+  if (!query.isSuccess) return <QueryWait query={query} loading={loading} failed={failed} />
+  if (query.data.length === 0) return empty
+  return children(query.data)
+}
+
+/** A named list of desk rows, one an item. */
+export function DeskRows<T extends { id: string }>({ label, items, children }: { label: string; items: T[]; children: (item: T) => React.ReactNode }) {
+  return (
+    <ul aria-label={label} className="grid gap-3">
+      {items.map((item) => (
+        <DeskRow key={item.id}>{children(item)}</DeskRow>
+      ))}
+    </ul>
+  )
+}
+
 /** One entry of a desk list: a card with what it is on the left and its state or actions on the right. */
-export function DeskRow({ children }: { children: React.ReactNode }) {
+function DeskRow({ children }: { children: React.ReactNode }) {
   return (
     <li>
       <Card className="py-0">
