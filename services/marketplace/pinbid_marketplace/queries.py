@@ -1,5 +1,6 @@
 """What the calls read: the marketplace listing, a slot, bid lists and the dashboard figures."""
 
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,10 +75,25 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def words(q: str) -> list[str]:
+    """The runs of letters and digits pg_trgm makes trigrams of."""
+    return re.findall(r"[^\W_]+", q)
+
+
+def text_match(q: str) -> ColumnElement[bool]:
+    """Where `q` occurs in the title, description or creator name, as typed (`%_\\` are themselves), through the
+    trigram index. A search without three letters or digits in a row has no trigram the index can look up, so it
+    matches the start of a word instead ("tv" finds "TV setup", not "gtv"): still through the index."""
+    typed = escape_like(q.lower())
+    if any(len(word) >= 3 for word in words(q)):
+        return Slot.search.like(f"%{typed}%", escape="\\")
+    return or_(Slot.search.like(f"{typed}%", escape="\\"), Slot.search.like(f"% {typed}%", escape="\\"))
+
+
 def filtered(search: Search, now: datetime) -> Select:
     query = select(Slot).where(Slot.status == "ACTIVE", Slot.auction_end > now)
     if search.q:
-        query = query.where(Slot.search.like(f"%{escape_like(search.q.lower())}%", escape="\\"))
+        query = query.where(text_match(search.q))
     if search.category and search.category.lower() != "all":
         query = query.where(Slot.category == search.category.lower())
     if search.min_price is not None:
@@ -135,6 +151,8 @@ class Queries:
         """One statement: the page, each row carrying the total counted up to the cap (index-only where it can be,
         see migration 0004); a page past the end has no row to carry it, so only then is it counted on its own.
         A page past the cap is refused."""
+        if search.q and not words(search.q):
+            raise Invalid("Search for at least one letter or digit.", field="q")
         if beyond_reach(search, self.count_cap):
             raise Invalid(f"Only the first {self.count_cap:,} matches can be paged through: narrow the search.",
                           field="page")
