@@ -151,7 +151,7 @@ class SlotPageOut(ApiModel):
     total: int = Field(description="The number of matching slots when totalIsExact; otherwise at least this many "
                                    "match (the count stopped there: show it as \"10,000+\")")
     total_is_exact: bool
-    total_pages: int = Field(description="The pages that can be asked for: never past the counted total")
+    total_pages: int = Field(description="The pages that can be asked for: none past the first 10,000 matches")
     page: int
 
     @classmethod
