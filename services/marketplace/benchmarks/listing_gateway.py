@@ -5,6 +5,7 @@ Usage: ROWS=1000000 uv run python services/marketplace/benchmarks/listing_gatewa
 
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -25,8 +26,8 @@ RATE = float(os.environ.get("RATE", "10"))
 REQUESTS = int(os.environ.get("REQUESTS", "100"))
 
 
-def seed_embedded(folder: Path) -> str:
-    url = get_server(folder / "postgres", cleanup_mode=None).get_uri(database="pinbid_marketplace")
+def seed_embedded(server) -> str:
+    url = server.get_uri(database="pinbid_marketplace")
     started = time.perf_counter()
     seed(url)
     print(f"seeded {ROWS:,} slots in the embedded PostgreSQL in {time.perf_counter() - started:.1f}s")
@@ -79,10 +80,15 @@ async def through_the_gateway(base: str) -> None:
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="pinbid-bench-listing-"))
     with embedded(folder, demo_bidding=False) as base:
-        url = seed_embedded(folder)
-        asyncio.run(through_the_gateway(base))
-        print(f"\nthrough the service layer, on the embedded PostgreSQL ({datetime.now(UTC):%H:%M} UTC)")
-        asyncio.run(measure(url))
+        server = get_server(folder / "postgres", cleanup_mode="stop")  # stopped with the last handle: see below
+        try:
+            url = seed_embedded(server)
+            asyncio.run(through_the_gateway(base))
+            print(f"\nthrough the service layer, on the embedded PostgreSQL ({datetime.now(UTC):%H:%M} UTC)")
+            asyncio.run(measure(url))
+        finally:
+            server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)  # a million slots: 2.5 GB
 
 
 if __name__ == "__main__":
