@@ -1,5 +1,6 @@
 """What the calls read: the marketplace listing, a slot, bid lists and the dashboard figures."""
 
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -8,11 +9,11 @@ from decimal import Decimal
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
-from pinbid_kit.errors import NotFound
-from sqlalchemy import ColumnElement, Select, bindparam, case, func, or_, select
+from pinbid_kit.errors import Invalid, NotFound
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, or_, select
 
 from . import reliability, store
-from .domain.listing import CATEGORIES, TIME_LEFT
+from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
@@ -51,13 +52,16 @@ class Search:
 @dataclass(frozen=True)
 class Page:
     slots: list[Slot]
-    total: int
+    total: int  # exact, or the cap when `total_is_exact` is false: at least this many match
+    total_is_exact: bool
     page: int
     limit: int
+    count_cap: int = COUNT_CAP
 
     @property
     def total_pages(self) -> int:
-        return (self.total + self.limit - 1) // self.limit
+        """The pages that can be asked for: none past the cap, whatever the total."""
+        return (min(self.total, self.count_cap) + self.limit - 1) // self.limit
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,25 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+def words(q: str) -> list[str]:
+    """The runs of letters and digits pg_trgm makes trigrams of."""
+    return re.findall(r"[^\W_]+", q)
+
+
+def text_match(q: str) -> ColumnElement[bool]:
+    """Where `q` occurs in the title, description or creator name, as typed (`%_\\` are themselves), through the
+    trigram index. A search without three letters or digits in a row has no trigram the index can look up, so it
+    matches the start of a word instead ("tv" finds "TV setup", not "gtv"): still through the index."""
+    typed = escape_like(q.lower())
+    if any(len(word) >= 3 for word in words(q)):
+        return Slot.search.like(f"%{typed}%", escape="\\")
+    return or_(Slot.search.like(f"{typed}%", escape="\\"), Slot.search.like(f"% {typed}%", escape="\\"))
+
+
 def filtered(search: Search, now: datetime) -> Select:
     query = select(Slot).where(Slot.status == "ACTIVE", Slot.auction_end > now)
     if search.q:
-        query = query.where(Slot.search.like(f"%{escape_like(search.q.lower())}%", escape="\\"))
+        query = query.where(text_match(search.q))
     if search.category and search.category.lower() != "all":
         query = query.where(Slot.category == search.category.lower())
     if search.min_price is not None:
@@ -97,11 +116,19 @@ def only_by_category(search: Search) -> bool:
                 or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent)
 
 
-def count_query(search: Search, now: datetime) -> Select:
-    """The exact number of slots the search matches. Filtered by nothing but a category: the open slots the
-    trigger of migration 0007 counted, less those already past their end that the closer has yet to close."""
+def beyond_reach(search: Search, cap: int = COUNT_CAP) -> bool:
+    """A page that starts past the cap: not served, as no total says it exists and its OFFSET costs every row before
+    it."""
+    return (search.page - 1) * search.limit >= cap
+
+
+def count_query(search: Search, now: datetime, cap: int = COUNT_CAP) -> Select:
+    """The number of slots the search matches, counted up to one past `cap` (more than the cap reads as "at least
+    the cap"). Filtered by nothing but a category, the exact number: the open slots the trigger of migration 0007
+    counted, less those already past their end that the closer has yet to close."""
     if not only_by_category(search):
-        return select(func.count()).select_from(filtered(search, now).with_only_columns(Slot.id).subquery())
+        return select(func.count()).select_from(
+            filtered(search, now).with_only_columns(literal(1)).limit(cap + 1).subquery())
     opened = select(func.coalesce(func.sum(open_slot_counts.c.open), 0))
     ended = select(func.count()).where(Slot.status == "ACTIVE", Slot.auction_end <= now)
     if search.category and search.category.lower() != "all":
@@ -110,24 +137,32 @@ def count_query(search: Search, now: datetime) -> Select:
     return select(opened.scalar_subquery() - ended.scalar_subquery())
 
 
-def page_query(search: Search, now: datetime) -> Select:
-    total = count_query(search, now).scalar_subquery().label("total")
+def page_query(search: Search, now: datetime, cap: int = COUNT_CAP) -> Select:
+    total = count_query(search, now, cap).scalar_subquery().label("total")
     return (filtered(search, now).add_columns(total).order_by(*ORDER[search.sort_by])
             .offset((search.page - 1) * search.limit).limit(search.limit))
 
 
 class Queries:
-    def __init__(self, db: Database, clock: Clock):
-        self.db, self.clock = db, clock
+    def __init__(self, db: Database, clock: Clock, count_cap: int = COUNT_CAP):
+        self.db, self.clock, self.count_cap = db, clock, count_cap
 
     async def marketplace(self, search: Search) -> Page:
-        """One statement: the page, each row carrying the exact total (an index-only count, see migration 0004);
-        a page past the end has no row to carry it, so only then is the total counted on its own."""
-        now = self.clock()
+        """One statement: the page, each row carrying the total counted up to the cap (index-only where it can be,
+        see migration 0004); a page past the end has no row to carry it, so only then is it counted on its own.
+        A page past the cap is refused."""
+        if search.q and not words(search.q):
+            raise Invalid("Search for at least one letter or digit.", field="q")
+        if beyond_reach(search, self.count_cap):
+            raise Invalid(f"Only the first {self.count_cap:,} matches can be paged through: narrow the search.",
+                          field="page")
+        now, cap = self.clock(), self.count_cap
         async with self.db.transaction() as session:
-            rows = (await session.execute(page_query(search, now))).all()
-            total = rows[0].total if rows else await session.scalar(count_query(search, now))
-        return Page(slots=[r[0] for r in rows], total=total or 0, page=search.page, limit=search.limit)
+            rows = (await session.execute(page_query(search, now, cap))).all()
+            counted = rows[0].total if rows else await session.scalar(count_query(search, now, cap))
+        exact = (counted or 0) <= cap or only_by_category(search)
+        return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
+                    page=search.page, limit=search.limit, count_cap=cap)
 
     @staticmethod
     def categories() -> list[str]:

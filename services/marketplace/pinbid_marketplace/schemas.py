@@ -148,14 +148,16 @@ class SlotOut(ApiModel):
 
 class SlotPageOut(ApiModel):
     slots: list[SlotOut]
-    total: int
-    total_pages: int
+    total: int = Field(description="The number of matching slots when totalIsExact; otherwise at least this many "
+                                   "match (the count stopped there: show it as \"10,000+\")")
+    total_is_exact: bool
+    total_pages: int = Field(description="The pages that can be asked for: none past the first 10,000 matches")
     page: int
 
     @classmethod
     def of(cls, page: Page) -> "SlotPageOut":
-        return cls(slots=[SlotOut.of(s) for s in page.slots], total=page.total, total_pages=page.total_pages,
-                   page=page.page)
+        return cls(slots=[SlotOut.of(s) for s in page.slots], total=page.total, total_is_exact=page.total_is_exact,
+                   total_pages=page.total_pages, page=page.page)
 
 
 class PaymentOut(ApiModel):

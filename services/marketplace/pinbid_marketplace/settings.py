@@ -7,6 +7,8 @@ from pinbid_kit.web_rules import DEFAULT_BID_STEP
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
+from .domain.listing import COUNT_CAP
+
 
 class MarketplaceSettings(KitSettings):
     model_config = SettingsConfigDict(env_prefix="MARKETPLACE_")
@@ -27,6 +29,8 @@ class MarketplaceSettings(KitSettings):
     max_duration_days: int = Field(default=max(PIN_DURATION_DAYS), ge=1)
     default_duration_days: int = Field(default=DEFAULT_PIN_DURATION_DAYS, ge=1)
     page_limit_max: int = Field(default=50, ge=1)
+    listing_count_cap: int = Field(default=COUNT_CAP, ge=1, description="a listing counts its matches up to this "
+                                   "many (past it, \"at least\") and pages no deeper")
 
 
 SETTINGS = MarketplaceSettings

@@ -3515,9 +3515,17 @@ export interface components {
         SlotPageOut: {
             /** Slots */
             slots: components["schemas"]["SlotOut"][];
-            /** Total */
+            /**
+             * Total
+             * @description The number of matching slots when totalIsExact; otherwise at least this many match (the count stopped there: show it as "10,000+")
+             */
             total: number;
-            /** Totalpages */
+            /** Totalisexact */
+            totalIsExact: boolean;
+            /**
+             * Totalpages
+             * @description The pages that can be asked for: none past the first 10,000 matches
+             */
             totalPages: number;
             /** Page */
             page: number;

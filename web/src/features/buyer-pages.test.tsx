@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
 import { buyer, makeBid, makeSlot, page, signedIn, toastWith, type Bid } from '@/test/fixtures'
+import { NARROW_TO_SEE_MORE } from './buyer/MarketplacePage'
 
 const slot = makeSlot
 const bid = (status: string, over: Partial<Bid> = {}) =>
@@ -41,6 +42,24 @@ describe('marketplace', () => {
     expect(screen.queryByText('Active')).not.toBeInTheDocument()
     // back to the unfiltered list, both loaded pages kept
     await screen.findByText('Showing 11 of 11 pin slots')
+  })
+
+  it('a total the server stopped counting reads "20+", and the list ends where the pages end', async () => {
+    const tens = (from: number) => Array.from({ length: 10 }, (_, i) => slot({ id: `s${from + i}`, title: `Slot ${from + i}` }))
+    signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, []),
+      'GET /marketplace/slots': (_body, req) => {
+        const p = Number(new URL((req as Request).url).searchParams.get('page'))
+        return page(tens(p * 10), 20, p, 2, false)
+      },
+    })
+    renderApp('/marketplace')
+    await screen.findByText('Showing 10 of 20+ pin slots', {}, { timeout: 15_000 })
+    expect(screen.queryByText(NARROW_TO_SEE_MORE)).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Load More Pin Slots' }))
+    await screen.findByText('Showing 20 of 20+ pin slots')
+    expect(screen.queryByRole('button', { name: 'Load More Pin Slots' })).not.toBeInTheDocument()
+    expect(screen.getByText(NARROW_TO_SEE_MORE)).toBeInTheDocument()
   })
 
   it('the Place a Bid panel: validation toasts, then the payload', async () => {

@@ -137,6 +137,19 @@ describe('wording and role', () => {
     await screen.findByText('1 opportunity found')
   })
 
+  it('a large total is grouped, and one the server stopped counting says so: "10,000+ opportunities found"', async () => {
+    let answer = { total: 12_345, totalIsExact: true }
+    signedIn(buyer, {
+      'GET /buyer/dashboard': () => json(200, { activeBids: 0, wonAuctions: 0, totalSpent: 0 }),
+      'GET /marketplace/slots': () => page([slot()], answer.total, 1, 1000, answer.totalIsExact),
+    })
+    renderApp('/dashboard')
+    await screen.findByText('12,345 opportunities found')
+    answer = { total: 10_000, totalIsExact: false }
+    await userEvent.type(screen.getByRole('searchbox'), 'latte')
+    await screen.findByText('10,000+ opportunities found')
+  })
+
   it('brands see only brand settings', async () => {
     signedIn(buyer, { 'GET /notifications/preferences': () => json(200, { newBids: true, approvals: true, payouts: true, marketing: false }) })
     renderApp('/settings')

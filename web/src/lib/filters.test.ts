@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clearFilters, DEFAULT_FILTERS, filtersActive, slotQuery } from './filters'
+import { clearFilters, DEFAULT_FILTERS, filtersActive, opportunitiesFound, slotQuery, totalText } from './filters'
 
 describe('marketplace filters', () => {
   it("shows 'Active' only when a filter differs from its default", () => {
@@ -40,5 +40,13 @@ describe('reliability filter', () => {
     expect(slotQuery('', { ...DEFAULT_FILTERS, minKept: '95' }, 'most-reliable', 1).minKeptPercent).toBe(95)
     expect(slotQuery('', DEFAULT_FILTERS, 'newest', 1).minKeptPercent).toBeUndefined()
     expect(filtersActive({ ...DEFAULT_FILTERS, minKept: '80' })).toBe(true)
+  })
+
+  it('says a total exactly, or as where the count stopped', () => {
+    expect(totalText({ total: 1_000_000, totalIsExact: true })).toBe('1,000,000')
+    expect(totalText({ total: 10_000, totalIsExact: false })).toBe('10,000+')
+    expect(opportunitiesFound({ total: 1, totalIsExact: true })).toBe('1 opportunity found')
+    expect(opportunitiesFound({ total: 0, totalIsExact: true })).toBe('0 opportunities found')
+    expect(opportunitiesFound({ total: 10_000, totalIsExact: false })).toBe('10,000+ opportunities found')
   })
 })

@@ -126,3 +126,13 @@ export function isMarketplaceView(value: unknown): value is MarketplaceView {
   )
 }
 
+
+/** A listing's total as the server counted it: exact ("12,345"), or where it stopped counting ("10,000+"). */
+export function totalText(page: { total: number; totalIsExact: boolean }): string {
+  return `${page.total.toLocaleString('en-US')}${page.totalIsExact ? '' : '+'}`
+}
+
+/** "1 opportunity found", "12,345 opportunities found", "10,000+ opportunities found". */
+export function opportunitiesFound(page: { total: number; totalIsExact: boolean }): string {
+  return `${totalText(page)} ${page.total === 1 && page.totalIsExact ? 'opportunity' : 'opportunities'} found`
+}

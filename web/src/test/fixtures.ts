@@ -84,8 +84,8 @@ export function signedIn(user: ReturnType<typeof makeUser>, routes: Record<strin
   return mockApi({ 'GET /auth/me': () => json(200, user), ...routes })
 }
 
-export const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1) =>
-  json(200, { slots, total, totalPages, page: p })
+export const page = (slots: Slot[], total = slots.length, p = 1, totalPages = 1, totalIsExact = true) =>
+  json(200, { slots, total, totalIsExact, totalPages, page: p })
 
 /** A toast saying every one of `texts` at one moment, asked again until it holds: a toast's element can be replaced
  * while it shows, and its title and description are read together, since a toast lives 4 s and, on a machine busy

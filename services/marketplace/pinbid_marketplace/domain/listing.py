@@ -13,6 +13,9 @@ MAX_TITLE = 200
 MAX_PINNED_PER_POST = 3  # Instagram pins at most three comments on a post
 MAX_DESCRIPTION = 2000
 TIME_LEFT = {value: timedelta(hours=hours) for value, hours in TIME_LEFT_HOURS.items()}
+# A listing counts its matches up to this many: past it the total reads "at least" this many, and pages reach no
+# deeper (an OFFSET past it would read every row before the page).
+COUNT_CAP = 10_000
 SORTS = ("newest", "popular", "price-low", "price-high", "ending-soon", "most-views", "most-reliable")
 
 

@@ -16,7 +16,7 @@ describe('live events into the query cache', () => {
   it('a slot event reaches every copy of the slot: marketplace pages, the slot itself, bids that hold it', () => {
     const client = new QueryClient()
     const other = makeSlot({ id: 'slot-2' })
-    client.setQueryData(KEYS.slots({ q: '' }), { pages: [{ slots: [makeSlot(), other], total: 2, page: 1, totalPages: 1 }], pageParams: [1] })
+    client.setQueryData(KEYS.slots({ q: '' }), { pages: [{ slots: [makeSlot(), other], total: 2, totalIsExact: true, page: 1, totalPages: 1 }], pageParams: [1] })
     client.setQueryData(KEYS.slot('slot-1'), makeSlot())
     client.setQueryData(KEYS.buyerBids, [makeBid()])
 

@@ -29,7 +29,7 @@ describe('charts', () => {
   it('the brand dashboard shows spend by month', async () => {
     signedIn(makeUser({ role: 'BUYER', name: 'Riley Brand', instagramHandle: null }), {
       'GET /buyer/dashboard': () => json(200, { activeBids: 1, wonAuctions: 2, totalSpent: 65 }),
-      'GET /marketplace/slots': () => json(200, { slots: [], total: 0, totalPages: 0, page: 1 }),
+      'GET /marketplace/slots': () => json(200, { slots: [], total: 0, totalIsExact: true, totalPages: 0, page: 1 }),
       'GET /payments/spend-by-month': () => json(200, months.map((month, i) => ({ month, spent: i === 3 ? 25 : i === 5 ? 40 : 0 }))),
     })
     renderApp('/dashboard')

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
-import { DASHBOARD_LIMIT } from '@/lib/filters'
+import { DASHBOARD_LIMIT, opportunitiesFound } from '@/lib/filters'
 import { cn } from '@/lib/utils'
 import { SpendChartCard } from '@/components/charts'
 import { formatMoney } from '@/lib/money'
@@ -68,7 +68,7 @@ export function BuyerDashboard() {
               Available Pin Slots
             </h2>
             <p className="text-sm text-muted-foreground" aria-live="polite">
-              {slots.data ? `${slots.data.total} ${slots.data.total === 1 ? 'opportunity' : 'opportunities'} found` : ' '}
+              {slots.data ? opportunitiesFound(slots.data) : ' '}
             </p>
           </div>
           <Button asChild variant="outline" size="sm">

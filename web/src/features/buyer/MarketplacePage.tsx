@@ -22,6 +22,7 @@ import {
   KEPT_OPTIONS,
   SORT_OPTIONS,
   timeLeftOptions,
+  totalText,
   type Filters,
 } from '@/lib/filters'
 import { capitalize, cn } from '@/lib/utils'
@@ -40,6 +41,7 @@ import { SlotSearch } from './components/SlotSearch'
 
 export const SLOTS_LOAD_ERROR = 'Failed to load pin slots. Please try again later.'
 export const NO_SLOTS = 'No pin slots found matching your criteria.'
+export const NARROW_TO_SEE_MORE = 'That is as far as the list goes: narrow the search or the filters to see the rest.'
 
 /** /marketplace?slot=<id> opens that slot's bid panel (the way back from connecting Instagram in the panel);
  *  `&again=1` is the outbid toast's Bid Again, which starts the amount at the current bid plus 10 as My Bids' does. */
@@ -89,7 +91,7 @@ export default function MarketplacePage() {
     placeholderData: (prev) => prev,
   })
   const list = slots.data?.pages.flatMap((p) => p.slots) ?? []
-  const total = slots.data?.pages.at(-1)?.total ?? 0
+  const last = slots.data?.pages.at(-1)
   const active = filtersActive(filters)
   const set = <K extends keyof Filters>(key: K, value: Filters[K]) => setFilters((prev) => ({ ...prev, [key]: value }))
 
@@ -190,7 +192,7 @@ export default function MarketplacePage() {
       ) : (
         <>
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            Showing {list.length} of {total} pin slots
+            Showing {list.length.toLocaleString('en-US')} of {last ? totalText(last) : '0'} pin slots
           </p>
           {list.length === 0 ? (
             <EmptyState text={NO_SLOTS} />
@@ -208,6 +210,7 @@ export default function MarketplacePage() {
               </Button>
             </div>
           )}
+          {last && !slots.hasNextPage && (!last.totalIsExact || list.length < last.total) && <p className="text-center text-sm text-muted-foreground">{NARROW_TO_SEE_MORE}</p>}
           {slots.isError && list.length > 0 && <p role="alert" className="text-center text-sm text-destructive">{SLOTS_LOAD_ERROR}</p>}
         </>
       )}
