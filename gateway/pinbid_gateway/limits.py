@@ -3,6 +3,7 @@
 
 import json
 
+from pinbid_kit.asgi import HttpMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
@@ -10,10 +11,10 @@ class BodyTooLarge(Exception):
     pass
 
 
-class BodySizeLimit:
+class BodySizeLimit(HttpMiddleware):
     def __init__(self, app: ASGIApp, max_bytes: int, *, upload_max_bytes: int | None = None,
                  upload_prefixes: tuple[str, ...] = ()):
-        self.app = app
+        super().__init__(app)
         self.max_bytes = max_bytes
         self.upload_max_bytes = upload_max_bytes or max_bytes
         self.upload_prefixes = upload_prefixes
@@ -21,10 +22,7 @@ class BodySizeLimit:
     def limit_for(self, path: str) -> int:
         return self.upload_max_bytes if path.startswith(self.upload_prefixes) else self.max_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         limit = self.limit_for(scope.get("path", ""))
         headers = dict(scope["headers"])
         declared = headers.get(b"content-length")

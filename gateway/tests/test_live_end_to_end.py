@@ -4,7 +4,6 @@ it: the brand watching the slot, the slot's creator, and the bidders whose bids 
 
 import uuid
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 
 import httpx
 import pytest
@@ -13,12 +12,10 @@ from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build as build_identity
 from pinbid_identity.settings import IdentitySettings
-from pinbid_kit.envelope import Envelope
-from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_marketplace.app import build as build_marketplace
 from pinbid_marketplace.settings import MarketplaceSettings
-from pinbid_testing import free_port, running, serving
+from pinbid_testing import announce_a_post, free_port, running, serving
 
 from .conftest import bearer, session
 from .test_live_stream import open_stream
@@ -44,13 +41,7 @@ async def product(new_database, tmp_path):
 async def listed_slot(http: httpx.AsyncClient, bus, creator: str) -> str:
     """A slot on the creator's post, the post announced as social does."""
     creator_id = uuid.UUID((await http.get("/api/auth/me", headers=bearer(creator))).json()["id"])
-    for data in (s.AccountConnected(user_id=creator_id, instagram_id="ig-1", username="maya.makes",
-                                    profile=s.CreatorProfile(followers=25_000, avg_views=6_000,
-                                                             avg_engagement=Decimal("4.2"), verified=True)),
-                 s.MediaSynced(user_id=creator_id, instagram_id="ig-1", posts=[s.SyncedPost(
-                     id="media-1", media_type="IMAGE", media_url="https://img.test/1.jpg",
-                     permalink="https://instagram.test/p/1")])):
-        await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
+    await announce_a_post(bus, creator_id)
     slot = await http.post("/api/influencer/pin-slots", headers=bearer(creator), json={
         "postId": "media-1", "title": "Sunrise swim", "description": "A reel", "category": "fitness",
         "minBid": 10, "auctionEnd": (datetime.now(UTC) + timedelta(days=2)).isoformat()})

@@ -9,16 +9,13 @@ import subprocess
 import sys
 import uuid
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 
 import httpx
 import pytest
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import forget_deployment
-from pinbid_kit.envelope import Envelope
-from pinbid_kit.events import social as s
 from pinbid_kit.tokens import TokenSigner, generate_keypair
-from pinbid_testing import eventually, free_port, wait_until_serving
+from pinbid_testing import announce_a_post, eventually, free_port, wait_until_serving
 
 pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
@@ -81,13 +78,7 @@ async def listed_slot(url: str, amqp_url: str, prefix: str, creator_id: uuid.UUI
     bus = RabbitBus(amqp_url, prefix=prefix)
     await bus.start()
     try:
-        for data in (s.AccountConnected(user_id=creator_id, instagram_id="ig-1", username="maya.makes",
-                                        profile=s.CreatorProfile(followers=25_000, avg_views=6_000,
-                                                                 avg_engagement=Decimal("4.2"), verified=True)),
-                     s.MediaSynced(user_id=creator_id, instagram_id="ig-1", posts=[s.SyncedPost(
-                         id="media-1", media_type="IMAGE", media_url="https://img.test/1.jpg",
-                         permalink="https://instagram.test/p/1")])):
-            await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
+        await announce_a_post(bus, creator_id)
     finally:
         await bus.stop()
     listed: list[str] = []

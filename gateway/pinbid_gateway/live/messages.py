@@ -108,11 +108,28 @@ def _placement(envelope: Envelope) -> list[Message]:
     return [Message("placement", data, user_id=e.buyer_id), Message("placement", data, user_id=e.creator_id)]
 
 
+# A payment's event as the brand's bid shows it: (its model, the bid's status, the payment's). PaymentRequested is
+# what makes the bid AWAITING_PAYMENT in marketplace: the approval's message makes the page read the bid again,
+# which can come back APPROVED (no Pay Now) while payments is still asking for the payment.
+_PAYMENT_CHANGES = {p.PaymentRequested.event_type: (p.PaymentRequested, "AWAITING_PAYMENT", "REQUESTED"),
+                    p.PaymentCompleted.event_type: (p.PaymentCompleted, "WON", "COMPLETED"),
+                    p.PaymentExpired.event_type: (p.PaymentExpired, "EXPIRED", "EXPIRED"),
+                    p.PaymentRefunded.event_type: (p.PaymentRefunded, "WON", "REFUNDED")}
+
+
+def _payment(envelope: Envelope) -> list[Message]:
+    kind, bid_status, payment_status = _PAYMENT_CHANGES[envelope.type]
+    e = kind.model_validate(envelope.data)
+    return [_bid(e.buyer_id, e.bid_id, None, bid_status, payment_status=payment_status)]
+
+
 def messages(envelope: Envelope) -> list[Message]:
     """The messages an event makes (none for an event the stream does not show)."""
     data = envelope.data
     if envelope.type in _PLACEMENT_CHANGES:
         return _placement(envelope)
+    if envelope.type in _PAYMENT_CHANGES:
+        return _payment(envelope)
     match envelope.type:
         case m.SlotUpdated.event_type:
             e = m.SlotUpdated.model_validate(data)
@@ -141,20 +158,6 @@ def messages(envelope: Envelope) -> list[Message]:
         case m.BidRejected.event_type:
             e = m.BidRejected.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", slot_title=e.slot_title)]
-        case p.PaymentRequested.event_type:
-            # what makes the bid AWAITING_PAYMENT in marketplace: the approval's message makes the page read the bid
-            # again, which can come back APPROVED (no Pay Now) while payments is still asking for the payment
-            e = p.PaymentRequested.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "AWAITING_PAYMENT", payment_status="REQUESTED")]
-        case p.PaymentCompleted.event_type:
-            e = p.PaymentCompleted.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "WON", payment_status="COMPLETED")]
-        case p.PaymentExpired.event_type:
-            e = p.PaymentExpired.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "EXPIRED", payment_status="EXPIRED")]
-        case p.PaymentRefunded.event_type:
-            e = p.PaymentRefunded.model_validate(data)
-            return [_bid(e.buyer_id, e.bid_id, None, "WON", payment_status="REFUNDED")]
         case s.CommentPinned.event_type:
             e = s.CommentPinned.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED")]

@@ -3,6 +3,7 @@
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 import uvicorn
 from fastapi import FastAPI
@@ -29,26 +30,40 @@ def serve_service(name: str, settings) -> None:
         upgrade(settings.database_url, module.package)
     service = module.build(settings)
     fit_for_pooler(service.db, settings)
-    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
-                     prefix=settings.bus_prefix, prefetch=settings.events_at_once())
+    bus = _bus(settings)
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds,
                    outbox_retention_days=settings.outbox_retention_days, listen_url=settings.listen_url())
+
+    _run_on_bus(service.app, bus, service, close=service.db.dispose,
+                serving=(name, settings.host, settings.port))
+    # keep-alive longer than the gateway's pool keeps idle connections, so it never reuses a closed one
+    uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
+                timeout_graceful_shutdown=10, timeout_keep_alive=75)
+
+
+def _bus(settings):
+    return create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
+                      prefix=settings.bus_prefix, prefetch=settings.events_at_once())
+
+
+def _run_on_bus(app: FastAPI, bus, runner, *, close: Callable[[], Awaitable[None]],
+                serving: tuple[str, str, int] | None = None) -> None:
+    """The app's lifespan: the bus up, then the runner's (a service's or the gateway's) background work; going down,
+    the reverse, then `close` (what the runner holds open)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         await _start_bus(bus)
-        await service.start_background()
-        log.info("%s is serving on %s:%d", name, settings.host, settings.port)
+        await runner.start_background()
+        if serving:
+            log.info("%s is serving on %s:%d", *serving)
         yield
-        await service.stop_background()
+        await runner.stop_background()
         await bus.stop()
-        await service.db.dispose()
+        await close()
 
-    service.app.router.lifespan_context = lifespan
+    app.router.lifespan_context = lifespan
     collector.started()
-    # keep-alive longer than the gateway's pool keeps idle connections, so it never reuses a closed one
-    uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
-                timeout_graceful_shutdown=10, timeout_keep_alive=75)
 
 
 async def _start_bus(bus, attempts: int = 30) -> None:
@@ -68,21 +83,9 @@ def serve_gateway(settings: GatewaySettings) -> None:
     configure_logging(level=settings.log_level, json_format=settings.log_json)
     configure_tracing(f"pinbid-{GATEWAY}")
     gateway = build_gateway(settings)
-    bus = create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
-                     prefix=settings.bus_prefix, prefetch=settings.events_at_once())
+    bus = _bus(settings)
     gateway.attach(bus)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI):
-        await _start_bus(bus)
-        await gateway.start_background()
-        yield
-        await gateway.stop_background()
-        await bus.stop()
-        await gateway.upstreams.close()
-
-    gateway.app.router.lifespan_context = lifespan
-    collector.started()
+    _run_on_bus(gateway.app, bus, gateway, close=gateway.upstreams.close)
     public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
                                            timeout_graceful_shutdown=10, timeout_keep_alive=75, access_log=False,
                                            proxy_headers=False))  # the gateway's own middleware decides

@@ -3,7 +3,7 @@
 import uuid
 from datetime import date, datetime
 
-from pinbid_kit.tables import add_messaging_tables
+from pinbid_kit.tables import KitTables
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -12,7 +12,6 @@ from sqlalchemy import (
     DateTime,
     Index,
     Integer,
-    MetaData,
     String,
     Text,
     func,
@@ -22,11 +21,8 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData()
-
-
-add_messaging_tables(Base.metadata)
+class Base(KitTables, DeclarativeBase):
+    """Content's tables, the kit's outbox, inbox and mail queue among them."""
 
 
 class ArticleRow(Base):

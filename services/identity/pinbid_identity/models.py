@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from pinbid_kit.tables import add_messaging_tables
+from pinbid_kit.tables import KitTables
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -14,7 +14,6 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    MetaData,
     Numeric,
     String,
     Text,
@@ -26,11 +25,8 @@ from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData()
-
-
-add_messaging_tables(Base.metadata)
+class Base(KitTables, DeclarativeBase):
+    """Identity's tables, the kit's outbox, inbox and mail queue among them."""
 
 
 class User(Base):

@@ -3,7 +3,7 @@
 import uuid
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pinbid_kit.api import ApiModel, PlainText
 from pinbid_kit.product_rules import REASON_MAX_LENGTH
@@ -262,30 +262,28 @@ class AssertionResponseIn(BrowserModel):
     user_handle: ShortBase64Url | None = None
 
 
-class RegistrationCredentialIn(BrowserModel):
+ResponseIn = TypeVar("ResponseIn", bound=BrowserModel)
+
+
+class PublicKeyCredentialIn(BrowserModel, Generic[ResponseIn]):
+    """What both WebAuthn ceremonies send back: the credential's ids and the authenticator's response."""
+
+    id: ShortBase64Url
+    raw_id: ShortBase64Url
+    response: ResponseIn
+    type: Literal["public-key"]
+
+    def as_webauthn(self) -> dict[str, Any]:
+        return {"id": self.id, "rawId": self.raw_id, "type": self.type,
+                "response": self.response.model_dump(by_alias=True, exclude_none=True)}
+
+
+class RegistrationCredentialIn(PublicKeyCredentialIn[AttestationResponseIn]):
     """`RegistrationResponseJSON`, as `startRegistration` of @simplewebauthn/browser answers it."""
 
-    id: ShortBase64Url
-    raw_id: ShortBase64Url
-    response: AttestationResponseIn
-    type: Literal["public-key"]
 
-    def as_webauthn(self) -> dict[str, Any]:
-        return {"id": self.id, "rawId": self.raw_id, "type": self.type,
-                "response": self.response.model_dump(by_alias=True, exclude_none=True)}
-
-
-class AuthenticationCredentialIn(BrowserModel):
+class AuthenticationCredentialIn(PublicKeyCredentialIn[AssertionResponseIn]):
     """`AuthenticationResponseJSON`, as `startAuthentication` of @simplewebauthn/browser answers it."""
-
-    id: ShortBase64Url
-    raw_id: ShortBase64Url
-    response: AssertionResponseIn
-    type: Literal["public-key"]
-
-    def as_webauthn(self) -> dict[str, Any]:
-        return {"id": self.id, "rawId": self.raw_id, "type": self.type,
-                "response": self.response.model_dump(by_alias=True, exclude_none=True)}
 
 
 class TotpEnrolmentOut(ApiModel):

@@ -6,6 +6,8 @@ from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .asgi import HttpMiddleware
+
 REQUESTS = Counter("pinbid_http_requests_total", "HTTP requests", ["service", "method", "route", "status"])
 LATENCY = Histogram(
     "pinbid_http_request_duration_seconds", "HTTP request latency", ["service", "method", "route"],
@@ -21,15 +23,12 @@ def metrics() -> Response:
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
-class MetricsMiddleware:
+class MetricsMiddleware(HttpMiddleware):
     def __init__(self, app: ASGIApp, service: str):
-        self.app = app
+        super().__init__(app)
         self.service = service
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         start = time.perf_counter()
         status = 500
 

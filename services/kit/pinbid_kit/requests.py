@@ -3,21 +3,16 @@
 import re
 import uuid
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from . import context
+from .asgi import HttpMiddleware
 
 _VALID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 
-class RequestIdMiddleware:
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestIdMiddleware(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         incoming = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
         request_id = incoming if _VALID.match(incoming) else uuid.uuid4().hex
         token = context.request_id.set(request_id)

@@ -4,7 +4,9 @@ HTML gets a Content-Security-Policy that allows scripts only from our own origin
 built web app needs none); every other answer gets the policy recommended for APIs, which allows nothing.
 An answer to a request that carried a token is never stored by a browser or a shared cache."""
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from .asgi import HttpMiddleware
 
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; "
@@ -20,14 +22,8 @@ COMMON = [
 ]
 
 
-class SecurityHeaders:
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class SecurityHeaders(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         authorized = any(name == b"authorization" for name, _ in scope["headers"])
 
         async def send_with_headers(message: Message) -> None:

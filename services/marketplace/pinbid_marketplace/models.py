@@ -4,8 +4,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from pinbid_kit.revocations import add_revocations_table
-from pinbid_kit.tables import add_messaging_tables
+from pinbid_kit.tables import KitTables
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -16,7 +15,6 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
-    MetaData,
     Numeric,
     SmallInteger,
     String,
@@ -29,12 +27,11 @@ from sqlalchemy.dialects.postgresql import ARRAY, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData()
+class Base(KitTables, DeclarativeBase, revocations=True):
+    """Marketplace's tables, the kit's outbox, inbox, mail queue and token revocations among them."""
 
 
-add_messaging_tables(Base.metadata)
-token_revocations = add_revocations_table(Base.metadata)
+token_revocations = Base.metadata.tables["token_revocations"]
 Money = Numeric(12, 2)
 LIVE_SQL = "status IN ('ACTIVE', 'OUTBID')"
 OPEN_SQL = "status = 'ACTIVE'"

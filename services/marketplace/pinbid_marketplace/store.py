@@ -126,30 +126,25 @@ def _one_bid(row: Row | None) -> SlotRows | None:
 # again. The buyer's calls get their bid only from `lock_bid_of_buyer`, which does it in the statement that locks
 # the bid; the other writers of bids write a closed slot's bids (approvals, payments, pins), which no batch writes
 # (place_bid refuses a closed slot), or change the slot row itself (the closer, Buy Now).
-_LOCK_BID_OF_BUYER = text(f"""
+def _lock_bid_of_buyer_sql(*, with_best: bool) -> TextClause:
+    best_columns = f", {_select_list('l', BID_COLUMNS, 'l_')}" if with_best else ""
+    best_bids = "\n    LEFT JOIN LATERAL marketplace_best_bids(s.id, 3) l ON true" if with_best else ""
+    return text(f"""
     WITH touched AS MATERIALIZED (
         UPDATE slots SET version = version FROM bids
         WHERE bids.id = :bid_id AND bids.buyer_id = :buyer_id AND slots.id = bids.slot_id
         RETURNING slots.*)
     SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
-           {_select_list("u", USER_COLUMNS, "u_")}
-    FROM touched s JOIN bids b ON b.id = :bid_id LEFT JOIN users u ON u.id = b.buyer_id
+           {_select_list("u", USER_COLUMNS, "u_")}{best_columns}
+    FROM touched s JOIN bids b ON b.id = :bid_id LEFT JOIN users u ON u.id = b.buyer_id{best_bids}
     FOR UPDATE OF b""")
 
 
+_LOCK_BID_OF_BUYER = _lock_bid_of_buyer_sql(with_best=False)
 # The same lock, with the slot's three best live bids: what a cancellation needs to say the price after it (the
 # third becomes the runner-up when the runner-up goes). The function runs after the slot's lock is granted, with
 # its own snapshot (migration 0015), like the placement's read.
-_LOCK_BID_OF_BUYER_WITH_BEST = text(f"""
-    WITH touched AS MATERIALIZED (
-        UPDATE slots SET version = version FROM bids
-        WHERE bids.id = :bid_id AND bids.buyer_id = :buyer_id AND slots.id = bids.slot_id
-        RETURNING slots.*)
-    SELECT {_select_list("s", SLOT_COLUMNS, "s_")}, {_select_list("b", BID_COLUMNS, "b_")},
-           {_select_list("u", USER_COLUMNS, "u_")}, {_select_list("l", BID_COLUMNS, "l_")}
-    FROM touched s JOIN bids b ON b.id = :bid_id LEFT JOIN users u ON u.id = b.buyer_id
-    LEFT JOIN LATERAL marketplace_best_bids(s.id, 3) l ON true
-    FOR UPDATE OF b""")
+_LOCK_BID_OF_BUYER_WITH_BEST = _lock_bid_of_buyer_sql(with_best=True)
 
 
 async def lock_bid_of_buyer(conn: AsyncConnection, bid_id: uuid.UUID, buyer_id: uuid.UUID, *,

@@ -4,8 +4,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from pinbid_kit.revocations import add_revocations_table
-from pinbid_kit.tables import add_messaging_tables
+from pinbid_kit.tables import KitTables
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -15,7 +14,6 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
-    MetaData,
     Numeric,
     String,
     Text,
@@ -27,12 +25,11 @@ from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData()
+class Base(KitTables, DeclarativeBase, revocations=True):
+    """Payments' tables, the kit's outbox, inbox, mail queue and token revocations among them."""
 
 
-add_messaging_tables(Base.metadata)
-token_revocations = add_revocations_table(Base.metadata)
+token_revocations = Base.metadata.tables["token_revocations"]
 
 Id = UUID(as_uuid=True)
 When = DateTime(timezone=True)

@@ -4,19 +4,17 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from pinbid_kit.revocations import add_revocations_table
-from pinbid_kit.tables import add_messaging_tables
-from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, MetaData, Numeric, String, Text, func, text
+from pinbid_kit.tables import KitTables
+from sqlalchemy import BigInteger, Boolean, DateTime, Index, Integer, Numeric, String, Text, func, text
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData()
+class Base(KitTables, DeclarativeBase, revocations=True):
+    """Social's tables, the kit's outbox, inbox, mail queue and token revocations among them."""
 
 
-add_messaging_tables(Base.metadata)
-token_revocations = add_revocations_table(Base.metadata)
+token_revocations = Base.metadata.tables["token_revocations"]
 
 Stamp = DateTime(timezone=True)
 

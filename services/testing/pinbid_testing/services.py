@@ -4,12 +4,14 @@ import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime
+from decimal import Decimal
 
 import httpx
 from pinbid_kit.bus import Bus, InProcessBus
 from pinbid_kit.db import Database
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
+from pinbid_kit.events import social as s
 from pinbid_kit.runtime import Service
 from pinbid_kit.tokens import TokenSigner
 from sqlalchemy import text
@@ -48,6 +50,17 @@ async def deliver(service: Service, data: EventData, *, source: str = "test", at
                         **({"occurred_at": at} if at is not None else {}))
     await service.consumers.dispatch(envelope, {})
     return envelope
+
+
+async def announce_a_post(bus: Bus, creator_id: uuid.UUID) -> None:
+    """What social announces on the bus when a creator connects an Instagram account with one post (`media-1`)."""
+    for data in (s.AccountConnected(user_id=creator_id, instagram_id="ig-1", username="maya.makes",
+                                    profile=s.CreatorProfile(followers=25_000, avg_views=6_000,
+                                                             avg_engagement=Decimal("4.2"), verified=True)),
+                 s.MediaSynced(user_id=creator_id, instagram_id="ig-1", posts=[s.SyncedPost(
+                     id="media-1", media_type="IMAGE", media_url="https://img.test/1.jpg",
+                     permalink="https://instagram.test/p/1")])):
+        await bus.publish(Envelope(type=data.event_type, source="social", data=data.payload()), {})
 
 
 async def outbox_events(db: Database, event_type: str | None = None) -> list[dict]:

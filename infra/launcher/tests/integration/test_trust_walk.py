@@ -216,6 +216,14 @@ class World:
                                                 headers=self.auth(sale.buyer, "BUYER"))
         assert answer.status_code == 200, answer.text
 
+    async def sale_pinned_in_the_app_and_accepted(self) -> Sale:
+        """A new creator's sale to a new brand, pinned in the Instagram app and accepted by the brand."""
+        creator, buyer = await self.creator_and_brand()
+        sale = await self.sell(creator, buyer)
+        await self.pin_in_the_app(sale)
+        await self.accept(sale)
+        return sale
+
     async def report(self, sale: Sale, reason: str) -> str:
         answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
                                                 headers=self.auth(sale.buyer, "BUYER"))
@@ -577,10 +585,7 @@ async def test_refund_all_after_a_payout_is_owed_and_recovered_from_the_next_ear
 
 
 async def test_an_operators_full_refund_after_releases_ends_the_placement_everywhere_once(world):
-    creator, buyer = await world.creator_and_brand()
-    sale = await world.sell(creator, buyer)
-    await world.pin_in_the_app(sale)
-    await world.accept(sale)
+    sale = await world.sale_pinned_in_the_app_and_accepted()
     await world.day_passes([sale])
     assert await world.money(sale) == (PRICE, CREATOR_CENTS - released_by(1), released_by(1), 0, FEE_CENTS)
 
@@ -603,7 +608,7 @@ async def test_an_operators_full_refund_after_releases_ends_the_placement_everyw
     again = await world.http["payments"].post(refund, json={"reason": "Twice"}, headers=operator)
     assert again.status_code == 409 and again.json()["code"] == "already_refunded"
     late = await world.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": "Gone"},
-                                           headers=world.auth(buyer, "BUYER"))
+                                           headers=world.auth(sale.buyer, "BUYER"))
     assert late.status_code == 409 and late.json()["code"] == "placement_ended"
     kept = len(await world.events(world.social, PlacementKept.event_type))
     await world.day_passes([sale], days=7)  # the tracker stops: no kept day, no release, no completion
@@ -617,10 +622,7 @@ async def test_an_operators_full_refund_after_releases_ends_the_placement_everyw
 
 
 async def test_a_missed_fresh_screenshot_stops_the_money_until_the_operator_decides(world):
-    creator, buyer = await world.creator_and_brand()
-    sale = await world.sell(creator, buyer)
-    await world.pin_in_the_app(sale)
-    await world.accept(sale)
+    sale = await world.sale_pinned_in_the_app_and_accepted()
     # the request's moment is random within the placement; placed on the second day here
     await world.sql(world.social, "UPDATE placements SET recheck_at = pinned_at + interval '47 hours' "
                                   "WHERE bid_id = :b RETURNING 1", b=sale.bid)

@@ -22,6 +22,23 @@ def matches(pattern: str, routing_key: str) -> bool:
     return match(pattern.split("."), routing_key.split("."))
 
 
+async def publish_in_turn(publish: Callable[[Envelope, dict[str, str]], Awaitable[None]],
+                          items: list[tuple[Envelope, dict[str, str]]]) -> list[Exception | None]:
+    """`publish_batch` for a bus that publishes one event at a time: in order; after a failure the rest are not
+    tried and get its error."""
+    outcomes: list[Exception | None] = []
+    for envelope, headers in items:
+        if outcomes and outcomes[-1] is not None:
+            outcomes.append(outcomes[-1])
+            continue
+        try:
+            await publish(envelope, headers)
+            outcomes.append(None)
+        except Exception as exc:
+            outcomes.append(exc)
+    return outcomes
+
+
 class Bus(Protocol):
     """Subscriptions are made before `start`. `publish` returns once the bus has taken the event
     (RabbitMQ: publisher confirm; in-process: every subscriber has handled or dead-lettered it)."""

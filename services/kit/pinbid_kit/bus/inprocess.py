@@ -3,7 +3,7 @@ import logging
 
 from ..envelope import Envelope
 from ..telemetry import context_of
-from .base import Handler, matches
+from .base import Handler, matches, publish_in_turn
 
 log = logging.getLogger("pinbid.bus")
 
@@ -51,17 +51,7 @@ class InProcessBus:
 
     async def publish_batch(self, items: list[tuple[Envelope, dict[str, str]]]) -> list[Exception | None]:
         """One after the other (each runs its handlers inline); after a failure the rest are not tried."""
-        outcomes: list[Exception | None] = []
-        for envelope, headers in items:
-            if outcomes and outcomes[-1] is not None:
-                outcomes.append(outcomes[-1])
-                continue
-            try:
-                await self.publish(envelope, headers)
-                outcomes.append(None)
-            except Exception as exc:
-                outcomes.append(exc)
-        return outcomes
+        return await publish_in_turn(self.publish, items)
 
     async def _deliver(self, queue: str, handler: Handler, envelope: Envelope, headers: dict[str, str]) -> None:
         for attempt in range(1, self.max_deliveries + 1):

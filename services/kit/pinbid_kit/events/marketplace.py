@@ -6,17 +6,22 @@ from .catalog import EventData, event
 from .trust import OperatorAction
 
 
-@event("marketplace.bid.placed.v1")
-class BidPlaced(EventData):
-    """A bid was accepted on a slot. `currentBidCents` is the slot's price after it, one for everyone: what the
-    leader would pay if the auction closed now (the second price). `amountCents` is the bid's own visible amount,
-    which may be above the price (absent in events written before it was added)."""
+class SlotBid(EventData):
+    """A buyer's bid on a creator's slot: what the events about one bid carry first."""
 
     bid_id: uuid.UUID
     slot_id: uuid.UUID
     slot_title: str
     creator_id: uuid.UUID
     buyer_id: uuid.UUID
+
+
+@event("marketplace.bid.placed.v1")
+class BidPlaced(SlotBid):
+    """A bid was accepted on a slot. `currentBidCents` is the slot's price after it, one for everyone: what the
+    leader would pay if the auction closed now (the second price). `amountCents` is the bid's own visible amount,
+    which may be above the price (absent in events written before it was added)."""
+
     buyer_name: str
     current_bid_cents: int
     amount_cents: int | None = None
@@ -51,27 +56,17 @@ class AuctionClosed(EventData):
 
 
 @event("marketplace.bid.approved.v1")
-class BidApproved(EventData):
+class BidApproved(SlotBid):
     """The creator approved the winning bid; the buyer is now asked to pay `finalPriceCents`."""
 
-    bid_id: uuid.UUID
-    slot_id: uuid.UUID
-    slot_title: str
-    creator_id: uuid.UUID
-    buyer_id: uuid.UUID
     final_price_cents: int
     currency: str = "USD"
 
 
 @event("marketplace.bid.rejected.v1")
-class BidRejected(EventData):
+class BidRejected(SlotBid):
     """The creator rejected the winning bid; nothing is charged."""
 
-    bid_id: uuid.UUID
-    slot_id: uuid.UUID
-    slot_title: str
-    creator_id: uuid.UUID
-    buyer_id: uuid.UUID
 
 
 @event("marketplace.slot.created.v1")

@@ -6,35 +6,38 @@ from .catalog import EventData, event
 from .trust import AccountSignal, DisputeOutcome, OperatorAction
 
 
-@event("payments.payment.requested.v1")
-class PaymentRequested(EventData):
-    """The buyer of an approved bid is asked to pay `amountCents` before `expiresAt`."""
+class BidPayment(EventData):
+    """The payment of a buyer's bid to a creator: what the events about one payment carry first."""
 
     payment_id: uuid.UUID
     bid_id: uuid.UUID
     buyer_id: uuid.UUID
     creator_id: uuid.UUID
+
+
+class PaidBid(BidPayment):
+    """A payment with its amount: the money that came in or went back."""
+
     amount_cents: int
     currency: str = "USD"
+
+
+@event("payments.payment.requested.v1")
+class PaymentRequested(PaidBid):
+    """The buyer of an approved bid is asked to pay `amountCents` before `expiresAt`."""
+
     expires_at: datetime
 
 
 @event("payments.payment.completed.v1")
-class PaymentCompleted(EventData):
+class PaymentCompleted(PaidBid):
     """The buyer paid for a bid. The creator must pin its comment by `pinDeadlineAt`, or the buyer is refunded."""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
-    amount_cents: int
-    currency: str = "USD"
     pin_deadline_at: datetime | None = None
 
 
-@event("payments.payout.paid.v1")
-class PayoutPaid(EventData):
-    """A payout reached the creator. For finance: amounts in minor units, one idempotency key per payout."""
+class PayoutFigures(EventData):
+    """A creator's payout for a period, gross to net: what the payout events about it carry first."""
 
     payout_id: uuid.UUID
     creator_id: uuid.UUID
@@ -43,21 +46,22 @@ class PayoutPaid(EventData):
     fee_cents: int
     net_cents: int
     currency: str = "USD"
+
+
+@event("payments.payout.paid.v1")
+class PayoutPaid(PayoutFigures):
+    """A payout reached the creator. For finance: amounts in minor units, one idempotency key per payout."""
+
     idempotency_key: str
 
 
 @event("payments.payment.expired.v1")
-class PaymentExpired(EventData):
+class PaymentExpired(BidPayment):
     """The pay window of an approved bid ran out unpaid."""
-
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
 
 
 @event("payments.payment.refunded.v1")
-class PaymentRefunded(EventData):
+class PaymentRefunded(PaidBid):
     """A paid bid was refunded in full (for example: not pinned within the pin deadline): the brand now has back
     everything it paid. `amountCents` is what the brand paid; `refundCents` is what this refund gave back, which
     is less when a partial refund (`payments.payment.partially_refunded.v1`) gave back part of it before: add
@@ -65,12 +69,6 @@ class PaymentRefunded(EventData):
     `owedCents` was already paid out and is now owed by the creator. Minor units. (The three were added after the
     first release of v1: absent only on events recorded before it.)"""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
-    amount_cents: int
-    currency: str = "USD"
     reason: str
     refund_cents: int | None = None
     recovered_cents: int | None = None
@@ -78,22 +76,16 @@ class PaymentRefunded(EventData):
 
 
 @event("payments.payment.paid_after_expiry.v1")
-class PaymentPaidAfterExpiry(EventData):
+class PaymentPaidAfterExpiry(PaidBid):
     """The buyer's money arrived after the pay window had closed (the bid is EXPIRED): it was taken and is given
     back at once (`payments.payment.refunded.v1` with reason `paid_after_expiry` follows in the same transaction).
     No `payments.payment.completed.v1` precedes it; for finance this is the money coming in. Minor units."""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
-    amount_cents: int
-    currency: str = "USD"
     paid_at: datetime
 
 
 @event("payments.earning.released.v1")
-class EarningReleased(EventData):
+class EarningReleased(BidPayment):
     """Part of a creator's share of a paid bid was released: it moved from pending to the creator's available
     balance (ledger `earnings_released`) and will be paid out. One per release; `idempotencyKey`
     (`release-<paymentId>-<stage>`) names it everywhere. `kind` says what released it: PIN (the quarter when the
@@ -104,10 +96,6 @@ class EarningReleased(EventData):
     creator's `netCents`; `feeCents` is the platform's fee on this part (already kept by the platform at payment);
     `releasedCents` is the total released of this bid after this one. Minor units."""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
     kind: Literal["PIN", "ACCEPTED", "DAY", "COMPLETED", "DISPUTE_CONTINUE"]
     stage: int
     amount_cents: int
@@ -121,16 +109,9 @@ class EarningReleased(EventData):
 
 
 @event("payments.payout.created.v1")
-class PayoutCreated(EventData):
+class PayoutCreated(PayoutFigures):
     """A payout was created for a creator and period. For finance: minor units, one idempotency key."""
 
-    payout_id: uuid.UUID
-    creator_id: uuid.UUID
-    period: str
-    gross_cents: int
-    fee_cents: int
-    net_cents: int
-    currency: str = "USD"
     method: str
     idempotency_key: str
 
@@ -161,26 +142,18 @@ class PayoutAccountChanged(EventData):
 
 
 @event("payments.payment.failed.v1")
-class PaymentFailed(EventData):
+class PaymentFailed(BidPayment):
     """An attempt to pay for a bid failed (for example a declined card). The request stays open: the
     buyer may try again until it expires."""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
     reason: str
 
 
 @event("payments.payment.partially_refunded.v1")
-class PaymentPartiallyRefunded(EventData):
+class PaymentPartiallyRefunded(BidPayment):
     """Part of a paid bid went back to the buyer: the share of a placement not earned because the comment was
     unpinned, hidden or deleted early (`reason`). `refundCents` of `amountCents` were refunded."""
 
-    payment_id: uuid.UUID
-    bid_id: uuid.UUID
-    buyer_id: uuid.UUID
-    creator_id: uuid.UUID
     amount_cents: int
     refund_cents: int
     currency: str = "USD"

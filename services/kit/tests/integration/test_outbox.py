@@ -4,6 +4,7 @@ import uuid
 import pytest
 from pinbid_kit import outbox
 from pinbid_kit.bus import InProcessBus
+from pinbid_kit.bus.base import publish_in_turn
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outbox import OutboxRelay
@@ -31,14 +32,7 @@ class RecordingBus:
         self.published.append(envelope)
 
     async def publish_batch(self, items):
-        outcomes = []
-        for envelope, headers in items:
-            try:
-                await self.publish(envelope, headers)
-                outcomes.append(None)
-            except Exception as exc:
-                outcomes.append(exc)
-        return outcomes
+        return await publish_in_turn(self.publish, items)
 
     async def ping(self) -> bool:
         return not self.down

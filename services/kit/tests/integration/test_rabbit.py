@@ -35,6 +35,20 @@ def revoked() -> Envelope:
     return Envelope(type=data.event_type, source="test", data=data.payload())
 
 
+class Collected:
+    """A subscriber that keeps the ids of the events it is handed, in order, and says when `expected` have come."""
+
+    def __init__(self, expected: int):
+        self.expected = expected
+        self.ids: list[uuid.UUID] = []
+        self.all_in = asyncio.Event()
+
+    async def handler(self, envelope: Envelope, headers: dict) -> None:
+        self.ids.append(envelope.id)
+        if len(self.ids) == self.expected:
+            self.all_in.set()
+
+
 async def test_events_reach_the_queue_bound_to_each_of_its_types(amqp_url, queue_name):
     bus = RabbitBus(amqp_url)
     got: list[tuple[str, str]] = []
@@ -111,25 +125,18 @@ async def test_relay_over_rabbitmq_loses_nothing_across_an_outage(amqp_url, queu
         await s.execute(text("UPDATE outbox SET next_attempt_at = now()"))
 
     bus = RabbitBus(amqp_url)
-    received: list[uuid.UUID] = []
-    all_in = asyncio.Event()
-
-    async def handler(envelope, headers):
-        received.append(envelope.id)
-        if len(received) == 50:
-            all_in.set()
-
-    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    received = Collected(50)
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], received.handler)
     await bus.start()
     try:
         relay = OutboxRelay(db, bus)
         while await relay.relay_once():
             pass
-        await asyncio.wait_for(all_in.wait(), timeout=15)
+        await asyncio.wait_for(received.all_in.wait(), timeout=15)
     finally:
         await bus.stop()
         await db.dispose()
-    assert sorted(received) == sorted(ids)
+    assert sorted(received.ids) == sorted(ids)
 
 
 async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others_events(amqp_url):
@@ -164,23 +171,16 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
 
 async def test_a_batch_is_published_at_once_and_arrives_in_order(amqp_url, queue_name):
     bus = RabbitBus(amqp_url, prefetch=1)  # one at a time: the queue's order is the order handled
-    got: list[uuid.UUID] = []
-    done = asyncio.Event()
-
-    async def handler(envelope, headers):
-        got.append(envelope.id)
-        if len(got) == 50:
-            done.set()
-
-    bus.subscribe(queue_name, ["identity.user.updated.v1"], handler)
+    got = Collected(50)
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], got.handler)
     await bus.start()
     batch = [updated() for _ in range(50)]
     try:
         assert await bus.publish_batch([(e, {}) for e in batch]) == [None] * 50  # every one confirmed
-        await asyncio.wait_for(done.wait(), timeout=20)
+        await asyncio.wait_for(got.all_in.wait(), timeout=20)
     finally:
         await bus.stop()
-    assert got == [e.id for e in batch]
+    assert got.ids == [e.id for e in batch]
 
 
 async def test_a_backlog_is_handled_a_few_at_a_time_not_all_at_once(amqp_url, queue_name):

@@ -44,6 +44,19 @@ async def outbox_count(world) -> int:
         return await conn.scalar(text("SELECT count(*) FROM outbox"))
 
 
+async def led_by_an_automatic_bid(world, leader: str, amounts: tuple[int, int, int]):
+    """(creator, slot, honest, leader): a creator's slot with an honest brand's bid and, above it, the `leader`
+    brand's automatic one; `amounts`: the honest bid, the leader's and the leader's maximum."""
+    creator, posts = await world.creator(posts=1)
+    honest, automatic = await world.buyer("Honest"), await world.buyer(leader)
+    slot = await world.slot(creator, posts[0], minBid=10)
+    honest_bid, leader_bid, leader_maximum = amounts
+    assert (await world.bid(honest, slot["id"], honest_bid)).status_code == 201
+    assert (await world.bid(automatic, slot["id"], leader_bid, autoBidEnabled=True,
+                            maxAutoBid=leader_maximum)).status_code == 201
+    return creator, slot, honest, automatic
+
+
 async def test_a_standing_automatic_bid_placed_before_the_tie_is_withdrawn_and_the_honest_leader_pays_less(world):
     creator, posts = await world.creator(posts=3)
     associate, honest, other = await world.buyer("Second"), await world.buyer("Honest"), await world.buyer("Other")
@@ -93,11 +106,7 @@ async def test_a_standing_automatic_bid_placed_before_the_tie_is_withdrawn_and_t
 
 
 async def test_the_tie_delivered_twice_or_seen_again_withdraws_once_and_tells_once(world):
-    creator, posts = await world.creator(posts=1)
-    associate, honest = await world.buyer("Second"), await world.buyer("Honest")
-    slot = await world.slot(creator, posts[0], minBid=10)
-    assert (await world.bid(honest, slot["id"], 150)).status_code == 201
-    assert (await world.bid(associate, slot["id"], 151, autoBidEnabled=True, maxAutoBid=300)).status_code == 201
+    creator, slot, honest, associate = await led_by_an_automatic_bid(world, "Second", (150, 151, 300))
     await world.deliver(tie(s.SocialAccountSignal, creator, "INSTAGRAM_ACCOUNT", "ig-777"))
     envelope = await world.deliver(tie(s.SocialAccountSignal, associate, "INSTAGRAM_ACCOUNT", "ig-777"))
     after = await bids_of(world, slot["id"])
@@ -115,11 +124,7 @@ async def test_the_tie_delivered_twice_or_seen_again_withdraws_once_and_tells_on
 
 
 async def test_a_signal_of_one_role_or_a_soft_one_withdraws_nothing(world):
-    creator, posts = await world.creator(posts=1)
-    brand, honest = await world.buyer("Brand"), await world.buyer("Honest")
-    slot = await world.slot(creator, posts[0], minBid=10)
-    assert (await world.bid(honest, slot["id"], 50)).status_code == 201
-    assert (await world.bid(brand, slot["id"], 60, autoBidEnabled=True, maxAutoBid=90)).status_code == 201
+    creator, slot, honest, brand = await led_by_an_automatic_bid(world, "Brand", (50, 60, 90))
     for kind, value in (("CARD", "fp_1"), ("PAYOUT_ACCOUNT", "PAYPAL:x@y.test"), ("DEVICE", "d" * 20),
                         ("ADDRESS", "10.0.0.1"), ("NAME", "Maya Rossi")):
         for user in (creator, brand):

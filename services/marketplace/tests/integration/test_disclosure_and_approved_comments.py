@@ -2,13 +2,8 @@
 otherwise), a new text is posted with the disclosure in front, and the exact text the creator approves is kept with
 the bid and announced (CommentApproved), again whenever a changed comment is approved anew."""
 
-from sqlalchemy import text
-
-
-async def approved_events(world) -> list[dict]:
-    async with world.service.db.transaction() as session:
-        return list(await session.scalars(text(
-            "SELECT envelope->'data' FROM outbox WHERE type = 'marketplace.bid.comment_approved.v1' ORDER BY seq")))
+from pinbid_kit.events import marketplace as m
+from pinbid_testing import outbox_events
 
 
 async def test_an_existing_comment_without_a_disclosure_at_its_start_is_refused_with_how_to_fix_it(world):
@@ -52,7 +47,7 @@ async def test_approving_the_bid_approves_its_comment_with_the_disclosure_first(
     assert decided.status_code == 200, decided.text
     body = decided.json()
     assert body["approvedComment"] == "Ad · Nova Inc: Love this reel" and body["commentApprovedAt"]
-    [event] = await approved_events(world)
+    [event] = await outbox_events(world.service.db, m.CommentApproved.event_type)
     assert (event["bidId"], event["text"], event["commentId"]) == (bid["id"], "Ad · Nova Inc: Love this reel", None)
 
 
@@ -70,8 +65,8 @@ async def test_a_comment_changed_after_approval_waits_for_its_own_approval(world
     assert approved.status_code == 200 and approved.json()["approvedComment"] == "Ad · Nova Inc: Second words"
     again = await world.http.post(f"/influencer/approvals/{bid['id']}/comment", headers=creator)
     assert again.status_code == 200
-    assert [e["text"] for e in await approved_events(world)] == ["Ad · Nova Inc: First words",
-                                                                 "Ad · Nova Inc: Second words"]
+    approvals = await outbox_events(world.service.db, m.CommentApproved.event_type)
+    assert [e["text"] for e in approvals] == ["Ad · Nova Inc: First words", "Ad · Nova Inc: Second words"]
     other = await world.creator(name="Other")
     assert (await world.http.post(f"/influencer/approvals/{bid['id']}/comment",
                                   headers=other[0])).status_code == 404

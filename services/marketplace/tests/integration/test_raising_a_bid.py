@@ -1,12 +1,7 @@
 """Raising a bid keeps what the buyer chose: the comment it names (or had) and the maximum they entered."""
 
-from sqlalchemy import text
-
-
-async def comment_events(world) -> list[dict]:
-    async with world.service.db.transaction() as session:
-        return list(await session.scalars(text(
-            "SELECT envelope->'data' FROM outbox WHERE type = 'marketplace.bid.comment_changed.v1' ORDER BY seq")))
+from pinbid_kit.events import marketplace as m
+from pinbid_testing import outbox_events
 
 
 async def test_a_raise_that_names_a_previous_comment_keeps_it_to_the_approvals_card(world):
@@ -30,7 +25,7 @@ async def test_a_raise_that_names_a_previous_comment_keeps_it_to_the_approvals_c
     card = (await world.http.get("/influencer/approvals", headers=creator)).json()[0]
     # the creator sees the named comment once social read it on the post, never the client's claim
     assert (card["comment"], card["commentId"], card["commentUsername"]) == (None, "c-17", None)
-    changes = await comment_events(world)
+    changes = await outbox_events(world.service.db, m.BidCommentChanged.event_type)
     assert [(c["commentId"], c["commentText"]) for c in changes] == [
         (None, "Love this reel #ad"), ("c-17", "#ad Our summer drop is here")]
 
@@ -48,7 +43,7 @@ async def test_a_raise_that_names_no_comment_keeps_the_one_the_bid_had(world):
     assert (raised.json()["comment"], raised.json()["commentId"]) == ("Ad · @nova: Hi from Nova", "c-9")
     changed = await world.http.put(f"/buyer/bids/{back.json()['id']}", json={"amount": 50}, headers=brand)
     assert changed.status_code == 200 and changed.json()["comment"] == "Ad · @nova: Hi from Nova"
-    assert len(await comment_events(world)) == 1
+    assert len(await outbox_events(world.service.db, m.BidCommentChanged.event_type)) == 1
 
 
 async def test_the_text_of_a_previous_comment_needs_its_id_and_changes_nothing_alone(world):

@@ -4,7 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import stripe
 
-from ..ports import CheckoutOrder, OpenedCheckout, ProviderError
+from ..ports import CheckoutOrder, OpenedCheckout
+from .stripe_refusals import refused_as_provider_error
 
 # Stripe accepts a Checkout Session expiry between 30 minutes and 24 hours from now.
 SHORTEST = timedelta(minutes=30, seconds=30)
@@ -43,22 +44,18 @@ class StripeCheckout:
         }
         if order.customer_email:
             params["customer_email"] = order.customer_email
-        try:
+        with refused_as_provider_error("checkout session"):
             session = await self.client.v1.checkout.sessions.create_async(
                 params=params, options={"idempotency_key": order.idempotency_key})
-        except stripe.StripeError as exc:
-            raise ProviderError(f"Stripe refused the checkout session: {exc.user_message or exc}") from exc
         return OpenedCheckout(session.id, session.url, datetime.fromtimestamp(session.expires_at, UTC))
 
     async def refund(self, payment_intent: str, idempotency_key: str, *, amount_cents: int | None = None) -> str:
         params: dict = {"payment_intent": payment_intent, "reason": "requested_by_customer"}
         if amount_cents is not None:
             params["amount"] = amount_cents  # part of the charge, in the smallest currency unit
-        try:
+        with refused_as_provider_error("refund"):
             refund = await self.client.v1.refunds.create_async(params=params,
                                                                options={"idempotency_key": idempotency_key})
-        except stripe.StripeError as exc:
-            raise ProviderError(f"Stripe refused the refund: {exc.user_message or exc}") from exc
         return refund.id
 
 

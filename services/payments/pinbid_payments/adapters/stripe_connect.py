@@ -3,6 +3,7 @@
 import stripe
 
 from ..ports import PayoutOrder, PayoutResult, ProviderError
+from .stripe_refusals import refused_as_provider_error
 
 
 class StripeConnect:
@@ -14,20 +15,16 @@ class StripeConnect:
                   "capabilities": {"transfers": {"requested": True}}}
         if email:
             params["email"] = email
-        try:
+        with refused_as_provider_error("account"):
             account = await self.client.v1.accounts.create_async(params=params,
                                                                  options={"idempotency_key": idempotency_key})
-        except stripe.StripeError as exc:
-            raise ProviderError(f"Stripe refused the account: {exc.user_message or exc}") from exc
         return account.id
 
     async def onboarding_link(self, account_id: str, refresh_url: str, return_url: str) -> str:
-        try:
+        with refused_as_provider_error("onboarding link"):
             link = await self.client.v1.account_links.create_async(params={
                 "account": account_id, "refresh_url": refresh_url, "return_url": return_url,
                 "type": "account_onboarding"})
-        except stripe.StripeError as exc:
-            raise ProviderError(f"Stripe refused the onboarding link: {exc.user_message or exc}") from exc
         return link.url
 
     async def send(self, order: PayoutOrder) -> PayoutResult:

@@ -33,6 +33,11 @@ async def serving(app: FastAPI):
         await task
 
 
+def metadata_of(form: dict[str, str]) -> dict[str, str]:
+    """The `metadata[...]` fields of a Stripe form, as the object Stripe answers with."""
+    return {k[9:-1]: v for k, v in form.items() if k.startswith("metadata[")}
+
+
 def stripe_fake() -> tuple[FastAPI, list[dict]]:
     """Stripe's form-encoded API: replays the first answer for a reused Idempotency-Key, as Stripe does."""
     app = FastAPI()
@@ -52,6 +57,9 @@ def stripe_fake() -> tuple[FastAPI, list[dict]]:
             status, body = answers.setdefault(key, (status, body))
         return JSONResponse(body, status_code=status)
 
+    def invalid_request(key: str | None, code: str, message: str, **more: str) -> JSONResponse:
+        return answer(key, 400, {"error": {"type": "invalid_request_error", "code": code, **more, "message": message}})
+
     @app.post("/v1/checkout/sessions")
     async def sessions(request: Request):
         form, key = await record(request)
@@ -63,7 +71,7 @@ def stripe_fake() -> tuple[FastAPI, list[dict]]:
             "client_reference_id": form.get("client_reference_id"), "created": int(time.time()),
             "currency": form["line_items[0][price_data][currency]"], "customer": None,
             "customer_email": form.get("customer_email"), "expires_at": int(form["expires_at"]),
-            "livemode": False, "metadata": {k[9:-1]: v for k, v in form.items() if k.startswith("metadata[")},
+            "livemode": False, "metadata": metadata_of(form),
             "mode": form["mode"], "payment_intent": None, "payment_status": "unpaid", "status": "open",
             "url": f"https://checkout.stripe.com/c/pay/{session_id}#fidkdWxOYHwnPyd1blpxYHZxWjA0"})
 
@@ -71,9 +79,8 @@ def stripe_fake() -> tuple[FastAPI, list[dict]]:
     async def refunds(request: Request):
         form, key = await record(request)
         if form["payment_intent"] == "pi_unknown":
-            return answer(key, 400, {"error": {"type": "invalid_request_error", "code": "resource_missing",
-                                               "param": "payment_intent",
-                                               "message": "No such payment_intent: 'pi_unknown'"}})
+            return invalid_request(key, "resource_missing", "No such payment_intent: 'pi_unknown'",
+                                   param="payment_intent")
         amount = int(form.get("amount", 10_000))
         return answer(key, 200, {"id": f"re_{uuid.uuid4().hex[:24]}", "object": "refund", "amount": amount,
                                  "charge": "ch_3MmlLrLkdIwHu7ix0snN0B15", "currency": "usd",
@@ -99,12 +106,11 @@ def stripe_fake() -> tuple[FastAPI, list[dict]]:
     async def transfers(request: Request):
         form, key = await record(request)
         if form["destination"] == "acct_closed":
-            return answer(key, 400, {"error": {"type": "invalid_request_error", "code": "account_invalid",
-                                               "message": "The destination account is closed."}})
+            return invalid_request(key, "account_invalid", "The destination account is closed.")
         return answer(key, 200, {"id": f"tr_{uuid.uuid4().hex[:24]}", "object": "transfer",
                                  "amount": int(form["amount"]), "currency": form["currency"],
                                  "destination": form["destination"], "transfer_group": form.get("transfer_group"),
-                                 "metadata": {k[9:-1]: v for k, v in form.items() if k.startswith("metadata[")},
+                                 "metadata": metadata_of(form),
                                  "reversed": False, "created": int(time.time()), "livemode": False})
 
     return app, calls

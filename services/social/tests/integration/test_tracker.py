@@ -55,13 +55,18 @@ async def unpin(social, post, comment_id) -> None:
     await sandbox.unpin(social.service.state["pins"].box.open(session), MediaRef(post["id"], ""), comment_id)
 
 
-async def test_an_unpin_is_judged_on_the_second_reading_in_a_row_and_once(social, pinned):
-    creator, bids = pinned
+async def unpinned_and_read_an_hour_later(social, pinned) -> tuple[uuid.UUID, str, RunReport]:
+    """The first placement's comment unpinned, and the tracker's reading an hour later: (bid, comment, report)."""
+    _, bids = pinned
     bid_id, post, comment_id = bids[0]
     await unpin(social, post, comment_id)
     social.clock.advance(hours=1)
+    return bid_id, comment_id, await social.service.state["tracker"].run_once()
+
+
+async def test_an_unpin_is_judged_on_the_second_reading_in_a_row_and_once(social, pinned):
+    bid_id, _, first = await unpinned_and_read_an_hour_later(social, pinned)
     tracker = social.service.state["tracker"]
-    first = await tracker.run_once()
     assert (first.suspect, first.unpinned) == (1, 0)  # one bad reading judges nothing: checked again soon
     assert await social.events(CommentUnpinned.event_type) == []
     assert (await social.sql("SELECT status, misses FROM placements WHERE bid_id = :b", b=bid_id)) == [("PINNED", 1)]
@@ -77,12 +82,9 @@ async def test_an_unpin_is_judged_on_the_second_reading_in_a_row_and_once(social
 
 
 async def test_a_comment_back_in_place_at_the_second_reading_is_not_judged(social, pinned):
-    _, bids = pinned
-    bid_id, post, comment_id = bids[0]
-    await unpin(social, post, comment_id)
-    social.clock.advance(hours=1)
+    bid_id, comment_id, first = await unpinned_and_read_an_hour_later(social, pinned)
+    assert first.suspect == 1
     tracker = social.service.state["tracker"]
-    assert (await tracker.run_once()).suspect == 1
     await social.sql("UPDATE sandbox_comments SET pinned_at = now() WHERE id = :c RETURNING 1", c=comment_id)
     social.clock.advance(minutes=11)
     assert (await tracker.run_once()).unpinned == 0
