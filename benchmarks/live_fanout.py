@@ -127,9 +127,12 @@ async def open_streams(port: int, request: bytes, count: int, tally: Tally | Non
 
     async def one() -> Reader:
         async with gate:
-            transport, reader = await loop.create_connection(lambda: Reader(request, tally), "127.0.0.1", port)
-            if stalled:  # a small receive window, so the gateway's writes back up quickly
-                transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock = socket.socket()
+            if stalled:  # before connecting, so the window is small from the start and the gateway's writes back up
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.setblocking(False)
+            await loop.sock_connect(sock, ("127.0.0.1", port))
+            transport, reader = await loop.create_connection(lambda: Reader(request, tally), sock=sock)
             await asyncio.wait_for(reader.ready, timeout=120)
             if stalled:
                 transport.pause_reading()  # and it never reads again (until it is counted)
@@ -146,7 +149,7 @@ def close_all(readers: list[Reader]) -> None:
 
 async def open_stream_count(port: int) -> int | None:
     """The gateway's own count of open streams (`pinbid_live_streams`), or None from a gateway without it."""
-    async with httpx.AsyncClient() as http:
+    async with httpx.AsyncClient(timeout=60) as http:
         text = (await http.get(f"http://127.0.0.1:{port}/metrics")).text
     found = re.search(r"^pinbid_live_streams(?:\{[^}]*\})? (\S+)$", text, re.MULTILINE)
     return None if found is None else int(float(found[1]))
@@ -241,17 +244,21 @@ async def stalled_readers(bus: RabbitBus, run: Run, args: argparse.Namespace, sl
     side_tally = Tally(args.stalled)
     reading = await open_streams(run.port, request, args.stalled, side_tally)
     stalled = await open_streams(run.port, request, args.stalled, None, stalled=True)
-    burst = Burst(side, per_round=50)
+    # the kernel holds up to 4 MiB for a stalled reader (the gateway's send buffer grows to tcp_wmem's maximum), some
+    # 22,000 updates, before the gateway's own writes back up and its queue fills
+    burst = Burst(side, per_round=max(1, 30_000 // args.updates))
     each, last = await fan_out(bus, run, slot, tally, args.updates, 1000, burst)
     print(f"[{run.label}] " + figures(f"the same, while {args.stalled} streams stall and {burst.sent} updates "
                                       f"go to them", each, last, args.clients * args.updates))
+    still_open = await open_stream_count(run.port)
     for reader in stalled:
         assert reader.transport is not None
         reader.transport.resume_reading()  # what is left in its socket, then the end if the gateway cut it loose
     done, _ = await asyncio.wait([r.closed for r in stalled], timeout=30)
     got_all = sum(1 for n in range(1, burst.sent + 1) if len(side_tally.arrivals.get(n, [])) == args.stalled)
-    print(f"[{run.label}] stalled readers cut loose: {len(done)} of {args.stalled}; the {args.stalled} reading "
-          f"beside them got {got_all} of {burst.sent} updates each", flush=True)
+    print(f"[{run.label}] stalled readers cut loose: {len(done)} of {args.stalled} (streams the gateway held "
+          f"then: {still_open if still_open is not None else 'n/a'} of {args.clients + 2 * args.stalled}); the "
+          f"{args.stalled} reading beside them got {got_all} of {burst.sent} updates each", flush=True)
     close_all(reading + stalled)
 
 
@@ -334,7 +341,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=10_000)
     parser.add_argument("--updates", type=int, default=20)
-    parser.add_argument("--stalled", type=int, default=100, help="stalled readers beside as many reading; 0: none")
+    parser.add_argument("--stalled", type=int, default=5, help="stalled readers beside as many reading; 0: none")
     parser.add_argument("--churn", type=int, default=10_000, help="streams opened and dropped at once; 0: none")
     parser.add_argument("--before", metavar="REF", help="first the same on the gateway code of this git ref")
     parser.add_argument("--profile", action="store_true", help="py-spy on the gateway during the fan-out")
