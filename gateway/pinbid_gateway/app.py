@@ -109,7 +109,8 @@ class Gateway:
         app = create_app(SERVICE, routers=[under_base, api.side], checks=self.ready_checks, state=state,
                          description="The public /api of Pinbid.", operator_routes=settings.operator_port is None,
                          compress=False)
-        # innermost of the middleware (the last of the list), so that every other one applies to it
+        # innermost of the middleware (the last of the list), so that every other one applies to them: the proxy,
+        # then the live stream (both plain ASGI, below FastAPI's routing)
         app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
                                               upstreams=self.upstreams, verifier=self.verifier))
         app.user_middleware.append(Middleware(LiveStreams, path=f"{settings.api_base}/events/stream", hub=self.hub,
