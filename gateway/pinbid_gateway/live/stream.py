@@ -29,8 +29,6 @@ HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-cont
            (b"x-accel-buffering", b"no"), (b"connection", b"keep-alive")]
 READY = b"event: ready\ndata: {}\n\n"
 PING = b": ping\n\n"
-# ended without an `end` event: the reader left, or is cut loose and reconnects
-SILENT_ENDS = ("too_slow", "gone")
 
 
 def watched_slots(slots: str | None) -> frozenset[uuid.UUID]:
@@ -76,45 +74,48 @@ class LiveStreams:
 
 class Stream:
     """One open stream's writing. A reader that stopped reading fills its socket, and the server's `send` then
-    waits for it for ever: a stream that has ended while its `send` waits is cut (its task's `send` cancelled, the
-    response left unfinished, so the server closes the connection, logging "ASGI callable returned without
-    completing response"), at once when it was too slow, else after one heartbeat interval (time to send `end`)."""
+    waits for it for ever: so once the stream has ended, it has a deadline (at once when it was too slow, else one
+    heartbeat interval, time to send `end`); past it, whatever it waits for is cancelled and the response left
+    unfinished, so the server closes the connection (logging "ASGI callable returned without completing
+    response")."""
 
     def __init__(self, connection: Connection, send: Send, expires_at: float, heartbeat_seconds: float) -> None:
         self.connection, self.send, self.heartbeat_seconds = connection, send, heartbeat_seconds
+        self.expires_at = expires_at
         self.loop = asyncio.get_running_loop()
-        self.task = asyncio.current_task()
-        self.sending = self.cut = False
-        self.timers = [self.loop.call_later(max(0.0, expires_at - time.time()), connection.end, "expired"),
-                       self.loop.call_later(heartbeat_seconds, self._ping)]
-        connection.on_end = self._ended
+        self.deadline: asyncio.Timeout | None = None
+        self.timers: list[asyncio.TimerHandle] = []
 
     async def run(self, receive: Receive) -> None:
         leaving = self.loop.create_task(self._until_gone(receive))
         try:
-            await self.send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-            await self._write(READY)
-            while (frames := await self.connection.next()) is not None:
-                await self._write(frames[0] if len(frames) == 1 else b"".join(frames))
-            if self.connection.ended not in SILENT_ENDS:
-                await self._write(f"event: end\ndata: {json.dumps({'reason': self.connection.ended})}\n\n".encode())
-            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
-        except asyncio.CancelledError:
-            if not self.cut or self.task is None or self.task.cancelling() > 1:
-                raise  # not (only) ours: the server is shutting down
-            self.task.uncancel()
+            async with asyncio.timeout(None) as self.deadline:
+                self.timers = [self.loop.call_later(max(0.0, self.expires_at - time.time()), self.connection.end,
+                                                    "expired"),
+                               self.loop.call_later(self.heartbeat_seconds, self._ping)]
+                self.connection.on_end = self._ended
+                await self._stream()
+        except TimeoutError:
             log.info("live: cut loose a stream that ended (%s) while its reader was not reading", self.connection.ended)
         finally:
+            self.connection.on_end = None
             leaving.cancel()
             for timer in self.timers:
                 timer.cancel()
 
+    async def _stream(self) -> None:
+        await self.send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        await self._write(READY)
+        while (frames := await self.connection.next()) is not None:
+            await self._write(frames[0] if len(frames) == 1 else b"".join(frames))
+        if self.connection.ended == "too_slow":
+            return  # cut loose: left unfinished, so the server closes the connection
+        if self.connection.ended != "gone":
+            await self._write(f"event: end\ndata: {json.dumps({'reason': self.connection.ended})}\n\n".encode())
+        await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+
     async def _write(self, body: bytes) -> None:
-        self.sending = True
-        try:
-            await self.send({"type": "http.response.body", "body": body, "more_body": True})
-        finally:
-            self.sending = False
+        await self.send({"type": "http.response.body", "body": body, "more_body": True})
 
     async def _until_gone(self, receive: Receive) -> None:
         while (await receive())["type"] != "http.disconnect":
@@ -126,10 +127,5 @@ class Stream:
         self.timers[1] = self.loop.call_later(self.heartbeat_seconds, self._ping)
 
     def _ended(self, reason: str) -> None:
-        grace = 0.0 if reason == "too_slow" else self.heartbeat_seconds
-        self.timers.append(self.loop.call_later(grace, self._cut_if_stuck))
-
-    def _cut_if_stuck(self) -> None:
-        if self.sending and self.task is not None and not self.cut:
-            self.cut = True
-            self.task.cancel()
+        assert self.deadline is not None
+        self.deadline.reschedule(self.loop.time() + (0.0 if reason == "too_slow" else self.heartbeat_seconds))
