@@ -203,8 +203,8 @@ class Burst:
 
 def figures(label: str, each: list[float], last: list[float], expected: int) -> str:
     return (f"{label}: each stream p50 {percentile(each, 50):.0f} ms, p99 {percentile(each, 99):.0f} ms; "
-            f"the last stream of each update p50 {percentile(last, 50):.0f} ms, max {max(last):.0f} ms; "
-            f"{len(each)} of {expected} deliveries arrived")
+            f"the last stream of each update p50 {percentile(last, 50):.0f} ms, max {max(last):.0f} ms "
+            f"(in order: {' '.join(f'{ms:.0f}' for ms in last)}); {len(each)} of {expected} deliveries arrived")
 
 
 async def measure(run: Run, args: argparse.Namespace) -> None:
