@@ -20,7 +20,6 @@ from pinbid_kit.tokens import TokenVerifier
 from pinbid_kit.web_rules import web_rules
 
 from . import dashboards, post_page, site_files
-from .live import Hub, open_stream
 from .proxy import call
 from .schemas import BuyerDashboard, InfluencerDashboard
 from .settings import GatewaySettings
@@ -33,7 +32,6 @@ POST_PAGE_WAIT_SECONDS = 3.0
 
 SettingsDep = Annotated[GatewaySettings, Depends(from_state("settings"))]
 UpstreamsDep = Annotated[Upstreams, Depends(from_state("upstreams"))]
-HubDep = Annotated[Hub, Depends(from_state("hub"))]
 VerifierDep = Annotated[TokenVerifier, Depends(from_state("verifier"))]
 WebRootDep = Annotated[Path, Depends(from_state("web_root"))]
 
@@ -59,10 +57,10 @@ async def buyer_dashboard(request: Request, _: Buyer, upstreams: UpstreamsDep):
     "description": "Server-Sent Events: `ready`, then `slot`, `bid` and `notification` as they happen, a "
                    "`: ping` comment every 15 s, and `end` when the token expires or is revoked.",
     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
-async def events_stream(request: Request, hub: HubDep, verifier: VerifierDep, settings: SettingsDep,
-                        slots: str | None = Query(
+async def events_stream(slots: str | None = Query(
         default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
-    return open_stream(request, hub, verifier, slots, settings.live_heartbeat_seconds)
+    """Documents the stream: `live.LiveStreams` answers it before FastAPI's routing (one coroutine per stream)."""
+    raise NotFound("Not found.")
 
 
 side = APIRouter(include_in_schema=False)

@@ -23,7 +23,7 @@ from . import SERVICE, api
 from .clients import trust_proxies
 from .limits import BodySizeLimit
 from .live import PATTERNS as LIVE_PATTERNS
-from .live import Hub
+from .live import Hub, LiveStreams
 from .proxy import ApiProxy
 from .routing import UPLOAD_PREFIXES
 from .settings import GatewaySettings
@@ -109,9 +109,13 @@ class Gateway:
         app = create_app(SERVICE, routers=[under_base, api.side], checks=self.ready_checks, state=state,
                          description="The public /api of Pinbid.", operator_routes=settings.operator_port is None,
                          compress=False)
-        # innermost of the middleware (the last of the list), so that every other one applies to it
+        # innermost of the middleware (the last of the list), so that every other one applies to them: the proxy,
+        # then the live stream (both plain ASGI, below FastAPI's routing)
         app.user_middleware.append(Middleware(ApiProxy, api_base=settings.api_base, own_paths=own_paths,
                                               upstreams=self.upstreams, verifier=self.verifier))
+        app.user_middleware.append(Middleware(LiveStreams, path=f"{settings.api_base}/events/stream", hub=self.hub,
+                                              verifier=self.verifier,
+                                              heartbeat_seconds=settings.live_heartbeat_seconds))
         app.include_router(api.web)  # last: its catch-all answers every path no other route took
         app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
                            upload_max_bytes=settings.upload_max_body_bytes,

@@ -2,7 +2,8 @@
 
 `ApiProxy` does it as plain ASGI, below FastAPI's routing: it sits inside the kit's middleware (security headers,
 path guard, request id, metrics) and the gateway's body limit, which apply to it as to every request, and takes
-every /api path but the gateway's own routes (health, dashboards, the live stream), which go on to FastAPI."""
+every /api path but the gateway's own routes (health, dashboards, the live stream), which go on to FastAPI (the
+live stream through `live.LiveStreams` first)."""
 
 from types import SimpleNamespace
 

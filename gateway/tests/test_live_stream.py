@@ -218,11 +218,8 @@ async def test_the_stream_is_neither_compressed_nor_cached_nor_buffered(served):
             await response.aclose()
 
 
-async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(served):
-    url, _, gateway = served
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        token, _ = await session(http, "BUYER")
-    slot, creator = uuid.uuid4(), uuid.uuid4()
+async def stalled_stream(url: str, token: str, slot: uuid.UUID) -> asyncio.StreamWriter:
+    """A stream whose reader, once the answer has begun, never reads again (a small window, so it fills soon)."""
     host, port = url.removeprefix("http://").split(":")
     stalled = socket.socket()
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting: a small window
@@ -230,10 +227,18 @@ async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(
     reader, writer = await asyncio.open_connection(sock=stalled)
     writer.write(f"GET /api/events/stream?slots={slot} HTTP/1.1\r\nHost: {host}\r\n"
                  f"Authorization: Bearer {token}\r\n\r\n".encode())
-    try:
-        assert (await asyncio.wait_for(reader.readline(), timeout=10)).startswith(b"HTTP/1.1 200")
-        writer.transport.pause_reading()  # and then it never reads again
+    assert (await asyncio.wait_for(reader.readline(), timeout=10)).startswith(b"HTTP/1.1 200")
+    writer.transport.pause_reading()
+    return writer
 
+
+async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(served):
+    url, _, gateway = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http)
+    slot, creator = uuid.uuid4(), uuid.uuid4()
+    writer = await stalled_stream(url, token, slot)
+    try:
         async def cut_off() -> bool:
             # fewer than the queue holds at a time, so only a full socket makes the stream fall behind
             for n in range(QUEUE_SIZE // 2):
@@ -245,6 +250,59 @@ async def test_a_reader_that_stops_reading_is_cut_off_though_its_socket_is_full(
         writer.close()
 
 
+async def test_a_stalled_reader_is_cut_loose_alone_while_a_reader_beside_it_gets_every_update(served):
+    url, _, gateway = served
+    slot, creator = uuid.uuid4(), uuid.uuid4()
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+        reading = await open_stream(http, token, str(slot))
+        writer = await stalled_stream(url, token, slot)
+        sent = 0
+        try:
+            async def stalled_one_cut() -> bool:
+                nonlocal sent
+                if len(reading.events("slot")) == sent:  # a round only once the reader has the last one
+                    for _ in range(16):
+                        sent += 1
+                        gateway.hub.publish(slot_updated(slot, creator, sent))
+                return gateway.hub.connections == 1
+
+            await eventually(stalled_one_cut, within=60, every=0.005)
+            sent += 1
+            gateway.hub.publish(slot_updated(slot, creator, sent))
+            updates = await reading.wait_for("slot", sent)
+            assert [round(u["currentBid"] * 100) for u in updates] == list(range(1, sent + 1))
+            assert reading.events("end") == []  # still open: the last update came after the cut
+        finally:
+            writer.close()
+
+
+async def test_many_streams_opened_and_dropped_at_once_leave_the_hub_empty_and_no_task_behind(served):
+    url, _, gateway = served
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        token, _ = await session(http, "BUYER")
+    host, port = url.removeprefix("http://").split(":")
+    request = (f"GET /api/events/stream?slots={uuid.uuid4()} HTTP/1.1\r\nHost: {host}\r\n"
+               f"Authorization: Bearer {token}\r\n\r\n").encode()
+    tasks_before = len(asyncio.all_tasks())
+
+    async def one() -> asyncio.StreamWriter:
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(request)
+        await asyncio.wait_for(reader.readuntil(b"event: ready"), timeout=30)
+        return writer
+
+    crowd = await asyncio.gather(*(one() for _ in range(200)))
+    assert gateway.hub.connections == 200
+    for writer in crowd:
+        writer.transport.abort()
+
+    async def all_gone() -> bool:
+        return gateway.hub.connections == 0 and len(asyncio.all_tasks()) <= tasks_before
+
+    await eventually(all_gone, within=30)
+
+
 async def test_a_revocation_the_hub_hears_first_refuses_streams_opened_after_it():
     revocations = Revocations()
     hub, user = Hub(revocations), uuid.uuid4()
@@ -254,6 +312,16 @@ async def test_a_revocation_the_hub_hears_first_refuses_streams_opened_after_it(
     assert revocations.is_revoked(user, 1)  # so the token check refuses the next stream before it starts
 
 
+async def test_an_update_is_encoded_once_and_its_bytes_shared_by_every_stream():
+    hub = Hub()
+    slot, creator = uuid.uuid4(), uuid.uuid4()
+    watchers = [hub.open(uuid.uuid4(), "BUYER", 1, frozenset({slot})) for _ in range(100)]
+    hub.publish(slot_updated(slot, creator, 4200))
+    [frame] = watchers[0].frames
+    assert frame.startswith(b"event: slot\ndata: {") and b'"currentBid":42.0' in frame
+    assert all(len(w.frames) == 1 and w.frames[0] is frame for w in watchers)
+
+
 async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():
     hub = Hub()
     slot, creator = uuid.uuid4(), uuid.uuid4()
@@ -261,7 +329,7 @@ async def test_a_reader_that_falls_behind_is_ended_with_bounded_memory():
     for n in range(QUEUE_SIZE + 50):  # nobody reads
         hub.publish(slot_updated(slot, creator, 100 + n))
     assert connection.ended == "too_slow"
-    assert connection.queue.qsize() == QUEUE_SIZE
+    assert connection.frames == []  # what waited is let go at once
     assert await connection.next() is None  # the stream sends `end` and closes; the browser reconnects
     hub.close(connection)
     assert hub.connections == 0

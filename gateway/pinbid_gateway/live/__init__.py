@@ -2,6 +2,6 @@
 
 from .hub import Hub
 from .messages import PATTERNS
-from .stream import open_stream
+from .stream import LiveStreams
 
-__all__ = ["PATTERNS", "Hub", "open_stream"]
+__all__ = ["PATTERNS", "Hub", "LiveStreams"]

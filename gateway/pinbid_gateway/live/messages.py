@@ -5,6 +5,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import cached_property
 
 from pinbid_kit.api import ApiModel, Money
 from pinbid_kit.envelope import Envelope
@@ -80,6 +81,11 @@ class Message:
     user_id: uuid.UUID | None = None
     slot_id: uuid.UUID | None = None
     creator_id: uuid.UUID | None = None
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The message as a stream sends it (Server-Sent Events)."""
+        return f"event: {self.event}\ndata: {self.data}\n\n".encode()
 
 
 def dollars(cents: int | None) -> Decimal | None:
