@@ -3,6 +3,7 @@ databases, captured spans, a movable clock and a key pair for tokens."""
 
 import gc
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -85,6 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # the collector walked them 15 times a worker, an eighth of the worker's CPU. Rarer young collections make
     # the full ones rarer too; cycles are still collected, later (measured in docs/benchmarks.md, session 11).
     gc.set_threshold(10_000, 20, 20)
+    # Every connection of the run (this process's and the services' it starts) commits without waiting for the
+    # WAL to reach the disk: what a crash of the server would lose is of no interest to a test, and the waits were
+    # a share of every suite's time (docs/decisions/testing.md). libpq reads the variable at each connect.
+    os.environ.setdefault("PGOPTIONS", "-c synchronous_commit=off")
     config.addinivalue_line("markers", "slow: a file that takes tens of seconds (processes, a seeded world): "
                                        "it is run first, so that pytest-xdist's workers end together")
 
