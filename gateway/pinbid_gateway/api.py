@@ -59,7 +59,8 @@ async def buyer_dashboard(request: Request, _: Buyer, upstreams: UpstreamsDep):
     "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 async def events_stream(slots: str | None = Query(
         default=None, max_length=4000, description="Slot ids to watch (at most 100), separated by commas.")):
-    """Documents the stream: `live.LiveStreams` answers it before FastAPI's routing (one coroutine per stream)."""
+    # Here for the contract only: `live.LiveStreams` answers the stream before FastAPI's routing (one coroutine
+    # per stream), so this is reached by no request the stream serves.
     raise NotFound("Not found.")
 
 
