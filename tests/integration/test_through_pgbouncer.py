@@ -57,6 +57,8 @@ auth_file = {folder / "userlist.txt"}
 pool_mode = transaction
 default_pool_size = 1
 max_client_conn = 20
+; the test run's PGOPTIONS (synchronous_commit off, pinbid_testing.plugin) reaches no server through the pooler
+ignore_startup_parameters = options
 """ + _no_prepared_statement_support(binary))
     for path in folder.iterdir():
         path.chmod(0o644)

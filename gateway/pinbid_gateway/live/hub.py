@@ -15,14 +15,13 @@ from dataclasses import dataclass, field
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import SessionsRevoked
 from pinbid_kit.revocations import Revocations
-from prometheus_client import Gauge
 
+from ..metrics import OPEN_STREAMS
 from .messages import SESSIONS_REVOKED, Message, messages
 
 log = logging.getLogger("pinbid.gateway.live")
 # frames (shared bytes: each message is encoded once for all its streams) a stream may fall behind by
 QUEUE_SIZE = 256
-OPEN_STREAMS = Gauge("pinbid_live_streams", "Live streams open in this gateway process.")
 
 
 @dataclass(eq=False)
