@@ -44,6 +44,7 @@ class Search:
     time_left: str | None = None
     verified: bool | None = None
     min_kept_percent: int | None = None  # creators who kept at least this share of their finished placements
+    no_bids: bool | None = None
     sort_by: str = "newest"
     page: int = 1
     limit: int = 10
@@ -108,12 +109,14 @@ def filtered(search: Search, now: datetime) -> Select:
         query = query.where(Slot.verified.is_(True))
     if search.min_kept_percent:
         query = query.where(Slot.creator_kept_pct >= search.min_kept_percent)
+    if search.no_bids:
+        query = query.where(Slot.bid_count == 0)
     return query
 
 
 def only_by_category(search: Search) -> bool:
     return not (search.q or search.min_price is not None or search.max_price is not None or search.min_views
-                or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent)
+                or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent or search.no_bids)
 
 
 def beyond_reach(search: Search, cap: int = COUNT_CAP) -> bool:
@@ -163,6 +166,40 @@ class Queries:
         exact = (counted or 0) <= cap or only_by_category(search)
         return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
                     page=search.page, limit=search.limit, count_cap=cap)
+
+    async def keyword_ranked(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
+        """The slots the search's filters keep where any of `keywords` occurs (through the trigram index), the most
+        of them first, then the newest: the keyword half of the AI search box's ranking."""
+        found = [text_match(word) for word in keywords]
+        if not found:
+            return []
+        hits = sum((case((match, 1), else_=0) for match in found), literal(0))
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(or_(*found))
+                 .order_by(hits.desc(), Slot.created_at.desc(), Slot.id).limit(limit))
+        async with self.db.autocommit() as conn:
+            return list(await conn.scalars(query))
+
+    async def kept_by_filters(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+        """Which of `slot_ids` the search's filters keep (open, in its price range, ...)."""
+        if not slot_ids:
+            return set()
+        query = filtered(search, self.clock()).with_only_columns(Slot.id).where(Slot.id.in_(slot_ids))
+        async with self.db.autocommit() as conn:
+            return set(await conn.scalars(query))
+
+    async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+        """Which of `slot_ids` the search's filters keep, in the search's own order."""
+        if not slot_ids:
+            return []
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(Slot.id.in_(slot_ids))
+                 .order_by(*ORDER[search.sort_by]))
+        async with self.db.autocommit() as conn:
+            return list(await conn.scalars(query))
+
+    async def slots_in_order(self, slot_ids: Sequence[uuid.UUID]) -> list[Slot]:
+        async with self.db.transaction() as session:
+            found = {slot.id: slot for slot in await session.scalars(select(Slot).where(Slot.id.in_(slot_ids)))}
+        return [found[i] for i in slot_ids if i in found]
 
     @staticmethod
     def categories() -> list[str]:

@@ -10,6 +10,9 @@ from decimal import Decimal, InvalidOperation
 from .listing import CATEGORIES
 
 MAX_ASK = 300
+# what a question can set, in the listing's parameter names and in the order its chips are shown
+PARAMETERS = ("category", "minPrice", "maxPrice", "timeLeft", "minViews", "verified", "minKeptPercent", "noBids",
+              "sortBy")
 RELIABLE_KEPT_PERCENT = 80  # "reliable": the listing's own first step of the record (80%+ placements kept)
 MAX_PRICE = Decimal("999999999.99")
 
@@ -262,7 +265,5 @@ def understand(question: str, time_left_windows: dict[str, int]) -> Understood:
     read_sort(r)
     read_flags(r)
     read_category(r)
-    order = ("category", "minPrice", "maxPrice", "timeLeft", "minViews", "verified", "minKeptPercent", "noBids",
-             "sortBy")
-    labels = {key: r.labels[key] for key in order if key in r.labels}
+    labels = {key: r.labels[key] for key in PARAMETERS if key in r.labels}
     return Understood(filters=r.filters, labels=labels, ignored=r.ignored, rest=rest_of(r.text))

@@ -1,0 +1,77 @@
+"""The AI search box: a brand's question read into the listing's filters (domain/ask.py), the rest of it ranked by
+meaning and by keyword, the two rankings fused (reciprocal rank fusion)."""
+
+import dataclasses
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pinbid_kit.product_rules import TIME_LEFT_HOURS
+
+from .domain.ask import Understood, understand
+from .meaning import MeaningIndex, vectors
+from .queries import Page, Queries, Search
+
+CANDIDATES = 500  # each ranking's first slots, before fusion
+RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al., 2009): 1 / (60 + rank)
+SORTED_RELEVANT = 50  # with a sort asked for, the most relevant slots are the ones sorted
+KEYWORD_LENGTH = 3  # shorter words have no trigram to look up
+
+# the listing's parameter names -> Search's fields
+FIELDS = {"category": "category", "minPrice": "min_price", "maxPrice": "max_price", "timeLeft": "time_left",
+          "minViews": "min_views", "verified": "verified", "minKeptPercent": "min_kept_percent", "noBids": "no_bids",
+          "sortBy": "sort_by"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    page: Page
+    understood: Understood
+    ranked: bool  # the rest of the question ranked the slots
+
+
+def fuse(*rankings: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """Reciprocal rank fusion: each slot scores 1 / (RRF_K + its rank) in each ranking it is in."""
+    scores: dict[uuid.UUID, float] = {}
+    for ranking in rankings:
+        for rank, slot_id in enumerate(ranking, start=1):
+            scores[slot_id] = scores.get(slot_id, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores, key=lambda slot_id: -scores[slot_id])
+
+
+def keywords(rest: str) -> list[str]:
+    return [word for word in rest.split() if len(word) >= KEYWORD_LENGTH]
+
+
+def with_filters(search: Search, understood: Understood) -> Search:
+    return dataclasses.replace(search, **{FIELDS[key]: value for key, value in understood.filters.items()})
+
+
+class Asking:
+    def __init__(self, queries: Queries, index: MeaningIndex):
+        self.queries, self.index = queries, index
+
+    async def ask(self, question: str, search: Search, *, set_by_brand: set[str]) -> Answer:
+        """`set_by_brand`: the listing parameters the brand set itself or removed from the reading; theirs win."""
+        understood = understand(question, TIME_LEFT_HOURS).without(set_by_brand)
+        search = with_filters(search, understood)
+        if not understood.rest:
+            return Answer(await self.queries.marketplace(search), understood, ranked=False)
+        ranked = await self.ranked(search, understood.rest)
+        if "sortBy" in understood.filters or "sortBy" in set_by_brand:
+            ranked = await self.queries.kept_in_order(search, ranked[:SORTED_RELEVANT])
+        start = (search.page - 1) * search.limit
+        slots = await self.queries.slots_in_order(ranked[start:start + search.limit])
+        page = Page(slots=slots, total=len(ranked), total_is_exact=True, page=search.page, limit=search.limit)
+        return Answer(page, understood, ranked=True)
+
+    async def ranked(self, search: Search, rest: str) -> list[uuid.UUID]:
+        """The open slots the filters keep, the most relevant to `rest` first: its meaning's nearest and its
+        keywords' best matches, fused."""
+        category = search.category if search.category and search.category.lower() != "all" else None
+        by_meaning = self.index.nearest(vectors([rest])[0], category=category and category.lower(),
+                                        limit=CANDIDATES)
+        kept = await self.queries.kept_by_filters(search, by_meaning)
+        by_meaning = [slot_id for slot_id in by_meaning if slot_id in kept]
+        by_keyword = await self.queries.keyword_ranked(search, keywords(rest), CANDIDATES)
+        return fuse(by_meaning, by_keyword)
