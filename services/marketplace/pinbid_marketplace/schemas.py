@@ -12,7 +12,7 @@ from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import AfterValidator, Field
 
 from .domain import comments
-from .domain.ask import Understood
+from .domain.ask import PARAMETERS, Understood
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
 from .domain.tabs import tab_of, won_auction
@@ -162,7 +162,7 @@ class UnderstoodFiltersOut(ApiModel):
 
 
 class ChipOut(ApiModel):
-    parameter: str = Field(description="the listing parameter it set: send it in `ignore` to remove the chip")
+    parameter: Literal[PARAMETERS] = Field(description="the listing parameter it set: send it in `ignore` to remove the chip")
     label: str
 
 

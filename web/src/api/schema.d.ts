@@ -2049,8 +2049,9 @@ export interface components {
             /**
              * Parameter
              * @description the listing parameter it set: send it in `ignore` to remove the chip
+             * @enum {string}
              */
-            parameter: string;
+            parameter: "category" | "minPrice" | "maxPrice" | "timeLeft" | "minViews" | "verified" | "minKeptPercent" | "noBids" | "sortBy";
             /** Label */
             label: string;
         };
