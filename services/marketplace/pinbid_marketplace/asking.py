@@ -1,6 +1,7 @@
 """The AI search box: a brand's question read into the listing's filters (domain/ask.py), the rest of it ranked by
 meaning and by keyword, the two rankings fused (reciprocal rank fusion)."""
 
+import asyncio
 import dataclasses
 import uuid
 from collections.abc import Sequence
@@ -13,7 +14,8 @@ from .meaning import MeaningIndex, vectors
 from .queries import Page, Queries, Search
 
 CANDIDATES = 500  # each ranking's first slots, before fusion
-RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al., 2009): 1 / (60 + rank)
+RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al., 2009): weight / (60 + rank)
+MEANING_WEIGHT, KEYWORD_WEIGHT = 2.0, 1.0  # meaning counts twice: on the judged set it is the better half alone
 SORTED_RELEVANT = 50  # with a sort asked for, the most relevant slots are the ones sorted
 KEYWORD_LENGTH = 3  # shorter words have no trigram to look up
 
@@ -30,12 +32,12 @@ class Answer:
     ranked: bool  # the rest of the question ranked the slots
 
 
-def fuse(*rankings: Sequence[uuid.UUID]) -> list[uuid.UUID]:
-    """Reciprocal rank fusion: each slot scores 1 / (RRF_K + its rank) in each ranking it is in."""
+def fuse(*rankings: tuple[float, Sequence[uuid.UUID]]) -> list[uuid.UUID]:
+    """Weighted reciprocal rank fusion: each slot scores weight / (RRF_K + its rank) in each ranking it is in."""
     scores: dict[uuid.UUID, float] = {}
-    for ranking in rankings:
+    for weight, ranking in rankings:
         for rank, slot_id in enumerate(ranking, start=1):
-            scores[slot_id] = scores.get(slot_id, 0.0) + 1.0 / (RRF_K + rank)
+            scores[slot_id] = scores.get(slot_id, 0.0) + weight / (RRF_K + rank)
     return sorted(scores, key=lambda slot_id: -scores[slot_id])
 
 
@@ -69,9 +71,10 @@ class Asking:
         """The open slots the filters keep, the most relevant to `rest` first: its meaning's nearest and its
         keywords' best matches, fused."""
         category = search.category if search.category and search.category.lower() != "all" else None
-        by_meaning = self.index.nearest(vectors([rest])[0], category=category and category.lower(),
-                                        limit=CANDIDATES)
+        # a dot product with every open slot's vector: numpy lets go of the GIL, the event loop does not wait
+        by_meaning = await asyncio.to_thread(self.index.nearest, vectors([rest])[0],
+                                             category=category and category.lower(), limit=CANDIDATES)
         kept = await self.queries.kept_by_filters(search, by_meaning)
         by_meaning = [slot_id for slot_id in by_meaning if slot_id in kept]
         by_keyword = await self.queries.keyword_ranked(search, keywords(rest), CANDIDATES)
-        return fuse(by_meaning, by_keyword)
+        return fuse((MEANING_WEIGHT, by_meaning), (KEYWORD_WEIGHT, by_keyword))

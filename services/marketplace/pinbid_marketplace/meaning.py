@@ -2,6 +2,7 @@
 once per process and never downloading), each slot's vector, and the in-memory index every marketplace process
 searches exactly (docs/decisions/listing-and-reliability.md: the same ranking on any PostgreSQL, pgvector or not)."""
 
+import asyncio
 import logging
 import uuid
 from datetime import datetime, timedelta
@@ -41,7 +42,8 @@ def vectors(texts: list[str]) -> np.ndarray:
 
 
 def slot_text(title: str, description: str, caption: str, category: str) -> str:
-    return f"{title}. {category}. {description} {caption}"
+    """The title twice: the model averages its words' vectors, and the title says most in the fewest words."""
+    return f"{title}. {title}. {category}. {description} {caption}"
 
 
 def stored(vector: np.ndarray) -> bytes:
@@ -115,6 +117,7 @@ class MeaningIndex:
         or whose caption changed), then take in the slots changed since the last run (opened, re-embedded,
         closed). The first run reads every open slot. Returns the rows taken in."""
         assert self.db is not None
+        await asyncio.to_thread(model)  # the first run loads the model off the event loop (a second or two)
         await self._backfill()
         since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
         query = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)

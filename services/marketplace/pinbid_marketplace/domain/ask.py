@@ -39,7 +39,8 @@ SORT_PHRASES = (
 STOP_WORDS = frozenset(
     "a an the and or for with of to in on at by from me my our we i you your some any all show find looking look "
     "want need give get please who that which is are be creators creator influencers influencer slots slot posts "
-    "post pins pin comment comments accounts account brands brand people someone something category".split())
+    "post pins pin comment comments accounts account brands brand people someone something category content "
+    "ideas about who what while as into like first".split())
 
 _NUMBER = r"\$?\s*(-?\s*\d[\d,]*(?:\.\d+)?)\s*([km])?\b"
 _CURRENCY = r"(?:\$|usd\b|dollars?\b|bucks\b)"
