@@ -18,9 +18,9 @@ import psycopg
 from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
+from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import CANDIDATES, Asking, keywords, with_filters
 from pinbid_marketplace.domain.ask import understand
-from pinbid_marketplace import meaning
 from pinbid_marketplace.meaning import MODEL, MeaningIndex, vectors
 from pinbid_marketplace.queries import Queries, Search
 
@@ -50,8 +50,9 @@ def prepare() -> str:
             conn.execute(
                 "INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, auction_end, "
                 "duration_days, status, bid_count, creator_name, followers, avg_views, avg_engagement, verified, "
-                "created_at, updated_at, media_type, media_url, permalink, is_demo) VALUES (%s, %s, %s, %s, %s, %s, %s, "
-                "%s, 7, 'ACTIVE', 0, 'Creator', 0, %s, 0, %s, %s, %s, 'IMAGE', '', '', false)",
+                "created_at, updated_at, media_type, media_url, permalink, is_demo) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 7, 'ACTIVE', 0, 'Creator', 0, %s, 0, %s, %s, %s, 'IMAGE', "
+                "'', '', false)",
                 (uuid.uuid4(), creator, slot.key, slot.title, slot.description, slot.category, slot.price,
                  NOW + timedelta(days=3), slot.views, slot.verified, NOW - timedelta(minutes=n), NOW))
     return url

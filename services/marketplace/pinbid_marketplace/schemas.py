@@ -162,7 +162,8 @@ class UnderstoodFiltersOut(ApiModel):
 
 
 class ChipOut(ApiModel):
-    parameter: Literal[PARAMETERS] = Field(description="the listing parameter it set: send it in `ignore` to remove the chip")
+    parameter: Literal[PARAMETERS] = Field(description="the listing parameter it set: send it in `ignore` to remove "
+                                                       "the chip")
     label: str
 
 
