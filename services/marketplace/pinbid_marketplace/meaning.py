@@ -23,6 +23,7 @@ DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 byte
 STORED = np.float16
 CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
 BACKFILL_BATCH = 500
+STREAMED = 10_000  # rows read at a time by a catch-up
 
 
 @cache
@@ -122,16 +123,20 @@ class MeaningIndex:
         since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
         query = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)
         query = query.where(Slot.updated_at >= since) if since else query.where(Slot.status == "ACTIVE")
-        async with self.db.autocommit() as conn:
-            rows = (await conn.execute(query)).all()
-        for row in rows:
-            if row.status == "ACTIVE" and row.meaning is not None:
-                self.put(row.id, row.category, row.meaning)
-            elif row.status != "ACTIVE":
-                self.drop(row.id)
-            if self.seen_until is None or row.updated_at > self.seen_until:
-                self.seen_until = row.updated_at
-        return len(rows)
+        taken, newest = 0, self.seen_until
+        async with self.db.transaction() as session:  # streamed: a million rows never held at once
+            result = await session.stream(query.execution_options(yield_per=STREAMED))
+            async for rows in result.partitions():
+                for row in rows:
+                    if row.status == "ACTIVE" and row.meaning is not None:
+                        self.put(row.id, row.category, row.meaning)
+                    elif row.status != "ACTIVE":
+                        self.drop(row.id)
+                    if newest is None or row.updated_at > newest:
+                        newest = row.updated_at
+                taken += len(rows)
+        self.seen_until = newest
+        return taken
 
     async def _backfill(self) -> None:
         """Open slots without a vector get one, a batch a run, each claimed by one replica (SKIP LOCKED)."""
