@@ -19,9 +19,9 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 from pinbid_marketplace import meaning
-from pinbid_marketplace.asking import CANDIDATES, Asking, keywords, with_filters
+from pinbid_marketplace.asking import Asking, with_filters
 from pinbid_marketplace.domain.ask import understand
-from pinbid_marketplace.meaning import MODEL, MeaningIndex, vectors
+from pinbid_marketplace.meaning import MODEL, MeaningIndex
 from pinbid_marketplace.queries import Queries, Search
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -77,15 +77,12 @@ async def measure(url: str) -> None:
         box = await queries.marketplace(Search(q=question.ask, limit=10))
         ranked["keyword box"] = [slot.post_id for slot in box.slots]
         understood = understand(question.ask, TIME_LEFT_HOURS)
-        filtered = with_filters(search, understood)
-        ranked["keywords alone"] = await keys_of(
-            queries, (await queries.keyword_ranked(filtered, keywords(understood.rest), CANDIDATES))[:10])
         if understood.rest:
-            near = index.nearest(vectors([understood.rest])[0], category=filtered.category, limit=CANDIDATES)
-            kept = await queries.kept_by_filters(filtered, near)
-            ranked["meaning alone"] = await keys_of(queries, [i for i in near if i in kept][:10])
+            by_meaning, by_keyword = await asking.rankings(with_filters(search, understood), understood.rest)
+            ranked["keywords alone"] = await keys_of(queries, by_keyword[:10])
+            ranked["meaning alone"] = await keys_of(queries, by_meaning[:10])
         else:
-            ranked["meaning alone"] = ranked["ask"]
+            ranked["keywords alone"] = ranked["meaning alone"] = ranked["ask"]
         for name, keys in ranked.items():
             scores[name].append(ndcg(keys, question.grades))
         if os.environ.get("VERBOSE"):

@@ -167,25 +167,26 @@ class Queries:
         return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
                     page=search.page, limit=search.limit, count_cap=cap)
 
-    async def keyword_ranked(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
-        """The slots the search's filters keep where any of `keywords` occurs (through the trigram index), the most
-        of them first, then the newest: the keyword half of the AI search box's ranking."""
-        found = [text_match(word) for word in keywords]
-        if not found:
+    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
+        """The newest slots the search's filters keep where every one of `keywords` occurs (the trigram index
+        intersects the words' matches, so a common word costs no more than the rarest)."""
+        if not keywords:
             return []
-        hits = sum((case((match, 1), else_=0) for match in found), literal(0))
-        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(or_(*found))
-                 .order_by(hits.desc(), Slot.created_at.desc(), Slot.id).limit(limit))
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id)
+                 .where(*(text_match(word) for word in keywords))
+                 .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
         async with self.db.autocommit() as conn:
             return list(await conn.scalars(query))
 
-    async def kept_by_filters(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
-        """Which of `slot_ids` the search's filters keep (open, in its price range, ...)."""
+    async def kept_with_hits(self, search: Search, slot_ids: Sequence[uuid.UUID],
+                             keywords: Sequence[str]) -> dict[uuid.UUID, int]:
+        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it."""
         if not slot_ids:
-            return set()
-        query = filtered(search, self.clock()).with_only_columns(Slot.id).where(Slot.id.in_(slot_ids))
+            return {}
+        hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
+        query = filtered(search, self.clock()).with_only_columns(Slot.id, hits).where(Slot.id.in_(slot_ids))
         async with self.db.autocommit() as conn:
-            return set(await conn.scalars(query))
+            return {row[0]: row[1] for row in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
         """Which of `slot_ids` the search's filters keep, in the search's own order."""
