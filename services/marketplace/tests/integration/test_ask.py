@@ -95,7 +95,7 @@ async def test_no_bids_yet_leaves_out_the_slots_bid_on(market):
 
 @pytest.mark.parametrize("question", [
     "🔥🔥🔥", "zapatillas para correr", "'; DROP TABLE slots; --", "<script>alert(1)</script>", "ok " * 100,
-    "under $-5", "between 100 and 50", "pets category", "%_\\", "   ",
+    "under $-5", "between 100 and 50", "pets category", "%_\\", "   ", "nul\x00byte", "مقهى", "咖啡",
 ])
 async def test_bad_questions_get_ordinary_results_and_no_filter(market, question):
     world, buyer, *_ = market
