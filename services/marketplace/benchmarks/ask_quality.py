@@ -4,7 +4,7 @@ the meaning ranking alone. The 300 slots are stored through a fresh migrated dat
 index's own job from their title, description, caption and category, and each question runs through the same
 use case as `GET /marketplace/slots?ask=`.
 Usage: uv run python services/marketplace/benchmarks/ask_quality.py   (VERBOSE=1 prints every question;
-DIMENSIONS=128 or 256 tries more of the model's dimensions)"""
+DIMENSIONS=128 or 256 gives the index more of the model's dimensions)"""
 
 import asyncio
 import os
@@ -30,8 +30,8 @@ from ask_judged import corpus, ndcg, questions  # noqa: E402
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 DB = "bench_marketplace_ask_quality"
 NOW = datetime.now(UTC)
-# another number of the model's dimensions (64, 128, 256), to weigh quality against memory; the product's is
-# meaning.DIMENSIONS
+# another number of the index's dimensions (64, 128, 256): which slots reach the rerank on all 256 (at 300 slots,
+# every one); the product's is meaning.DIMENSIONS
 meaning.DIMENSIONS = int(os.environ.get("DIMENSIONS", meaning.DIMENSIONS))
 
 

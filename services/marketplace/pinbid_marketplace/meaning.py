@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 MODEL = "wordllama l2_supercat"  # its version is the package's, pinned in services/marketplace/pyproject.toml
 DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 bytes a slot stored, 256 in memory
+RERANK_DIMENSIONS = 256  # all of them, for the few hundred nearest, made again from their text at each question
 STORED = np.float16
 CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
 BACKFILL_BATCH = 500
@@ -32,14 +33,30 @@ def model():
     wheel; `disable_download` makes a missing file an error instead of a call to Hugging Face)."""
     import wordllama
 
-    return wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True,
-                                    trunc_dim=DIMENSIONS)
+    return wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
 
 
-def vectors(texts: list[str]) -> np.ndarray:
-    """Unit vectors (float32, one row a text), cosine similarity being their dot product."""
-    embedded = np.asarray(model().embed(texts, norm=True), dtype=np.float32)
-    return np.nan_to_num(embedded.reshape(len(texts), DIMENSIONS))
+def vectors(texts: list[str], dimensions: int | None = None) -> np.ndarray:
+    """Unit vectors (float32, one row a text) of the model's first `dimensions` (DIMENSIONS unless given), cosine
+    similarity being their dot product. The model pools its words' vectors linearly, so the first dimensions of a
+    text's whole vector are the vector of the model cut to them."""
+    embedded = np.asarray(model().embed(texts, norm=False), dtype=np.float32).reshape(len(texts), -1)
+    return unit(embedded[:, :dimensions or DIMENSIONS])
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+
+
+def reranked(query: str, texts: dict[uuid.UUID, str]) -> list[uuid.UUID]:
+    """`texts`' slots, the closest in meaning to `query` first, on all the model's dimensions."""
+    if not texts:
+        return []
+    query_vector = vectors([query], RERANK_DIMENSIONS)[0]
+    scores = vectors(list(texts.values()), RERANK_DIMENSIONS) @ query_vector
+    ids = list(texts)
+    return [ids[i] for i in np.argsort(-scores, kind="stable")]
 
 
 def slot_text(title: str, description: str, caption: str, category: str) -> str:

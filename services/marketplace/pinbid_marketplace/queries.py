@@ -17,7 +17,8 @@ from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
-from .models import Bid, Slot, SlotPrice, User, open_slot_counts
+from .meaning import slot_text
+from .models import Bid, Post, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -63,6 +64,12 @@ class Page:
     def total_pages(self) -> int:
         """The pages that can be asked for: none past the cap, whatever the total."""
         return (min(self.total, self.count_cap) + self.limit - 1) // self.limit
+
+
+@dataclass(frozen=True)
+class Kept:
+    hits: int  # how many of the question's words occur in the slot
+    text: str  # what the slot's meaning is made of
 
 
 @dataclass(frozen=True)
@@ -178,15 +185,20 @@ class Queries:
         async with self.db.autocommit() as conn:
             return list(await conn.scalars(query))
 
-    async def kept_with_hits(self, search: Search, slot_ids: Sequence[uuid.UUID],
-                             keywords: Sequence[str]) -> dict[uuid.UUID, int]:
-        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it."""
+    async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
+                              keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
+        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and the text
+        its meaning is made of."""
         if not slot_ids:
             return {}
         hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
-        query = filtered(search, self.clock()).with_only_columns(Slot.id, hits).where(Slot.id.in_(slot_ids))
+        query = (filtered(search, self.clock())
+                 .with_only_columns(Slot.id, hits, Slot.title, Slot.description, Slot.category,
+                                    func.coalesce(Post.caption, ""))
+                 .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
         async with self.db.autocommit() as conn:
-            return {row[0]: row[1] for row in await conn.execute(query)}
+            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]))
+                    for row in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
         """Which of `slot_ids` the search's filters keep, in the search's own order."""
