@@ -5,7 +5,8 @@ brand's. Every other request is the listing's own keyword search (`q`, newest fi
 The slots are the judged set's 300 (ask_judged/) repeated, each with its own vector, so the questions of the judged
 set match as many slots in the same way as they would in a market of that size. Also printed: the model's load
 time, the index's load time and the process's resident memory before and after it.
-Usage: ROWS=100000 RATE=10 REQUESTS=400 uv run python services/marketplace/benchmarks/ask_latency.py"""
+Usage: ROWS=100000 RATE=10 REQUESTS=400 uv run python services/marketplace/benchmarks/ask_latency.py
+(SERIAL=1 first asks each question alone, in turn; KEEP=1 keeps the seeded database, REUSE=1 measures it again)"""
 
 import asyncio
 import os
@@ -104,6 +105,8 @@ async def measure(url: str) -> None:
             kind = "listing q (peer)"
         times[kind].append((time.perf_counter() - due) * 1000)
 
+    if os.environ.get("SERIAL"):
+        await one_at_a_time(asking, asked)
     print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     start = time.perf_counter() + 0.5
     await asyncio.gather(*(one(n, start + n / RATE) for n in range(REQUESTS)))
@@ -113,6 +116,16 @@ async def measure(url: str) -> None:
         print(f"{kind:18} {statistics.median(values):7.1f} {p95(values):7.1f} {max(values):7.1f}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     await db.dispose()
+
+
+async def one_at_a_time(asking: Asking, asked: list[str]) -> None:
+    """Each question alone, in turn: what a question costs without a queue."""
+    took = []
+    for question in asked:
+        started = time.perf_counter()
+        await asking.ask(question, Search(limit=10), set_by_brand=set())
+        took.append((time.perf_counter() - started) * 1000)
+    print(f"one at a time, {len(took)} questions: p50 {statistics.median(took):.1f} ms, max {max(took):.1f} ms")
 
 
 def main() -> None:
