@@ -77,10 +77,10 @@ class Asking:
 
     async def rankings(self, search: Search, rest: str) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
         """The two halves. By meaning: the nearest on the index's dimensions, the first RERANKED the filters keep
-        ranked again on all the model's (embedding costs about 18 µs a slot). By keyword: the slots with every word (newest first), then those of the nearest in
-        meaning with some of the words, the most words first. A slot with only some of the words and far in
-        meaning is left out: ranking every slot by how many words it has costs each of a common word's matches
-        (220 ms for 'home ...' at a million slots)."""
+        ranked again on all the model's (embedding costs about 18 µs a slot). By keyword: the slots with every word
+        (newest first), then those of the nearest in meaning with some of the words, the most words first. A slot
+        with only some of the words and far in meaning is left out: ranking every slot by how many words it has
+        costs each of a common word's matches (220 ms for 'home ...' at a million slots)."""
         category = search.category if search.category and search.category.lower() != "all" else None
         # numpy lets go of the GIL: the event loop does not wait for the dot products
         nearest = await asyncio.to_thread(self.index.nearest, vectors([rest])[0],
