@@ -83,7 +83,7 @@ async def list_slots(
                                                "the slots most relevant to the question first")] = None,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     limit: Annotated[int, Query(ge=1)] = 10,
-    ask: Annotated[str | None, Query(max_length=MAX_ASK, description="the AI search box: a question in plain "
+    ask: Annotated[PlainText | None, Query(max_length=MAX_ASK, description="the AI search box: a question in plain "
                                      "English, read into these filters (the ones given here win) and ranked by "
                                      "what is left of it")] = None,
     ignore: Annotated[list[AskParameter] | None, Query(description="parameters read from `ask` to leave out "
