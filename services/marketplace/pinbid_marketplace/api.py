@@ -12,9 +12,11 @@ from pinbid_kit.errors import Invalid
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .approvals import Approvals
+from .asking import Asking
 from .bidding import Bidding, Offer
 from .closing import Closer
 from .domain import comments
+from .domain.ask import MAX_ASK, PARAMETERS
 from .domain.listing import SORTS, NewSlot
 from .domain.money import MAX_AMOUNT
 from .domain.states import BidStatus
@@ -36,6 +38,7 @@ from .schemas import (
     RecordOut,
     SlotOut,
     SlotPageOut,
+    UnderstoodOut,
     history,
 )
 from .settings import MarketplaceSettings
@@ -46,6 +49,8 @@ BiddingDep = Annotated[Bidding, Depends(from_state("bidding"))]
 CloserDep = Annotated[Closer, Depends(from_state("closer"))]
 ApprovalsDep = Annotated[Approvals, Depends(from_state("approvals"))]
 QueriesDep = Annotated[Queries, Depends(from_state("queries"))]
+AskingDep = Annotated[Asking, Depends(from_state("asking"))]
+AskParameter = Literal[PARAMETERS]
 FlagsDep = Annotated[Flags, Depends(from_state("flags"))]
 SettingsDep = Annotated[MarketplaceSettings, Depends(from_state("settings"))]
 
@@ -64,6 +69,7 @@ async def list_slots(
     _: SignedIn,
     settings: SettingsDep,
     queries: QueriesDep,
+    asking: AskingDep,
     q: Annotated[PlainText | None, Query(max_length=100)] = None,
     category: Annotated[PlainText | None, Query(max_length=20)] = None,
     min_price: Annotated[Decimal | None, Query(alias="minPrice", ge=0, le=MAX_AMOUNT)] = None,
@@ -72,18 +78,34 @@ async def list_slots(
     time_left: Annotated[Literal[("all", *TIME_LEFT_HOURS)] | None, Query(alias="timeLeft")] = None,
     verified: bool | None = None,
     min_kept_percent: Annotated[int | None, Query(alias="minKeptPercent", ge=0, le=100)] = None,
-    sort_by: Annotated[PlainText, Query(alias="sortBy")] = "newest",
+    no_bids: Annotated[bool | None, Query(alias="noBids")] = None,
+    sort_by: Annotated[PlainText | None, Query(alias="sortBy", description="newest unless asked: with `ask`, "
+                                               "the slots most relevant to the question first")] = None,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     limit: Annotated[int, Query(ge=1)] = 10,
+    ask: Annotated[PlainText | None, Query(max_length=MAX_ASK, description="the AI search box: a question in plain "
+                                     "English, read into these filters (the ones given here win) and ranked by "
+                                     "what is left of it")] = None,
+    ignore: Annotated[list[AskParameter] | None, Query(description="parameters read from `ask` to leave out "
+                                                       "(the chips the brand removed)")] = None,
 ) -> SlotPageOut:
-    if sort_by not in SORTS:
+    if sort_by is not None and sort_by not in SORTS:
         raise Invalid(f"sortBy must be one of: {', '.join(SORTS)}.", field="sortBy")
     if limit > settings.page_limit_max:
         raise Invalid(f"limit must be at most {settings.page_limit_max}.", field="limit")
     search = Search(q=q or None, category=category, min_price=min_price, max_price=max_price,
                     min_views=min_views, time_left=time_left, verified=verified,
-                    min_kept_percent=min_kept_percent, sort_by=sort_by, page=page, limit=limit)
-    return SlotPageOut.of(await queries.marketplace(search))
+                    min_kept_percent=min_kept_percent, no_bids=no_bids, sort_by=sort_by or "newest", page=page,
+                    limit=limit)
+    question = " ".join(ask.split()) if ask else ""
+    if not question:
+        return SlotPageOut.of(await queries.marketplace(search))
+    given = {"category": category, "minPrice": min_price, "maxPrice": max_price, "minViews": min_views,
+             "timeLeft": time_left, "verified": verified, "minKeptPercent": min_kept_percent, "noBids": no_bids,
+             "sortBy": sort_by}
+    answer = await asking.ask(question, search, set_by_brand={k for k, v in given.items() if v is not None}
+                              | set(ignore or ()))
+    return SlotPageOut.of(answer.page, UnderstoodOut.of(answer.understood, answer.ranked))
 
 
 @market.get("/categories", response_model=list[str])

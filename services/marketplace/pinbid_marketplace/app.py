@@ -12,9 +12,11 @@ from pinbid_kit.tokens import TokenVerifier
 from . import SERVICE, handlers, open_counts
 from .api import ROUTERS
 from .approvals import Approvals
+from .asking import Asking
 from .bidding import Bidding
 from .closing import Closer
 from .flags import Flags
+from .meaning import MeaningIndex
 from .models import token_revocations
 from .queries import Queries
 from .rules import auction_rules
@@ -26,11 +28,13 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     settings = settings or MarketplaceSettings()
     db = Database.from_settings(settings)
     rules = auction_rules(settings)
-    slots = Slots(db, settings, clock)
+    index = MeaningIndex(db)
+    slots = Slots(db, settings, clock, index)
     bidding = Bidding(db, settings, rules, clock)
     closer = Closer(db, settings, rules, clock)
     approvals = Approvals(db, settings, clock)
     queries = Queries(db, clock, settings.listing_count_cap)
+    asking = Asking(queries, index)
     flags = Flags(db, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
@@ -38,11 +42,12 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
-                     "queries": queries, "settings": settings, "flags": flags}
+                     "queries": queries, "settings": settings, "flags": flags, "asking": asking}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
     service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds),
                     Job("open-slot-counts", lambda: open_counts.fold(db),
-                        every_seconds=settings.open_counts_fold_seconds)]
+                        every_seconds=settings.open_counts_fold_seconds),
+                    Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds)]
     return service

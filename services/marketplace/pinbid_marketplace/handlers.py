@@ -107,10 +107,15 @@ async def keep_posts(session: AsyncSession, d: s.MediaSynced, delivery: Delivery
                   "media_url": post.media_url, "permalink": post.permalink, "caption": post.caption,
                   "views": post.views, "like_count": post.like_count, "comments_count": post.comments_count,
                   "posted_at": post.posted_at}
+        caption_before = await session.scalar(select(Post.caption).where(Post.id == post.id))
         await upsert(session, Post, values, "id")
         await session.execute(update(Slot).where(Slot.post_id == post.id, Slot.creator_id == d.user_id)
                               .values(media_type=post.media_type, media_url=post.media_url,
                                       permalink=post.permalink))
+        if caption_before is not None and caption_before != post.caption:
+            # the slot's meaning is made again, with the new caption, by the search index's job (meaning.py)
+            await session.execute(update(Slot).where(Slot.post_id == post.id, Slot.status == "ACTIVE")
+                                  .values(meaning=None))
 
 
 async def payment_requested(session: AsyncSession, d: p.PaymentRequested, delivery: Delivery) -> None:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Identity,
     Index,
     Integer,
+    LargeBinary,
     Numeric,
     SmallInteger,
     String,
@@ -103,6 +104,7 @@ class Slot(Base):
               postgresql_where=text(OPEN_SQL)),
         Index("slots_one_open_per_post", "post_id", unique=True, postgresql_where=text(OPEN_SQL)),
         Index("slots_creator", "creator_id", "status"),
+        Index("slots_updated", "updated_at"),  # how each process's search index hears of changed slots
         Index("slots_open_reliable", text("creator_kept_pct DESC NULLS LAST"), text("creator_placements DESC"), "id",
               postgresql_where=text(OPEN_SQL), postgresql_include=["auction_end", "category", "price", "avg_views",
                                                                    "verified"]),
@@ -146,6 +148,8 @@ class Slot(Base):
     search: Mapped[str] = mapped_column(
         Text, Computed("lower(title || ' ' || description || ' ' || creator_name)", persisted=True))
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
+    # what the slot means to the AI search box (meaning.py): NULL until made, and again when its post's caption changes
+    meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())

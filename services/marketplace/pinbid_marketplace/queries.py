@@ -17,7 +17,8 @@ from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
-from .models import Bid, Slot, SlotPrice, User, open_slot_counts
+from .meaning import slot_text
+from .models import Bid, Post, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -44,6 +45,7 @@ class Search:
     time_left: str | None = None
     verified: bool | None = None
     min_kept_percent: int | None = None  # creators who kept at least this share of their finished placements
+    no_bids: bool | None = None
     sort_by: str = "newest"
     page: int = 1
     limit: int = 10
@@ -62,6 +64,12 @@ class Page:
     def total_pages(self) -> int:
         """The pages that can be asked for: none past the cap, whatever the total."""
         return (min(self.total, self.count_cap) + self.limit - 1) // self.limit
+
+
+@dataclass(frozen=True)
+class Kept:
+    hits: int  # how many of the question's words occur in the slot
+    text: str  # what the slot's meaning is made of
 
 
 @dataclass(frozen=True)
@@ -108,12 +116,14 @@ def filtered(search: Search, now: datetime) -> Select:
         query = query.where(Slot.verified.is_(True))
     if search.min_kept_percent:
         query = query.where(Slot.creator_kept_pct >= search.min_kept_percent)
+    if search.no_bids:
+        query = query.where(Slot.bid_count == 0)
     return query
 
 
 def only_by_category(search: Search) -> bool:
     return not (search.q or search.min_price is not None or search.max_price is not None or search.min_views
-                or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent)
+                or search.time_left in TIME_LEFT or search.verified or search.min_kept_percent or search.no_bids)
 
 
 def beyond_reach(search: Search, cap: int = COUNT_CAP) -> bool:
@@ -163,6 +173,46 @@ class Queries:
         exact = (counted or 0) <= cap or only_by_category(search)
         return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
                     page=search.page, limit=search.limit, count_cap=cap)
+
+    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
+        """The newest slots the search's filters keep where every one of `keywords` occurs (the trigram index
+        intersects the words' matches, so a common word costs no more than the rarest)."""
+        if not keywords:
+            return []
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id)
+                 .where(*(text_match(word) for word in keywords))
+                 .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
+        async with self.db.autocommit() as conn:
+            return list(await conn.scalars(query))
+
+    async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
+                              keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
+        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and the text
+        its meaning is made of."""
+        if not slot_ids:
+            return {}
+        hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
+        query = (filtered(search, self.clock())
+                 .with_only_columns(Slot.id, hits, Slot.title, Slot.description, Slot.category,
+                                    func.coalesce(Post.caption, ""))
+                 .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
+        async with self.db.autocommit() as conn:
+            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]))
+                    for row in await conn.execute(query)}
+
+    async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+        """Which of `slot_ids` the search's filters keep, in the search's own order."""
+        if not slot_ids:
+            return []
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(Slot.id.in_(slot_ids))
+                 .order_by(*ORDER[search.sort_by]))
+        async with self.db.autocommit() as conn:
+            return list(await conn.scalars(query))
+
+    async def slots_in_order(self, slot_ids: Sequence[uuid.UUID]) -> list[Slot]:
+        async with self.db.transaction() as session:
+            found = {slot.id: slot for slot in await session.scalars(select(Slot).where(Slot.id.in_(slot_ids)))}
+        return [found[i] for i in slot_ids if i in found]
 
     @staticmethod
     def categories() -> list[str]:

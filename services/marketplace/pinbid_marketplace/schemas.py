@@ -12,6 +12,7 @@ from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import AfterValidator, Field
 
 from .domain import comments
+from .domain.ask import PARAMETERS, Understood
 from .domain.money import CENT, MAX_AMOUNT
 from .domain.reliability import Record
 from .domain.tabs import tab_of, won_auction
@@ -146,6 +147,48 @@ class SlotOut(ApiModel):
             bids=bids or [], price_history=[PricePointOut(at=p.at, price=p.price) for p in prices or []])
 
 
+class UnderstoodFiltersOut(ApiModel):
+    """The filters read from the question, in the listing's own parameter names."""
+
+    category: str | None = None
+    min_price: Money | None = None
+    max_price: Money | None = None
+    time_left: str | None = None
+    min_views: int | None = None
+    verified: bool | None = None
+    min_kept_percent: int | None = None
+    no_bids: bool | None = None
+    sort_by: str | None = None
+
+
+class ChipOut(ApiModel):
+    parameter: Literal[PARAMETERS] = Field(description="the listing parameter it set: send it in `ignore` to remove "
+                                                       "the chip")
+    label: str
+
+
+class IgnoredOut(ApiModel):
+    phrase: str
+    reason: str
+
+
+class UnderstoodOut(ApiModel):
+    filters: UnderstoodFiltersOut
+    chips: list[ChipOut]
+    sentence: str = Field(description="the chips in one line, e.g. \"Fitness · up to $30\"")
+    ignored: list[IgnoredOut] = Field(description="what was read but not applied, and why")
+    ranked_by: str | None = Field(description="the words left of the question, which ranked the slots by meaning "
+                                              "and keyword; null when nothing was left to rank by")
+
+    @classmethod
+    def of(cls, understood: Understood, ranked: bool) -> "UnderstoodOut":
+        return cls(filters=UnderstoodFiltersOut.model_validate(understood.filters),
+                   chips=[ChipOut(parameter=k, label=v) for k, v in understood.labels.items()],
+                   sentence=understood.sentence,
+                   ignored=[IgnoredOut(phrase=i.phrase, reason=i.reason) for i in understood.ignored],
+                   ranked_by=understood.rest if ranked else None)
+
+
 class SlotPageOut(ApiModel):
     slots: list[SlotOut]
     total: int = Field(description="The number of matching slots when totalIsExact; otherwise at least this many "
@@ -153,11 +196,12 @@ class SlotPageOut(ApiModel):
     total_is_exact: bool
     total_pages: int = Field(description="The pages that can be asked for: none past the first 10,000 matches")
     page: int
+    understood: UnderstoodOut | None = Field(default=None, description="with `ask`: what the question was read as")
 
     @classmethod
-    def of(cls, page: Page) -> "SlotPageOut":
+    def of(cls, page: Page, understood: UnderstoodOut | None = None) -> "SlotPageOut":
         return cls(slots=[SlotOut.of(s) for s in page.slots], total=page.total, total_is_exact=page.total_is_exact,
-                   total_pages=page.total_pages, page=page.page)
+                   total_pages=page.total_pages, page=page.page, understood=understood)
 
 
 class PaymentOut(ApiModel):

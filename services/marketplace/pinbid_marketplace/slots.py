@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import SERVICE, events_out, reliability
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
+from .meaning import MeaningIndex, meaning_of
 from .models import Bid, CreatorProfile, Post, Slot, User
 from .rules import as_api_errors, listing_limits
 from .settings import MarketplaceSettings
@@ -41,8 +42,9 @@ class PostNotSynced(NotYet):
 
 
 class Slots:
-    def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock):
+    def __init__(self, db: Database, settings: MarketplaceSettings, clock: Clock, index: MeaningIndex | None = None):
         self.db, self.settings, self.clock = db, settings, clock
+        self.index = index  # this process's search index, told of its own slots at once
 
     async def create(self, creator_id: uuid.UUID, new: NewSlot, *, demo: bool = False) -> uuid.UUID:
         """`demo` marks a slot of the demo world (the only ones the demo's background bidders touch)."""
@@ -64,7 +66,8 @@ class Slots:
                        status="ACTIVE", bid_count=0, bidder_count=0, media_type=post.media_type,
                        media_url=post.media_url,
                        permalink=post.permalink, creator_name=user.name if user else "", is_demo=demo,
-                       created_at=self.clock(),
+                       created_at=self.clock(), meaning=meaning_of(new.title, new.description, post.caption,
+                                                                   new.category),
                        creator_handle=(profile.username if profile else None) or (user.instagram_handle if user
                                                                                   else None))
             if profile is not None:
@@ -79,4 +82,6 @@ class Slots:
             except IntegrityError:
                 raise Conflict(POST_ALREADY_LISTED, code="post_listed") from None
             await outbox.publish(session, events_out.slot_created(row, self.settings.currency), source=SERVICE)
-            return row.id
+        if self.index is not None:
+            self.index.put(row.id, row.category, row.meaning)
+        return row.id

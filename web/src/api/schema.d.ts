@@ -2044,6 +2044,17 @@ export interface components {
              */
             bidId: string;
         };
+        /** ChipOut */
+        ChipOut: {
+            /**
+             * Parameter
+             * @description the listing parameter it set: send it in `ignore` to remove the chip
+             * @enum {string}
+             */
+            parameter: "category" | "minPrice" | "maxPrice" | "timeLeft" | "minViews" | "verified" | "minKeptPercent" | "noBids" | "sortBy";
+            /** Label */
+            label: string;
+        };
         /** ClearFlagIn */
         ClearFlagIn: {
             /** Reason */
@@ -2508,6 +2519,13 @@ export interface components {
              * @description sanitised HTML
              */
             html: string;
+        };
+        /** IgnoredOut */
+        IgnoredOut: {
+            /** Phrase */
+            phrase: string;
+            /** Reason */
+            reason: string;
         };
         /** InfluencerDashboard */
         InfluencerDashboard: {
@@ -3529,6 +3547,8 @@ export interface components {
             totalPages: number;
             /** Page */
             page: number;
+            /** @description with `ask`: what the question was read as */
+            understood?: components["schemas"]["UnderstoodOut"] | null;
         };
         /**
          * StepUpIn
@@ -3593,6 +3613,51 @@ export interface components {
              * @description the otpauth:// URI to show as a QR code
              */
             otpauthUri: string;
+        };
+        /**
+         * UnderstoodFiltersOut
+         * @description The filters read from the question, in the listing's own parameter names.
+         */
+        UnderstoodFiltersOut: {
+            /** Category */
+            category?: string | null;
+            /** Minprice */
+            minPrice?: number | null;
+            /** Maxprice */
+            maxPrice?: number | null;
+            /** Timeleft */
+            timeLeft?: string | null;
+            /** Minviews */
+            minViews?: number | null;
+            /** Verified */
+            verified?: boolean | null;
+            /** Minkeptpercent */
+            minKeptPercent?: number | null;
+            /** Nobids */
+            noBids?: boolean | null;
+            /** Sortby */
+            sortBy?: string | null;
+        };
+        /** UnderstoodOut */
+        UnderstoodOut: {
+            filters: components["schemas"]["UnderstoodFiltersOut"];
+            /** Chips */
+            chips: components["schemas"]["ChipOut"][];
+            /**
+             * Sentence
+             * @description the chips in one line, e.g. "Fitness · up to $30"
+             */
+            sentence: string;
+            /**
+             * Ignored
+             * @description what was read but not applied, and why
+             */
+            ignored: components["schemas"]["IgnoredOut"][];
+            /**
+             * Rankedby
+             * @description the words left of the question, which ranked the slots by meaning and keyword; null when nothing was left to rank by
+             */
+            rankedBy: string | null;
         };
         /** UnreadCountOut */
         UnreadCountOut: {
@@ -5802,9 +5867,15 @@ export interface operations {
                 timeLeft?: ("all" | "1h" | "24h" | "7d") | null;
                 verified?: boolean | null;
                 minKeptPercent?: number | null;
-                sortBy?: string;
+                noBids?: boolean | null;
+                /** @description newest unless asked: with `ask`, the slots most relevant to the question first */
+                sortBy?: string | null;
                 page?: number;
                 limit?: number;
+                /** @description the AI search box: a question in plain English, read into these filters (the ones given here win) and ranked by what is left of it */
+                ask?: string | null;
+                /** @description parameters read from `ask` to leave out (the chips the brand removed) */
+                ignore?: ("category" | "minPrice" | "maxPrice" | "timeLeft" | "minViews" | "verified" | "minKeptPercent" | "noBids" | "sortBy")[] | null;
             };
             header?: never;
             path?: never;

@@ -146,7 +146,7 @@ describe('wording and role', () => {
     renderApp('/dashboard')
     await screen.findByText('12,345 opportunities found')
     answer = { total: 10_000, totalIsExact: false }
-    await userEvent.type(screen.getByRole('searchbox'), 'latte')
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search pin slots' }), 'latte')
     await screen.findByText('10,000+ opportunities found')
   })
 

@@ -2,6 +2,7 @@
 import type { paths } from '@/api/client'
 import { rules } from '@/config'
 import { hoursText } from './spans'
+import type { AskParameter } from './ask'
 
 export const PRICE_MIN = 0
 export const PRICE_MAX = 1000
@@ -83,7 +84,9 @@ export interface SlotQuery {
   timeLeft?: TimeLeft
   verified?: boolean
   minKeptPercent?: number
-  sortBy: string
+  sortBy?: string
+  ask?: string
+  ignore?: AskParameter[]
   page: number
   limit: number
 }

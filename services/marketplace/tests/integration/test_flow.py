@@ -24,7 +24,7 @@ async def test_a_slot_is_listed_found_and_shown(world):
                                   headers=buyer)).json()
     assert found["total"] == 1 and found["slots"][0]["id"] == slot["id"] and found["totalPages"] == 1
     none = (await world.http.get("/marketplace/slots", params={"q": "nothing like it"}, headers=buyer)).json()
-    assert none == {"slots": [], "total": 0, "totalIsExact": True, "totalPages": 0, "page": 1}
+    assert none == {"slots": [], "total": 0, "totalIsExact": True, "totalPages": 0, "page": 1, "understood": None}
     detail = await world.http.get(f"/marketplace/slots/{slot['id']}", headers=buyer)
     assert detail.status_code == 200 and detail.json()["title"] == "Latte art reel"
     assert (await world.http.get("/marketplace/categories", headers=buyer)).json()[0] == "fashion"

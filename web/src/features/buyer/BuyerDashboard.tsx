@@ -1,10 +1,8 @@
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { DollarSign, Gavel, Sparkles, Trophy } from 'lucide-react'
+import { DollarSign, Gavel, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { DASHBOARD_LIMIT, opportunitiesFound } from '@/lib/filters'
 import { cn } from '@/lib/utils'
@@ -16,6 +14,8 @@ import { slotsQuery, useBuyerDashboard } from './api/queries'
 import { PlaceBidSheet } from './PlaceBidSheet'
 import { SlotCard } from './SlotCard'
 import { SlotSearch } from './components/SlotSearch'
+import { AskBox } from './components/AskBox'
+import { askQuery, type AskParameter } from '@/lib/ask'
 import { useDebounced } from '@/hooks/use-debounced'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
@@ -26,8 +26,12 @@ export function BuyerDashboard() {
   const [search, setSearch] = React.useState('')
   const [category, setCategory] = React.useState<string | null>(null)
   const [bidSlot, setBidSlot] = React.useState<Slot | null>(null)
+  const [question, setQuestion] = React.useState('')
+  const [removed, setRemoved] = React.useState<AskParameter[]>([])
   const q = useDebounced(search)
-  const query = { sortBy: 'newest', page: 1, limit: DASHBOARD_LIMIT, ...(q.trim() ? { q: q.trim() } : {}), ...(category ? { category: category.toLowerCase() } : {}) }
+  const asked = askQuery(useDebounced(question), removed)
+  // a question ranks the slots by how well they match it, unless it asks for a sort
+  const query = { ...(asked.ask ? asked : { sortBy: 'newest' }), page: 1, limit: DASHBOARD_LIMIT, ...(q.trim() ? { q: q.trim() } : {}), ...(category ? { category: category.toLowerCase() } : {}) }
   const slots = useQuery({ ...slotsQuery(query), placeholderData: (prev) => prev })
 
   return (
@@ -52,13 +56,15 @@ export function BuyerDashboard() {
             </Button>
           ))}
         </div>
-        <div className="relative">
-          <Sparkles aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-primary" />
-          <Label htmlFor="ai-search" className="sr-only">
-            AI search (coming soon)
-          </Label>
-          <Input id="ai-search" disabled placeholder="AI search: describe your ideal audience (coming soon)" className="pl-9" />
-        </div>
+        <AskBox
+          value={question}
+          onChange={(value) => {
+            setQuestion(value)
+            setRemoved([])
+          }}
+          understood={asked.ask ? slots.data?.understood : null}
+          onRemove={(parameter) => setRemoved([...removed, parameter])}
+        />
       </section>
 
       <section aria-labelledby="available-title" className="space-y-3">

@@ -1,0 +1,173 @@
+"""What a slot means, for the AI search box: the text-embedding model (WordLlama, its weights inside its wheel, loaded
+once per process and never downloading), each slot's vector, and the in-memory index every marketplace process
+searches exactly (docs/decisions/listing-and-reliability.md: the same ranking on any PostgreSQL, pgvector or not)."""
+
+import asyncio
+import logging
+import uuid
+from datetime import datetime, timedelta
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from pinbid_kit.db import Database
+from sqlalchemy import func, select, update
+
+from .domain.listing import CATEGORIES
+from .models import Post, Slot
+
+log = logging.getLogger(__name__)
+
+MODEL = "wordllama l2_supercat"  # its version is the package's, pinned in services/marketplace/pyproject.toml
+DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 bytes a slot stored, 256 in memory
+RERANK_DIMENSIONS = 256  # all of them, for the few hundred nearest, made again from their text at each question
+STORED = np.float16
+CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
+BACKFILL_BATCH = 500
+STREAMED = 10_000  # rows read at a time by a catch-up
+
+
+@cache
+def model():
+    """The model, loaded once per process from the package's own folder (its weights and tokenizer ship in the
+    wheel; `disable_download` makes a missing file an error instead of a call to Hugging Face)."""
+    import wordllama
+
+    return wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+
+
+def vectors(texts: list[str], dimensions: int | None = None) -> np.ndarray:
+    """Unit vectors (float32, one row a text) of the model's first `dimensions` (DIMENSIONS unless given), cosine
+    similarity being their dot product. The model pools its words' vectors linearly, so the first dimensions of a
+    text's whole vector are the vector of the model cut to them."""
+    embedded = np.asarray(model().embed(texts, norm=False), dtype=np.float32).reshape(len(texts), -1)
+    return unit(embedded[:, :dimensions or DIMENSIONS])
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+
+
+def reranked(query: str, texts: dict[uuid.UUID, str]) -> list[uuid.UUID]:
+    """`texts`' slots, the closest in meaning to `query` first, on all the model's dimensions."""
+    if not texts:
+        return []
+    query_vector = vectors([query], RERANK_DIMENSIONS)[0]
+    scores = vectors(list(texts.values()), RERANK_DIMENSIONS) @ query_vector
+    ids = list(texts)
+    return [ids[i] for i in np.argsort(-scores, kind="stable")]
+
+
+def slot_text(title: str, description: str, caption: str, category: str) -> str:
+    """The title twice: the model averages its words' vectors, and the title says most in the fewest words."""
+    return f"{title}. {title}. {category}. {description} {caption}"
+
+
+def stored(vector: np.ndarray) -> bytes:
+    return vector.astype(STORED).tobytes()
+
+
+def meaning_of(title: str, description: str, caption: str, category: str) -> bytes:
+    return stored(vectors([slot_text(title, description, caption, category)])[0])
+
+
+CATEGORY_CODE = {category: code for code, category in enumerate(CATEGORIES)}
+
+
+class MeaningIndex:
+    """The open slots' vectors in one matrix, searched exactly (a dot product with every row: 64 multiply-adds a
+    slot). Rows of slots that closed are marked dead and reused by the next rebuild of the process."""
+
+    def __init__(self, db: Database | None = None):
+        self.db = db
+        self.ids: list[uuid.UUID] = []
+        self.row_of: dict[uuid.UUID, int] = {}
+        self.matrix = np.zeros((1024, DIMENSIONS), dtype=np.float32)
+        self.alive = np.zeros(1024, dtype=bool)
+        self.category = np.zeros(1024, dtype=np.int8)
+        self.seen_until: datetime | None = None
+
+    def __len__(self) -> int:
+        return int(self.alive[:len(self.ids)].sum())
+
+    def put(self, slot_id: uuid.UUID, category: str, meaning: bytes) -> None:
+        row = self.row_of.get(slot_id)
+        if row is None:
+            row = len(self.ids)
+            if row == len(self.alive):
+                self._grow()
+            self.ids.append(slot_id)
+            self.row_of[slot_id] = row
+        self.matrix[row] = np.frombuffer(meaning, dtype=STORED).astype(np.float32)
+        self.category[row] = CATEGORY_CODE.get(category, -1)
+        self.alive[row] = True
+
+    def drop(self, slot_id: uuid.UUID) -> None:
+        row = self.row_of.get(slot_id)
+        if row is not None:
+            self.alive[row] = False
+
+    def nearest(self, query: np.ndarray, *, category: str | None, limit: int) -> list[uuid.UUID]:
+        """The `limit` open slots closest in meaning to `query`, closest first (of one category when given)."""
+        count = len(self.ids)
+        if count == 0:
+            return []
+        scores = self.matrix[:count] @ query
+        keep = self.alive[:count]
+        if category is not None:
+            keep = keep & (self.category[:count] == CATEGORY_CODE.get(category, -1))
+        scores = np.where(keep, scores, -np.inf)
+        limit = min(limit, int(keep.sum()))
+        if limit == 0:
+            return []
+        top = np.argpartition(-scores, limit - 1)[:limit]
+        return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
+
+    def _grow(self) -> None:
+        size = len(self.alive) * 2
+        self.matrix = np.resize(self.matrix, (size, DIMENSIONS))
+        self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
+        self.category = np.concatenate([self.category, np.zeros(size - len(self.category), dtype=np.int8)])
+
+    async def catch_up(self) -> int:
+        """One run of the job every process runs: make the vectors still missing (slots opened before the model,
+        or whose caption changed), then take in the slots changed since the last run (opened, re-embedded,
+        closed). The first run reads every open slot. Returns the rows taken in."""
+        assert self.db is not None
+        await asyncio.to_thread(model)  # the first run loads the model off the event loop (a second or two)
+        await self._backfill()
+        since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
+        query = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)
+        query = query.where(Slot.updated_at >= since) if since else query.where(Slot.status == "ACTIVE")
+        taken, newest = 0, self.seen_until
+        async with self.db.transaction() as session:  # streamed: a million rows never held at once
+            result = await session.stream(query.execution_options(yield_per=STREAMED))
+            async for rows in result.partitions():
+                for row in rows:
+                    if row.status == "ACTIVE" and row.meaning is not None:
+                        self.put(row.id, row.category, row.meaning)
+                    elif row.status != "ACTIVE":
+                        self.drop(row.id)
+                    if newest is None or row.updated_at > newest:
+                        newest = row.updated_at
+                taken += len(rows)
+        self.seen_until = newest
+        return taken
+
+    async def _backfill(self) -> None:
+        """Open slots without a vector get one, a batch a run, each claimed by one replica (SKIP LOCKED)."""
+        async with self.db.transaction() as session:
+            rows = (await session.execute(
+                select(Slot.id, Slot.title, Slot.description, Slot.category, func.coalesce(Post.caption, "")
+                       .label("caption"))
+                .outerjoin(Post, Post.id == Slot.post_id)
+                .where(Slot.status == "ACTIVE", Slot.meaning.is_(None))
+                .limit(BACKFILL_BATCH).with_for_update(of=Slot, skip_locked=True))).all()
+            if not rows:
+                return
+            made = vectors([slot_text(r.title, r.description, r.caption, r.category) for r in rows])
+            for row, vector in zip(rows, made, strict=True):
+                await session.execute(update(Slot).where(Slot.id == row.id)
+                                      .values(meaning=stored(vector), updated_at=func.now()))
+            log.info("made the meaning of %d slots", len(rows))

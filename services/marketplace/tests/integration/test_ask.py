@@ -1,0 +1,154 @@
+"""The AI search box through the listing (`GET /marketplace/slots?ask=...`): the filters read from the question
+applied and said, the rest ranked by meaning and keyword, the brand's own filters winning, bad questions answered
+with ordinary results or a 422, and every process's index kept current from the database."""
+
+import pytest
+from pinbid_kit.events import social as s
+from pinbid_marketplace.domain.ask import MAX_ASK
+from pinbid_marketplace.meaning import MeaningIndex
+from sqlalchemy import text
+
+SLOTS = [  # title, category, minimum bid, caption
+    ("Morning ritual at the bar", "food", 12, "latte art and a fresh burr grinder on the counter"),
+    ("Home workout plan", "fitness", 20, "twenty minutes, no gym, just a mat"),
+    ("Trail running shoes", "fitness", 50, "testing grip on wet rocks"),
+    ("Mechanical keyboard review", "tech", 25, "clicky switches and a walnut wrist rest"),
+    ("Pasta night", "food", 15, "fresh tagliatelle with butter and sage"),
+]
+
+
+@pytest.fixture
+async def market(world):
+    creator, posts = await world.creator(posts=len(SLOTS))
+    user_id = creator["x-user"]
+    await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
+        s.SyncedPost(id=post, media_type="IMAGE", media_url=f"https://img.test/{post}.jpg",
+                     permalink=f"https://instagram.test/p/{post}", caption=caption)
+        for post, (_, _, _, caption) in zip(posts, SLOTS, strict=True)]))
+    ids = {}
+    for post, (title, category, min_bid, _) in zip(posts, SLOTS, strict=True):
+        ids[title] = (await world.slot(creator, post, title=title, category=category, minBid=min_bid,
+                                       description=""))["id"]
+    return world, await world.buyer(), ids, posts, user_id
+
+
+async def asked(world, buyer, **params) -> dict:
+    response = await world.http.get("/marketplace/slots", params=params, headers=buyer)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def titles(page: dict) -> list[str]:
+    return [slot["title"] for slot in page["slots"]]
+
+
+async def test_the_filters_read_are_applied_and_said(market):
+    world, buyer, *_ = market
+    page = await asked(world, buyer, ask="fitness creators under $30")
+    assert titles(page) == ["Home workout plan"]
+    understood = page["understood"]
+    assert understood["filters"] == {"category": "fitness", "maxPrice": 30.0, "minPrice": None, "timeLeft": None,
+                                     "minViews": None, "verified": None, "minKeptPercent": None, "noBids": None,
+                                     "sortBy": None}
+    assert understood["chips"] == [{"parameter": "category", "label": "Fitness"},
+                                   {"parameter": "maxPrice", "label": "up to $30"}]
+    assert understood["sentence"] == "Fitness · up to $30"
+    assert (understood["ignored"], understood["rankedBy"]) == ([], None)
+
+
+async def test_the_rest_is_ranked_by_meaning_where_the_word_appears_nowhere(market):
+    world, buyer, *_ = market
+    page = await asked(world, buyer, ask="coffee")
+    assert titles(page)[0] == "Morning ritual at the bar"
+    assert page["understood"]["rankedBy"] == "coffee"
+    assert page["total"] == len(SLOTS)
+
+
+async def test_exact_words_still_count(market):
+    world, buyer, *_ = market
+    assert titles(await asked(world, buyer, ask="keyboard"))[0] == "Mechanical keyboard review"
+
+
+async def test_a_sort_asked_for_orders_the_relevant_slots(market):
+    world, buyer, *_ = market
+    page = await asked(world, buyer, ask="fitness gear, most expensive first")
+    assert titles(page) == ["Trail running shoes", "Home workout plan"]
+
+
+async def test_the_brands_own_filters_win_and_removed_chips_stay_removed(market):
+    world, buyer, *_ = market
+    page = await asked(world, buyer, ask="fitness under $30", category="tech")
+    assert titles(page) == ["Mechanical keyboard review"]
+    assert [chip["parameter"] for chip in page["understood"]["chips"]] == ["maxPrice"]
+    page = await asked(world, buyer, ask="fitness under $30", ignore=["maxPrice"])
+    assert sorted(titles(page)) == ["Home workout plan", "Trail running shoes"]
+    assert page["understood"]["sentence"] == "Fitness"
+
+
+async def test_no_bids_yet_leaves_out_the_slots_bid_on(market):
+    world, buyer, ids, *_ = market
+    assert (await world.bid(buyer, ids["Pasta night"], 15)).status_code == 201
+    page = await asked(world, buyer, ask="food with no bids yet")
+    assert titles(page) == ["Morning ritual at the bar"]
+    assert titles(await asked(world, buyer, noBids="true", category="food")) == ["Morning ritual at the bar"]
+
+
+@pytest.mark.parametrize("question", [
+    "🔥🔥🔥", "zapatillas para correr", "'; DROP TABLE slots; --", "<script>alert(1)</script>", "ok " * 100,
+    "under $-5", "between 100 and 50", "pets category", "%_\\", "   ", "مقهى", "咖啡",
+])
+async def test_bad_questions_get_ordinary_results_and_no_filter(market, question):
+    world, buyer, *_ = market
+    page = await asked(world, buyer, ask=question)
+    assert len(page["slots"]) == len(SLOTS)
+    if page["understood"] is not None:
+        assert page["understood"]["chips"] == []
+
+
+async def test_what_was_set_aside_is_said(market):
+    world, buyer, *_ = market
+    ignored = (await asked(world, buyer, ask="between 100 and 50"))["understood"]["ignored"]
+    assert ignored == [{"phrase": "between 100 and 50",
+                        "reason": "The lower price is above the higher one: no slot can be in that range."}]
+
+
+async def test_a_question_too_long_or_with_unsafe_characters_is_a_422_in_the_error_format(market):
+    world, buyer, *_ = market
+    response = await world.http.get("/marketplace/slots", params={"ask": "coffee " * 300}, headers=buyer)
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "validation_error" and body["errors"][0]["field"].endswith("ask")
+    assert (await world.http.get("/marketplace/slots", params={"ask": "a" * MAX_ASK},
+                                 headers=buyer)).status_code == 200
+    refused = await world.http.get("/marketplace/slots", params={"ask": "x", "ignore": "price"}, headers=buyer)
+    assert refused.status_code == 422
+    for unsafe in ("nul\x00byte", "bidi\u202eoverride", "two\nlines"):
+        refused = await world.http.get("/marketplace/slots", params={"ask": unsafe}, headers=buyer)
+        assert refused.status_code == 422 and refused.json()["errors"][0]["field"].endswith("ask")
+
+
+async def test_another_process_takes_in_every_open_slot_and_drops_the_closed(market):
+    world, buyer, ids, *_ = market
+    other = MeaningIndex(world.service.db)
+    await other.catch_up()
+    assert len(other) == len(SLOTS)
+    async with world.service.db.transaction() as session:
+        await session.execute(text("UPDATE slots SET status = 'ENDED', updated_at = now() WHERE id = :id"),
+                              {"id": ids["Pasta night"]})
+    await other.catch_up()
+    assert len(other) == len(SLOTS) - 1
+
+
+async def test_a_changed_caption_makes_the_meaning_again(market):
+    world, buyer, ids, posts, user_id = market
+    await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
+        s.SyncedPost(id=posts[4], media_type="IMAGE", media_url="https://img.test/x.jpg",
+                     permalink="https://instagram.test/p/x", caption="espresso shots and crema")]))
+    async with world.service.db.autocommit() as conn:
+        assert await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]}) is None
+    other = MeaningIndex(world.service.db)
+    await other.catch_up()
+    async with world.service.db.autocommit() as conn:
+        made = await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]})
+    assert made is not None and len(made) == 128
+    assert len(other) == len(SLOTS)

@@ -1,0 +1,72 @@
+"""The AI search box's index and fusion, without a database: the nearest by meaning, of a category, without the
+slots dropped, across the matrix's growth; the model loads from its wheel and knows coffee from a workout; ranks
+fused by weighted reciprocal rank."""
+
+import uuid
+
+import numpy as np
+from pinbid_marketplace.asking import fuse
+from pinbid_marketplace.meaning import DIMENSIONS, MeaningIndex, meaning_of, reranked, stored, vectors
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.zeros(DIMENSIONS, dtype=np.float32)
+    vector[:len(values)] = values
+    return vector / np.linalg.norm(vector)
+
+
+def test_the_nearest_first_of_a_category_and_never_a_dropped_slot():
+    index = MeaningIndex()
+    east, north, north_east = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    index.put(east, "food", stored(unit(1, 0)))
+    index.put(north, "tech", stored(unit(0, 1)))
+    index.put(north_east, "food", stored(unit(1, 1)))
+    assert index.nearest(unit(1, 0.1), category=None, limit=3) == [east, north_east, north]
+    assert index.nearest(unit(0, 1), category="food", limit=3) == [north_east, east]
+    index.drop(north_east)
+    assert index.nearest(unit(1, 1), category=None, limit=3) == [east, north]
+    assert index.nearest(unit(1, 1), category="gaming", limit=3) == []
+    assert len(index) == 2
+
+
+def test_a_slot_put_again_keeps_its_row_and_takes_its_new_meaning():
+    index = MeaningIndex()
+    slot, other = uuid.uuid4(), uuid.uuid4()
+    index.put(slot, "food", stored(unit(1, 0)))
+    index.put(other, "food", stored(unit(0.9, 0.1)))
+    index.put(slot, "food", stored(unit(0, 1)))
+    assert index.nearest(unit(1, 0), category=None, limit=1) == [other]
+    assert len(index.ids) == 2
+
+
+def test_the_matrix_grows_past_its_first_rows():
+    index = MeaningIndex()
+    ids = [uuid.uuid4() for _ in range(3000)]
+    for n, slot in enumerate(ids):
+        index.put(slot, "travel", stored(unit(1, n / 3000)))
+    assert len(index) == 3000
+    assert index.nearest(unit(1, 0), category="travel", limit=1) == [ids[0]]
+
+
+def test_the_model_loads_from_its_wheel_and_reads_meaning():
+    coffee = vectors(["coffee"])[0]
+    latte, workout = (np.frombuffer(meaning_of(title, "", caption, category), dtype=np.float16).astype(np.float32)
+                      for title, caption, category in (("Latte art at dawn", "a burr grinder and espresso", "food"),
+                                                       ("Twenty minute circuit", "bodyweight moves", "fitness")))
+    assert float(coffee @ latte) > float(coffee @ workout)
+    assert np.isclose(np.linalg.norm(coffee), 1.0, atol=1e-3)
+    nothing = vectors(["🔥", ""])
+    assert nothing.shape == (2, DIMENSIONS) and np.isfinite(nothing).all()
+
+
+def test_the_rerank_on_every_dimension_puts_the_closest_first():
+    latte, workout = uuid.uuid4(), uuid.uuid4()
+    assert reranked("espresso", {workout: "home workout plan", latte: "latte art and a grinder"}) == [latte, workout]
+    assert reranked("espresso", {}) == []
+
+
+def test_weighted_reciprocal_rank_fusion():
+    a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    assert fuse((1.0, [a, b]), (1.0, [b, c])) == [b, a, c]  # in both lists beats first in one
+    assert fuse((3.0, [a, b]), (1.0, [b, a])) == [a, b]
+    assert fuse((1.0, []), (1.0, [])) == []
