@@ -77,12 +77,14 @@ CATEGORY_CODE = {category: code for code, category in enumerate(CATEGORIES)}
 
 class MeaningIndex:
     """The open slots' vectors in one matrix, searched exactly (a dot product with every row: 64 multiply-adds a
-    slot). Rows of slots that closed are marked dead and reused by the next rebuild of the process."""
+    slot). The row of a slot that closed is marked dead and given to the next slot that opens, so the matrix
+    grows with the open slots at their most, not with every slot the process has seen."""
 
     def __init__(self, db: Database | None = None):
         self.db = db
-        self.ids: list[uuid.UUID] = []
+        self.ids: list[uuid.UUID | None] = []  # None: a dead row waiting in `free`
         self.row_of: dict[uuid.UUID, int] = {}
+        self.free: list[int] = []
         self.matrix = np.zeros((1024, DIMENSIONS), dtype=np.float32)
         self.alive = np.zeros(1024, dtype=bool)
         self.category = np.zeros(1024, dtype=np.int8)
@@ -94,19 +96,25 @@ class MeaningIndex:
     def put(self, slot_id: uuid.UUID, category: str, meaning: bytes) -> None:
         row = self.row_of.get(slot_id)
         if row is None:
-            row = len(self.ids)
-            if row == len(self.alive):
-                self._grow()
-            self.ids.append(slot_id)
+            if self.free:
+                row = self.free.pop()
+                self.ids[row] = slot_id
+            else:
+                row = len(self.ids)
+                if row == len(self.alive):
+                    self._grow()
+                self.ids.append(slot_id)
             self.row_of[slot_id] = row
         self.matrix[row] = np.frombuffer(meaning, dtype=STORED).astype(np.float32)
         self.category[row] = CATEGORY_CODE.get(category, -1)
         self.alive[row] = True
 
     def drop(self, slot_id: uuid.UUID) -> None:
-        row = self.row_of.get(slot_id)
+        row = self.row_of.pop(slot_id, None)
         if row is not None:
             self.alive[row] = False
+            self.ids[row] = None
+            self.free.append(row)
 
     def nearest(self, query: np.ndarray, *, category: str | None, limit: int) -> list[uuid.UUID]:
         """The `limit` open slots closest in meaning to `query`, closest first (of one category when given)."""

@@ -48,6 +48,23 @@ def test_the_matrix_grows_past_its_first_rows():
     assert index.nearest(unit(1, 0), category="travel", limit=1) == [ids[0]]
 
 
+def test_a_closed_slots_row_goes_to_the_next_slot_that_opens():
+    index = MeaningIndex()
+    ids = [uuid.uuid4() for _ in range(1024)]
+    for slot in ids:
+        index.put(slot, "food", stored(unit(1, 0)))
+    for slot in ids[:1000]:  # a thousand auctions end...
+        index.drop(slot)
+    newer = [uuid.uuid4() for _ in range(1000)]  # ...and a thousand open: the matrix does not grow
+    for slot in newer:
+        index.put(slot, "tech", stored(unit(0, 1)))
+    assert len(index.ids) == len(index.alive) == 1024 and len(index) == 1024
+    assert set(index.nearest(unit(0, 1), category="tech", limit=2000)) == set(newer)
+    assert set(index.nearest(unit(1, 0), category="food", limit=30)) == set(ids[1000:])
+    index.drop(ids[0])  # already gone: nothing changes
+    assert len(index) == 1024
+
+
 def test_the_model_loads_from_its_wheel_and_reads_meaning():
     coffee = vectors(["coffee"])[0]
     latte, workout = (np.frombuffer(meaning_of(title, "", caption, category), dtype=np.float16).astype(np.float32)
