@@ -82,7 +82,9 @@ class MeaningIndex:
 
     def __init__(self, db: Database | None = None):
         self.db = db
-        self.ids: list[uuid.UUID | None] = []  # None: a dead row waiting in `free`
+        # a dead row keeps its closed slot's id until it is given again: a search running in a thread while the
+        # job changes the index never reads a hole (a closed slot it returns is left out by the listing's filters)
+        self.ids: list[uuid.UUID] = []
         self.row_of: dict[uuid.UUID, int] = {}
         self.free: list[int] = []
         self.matrix = np.zeros((1024, DIMENSIONS), dtype=np.float32)
@@ -113,7 +115,6 @@ class MeaningIndex:
         row = self.row_of.pop(slot_id, None)
         if row is not None:
             self.alive[row] = False
-            self.ids[row] = None
             self.free.append(row)
 
     def nearest(self, query: np.ndarray, *, category: str | None, limit: int) -> list[uuid.UUID]:
