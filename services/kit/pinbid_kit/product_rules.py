@@ -8,6 +8,8 @@ from decimal import Decimal
 PASSWORD_MIN_LENGTH = 8
 # every service: the longest reason a person gives (a brand's report, an operator's decision or action)
 REASON_MAX_LENGTH = 1000
+# marketplace: the longest question the AI search box takes
+ASK_MAX_LENGTH = 300
 
 # social: a screenshot (the proof of a pin, an answer) is one of these types, by the name people read, and at most
 # this many bytes; Pillow names the same formats in capitals (JPEG, PNG, WEBP)

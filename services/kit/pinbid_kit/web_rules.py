@@ -60,6 +60,7 @@ def web_rules(settings: ServedSettings | None = None) -> dict[str, Any]:
         "maxMentions": ig.MAX_MENTIONS,
         "passwordMinLength": pr.PASSWORD_MIN_LENGTH,
         "reasonMaxLength": pr.REASON_MAX_LENGTH,
+        "askMaxLength": pr.ASK_MAX_LENGTH,
         "screenshot": {"types": [{"type": t, "name": n} for t, n in pr.SCREENSHOT_TYPES.items()],
                        "maxBytes": pr.SCREENSHOT_MAX_BYTES},
         "bidIncrement": _amount(settings.bid_increment),

@@ -9,14 +9,14 @@ from pinbid_kit.api import PlainText
 from pinbid_kit.auth import Buyer, Influencer, Operator, SignedIn
 from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
-from pinbid_kit.product_rules import TIME_LEFT_HOURS
+from pinbid_kit.product_rules import ASK_MAX_LENGTH, TIME_LEFT_HOURS
 
 from .approvals import Approvals
 from .asking import Asking
 from .bidding import Bidding, Offer
 from .closing import Closer
 from .domain import comments
-from .domain.ask import MAX_ASK, PARAMETERS
+from .domain.ask import PARAMETERS
 from .domain.listing import SORTS, NewSlot
 from .domain.money import MAX_AMOUNT
 from .domain.states import BidStatus
@@ -83,9 +83,10 @@ async def list_slots(
                                                "the slots most relevant to the question first")] = None,
     page: Annotated[int, Query(ge=1, le=100_000)] = 1,
     limit: Annotated[int, Query(ge=1)] = 10,
-    ask: Annotated[PlainText | None, Query(max_length=MAX_ASK, description="the AI search box: a question in plain "
-                                     "English, read into these filters (the ones given here win) and ranked by "
-                                     "what is left of it")] = None,
+    ask: Annotated[PlainText | None, Query(
+        max_length=ASK_MAX_LENGTH, description="the AI search box: a question in plain English, read into these "
+                                               "filters (the ones given here win) and ranked by what is left of it")
+    ] = None,
     ignore: Annotated[list[AskParameter] | None, Query(description="parameters read from `ask` to leave out "
                                                        "(the chips the brand removed)")] = None,
 ) -> SlotPageOut:

@@ -15,6 +15,8 @@ export interface WebRules {
   maxMentions: number
   passwordMinLength: number
   reasonMaxLength: number
+  /** the longest question the AI search box takes */
+  askMaxLength: number
   /** a screenshot's accepted content types, each with the name people read, and its largest size */
   screenshot: { types: { type: string; name: string }[]; maxBytes: number }
   /** the suggested raise over the current bid (marketplace's proxy step), and Bid Again's */
@@ -29,7 +31,7 @@ export interface WebRules {
   trustWindowHours: { acceptance: number; recheckAnswer: number; disputeAnswer: number }
 }
 
-const COUNTS = ['platformFeePercent', 'maxCommentLength', 'maxNewCommentLength', 'maxHashtags', 'maxMentions', 'passwordMinLength', 'reasonMaxLength'] as const
+const COUNTS = ['platformFeePercent', 'maxCommentLength', 'maxNewCommentLength', 'maxHashtags', 'maxMentions', 'passwordMinLength', 'reasonMaxLength', 'askMaxLength'] as const
 
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0
 const isAmount = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0

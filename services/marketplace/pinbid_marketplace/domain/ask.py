@@ -9,7 +9,6 @@ from decimal import Decimal, InvalidOperation
 
 from .listing import CATEGORIES
 
-MAX_ASK = 300
 # what a question can set, in the listing's parameter names and in the order its chips are shown
 PARAMETERS = ("category", "minPrice", "maxPrice", "timeLeft", "minViews", "verified", "minKeptPercent", "noBids",
               "sortBy")
@@ -258,7 +257,8 @@ def rest_of(text: str) -> str:
 
 
 def understand(question: str, time_left_windows: dict[str, int]) -> Understood:
-    """The filters read from `question` (already no longer than MAX_ASK) and the words left to rank by meaning."""
+    """The filters read from `question` (already no longer than the kit's ASK_MAX_LENGTH) and the words left to rank
+    by meaning."""
     r = _Reading(question)
     read_audience(r)
     read_prices(r)

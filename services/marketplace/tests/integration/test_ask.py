@@ -4,7 +4,7 @@ with ordinary results or a 422, and every process's index kept current from the 
 
 import pytest
 from pinbid_kit.events import social as s
-from pinbid_marketplace.domain.ask import MAX_ASK
+from pinbid_kit.product_rules import ASK_MAX_LENGTH as MAX_ASK
 from pinbid_marketplace.meaning import MeaningIndex
 from sqlalchemy import text
 

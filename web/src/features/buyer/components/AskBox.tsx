@@ -2,9 +2,9 @@ import { Sparkles, X } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { rules } from '@/config'
 import { askSentence, type AskParameter, type Understood } from '@/lib/ask'
 
-export const MAX_ASK = 300 // the server's limit on a question (422 past it)
 
 /** The AI search box: the brand describes what it wants; the chips are the filters the server read from it, each
  *  removable, and the line under them says what the listing shows (read out when it changes). */
@@ -20,7 +20,7 @@ export function AskBox({ value, onChange, understood, onRemove }: { value: strin
           id="ai-search"
           type="search"
           value={value}
-          maxLength={MAX_ASK}
+          maxLength={rules().askMaxLength}
           onChange={(e) => onChange(e.target.value)}
           placeholder="AI search: e.g. fitness creators under $30 for home workouts"
           aria-describedby="ai-search-said"
