@@ -47,7 +47,7 @@ BIDDERS = int(os.environ.get("BIDDERS", "200"))
 SECONDS = float(os.environ.get("SECONDS", "30"))
 PGBENCH_CLIENTS = int(os.environ.get("PGBENCH_CLIENTS", "50"))
 PGBENCH_SECONDS = int(os.environ.get("PGBENCH_SECONDS", "15"))
-RATES = os.environ.get("RATES", "25,50,100,200,300,400,500,600,700,800")
+RATES = os.environ.get("RATES", hot_rates.DEFAULT_RATES)
 RATE_SECONDS = float(os.environ.get("RATE_SECONDS", "15"))
 ANCHOR_DB = f"{PREFIX}_anchor"
 # an envelope of the size the service writes (a bid.placed event is about this long)

@@ -21,16 +21,21 @@ import psycopg
 from hot_slot import Bidder, Seen, new_hot_slot, percentile, register, register_buyers
 
 
+def reported(label: str, took: list[float]) -> list[float]:
+    """`took` (ms) sorted, its percentiles printed under `label`."""
+    took.sort()
+    print(f"{label:44s} p50 {statistics.median(took):6.2f}  p90 {percentile(took, 0.9):6.2f}  "
+          f"p99 {percentile(took, 0.99):6.2f} ms", flush=True)
+    return took
+
+
 async def timed(label: str, count: int, call) -> list[float]:
     took = []
     for _ in range(count):
         started = time.perf_counter()
         await call()
         took.append((time.perf_counter() - started) * 1000)
-    took.sort()
-    print(f"{label:44s} p50 {statistics.median(took):6.2f}  p90 {percentile(took, 0.9):6.2f}  "
-          f"p99 {percentile(took, 0.99):6.2f} ms", flush=True)
-    return took
+    return reported(label, took)
 
 
 async def read(session: aiohttp.ClientSession, path: str) -> None:
@@ -63,10 +68,7 @@ def statements(db: str, slot_id: str, count: int) -> list[float]:
             for _ in range(3):
                 conn.execute("SELECT version FROM slots WHERE id = %s", (slot_id,), prepare=True).fetchone()
             took.append((time.perf_counter() - started) * 1000)
-    took.sort()
-    print(f"{'three statement round trips (psycopg)':44s} p50 {statistics.median(took):6.2f}  "
-          f"p90 {percentile(took, 0.9):6.2f}  p99 {percentile(took, 0.99):6.2f} ms", flush=True)
-    return took
+    return reported("three statement round trips (psycopg)", took)
 
 
 async def main(args) -> None:

@@ -24,6 +24,7 @@ import httpx
 from hot_slot import Bidder, Seen, new_hot_slot, percentile, register, register_buyers, slot_checks
 
 GOAL_P99_MS = 100.0
+DEFAULT_RATES = "25,50,100,200,300,400,500,600,700,800"  # bids a second, one step each
 TICKS = os.sysconf("SC_CLK_TCK")
 ANSWERS = (201, 422)  # accepted, or refused as too low: both are the auction's answers, not errors
 GIVE_UP_P99_MS = 2000.0  # a step this slow ends the sweep: the rates above it only queue more
@@ -179,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--api", default="http://127.0.0.1:8000/api")
     parser.add_argument("--db", default="postgresql://postgres@127.0.0.1:5432/pinbid_marketplace")
     parser.add_argument("--bidders", type=int, default=200)
-    parser.add_argument("--rates", type=rates, default=rates("25,50,100,200,300,400,500,600,700,800"))
+    parser.add_argument("--rates", type=rates, default=rates(DEFAULT_RATES))
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--var", type=Path, help="the run's var folder (its run/*.pid): each process's CPU a bid")
     return parser
