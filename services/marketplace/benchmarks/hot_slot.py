@@ -139,7 +139,7 @@ class Bidder:
                     self.seen.heard(answer["pinSlot"]["currentBid"])
                 elif response.status == 422:
                     self.seen.heard(answer.get("currentBid"))
-        except aiohttp.ClientError as exc:
+        except (aiohttp.ClientError, TimeoutError) as exc:  # an answer that never came: an error, counted
             statuses[type(exc).__name__] += 1
 
 
