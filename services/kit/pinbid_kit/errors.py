@@ -140,6 +140,10 @@ def _validation_message(err: dict[str, Any]) -> str:
         return "This field is required."
     if err.get("type") == "json_invalid":
         return "The request body is not valid JSON."
+    if err.get("type") in ("too_long", "too_short") and isinstance(err.get("input"), str):
+        # a length checked after a validator (PlainText with max_length) is told of "items"; a text has characters
+        limit = err.get("ctx", {}).get("max_length" if err["type"] == "too_long" else "min_length")
+        return f"Use at most {limit} characters." if err["type"] == "too_long" else f"Use at least {limit} characters."
     msg = str(err.get("msg", "Invalid value."))
     # pydantic prefixes custom errors with "Value error, "; a person does not need that
     return msg.removeprefix("Value error, ")

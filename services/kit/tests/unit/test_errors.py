@@ -1,7 +1,7 @@
 from typing import Annotated
 
-from fastapi import APIRouter
-from pinbid_kit.api import ApiModel
+from fastapi import APIRouter, Query
+from pinbid_kit.api import ApiModel, PlainText
 from pinbid_kit.errors import Conflict, Invalid, TooManyRequests
 from pinbid_kit.http import create_app
 from pinbid_testing import client
@@ -25,6 +25,10 @@ def app():
     @router.post("/things")
     async def create(body: Body) -> dict:
         return {"ok": body.display_name}
+
+    @router.get("/search")
+    async def search(q: Annotated[PlainText | None, Query(max_length=5)] = None) -> dict:
+        return {"q": q}
 
     @router.get("/conflict")
     async def conflict() -> dict:
@@ -63,6 +67,14 @@ async def test_the_detail_people_read_never_names_a_field_in_code():
     assert ours.json()["errors"] == [{"field": "count", "message": "The count must be at most 10."}]
     assert missing.json()["detail"] == "Display name is required."
     assert unknown.json()["detail"] == "Admin level is not allowed."
+
+
+async def test_a_text_too_long_is_told_in_characters_even_when_checked_after_its_validator():
+    async with client(app()) as http:
+        response = await http.get("/search", params={"q": "abcdef"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "Q: Use at most 5 characters."
+    assert response.json()["errors"] == [{"field": "q", "message": "Use at most 5 characters."}]
 
 
 async def test_unknown_fields_and_malformed_json_are_422():
