@@ -7,6 +7,7 @@ import { RoleGate } from '@/components/role-gate'
 import { PublicLayout } from '@/layouts/PublicLayout'
 import { Toaster } from '@/components/ui/sonner'
 import { pageTitle } from '@/titles'
+import { isRefused } from '@/api/errors'
 
 // Route-level code splitting: every page is its own chunk.
 const LandingPage = React.lazy(() => import('@/pages/landing/LandingPage'))
@@ -104,7 +105,8 @@ export function AppRoutes() {
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 },
+      // a refused read (422) is not asked again: the same question gets the same answer
+      queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: (count, error) => !isRefused(error) && count < 1 },
     },
   })
 }

@@ -27,6 +27,9 @@ export class ApiError extends Error {
 /** A 404: the object is not there, or it is not this person's. */
 export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404
 
+/** A 422: the server refused what was asked (a search it cannot serve); asking again the same way changes nothing. */
+export const isRefused = (error: unknown) => error instanceof ApiError && error.status === 422
+
 /** React Query's retry for a read whose 404 is an answer: that is not asked again, other failures twice more. */
 export const retryUnlessNotFound = (count: number, error: unknown) => !isNotFound(error) && count < 2
 

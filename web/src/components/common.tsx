@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { cn } from '@/lib/utils'
-import { isNotFound } from '@/api/errors'
+import { isNotFound, isRefused, serverMessage } from '@/api/errors'
 
 /**
  * How long the result of a step that cannot be undone (End Auction, Approve, Reject) stays on screen. Sonner's
@@ -36,14 +36,17 @@ export function Loading({ text, page = false }: { text: string; page?: boolean }
   )
 }
 
-export function LoadError({ message, onRetry }: { message: string; onRetry?: () => void }) {
+/** A read that failed: `message` and Try again; when the server refused what was asked (`error` a 422), its own
+ *  message instead, and no Try again, which would ask the same. */
+export function LoadError({ message, onRetry, error }: { message: string; onRetry?: () => void; error?: unknown }) {
+  const refused = isRefused(error)
   return (
     <Card>
       <CardContent className="flex flex-col items-center gap-3 py-6 text-center">
         <p role="alert" className="font-medium text-destructive">
-          {message}
+          {refused ? serverMessage(error, message) : message}
         </p>
-        {onRetry && (
+        {onRetry && !refused && (
           <Button variant="outline" size="sm" onClick={onRetry}>
             <RefreshCw /> Try again
           </Button>

@@ -62,6 +62,21 @@ describe('marketplace', () => {
     expect(screen.getByText(NARROW_TO_SEE_MORE)).toBeInTheDocument()
   })
 
+  it('a search the server refuses says why, with no Try again that would ask the same', async () => {
+    signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, ['fashion', 'tech']),
+      'GET /marketplace/slots': (_body, req) =>
+        new URL((req as Request).url).searchParams.get('q')
+          ? json(422, { detail: 'Search for at least one letter or digit.', code: 'validation_error' })
+          : page([slot({ id: 's1', title: 'Latte art' })]),
+    })
+    renderApp('/marketplace')
+    await screen.findByText('Latte art', {}, { timeout: 15_000 })
+    await userEvent.type(screen.getByPlaceholderText(/Search/), '%_')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Search for at least one letter or digit.')
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument()
+  })
+
   it('the Place a Bid panel: validation toasts, then the payload', async () => {
     const api = signedIn(buyer, {
       'GET /marketplace/categories': () => json(200, []),

@@ -86,7 +86,7 @@ export function BuyerDashboard() {
             <Spinner className="size-5 text-primary" /> Loading pin slots...
           </div>
         ) : slots.isError ? (
-          <LoadError message="Failed to load pin slots. Please try again later." onRetry={() => void slots.refetch()} />
+          <LoadError message="Failed to load pin slots. Please try again later." error={slots.error} onRetry={() => void slots.refetch()} />
         ) : slots.data.slots.length === 0 ? (
           <EmptyState text="No pin slots found matching your criteria." />
         ) : (

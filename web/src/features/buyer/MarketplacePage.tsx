@@ -188,7 +188,7 @@ export default function MarketplacePage() {
       {slots.isPending ? (
         <Loading text="Loading pin slots..." />
       ) : slots.isError && list.length === 0 ? (
-        <LoadError message={SLOTS_LOAD_ERROR} onRetry={() => void slots.refetch()} />
+        <LoadError message={SLOTS_LOAD_ERROR} error={slots.error} onRetry={() => void slots.refetch()} />
       ) : (
         <>
           <p className="text-sm text-muted-foreground" aria-live="polite">
