@@ -5,7 +5,7 @@ Money in events is always an integer number of minor units (cents) next to a cur
 Consumers ignore fields they do not know, so adding a field is not a new version.
 """
 
-from . import identity, marketplace, payments, social  # noqa: F401  (registers every event type)
+from . import campaigns, identity, marketplace, payments, social  # noqa: F401  (registers every event type)
 from .catalog import EVENTS, EventData, event, parse
 
 __all__ = ["EVENTS", "EventData", "event", "parse"]

@@ -57,10 +57,12 @@ class AuctionClosed(EventData):
 
 @event("marketplace.bid.approved.v1")
 class BidApproved(SlotBid):
-    """The creator approved the winning bid; the buyer is now asked to pay `finalPriceCents`."""
+    """The creator approved the winning bid; the buyer is now asked to pay `finalPriceCents`, or, when the bid is a
+    campaign's (`campaignId`), payments draws it from that campaign's balance."""
 
     final_price_cents: int
     currency: str = "USD"
+    campaign_id: uuid.UUID | None = None
 
 
 @event("marketplace.bid.rejected.v1")
