@@ -24,7 +24,7 @@ from sqlalchemy import (
     func,
     text,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, UUID
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -187,6 +187,7 @@ class Bid(Base):
         Index("bids_one_live_per_buyer", "slot_id", "buyer_id", unique=True, postgresql_where=text(LIVE_SQL)),
         Index("bids_buyer_recent", "buyer_id", text("created_at DESC")),
         Index("bids_slot_status", "slot_id", "status"),
+        Index("bids_campaign", "campaign_id", "status", postgresql_where=text("campaign_id IS NOT NULL")),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
@@ -231,6 +232,50 @@ class Bid(Base):
     # what the brand got back of its payment, from payments' refund events: the unearned share of an early end,
     # everything it paid once refunded in full
     refunded: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")
+    # the campaign this bid was placed for (a brand's own bid either way)
+    campaign_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    # a runner-up offered the slot after the winner fell through (second chance): the offer lapses then
+    offer_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Campaign(Base):
+    """A brand's campaign: Pinbid bids for it on every open slot that fits its filters, within its budget."""
+
+    __tablename__ = "campaigns"
+    __table_args__ = (
+        Index("campaigns_buyer_recent", "buyer_id", text("created_at DESC")),
+        Index("campaigns_bidding", "ends_at", postgresql_where=text("status = 'ACTIVE'")),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(20))  # DRAFT, ACTIVE, PAUSED, OUT_OF_BUDGET, ENDED
+    reason: Mapped[str | None] = mapped_column(String(30))  # why it stopped bidding
+    filters: Mapped[dict] = mapped_column(JSONB)  # the listing's own parameters
+    ask: Mapped[str | None] = mapped_column(Text)  # a question for the AI search box, when it was saved from one
+    budget: Mapped[Decimal] = mapped_column(Money)
+    max_per_slot: Mapped[Decimal] = mapped_column(Money)
+    funded: Mapped[Decimal] = mapped_column(Money, default=Decimal(0), server_default="0")  # from payments
+    comment_text: Mapped[str] = mapped_column(Text)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    settled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class CampaignSlot(Base):
+    """A slot a campaign has considered: it bids at most once on a slot, and remembers it after the bid ends."""
+
+    __tablename__ = "campaign_slots"
+
+    campaign_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("campaigns.id"), primary_key=True)
+    slot_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("slots.id"), primary_key=True)
+    bid_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    outcome: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
 class AccountSignal(Base):
