@@ -6,6 +6,12 @@ is built, before it serves or works."""
 
 import gc
 
+# objects made before the collector's first walk of the youngest generation (CPython's default is 700). A serving
+# process makes garbage that lives for one request or one delivery: with room for 50,000, it dies before that walk
+# instead of being promoted, and the walks of every generation, whose cost grows with what lives long (a gateway's
+# 10,000 open streams: 600 ms a full walk), become rare (docs/decisions/operations.md).
+YOUNG_OBJECTS = 50_000
+
 
 def hold_off() -> None:
     gc.disable()
@@ -14,4 +20,5 @@ def hold_off() -> None:
 def started() -> None:
     """What exists now lives as long as the process: it is left out of the collector's walks, which begin now."""
     gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     gc.enable()
