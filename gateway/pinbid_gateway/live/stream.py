@@ -4,8 +4,8 @@ the stream ends with an `end` event when the token expires or its sessions are r
 reader falls too far behind.
 
 Served as plain ASGI below the kit's middleware (security headers, request id, metrics apply) and above FastAPI's
-routing, as the proxy is: one coroutine per stream (the server's own task for the request) writes, and one small
-task waits for the reader to leave; the heartbeat and the token's expiry are timers, not tasks."""
+routing, as the proxy is: one small task per stream writes, one waits for the reader to leave, and the server's
+own task for the request waits for both; the heartbeat and the token's expiry are timers, not tasks."""
 
 import asyncio
 import json
@@ -94,7 +94,9 @@ class Stream:
                                                     "expired"),
                                self.loop.call_later(self.heartbeat_seconds, self._ping)]
                 self.connection.on_end = self._ended
-                await self._stream()
+                # its own task: each frame resumes this short chain of awaits, not the request's (the server's,
+                # through every middleware's frame); cancelled with this one when the deadline passes
+                await self.loop.create_task(self._stream())
         except TimeoutError:
             log.info("live: cut loose a stream that ended (%s) while its reader was not reading", self.connection.ended)
         finally:
