@@ -153,7 +153,7 @@ async def give_back(session: AsyncSession, events: Events, campaign: Campaign, p
         fundings = list(await session.scalars(
             select(CampaignFunding).where(CampaignFunding.campaign_id == campaign.id,
                                           CampaignFunding.status == "COMPLETED")
-            .order_by(CampaignFunding.completed_at.desc(), CampaignFunding.id).with_for_update()))
+            .order_by(CampaignFunding.completed_at.desc(), CampaignFunding.created_at.desc()).with_for_update()))
         by_id = {f.id: f for f in fundings}
         plan = return_plan(left, [Refundable(f.id, f.amount_cents - f.returned_cents - f.reversed_cents)
                                   for f in fundings])
