@@ -32,6 +32,22 @@ async def locked_funding(session: AsyncSession, funding_id: uuid.UUID) -> Campai
     return await session.get(CampaignFunding, funding_id, with_for_update=True, populate_existing=True)
 
 
+async def lock_payer(session: AsyncSession, payment: Payment) -> Campaign | None:
+    """Before a refund of a drawn win is booked (back to its campaign's balance): the campaign's lock, taken before
+    the balance moves, as every movement of the balance does (a settlement running at once waits, never
+    deadlocks)."""
+    return await locked(session, payment.campaign_id) if payment.campaign_id is not None else None
+
+
+async def refunded_after_settled(session: AsyncSession, events: Events, campaign: Campaign | None, payment: Payment,
+                                 provider: CheckoutProvider, *, kind: str) -> None:
+    """A drawn win refunded after its campaign's rest went back: the refund landed in the balance, which goes back
+    to the brand at once."""
+    if campaign is not None and campaign.settled_at is not None and await balance(session, campaign) > 0:
+        await give_back(session, events, campaign, provider,
+                        key=f"campaign-returned-{campaign.id}-{payment.id}-{kind}")
+
+
 async def balance(session: AsyncSession, campaign: Campaign) -> int:
     return await bookkeeping.balance(session, ledger.campaign_balance(campaign.id))
 

@@ -14,7 +14,7 @@ from pinbid_kit.events import EventData
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE, settlement
+from . import SERVICE, campaign_money, settlement
 from .metrics import REFUNDS_FAILED
 from .models import Payment
 from .ports import CheckoutProvider, ProviderError
@@ -54,6 +54,7 @@ class Refunds:
                 .order_by(Payment.pin_deadline_at).limit(1).with_for_update(skip_locked=True))
             if payment is None:
                 return None
+            campaign = await campaign_money.lock_payer(session, payment)
             try:
                 if payment.payment_intent:
                     await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
@@ -63,6 +64,8 @@ class Refunds:
                 return 0
             events: list[EventData] = []
             await settlement.reverse(session, events, payment, now=self.clock(), reason="not_pinned_in_time")
+            await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
+                                                        kind="refund")
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -75,6 +78,7 @@ class Refunds:
                 .order_by(Payment.early_refund_next_at).limit(1).with_for_update(skip_locked=True))
             if payment is None:
                 return None
+            campaign = await campaign_money.lock_payer(session, payment)
             try:
                 if payment.payment_intent:
                     await self.provider.refund(payment.payment_intent, f"early-refund-{payment.id}",
@@ -86,6 +90,8 @@ class Refunds:
                 return 0
             events: list[EventData] = []
             await settlement.early_refund_done(session, events, payment, now=now)
+            await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
+                                                        kind="early")
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -104,6 +110,7 @@ class Refunds:
         holds the row, with its events (False: the provider refused; the job tries again later with a growing
         delay)."""
         now = self.clock()
+        campaign = await campaign_money.lock_payer(session, payment)
         try:
             if payment.payment_intent:
                 await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
@@ -114,6 +121,7 @@ class Refunds:
             return False
         events: list[EventData] = []
         await settlement.reverse(session, events, payment, now=now, reason=payment.full_refund_reason or "refunded")
+        await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider, kind="refund")
         await outbox.publish_all(session, events, source=SERVICE)
         return True
 

@@ -235,6 +235,23 @@ async def test_a_drawn_win_refunded_goes_back_to_the_balance(pay):
     assert await ledger_balances(pay)
 
 
+async def test_a_drawn_win_refunded_after_the_campaign_settled_goes_back_to_the_brand(pay):
+    c = await funded(pay, budget=100_00)
+    approved, _ = await approve(pay, c, 40_00)
+    await settle(pay, c, spent=40_00)  # 60.00 back
+    pay.clock.advance(days=4)
+    assert await pay.service.state["refunds"].run_once() == 1
+    assert await pay.status(approved) == "REFUNDED"
+    assert sorted(r.amount_cents for r in await pay.rows("SELECT amount_cents FROM sandbox_refunds")) == [40_00,
+                                                                                                          60_00]
+    returned = await pay.events(RETURNED)
+    assert [(e["amountCents"], e["idempotencyKey"]) for e in returned] == [
+        (60_00, f"campaign-returned-{c.campaign_id}"),
+        (40_00, f"campaign-returned-{c.campaign_id}-{await pay.scalar('SELECT id FROM payments')}-refund")]
+    assert await balance(pay, c) == 0 and await pay.balance(ledger.buyer_charges(c.buyer_id)) == 0
+    assert await ledger_balances(pay)
+
+
 # --- returned -----------------------------------------------------------------------------
 
 async def test_the_rest_goes_back_through_the_provider_newest_funding_first_in_part_and_once(pay):
