@@ -57,6 +57,10 @@ class Campaigns:
             except NothingToFund as funded:
                 raise Conflict(str(funded), code="nothing_to_fund") from None
             now = self.clock()
+            # sessions past their end can no longer be paid (Stripe refuses them): said so, for whoever reads them
+            await session.execute(update(CampaignFunding).where(
+                CampaignFunding.campaign_id == campaign.id, CampaignFunding.status == "OPEN",
+                CampaignFunding.expires_at <= now).values(status="EXPIRED"))
             funding = await session.scalar(
                 select(CampaignFunding).where(CampaignFunding.campaign_id == campaign.id,
                                               CampaignFunding.status == "OPEN",

@@ -178,6 +178,11 @@ async def test_a_funding_checkout_that_expires_changes_nothing(pay):
     assert await pay.events(FUNDED) == [] and await balance(pay, c) == 0
     second = (await fund(pay, c)).json()["url"]
     assert second != first and await pay.scalar("SELECT count(*) FROM campaign_fundings") == 2
+    pay.clock.advance(hours=2)  # its session ran out without a word from the provider
+    third = (await fund(pay, c)).json()["url"]
+    statuses = [r.status for r in await pay.rows("SELECT status FROM campaign_fundings ORDER BY created_at")]
+    assert third not in (first, second) and statuses == ["EXPIRED", "EXPIRED", "OPEN"]
+    assert await pay.scalar("SELECT count(*) FROM ledger_entries") == 0
 
 
 # --- drawn --------------------------------------------------------------------------------
@@ -206,6 +211,16 @@ async def test_a_win_the_balance_covers_is_paid_from_it_once(pay):
     assert await pay.balance(ledger.creator_available(approved.creator_id)) == 9_00
     spent = await pay.http.get("/buyer/total-spent", headers=pay.token(c.buyer_id, "BUYER"))
     assert spent.json()["totalSpent"] == 40.0  # the 60.00 left is the brand's, not spent
+
+
+async def test_ten_wins_approved_at_once_never_draw_more_than_the_balance(pay):
+    c = await funded(pay, budget=100_00)
+    await asyncio.gather(*(approve(pay, c, 30_00) for _ in range(10)))
+    statuses = sorted(r.status for r in await pay.rows("SELECT status FROM payments"))
+    assert statuses == ["COMPLETED"] * 3 + ["REQUESTED"] * 7  # 3 x 30.00 drawn, the rest by checkout
+    assert await balance(pay, c) == 10_00 and len(await pay.events(DRAWN)) == 3
+    assert sorted(e["balanceCents"] for e in await pay.events(DRAWN)) == [10_00, 40_00, 70_00]
+    assert await ledger_balances(pay)
 
 
 async def test_a_win_the_balance_does_not_cover_is_paid_by_checkout(pay):
