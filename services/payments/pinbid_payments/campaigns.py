@@ -3,6 +3,7 @@
 returned when marketplace settles the campaign. The movements themselves are in campaign_money.py; the
 funding's webhooks in webhooks.py."""
 
+import logging
 import uuid
 from datetime import timedelta
 
@@ -25,6 +26,7 @@ from .models import Campaign, CampaignFunding, User
 from .ports import CheckoutOrder, CheckoutProvider
 from .settings import PaymentsSettings
 
+log = logging.getLogger("pinbid.payments.campaigns")
 # Unknown and "not arrived yet" look the same here (the campaign travels as an event): one 404 that says both.
 NOT_FOUND = "This campaign was not found. If you have just created it, try again in a moment."
 FUNDING_WINDOW = timedelta(hours=1)  # a funding checkout's life (Stripe keeps a session 30 minutes to 24 hours)
@@ -114,8 +116,7 @@ class Campaigns:
     async def settled(self, session: AsyncSession, events: list[EventData], settled: CampaignSettled) -> str:
         campaign = await campaign_money.locked(session, settled.campaign_id)
         if campaign is None:
-            campaign_money.log.warning("campaign %s settled, never heard of here: nothing to return",
-                                       settled.campaign_id)
+            log.warning("campaign %s settled, never heard of here: nothing to return", settled.campaign_id)
             return "ignored: unknown campaign"
         return await campaign_money.settle(session, events, campaign, spent_cents=settled.spent_cents,
                                            now=self.clock(), provider=self.provider)
