@@ -3,6 +3,7 @@
 import json
 import logging
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import stripe
@@ -123,6 +124,13 @@ class Webhooks:
         now = self.clock()
         if isinstance(action, Ignored):
             return f"ignored: {action.reason}"
+        if (isinstance(action, ChargeRefunded | CardCharged) and action.funding_id is None
+                and action.payment_id is None and action.payment_intent):
+            # a charge that does not carry its payment intent's metadata: a funding's is known by its intent
+            funding_id = await session.scalar(select(CampaignFunding.id).where(
+                CampaignFunding.payment_intent == action.payment_intent))
+            if funding_id is not None:
+                action = replace(action, funding_id=funding_id)
         if isinstance(action, FundingPaid | FundingExpired | ChargeDisputed) or (
                 isinstance(action, ChargeRefunded | CardCharged) and action.funding_id is not None):
             return await self._funding(session, events, action, now)

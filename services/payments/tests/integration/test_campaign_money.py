@@ -343,6 +343,17 @@ async def test_a_funding_refunded_at_the_provider_is_reversed_and_what_was_spent
     assert [e["amountCents"] for e in await pay.events(RETURNED)] == [0]
 
 
+async def test_a_refund_at_the_provider_whose_charge_has_no_metadata_is_known_by_its_payment_intent(pay):
+    c = await funded(pay, budget=100_00)
+    intent = await pay.scalar("SELECT payment_intent FROM campaign_fundings")
+    refunded = await post(pay, stripe_event("charge.refunded", {
+        "id": "ch_2", "object": "charge", "amount": 100_00, "amount_refunded": 25_00, "payment_intent": intent}))
+    assert refunded.json()["outcome"] == "funding refunded at the provider"
+    [reversed_] = await pay.events(REVERSED)
+    assert (reversed_["amountCents"], reversed_["balanceCents"]) == (25_00, 75_00)
+    assert await balance(pay, c) == 75_00 and await ledger_balances(pay)
+
+
 async def test_a_dispute_of_a_funding_is_reversed_once(pay):
     c = await funded(pay, budget=100_00)
     intent = await pay.scalar("SELECT payment_intent FROM campaign_fundings")
