@@ -63,6 +63,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
     service.jobs = [
         Job("expire-payment-requests", requests.expire_due, every_seconds=5),
         Job("refunds", refunds.run_once, every_seconds=60),
+        Job("campaign-returns", campaigns.return_due, every_seconds=60),
         Job("payouts", payouts.run_once, every_seconds=60),
         Job("sandbox-webhooks", providers.sandbox.deliver_due, every_seconds=2),
         Job("sandbox-expire", providers.sandbox.expire_sessions, every_seconds=30),

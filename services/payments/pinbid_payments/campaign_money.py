@@ -17,8 +17,9 @@ from . import bookkeeping, events_out
 from .domain import ledger
 from .domain.campaigns import Refundable, covers, return_plan, reversal_from_balance
 from .domain.money import Split
+from .domain.retries import retry_delay
 from .models import Campaign, CampaignFunding, Earning, Payment
-from .ports import CheckoutProvider
+from .ports import CheckoutProvider, ProviderError
 
 log = logging.getLogger("pinbid.payments.campaigns")
 Events = list[EventData]
@@ -40,12 +41,12 @@ async def lock_payer(session: AsyncSession, payment: Payment) -> Campaign | None
 
 
 async def refunded_after_settled(session: AsyncSession, events: Events, campaign: Campaign | None, payment: Payment,
-                                 provider: CheckoutProvider, *, kind: str) -> None:
+                                 provider: CheckoutProvider, *, kind: str, now: datetime) -> None:
     """A drawn win refunded after its campaign's rest went back: the refund landed in the balance, which goes back
     to the brand at once."""
     if campaign is not None and campaign.settled_at is not None and await balance(session, campaign) > 0:
         await give_back(session, events, campaign, provider,
-                        key=f"campaign-returned-{campaign.id}-{payment.id}-{kind}")
+                        key=f"campaign-returned-{campaign.id}-{payment.id}-{kind}", now=now)
 
 
 async def balance(session: AsyncSession, campaign: Campaign) -> int:
@@ -66,7 +67,8 @@ async def funded(session: AsyncSession, events: Events, campaign: Campaign, fund
     if campaign.settled_at is not None:
         log.warning("campaign %s was paid into (funding %s) after its rest went back: returned", campaign.id,
                     funding.id)
-        await give_back(session, events, campaign, provider, key=f"campaign-returned-{campaign.id}-{funding.id}")
+        await give_back(session, events, campaign, provider, key=f"campaign-returned-{campaign.id}-{funding.id}",
+                        now=now)
         return "funded after the campaign ended: returned"
     return "funded"
 
@@ -156,15 +158,18 @@ async def settle(session: AsyncSession, events: Events, campaign: Campaign, *, s
         log.warning("campaign %s settled with %d cents spent, %d drawn here", campaign.id, spent_cents,
                     campaign.drawn_cents)
     campaign.settled_at = now
-    return await give_back(session, events, campaign, provider, key=f"campaign-returned-{campaign.id}")
+    return await give_back(session, events, campaign, provider, key=f"campaign-returned-{campaign.id}", now=now)
 
 
 async def give_back(session: AsyncSession, events: Events, campaign: Campaign, provider: CheckoutProvider, *,
-                    key: str) -> str:
-    """Refund the whole balance through the provider, newest funding payment first, each in part where needed,
-    under keys that stay the same if this transaction is tried again; then the ledger's `campaign_returned` and
-    the event (also when nothing is left: the end is recorded). `key`: the event's idempotency key."""
+                    key: str, now: datetime) -> str:
+    """Refund the whole balance through the provider, newest funding payment first, each in part where needed; book
+    what the provider took (`campaign_returned`) and announce it, also when nothing was left (the end is recorded).
+    A refusal stops there: what was refunded is booked all the same (the money left), the rest waits for the return
+    job (`return_next_at`, a growing delay). Each refund's key names the funding and what it had returned before, so
+    a refused one is asked again under the same key. `key`: the event's idempotency key."""
     left = await balance(session, campaign)
+    returned = 0
     if left > 0:
         fundings = list(await session.scalars(
             select(CampaignFunding).where(CampaignFunding.campaign_id == campaign.id,
@@ -176,12 +181,22 @@ async def give_back(session: AsyncSession, events: Events, campaign: Campaign, p
         for funding_id, cents in plan:
             funding = by_id[funding_id]
             if funding.payment_intent:
-                # raises ProviderError: the whole transaction is tried again (the event is redelivered), and the
-                # refunds already made answer the same keys with the same refunds
-                await provider.refund(funding.payment_intent, f"campaign-return-{funding.id}-{funding.returned_cents}",
-                                      amount_cents=cents)
+                try:
+                    await provider.refund(funding.payment_intent,
+                                          f"campaign-return-{funding.id}-{funding.returned_cents}", amount_cents=cents)
+                except ProviderError as exc:
+                    log.warning("return of campaign %s refused by the provider, will retry: %s", campaign.id, exc)
+                    break
             funding.returned_cents += cents
-        await bookkeeping.post(session, ledger.campaign_returned(campaign.id, campaign.buyer_id, left))
-        campaign.returned_cents += left
-    events.append(events_out.campaign_returned(campaign, left, balance_cents=0, key=key))
-    return f"returned {left} cents"
+            returned += cents
+        if returned > 0:
+            await bookkeeping.post(session, ledger.campaign_returned(campaign.id, campaign.buyer_id, returned))
+            campaign.returned_cents += returned
+    if returned < left:
+        campaign.return_attempts += 1
+        campaign.return_next_at = now + retry_delay(campaign.return_attempts)
+    else:
+        campaign.return_attempts, campaign.return_next_at = 0, None
+    if returned > 0 or left == 0:
+        events.append(events_out.campaign_returned(campaign, returned, balance_cents=left - returned, key=key))
+    return f"returned {returned} of {left} cents"

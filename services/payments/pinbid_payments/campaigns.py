@@ -7,6 +7,7 @@ import logging
 import uuid
 from datetime import timedelta
 
+from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
@@ -18,7 +19,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import campaign_money
+from . import SERVICE, campaign_money
 from .checkout import REUSE_MARGIN, Checkout
 from .domain.campaigns import CampaignClosed, NothingToFund, to_fund
 from .domain.money import split
@@ -112,6 +113,25 @@ class Campaigns:
                       buyer_fee_cents=self.settings.buyer_fee_cents)
         return await campaign_money.draw(session, events, approved, money, now=self.clock(),
                                          pin_deadline=self.pin_deadline)
+
+    async def return_due(self, limit: int = 20) -> int:
+        """A job: the campaigns whose return the provider refused in part, their rest tried again (one campaign a
+        transaction, its row locked; other replicas skip it)."""
+        done = 0
+        for _ in range(limit):
+            async with self.db.transaction() as session:
+                campaign = await session.scalar(
+                    select(Campaign).where(Campaign.return_next_at <= self.clock())
+                    .order_by(Campaign.return_next_at).limit(1).with_for_update(skip_locked=True))
+                if campaign is None:
+                    break
+                events: list[EventData] = []
+                await campaign_money.give_back(
+                    session, events, campaign, self.provider, now=self.clock(),
+                    key=f"campaign-returned-{campaign.id}-{campaign.returned_cents}")
+                await outbox.publish_all(session, events, source=SERVICE)
+                done += 1
+        return done
 
     async def settled(self, session: AsyncSession, events: list[EventData], settled: CampaignSettled) -> str:
         campaign = await campaign_money.locked(session, settled.campaign_id)

@@ -124,6 +124,7 @@ class Campaign(Base):
         CheckConstraint("budget_cents >= 0 AND funded_cents >= 0 AND drawn_cents >= 0 AND returned_cents >= 0 "
                         "AND reversed_cents >= 0", name="campaign_amounts"),
         Index("campaigns_buyer", "buyer_id"),
+        Index("campaigns_return_due", "return_next_at", postgresql_where=text("return_next_at IS NOT NULL")),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
@@ -137,7 +138,10 @@ class Campaign(Base):
     drawn_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     returned_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     reversed_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
-    settled_at: Mapped[datetime | None] = mapped_column(When)  # the rest returned (once)
+    settled_at: Mapped[datetime | None] = mapped_column(When)  # ended: its rest is to go back to the brand
+    # a return the provider refused in part: the campaigns' return job tries the rest again then
+    return_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    return_next_at: Mapped[datetime | None] = mapped_column(When)
     updated_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
 
 

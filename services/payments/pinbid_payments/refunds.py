@@ -5,7 +5,6 @@ ledger books the refund once the provider took it. A refusal is tried again late
 (`pinbid_refunds_failed_total`, alerted on) and kept on the payment: never lost."""
 
 import logging
-from datetime import timedelta
 
 from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
@@ -15,17 +14,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE, campaign_money, settlement
+from .domain.retries import FIRST_RETRY, retry_delay
 from .metrics import REFUNDS_FAILED
 from .models import Payment
 from .ports import CheckoutProvider, ProviderError
 
 log = logging.getLogger("pinbid.payments.refunds")
-_RETRY = timedelta(minutes=5)  # a refund the provider refused is tried again after this, doubling up to a day
-_RETRY_MAX = timedelta(days=1)
-
-
-def retry_delay(attempts: int) -> timedelta:
-    return min(_RETRY * 2 ** max(attempts - 1, 0), _RETRY_MAX)
+_RETRY = FIRST_RETRY  # a refund the provider refused is tried again after this, doubling up to a day
 
 
 class Refunds:
@@ -65,7 +60,7 @@ class Refunds:
             events: list[EventData] = []
             await settlement.reverse(session, events, payment, now=self.clock(), reason="not_pinned_in_time")
             await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
-                                                        kind="refund")
+                                                        kind="refund", now=self.clock())
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -91,7 +86,7 @@ class Refunds:
             events: list[EventData] = []
             await settlement.early_refund_done(session, events, payment, now=now)
             await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
-                                                        kind="early")
+                                                        kind="early", now=now)
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -121,7 +116,8 @@ class Refunds:
             return False
         events: list[EventData] = []
         await settlement.reverse(session, events, payment, now=now, reason=payment.full_refund_reason or "refunded")
-        await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider, kind="refund")
+        await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider, kind="refund",
+                                                    now=now)
         await outbox.publish_all(session, events, source=SERVICE)
         return True
 

@@ -8,6 +8,7 @@ import uuid
 from pinbid_kit.events.campaigns import CampaignSettled, CampaignUpdated
 from pinbid_kit.events.marketplace import BidApproved
 from pinbid_payments.domain import ledger
+from pinbid_payments.ports import ProviderError
 
 from .test_webhooks import post, stripe_event
 
@@ -302,6 +303,45 @@ async def test_the_rest_spread_over_two_fundings_is_refunded_from_both(pay):
     await settle(pay, c, spent=20_00)
     refunded = sorted(r.amount_cents for r in await pay.rows("SELECT amount_cents FROM sandbox_refunds"))
     assert refunded == [50_00, 80_00] and await balance(pay, c) == 0 and await ledger_balances(pay)
+
+
+class Refusing:
+    """The provider, refusing the refunds numbered in `refused` (1 = the first asked)."""
+
+    def __init__(self, provider, refused: set[int]):
+        self.provider, self.refused, self.asked = provider, refused, 0
+
+    async def refund(self, payment_intent: str, idempotency_key: str, *, amount_cents: int | None = None) -> str:
+        self.asked += 1
+        if self.asked in self.refused:
+            raise ProviderError("Stripe is down")
+        return await self.provider.refund(payment_intent, idempotency_key, amount_cents=amount_cents)
+
+
+async def test_a_return_the_provider_refuses_in_part_books_what_left_and_the_job_returns_the_rest(pay):
+    c = await funded(pay, budget=100_00)
+    await campaign(pay, campaign_id=c.campaign_id, buyer=c.buyer_id, budget=150_00, version=2)
+    await pay_page(pay, (await fund(pay, c)).json()["url"])
+    await approve(pay, c, 20_00)
+    campaigns = pay.service.state["campaigns"]
+    campaigns.provider = Refusing(campaigns.provider, refused={2})
+    envelope = await settle(pay, c, spent=20_00)
+    assert await balance(pay, c) == 80_00  # the newest funding's 50.00 went back; the older one's 80.00 waits
+    assert [(e["amountCents"], e["balanceCents"]) for e in await pay.events(RETURNED)] == [(50_00, 80_00)]
+    await pay.service.consumers.dispatch(envelope, {})  # redelivered: settled once
+    assert await campaigns.return_due() == 0  # not due yet
+    pay.clock.advance(minutes=6)
+    assert await campaigns.return_due() == 1
+    assert await balance(pay, c) == 0 and await campaigns.return_due() == 0
+    returned = await pay.events(RETURNED)
+    assert [(e["amountCents"], e["balanceCents"], e["idempotencyKey"]) for e in returned] == [
+        (50_00, 80_00, f"campaign-returned-{c.campaign_id}"),
+        (80_00, 0, f"campaign-returned-{c.campaign_id}-5000")]
+    assert sorted(r.amount_cents for r in await pay.rows("SELECT amount_cents FROM sandbox_refunds")) == [50_00,
+                                                                                                          80_00]
+    assert await pay.scalar("SELECT return_next_at FROM campaigns") is None
+    await pay.service.state["sandbox"].deliver_due()
+    assert await pay.events(REVERSED) == [] and await ledger_balances(pay)
 
 
 async def test_nothing_left_is_recorded_without_a_refund(pay):

@@ -38,6 +38,8 @@ def upgrade() -> None:
         sa.Column("version", sa.BigInteger(), nullable=False),
         _cents("funded_cents"), _cents("drawn_cents"), _cents("returned_cents"), _cents("reversed_cents"),
         sa.Column("settled_at", When, nullable=True),
+        sa.Column("return_attempts", sa.Integer(), nullable=False, server_default="0"),
+        sa.Column("return_next_at", When, nullable=True),
         sa.Column("updated_at", When, nullable=False, server_default=sa.func.now()),
         sa.CheckConstraint("status IN ('DRAFT', 'ACTIVE', 'PAUSED', 'OUT_OF_BUDGET', 'ENDED')",
                            name="campaign_status"),
@@ -45,6 +47,8 @@ def upgrade() -> None:
                            "AND reversed_cents >= 0", name="campaign_amounts"),
     )
     op.create_index("campaigns_buyer", "campaigns", ["buyer_id"])
+    op.create_index("campaigns_return_due", "campaigns", ["return_next_at"],
+                    postgresql_where=sa.text("return_next_at IS NOT NULL"))
     op.create_table(
         "campaign_fundings",
         sa.Column("id", Id, primary_key=True),
