@@ -19,7 +19,12 @@ class Route:
     access: Access
 
 
-# Longest prefix wins. A prefix matches a whole path or a path that continues with "/".
+ANY_SEGMENT = "*"
+
+
+# Longest prefix wins (the most segments). A prefix matches a whole path or a path that continues with "/"; a
+# prefix's "*" segment matches exactly one segment of the path, never an empty one (so `/buyer/campaigns//fund`
+# is not the fund route; the path guard refuses such paths before routing anyway).
 ROUTES = [
     Route("/auth", "identity", Access.SIGNED_IN),
     Route("/auth/login", "identity", Access.PUBLIC),
@@ -36,6 +41,8 @@ ROUTES = [
     Route("/buyer/bids", "marketplace", Access.BUYER),
     Route("/buyer/comment-submission", "marketplace", Access.BUYER),
     Route("/buyer/buy-now", "marketplace", Access.BUYER),
+    Route("/buyer/campaigns", "marketplace", Access.BUYER),
+    Route("/buyer/campaigns/*/fund", "payments", Access.BUYER),  # a campaign's money is payments' (issue 36)
     Route("/payments", "payments", Access.BUYER),
     Route("/payments/webhook", "payments", Access.PUBLIC),
     Route("/payments/sandbox", "payments", Access.PUBLIC),
@@ -66,10 +73,24 @@ ROUTES = [
 UPLOAD_PREFIXES = ("/influencer/pin-comment", "/influencer/placements")
 
 
+def _segments(path: str) -> list[str]:
+    return path.split("/")[1:]
+
+
+def matches(prefix: str, path: str) -> bool:
+    """`prefix` is the whole of `path` or its first segments, a "*" standing for any one non-empty segment."""
+    if ANY_SEGMENT not in prefix:
+        return path == prefix or path.startswith(prefix + "/")
+    wanted, given = _segments(prefix), _segments(path)
+    return len(given) >= len(wanted) and all(
+        segment == want or (want == ANY_SEGMENT and segment != "")
+        for want, segment in zip(wanted, given[:len(wanted)], strict=True))
+
+
 def route_for(path: str) -> Route | None:
     best: Route | None = None
     for route in ROUTES:
-        if path == route.prefix or path.startswith(route.prefix + "/"):
-            if best is None or len(route.prefix) > len(best.prefix):
+        if matches(route.prefix, path):
+            if best is None or len(_segments(route.prefix)) > len(_segments(best.prefix)):
                 best = route
     return best

@@ -11,6 +11,7 @@ from pinbid_kit.deps import from_state
 from pinbid_kit.errors import Invalid
 from pinbid_kit.step_up import FreshInfluencer
 
+from .campaigns import Campaigns
 from .checkout import Checkout
 from .domain.money import to_money
 from .onboarding import Onboarding
@@ -35,6 +36,7 @@ from .schemas import (
 from .webhooks import Webhooks
 
 CheckoutDep = Annotated[Checkout, Depends(from_state("checkout"))]
+CampaignsDep = Annotated[Campaigns, Depends(from_state("campaigns"))]
 WebhooksDep = Annotated[Webhooks, Depends(from_state("webhooks"))]
 EarningsDep = Annotated[Earnings, Depends(from_state("earnings"))]
 PayoutSettingsDep = Annotated[PayoutSettingsService, Depends(from_state("payout_settings"))]
@@ -117,6 +119,15 @@ buyers = APIRouter(prefix="/buyer", tags=["buyer"])
 @buyers.get("/total-spent", response_model=TotalSpentOut)
 async def total_spent(principal: Buyer, earnings: EarningsDep) -> TotalSpentOut:
     return TotalSpentOut(total_spent=await earnings.total_spent(principal.user_id))
+
+
+@buyers.post("/campaigns/{campaign_id}/fund", response_model=UrlOut,
+             responses={404: {"description": "campaign_not_found (another brand's, unknown, or not arrived yet)"},
+                        409: {"description": "campaign_ended, or nothing_to_fund"}})
+async def fund_campaign(campaign_id: uuid.UUID, principal: Buyer, campaigns: CampaignsDep) -> UrlOut:
+    """Pay the campaign's budget not funded yet through Checkout: the URL of its checkout page (the same one
+    while it is open). The gateway sends this one path of `/buyer/campaigns` to payments."""
+    return UrlOut(url=await campaigns.fund(principal, campaign_id))
 
 
 ops = APIRouter(prefix="/ops/payments", tags=["ops"])

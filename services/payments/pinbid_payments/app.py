@@ -12,6 +12,7 @@ from pinbid_kit.tokens import TokenVerifier
 from . import SERVICE, handlers
 from .adapters import build_providers
 from .api import ROUTERS
+from .campaigns import Campaigns
 from .checkout import Checkout
 from .models import token_revocations
 from .onboarding import Onboarding
@@ -36,6 +37,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
 
     requests = PaymentRequests(db, settings, clock)
     checkout = Checkout(db, settings, providers.checkout, clock)
+    campaigns = Campaigns(db, settings, providers.checkout, checkout, clock)
     webhooks = Webhooks(db, settings, providers.checkout, clock)
     earnings = Earnings(db, clock)
     payout_settings = PayoutSettingsService(db, settings.secret_box())
@@ -45,11 +47,11 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
                            clock=clock, batch_size=settings.payout_batch_size)
 
     consumers = Consumers(SERVICE, db)
-    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(requests))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(requests, campaigns))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
-    service.state = {"requests": requests, "checkout": checkout, "webhooks": webhooks, "earnings": earnings,
-                     "payout_settings": payout_settings, "payouts": payouts, "refunds": refunds,
+    service.state = {"requests": requests, "checkout": checkout, "campaigns": campaigns, "webhooks": webhooks,
+                     "earnings": earnings, "payout_settings": payout_settings, "payouts": payouts, "refunds": refunds,
                      "sandbox": providers.sandbox, "settings": settings}
     routers = [*ROUTERS, sandbox_router] if settings.checkout_provider == "sandbox" else ROUTERS
     service.app = create_app(SERVICE, routers=routers, checks=service.readiness_checks(),
@@ -61,6 +63,7 @@ def build(settings: PaymentsSettings | None = None, *, clock: Clock = utcnow,
     service.jobs = [
         Job("expire-payment-requests", requests.expire_due, every_seconds=5),
         Job("refunds", refunds.run_once, every_seconds=60),
+        Job("campaign-returns", campaigns.return_due, every_seconds=60),
         Job("payouts", payouts.run_once, every_seconds=60),
         Job("sandbox-webhooks", providers.sandbox.deliver_due, every_seconds=2),
         Job("sandbox-expire", providers.sandbox.expire_sessions, every_seconds=30),

@@ -65,7 +65,7 @@ class Checkout:
             customer_email=email, success_url=self.settings.browser_url("/my-bids?payment=success"),
             cancel_url=self.settings.browser_url("/my-bids?payment=cancelled"), expires_at=payment.expires_at,
             idempotency_key=f"checkout-{payment.id}-{attempt}")
-        opened = await self._open(order)
+        opened = await self.open_session(order)
         async with self.db.transaction() as session:
             await session.execute(insert(CheckoutSession).values(
                 id=opened.session_id, payment_id=payment.id, attempt=attempt, url=opened.url,
@@ -77,7 +77,7 @@ class Checkout:
                                   .values(provider_session_id=session_id))
         return url
 
-    async def _open(self, order: CheckoutOrder) -> OpenedCheckout:
+    async def open_session(self, order: CheckoutOrder) -> OpenedCheckout:
         """Requests of this process for the same attempt share one provider call (Stripe answers 409 to an
         idempotency key that is still in flight)."""
         key = order.idempotency_key

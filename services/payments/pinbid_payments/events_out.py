@@ -5,6 +5,7 @@ transaction (`outbox.publish_all`, or `outbox_rows` inside a statement of its ow
 import uuid
 from datetime import datetime
 
+from pinbid_kit.events.campaigns import CampaignDrawn, CampaignFunded, CampaignFundingReversed, CampaignReturned
 from pinbid_kit.events.payments import (
     DisputeSettled,
     EarningReleased,
@@ -24,7 +25,7 @@ from pinbid_kit.events.payments import (
     RecoveryRecorded,
 )
 
-from .models import CreatorRecovery, Earning, Payment, Payout
+from .models import Campaign, CampaignFunding, CreatorRecovery, Earning, Payment, Payout
 
 
 def payment_requested(payment: Payment) -> PaymentRequested:
@@ -136,3 +137,30 @@ def account_signals(user_id: uuid.UUID, observed: list[tuple[str, str]],
 
 def payout_account_changed(creator_id: uuid.UUID, method: str, account: str, at: datetime) -> PayoutAccountChanged:
     return PayoutAccountChanged(creator_id=creator_id, method=method, account=account, changed_at=at)
+
+
+def campaign_funded(campaign: Campaign, funding: CampaignFunding, *, balance_cents: int) -> CampaignFunded:
+    return CampaignFunded(
+        campaign_id=campaign.id, buyer_id=campaign.buyer_id, amount_cents=funding.amount_cents,
+        balance_cents=balance_cents, currency=funding.currency, payment_id=funding.id,
+        funded_cents=campaign.funded_cents, idempotency_key=f"campaign-funded-{funding.id}")
+
+
+def campaign_drawn(campaign: Campaign, payment: Payment, *, balance_cents: int) -> CampaignDrawn:
+    return CampaignDrawn(
+        campaign_id=campaign.id, buyer_id=campaign.buyer_id, amount_cents=payment.amount_cents,
+        balance_cents=balance_cents, currency=payment.currency, payment_id=payment.id, bid_id=payment.bid_id,
+        idempotency_key=f"campaign-drawn-{payment.bid_id}")
+
+
+def campaign_returned(campaign: Campaign, cents: int, *, balance_cents: int, key: str) -> CampaignReturned:
+    return CampaignReturned(
+        campaign_id=campaign.id, buyer_id=campaign.buyer_id, amount_cents=cents, balance_cents=balance_cents,
+        currency=campaign.currency, idempotency_key=key)
+
+
+def campaign_funding_reversed(campaign: Campaign, funding: CampaignFunding, cents: int, *, balance_cents: int,
+                              key: str) -> CampaignFundingReversed:
+    return CampaignFundingReversed(
+        campaign_id=campaign.id, buyer_id=campaign.buyer_id, amount_cents=cents, balance_cents=balance_cents,
+        currency=funding.currency, payment_id=funding.id, funded_cents=campaign.funded_cents, idempotency_key=key)

@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 
 from pinbid_kit import inbox
+from pinbid_kit.events import campaigns as c
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import social as s
@@ -15,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import settlement
+from .campaigns import Campaigns
 from .models import Payment, User
 from .payment_requests import PaymentRequests
 
@@ -24,13 +26,26 @@ log = logging.getLogger("pinbid.payments.handlers")
 @dataclass(frozen=True)
 class Dependencies:
     requests: PaymentRequests
+    campaigns: Campaigns
 
 
 Delivery = inbox.Delivery[Dependencies]
 
 
 async def request_payment(session: AsyncSession, data: m.BidApproved, delivery: Delivery) -> None:
+    """A campaign's win is paid from the campaign's balance when it covers the price; any other approved bid (and
+    a campaign's whose balance does not cover it, logged) gets a payment request, paid through Checkout."""
+    if data.campaign_id is not None and await delivery.deps.campaigns.approved(session, delivery.events, data):
+        return
     await delivery.deps.requests.open(session, delivery.events, data)
+
+
+async def remember_campaign(session: AsyncSession, data: c.CampaignUpdated, delivery: Delivery) -> None:
+    await delivery.deps.campaigns.remember(session, data)
+
+
+async def return_campaign_rest(session: AsyncSession, data: c.CampaignSettled, delivery: Delivery) -> None:
+    await delivery.deps.campaigns.settled(session, delivery.events, data)
 
 
 async def payment_of(session: AsyncSession, bid_id) -> Payment | None:
@@ -103,4 +118,6 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     s.CommentUnpinned.event_type: [ended_early],
     i.UserRegistered.event_type: [remember_user],
     i.UserUpdated.event_type: [remember_user],
+    c.CampaignUpdated.event_type: [remember_campaign],
+    c.CampaignSettled.event_type: [return_campaign_rest],
 }

@@ -108,6 +108,72 @@ class Payment(Base):
     full_refund_reason: Mapped[str | None] = mapped_column(String(100))
     full_refund_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     full_refund_next_at: Mapped[datetime | None] = mapped_column(When)
+    # a campaign's win paid from its balance (no checkout): a refund of it goes back to that balance
+    campaign_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("campaigns.id"))
+
+
+class Campaign(Base):
+    """A brand's campaign as marketplace announces it (the highest `version` kept), and its money here: what was
+    paid in (`funded_cents`, net of what the provider took back), drawn for wins, returned at the end. The balance
+    itself is the ledger's account `campaign:<id>:balance` (a liability to the brand). The row is the lock every
+    movement of the campaign's money takes first."""
+
+    __tablename__ = "campaigns"
+    __table_args__ = (
+        CheckConstraint("status IN ('DRAFT', 'ACTIVE', 'PAUSED', 'OUT_OF_BUDGET', 'ENDED')", name="campaign_status"),
+        CheckConstraint("budget_cents >= 0 AND funded_cents >= 0 AND drawn_cents >= 0 AND returned_cents >= 0 "
+                        "AND reversed_cents >= 0", name="campaign_amounts"),
+        Index("campaigns_buyer", "buyer_id"),
+        Index("campaigns_return_due", "return_next_at", postgresql_where=text("return_next_at IS NOT NULL")),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True)
+    buyer_id: Mapped[uuid.UUID] = mapped_column(Id)
+    name: Mapped[str] = mapped_column(String(200))
+    status: Mapped[str] = mapped_column(String(20))
+    budget_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    version: Mapped[int] = mapped_column(BigInteger)
+    funded_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    drawn_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    returned_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    reversed_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    settled_at: Mapped[datetime | None] = mapped_column(When)  # ended: its rest is to go back to the brand
+    # a return the provider refused in part: the campaigns' return job tries the rest again then
+    return_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    return_next_at: Mapped[datetime | None] = mapped_column(When)
+    updated_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+
+
+class CampaignFunding(Base):
+    """One payment into a campaign's balance through Checkout: OPEN while its session can be paid, COMPLETED once
+    paid, EXPIRED if it never was. `returned_cents`: refunded by Pinbid when the campaign's rest went back;
+    `reversed_cents`: taken back at the provider by someone else (a refund made there, or a dispute:
+    `disputed_cents`)."""
+
+    __tablename__ = "campaign_fundings"
+    __table_args__ = (
+        CheckConstraint("status IN ('OPEN', 'COMPLETED', 'EXPIRED')", name="funding_status"),
+        CheckConstraint("amount_cents > 0 AND returned_cents >= 0 AND reversed_cents >= 0 "
+                        "AND returned_cents + reversed_cents <= amount_cents", name="funding_amounts"),
+        Index("campaign_fundings_campaign", "campaign_id", "created_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Id, primary_key=True, default=uuid.uuid4)
+    campaign_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("campaigns.id"))
+    buyer_id: Mapped[uuid.UUID] = mapped_column(Id)
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(20), default="OPEN")
+    expires_at: Mapped[datetime] = mapped_column(When)
+    provider_session_id: Mapped[str | None] = mapped_column(String(255))
+    url: Mapped[str | None] = mapped_column(Text)
+    payment_intent: Mapped[str | None] = mapped_column(String(255), index=True)
+    returned_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    reversed_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    disputed_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # of reversed_cents
+    created_at: Mapped[datetime] = mapped_column(When, server_default=func.now())
+    completed_at: Mapped[datetime | None] = mapped_column(When)
 
 
 class CheckoutSession(Base):

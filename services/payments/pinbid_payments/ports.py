@@ -8,8 +8,10 @@ from typing import Literal, Protocol
 
 @dataclass(frozen=True)
 class CheckoutOrder:
+    """A bid's payment (`bid_id`), or a campaign's funding (`campaign_id`; `payment_id` is the funding's id)."""
+
     payment_id: uuid.UUID
-    bid_id: uuid.UUID
+    bid_id: uuid.UUID | None
     title: str
     price_cents: int
     buyer_fee_cents: int
@@ -19,10 +21,20 @@ class CheckoutOrder:
     cancel_url: str
     expires_at: datetime
     idempotency_key: str
+    campaign_id: uuid.UUID | None = None
 
     @property
     def metadata(self) -> dict[str, str]:
+        """What the provider sends back on the session, its charge and refunds: the webhook tells a campaign's
+        funding (`funding_id`) from a bid's payment (`payment_id`) by it."""
+        if self.campaign_id is not None:
+            return {"funding_id": str(self.payment_id), "campaign_id": str(self.campaign_id)}
         return {"payment_id": str(self.payment_id), "bid_id": str(self.bid_id)}
+
+    @property
+    def reference(self) -> str:
+        """Checkout's `client_reference_id`: the bid, or the campaign."""
+        return str(self.campaign_id if self.campaign_id is not None else self.bid_id)
 
 
 @dataclass(frozen=True)

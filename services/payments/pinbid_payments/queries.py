@@ -16,7 +16,7 @@ from . import bookkeeping, settlement
 from .domain import disputes, ledger, stages
 from .domain.money import to_money
 from .domain.months import last_months, month_label, series
-from .models import CreatorRecovery, Earning, EarningRelease, Payment, Payout, User
+from .models import Campaign, CreatorRecovery, Earning, EarningRelease, LedgerAccount, Payment, Payout, User
 
 CHART_MONTHS = 6
 
@@ -117,8 +117,13 @@ class Earnings:
         return out.getvalue()
 
     async def total_spent(self, buyer_id: uuid.UUID) -> Decimal:
+        """What the buyer's charges hold, less what its campaigns' balances still owe it (paid in, not spent)."""
         async with self.db.transaction() as session:
-            return to_money(await bookkeeping.balance(session, ledger.buyer_charges(buyer_id)))
+            charged = await bookkeeping.balance(session, ledger.buyer_charges(buyer_id))
+            unspent = await session.scalar(select(func.coalesce(func.sum(LedgerAccount.balance_cents), 0)).where(
+                LedgerAccount.account.in_(select(func.concat("campaign:", Campaign.id, ":balance"))
+                                          .where(Campaign.buyer_id == buyer_id))))
+            return to_money(charged - int(unspent))
 
 
 class DeskQueries:

@@ -5,7 +5,6 @@ ledger books the refund once the provider took it. A refusal is tried again late
 (`pinbid_refunds_failed_total`, alerted on) and kept on the payment: never lost."""
 
 import logging
-from datetime import timedelta
 
 from pinbid_kit import outbox
 from pinbid_kit.clock import Clock, utcnow
@@ -14,18 +13,14 @@ from pinbid_kit.events import EventData
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE, settlement
+from . import SERVICE, campaign_money, settlement
+from .domain.retries import FIRST_RETRY, retry_delay
 from .metrics import REFUNDS_FAILED
 from .models import Payment
 from .ports import CheckoutProvider, ProviderError
 
 log = logging.getLogger("pinbid.payments.refunds")
-_RETRY = timedelta(minutes=5)  # a refund the provider refused is tried again after this, doubling up to a day
-_RETRY_MAX = timedelta(days=1)
-
-
-def retry_delay(attempts: int) -> timedelta:
-    return min(_RETRY * 2 ** max(attempts - 1, 0), _RETRY_MAX)
+_RETRY = FIRST_RETRY  # a refund the provider refused is tried again after this, doubling up to a day
 
 
 class Refunds:
@@ -54,6 +49,7 @@ class Refunds:
                 .order_by(Payment.pin_deadline_at).limit(1).with_for_update(skip_locked=True))
             if payment is None:
                 return None
+            campaign = await campaign_money.lock_payer(session, payment)
             try:
                 if payment.payment_intent:
                     await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
@@ -63,6 +59,8 @@ class Refunds:
                 return 0
             events: list[EventData] = []
             await settlement.reverse(session, events, payment, now=self.clock(), reason="not_pinned_in_time")
+            await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
+                                                        kind="refund", now=self.clock())
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -75,6 +73,7 @@ class Refunds:
                 .order_by(Payment.early_refund_next_at).limit(1).with_for_update(skip_locked=True))
             if payment is None:
                 return None
+            campaign = await campaign_money.lock_payer(session, payment)
             try:
                 if payment.payment_intent:
                     await self.provider.refund(payment.payment_intent, f"early-refund-{payment.id}",
@@ -86,6 +85,8 @@ class Refunds:
                 return 0
             events: list[EventData] = []
             await settlement.early_refund_done(session, events, payment, now=now)
+            await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider,
+                                                        kind="early", now=now)
             await outbox.publish_all(session, events, source=SERVICE)
             return 1
 
@@ -104,6 +105,7 @@ class Refunds:
         holds the row, with its events (False: the provider refused; the job tries again later with a growing
         delay)."""
         now = self.clock()
+        campaign = await campaign_money.lock_payer(session, payment)
         try:
             if payment.payment_intent:
                 await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
@@ -114,6 +116,8 @@ class Refunds:
             return False
         events: list[EventData] = []
         await settlement.reverse(session, events, payment, now=now, reason=payment.full_refund_reason or "refunded")
+        await campaign_money.refunded_after_settled(session, events, campaign, payment, self.provider, kind="refund",
+                                                    now=now)
         await outbox.publish_all(session, events, source=SERVICE)
         return True
 

@@ -26,6 +26,12 @@ def money_of(payment: Payment) -> Split:
     return Split(payment.price_cents, payment.fee_cents, payment.creator_cents, payment.buyer_fee_cents)
 
 
+def payer_of(payment: Payment) -> str | None:
+    """The account a refund of `payment` goes back to: its campaign's balance for a win drawn from it (returned
+    to the brand with the rest of the balance), else the buyer's charges (None: the ledger's default)."""
+    return ledger.campaign_balance(payment.campaign_id) if payment.campaign_id is not None else None
+
+
 async def record_payment(session: AsyncSession, payment: Payment, *, now: datetime, session_id: str,
                          payment_intent: str | None, pin_deadline: timedelta) -> None:
     """The buyer's money is in: ledger, the creator's pending earning."""
@@ -230,7 +236,7 @@ async def early_refund_done(session: AsyncSession, events: Events, payment: Paym
     back = stages.early_end(money_of(payment), earning.released_cents)
     tx = await bookkeeping.post(session, ledger.placement_ended_early(
         payment.id, payment.buyer_id, payment.creator_id, creator_cents=back.creator_cents,
-        fee_cents=back.fee_cents), payment_id=payment.id)
+        fee_cents=back.fee_cents, payer=payer_of(payment)), payment_id=payment.id)
     earning.refunded_cents = back.creator_cents
     payment.early_refunded_at, payment.early_refund_next_at = now, None
     events.append(events_out.payment_partially_refunded(payment, back.refund_cents))
@@ -261,7 +267,7 @@ async def reverse(session: AsyncSession, events: Events, payment: Payment, *, no
         already_refunded=payment.early_refund_cents if payment.early_refunded_at is not None else 0,
         net_cents=earning.net_cents, released_cents=earning.released_cents,
         creator_refunded_cents=earning.refunded_cents, unpaid_cents=unpaid, owed_before=owed_before,
-        recoverable=recovery.offered(releases))
+        recoverable=recovery.offered(releases), payer=payer_of(payment))
     debt = done.recovery
     postings = [bookkeeping.Posted(done.refunded, payment_id=payment.id)] if done.refunded else []
     if debt is not None and debt.transaction is not None:

@@ -3,6 +3,7 @@
 import json
 import logging
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import stripe
@@ -16,21 +17,24 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE, events_out, settlement
+from . import SERVICE, campaign_money, events_out, settlement
 from .adapters.signing import signed_at
 from .completion import Completions
 from .domain.webhooks import (
     CardCharged,
+    ChargeDisputed,
     ChargeRefunded,
     CheckoutExpired,
     CheckoutPaid,
+    FundingExpired,
+    FundingPaid,
     Ignored,
     Malformed,
     PaymentAttemptFailed,
     interpret,
 )
 from .metrics import WEBHOOKS_REFUSED
-from .models import Payment, WebhookEvent
+from .models import CampaignFunding, Payment, WebhookEvent
 from .ports import CheckoutProvider
 from .settings import PaymentsSettings
 
@@ -120,6 +124,16 @@ class Webhooks:
         now = self.clock()
         if isinstance(action, Ignored):
             return f"ignored: {action.reason}"
+        if (isinstance(action, ChargeRefunded | CardCharged) and action.funding_id is None
+                and action.payment_id is None and action.payment_intent):
+            # a charge that does not carry its payment intent's metadata: a funding's is known by its intent
+            funding_id = await session.scalar(select(CampaignFunding.id).where(
+                CampaignFunding.payment_intent == action.payment_intent))
+            if funding_id is not None:
+                action = replace(action, funding_id=funding_id)
+        if isinstance(action, FundingPaid | FundingExpired | ChargeDisputed) or (
+                isinstance(action, ChargeRefunded | CardCharged) and action.funding_id is not None):
+            return await self._funding(session, events, action, now)
         if isinstance(action, CheckoutPaid):
             payment = await self._payment(session, action.payment_id, None)
             if payment is None:
@@ -172,6 +186,49 @@ class Webhooks:
                 return "ignored: unknown payment"
             return await self._refunded(session, events, payment, action, now)
         return "ignored"
+
+    async def _funding(self, session: AsyncSession, events: list[EventData], action, now) -> str:
+        """A campaign's funding payment: its checkout paid or expired, its charge's card, refunds and disputes.
+        The campaign's row is locked before the funding's (campaign_money's order)."""
+        if isinstance(action, ChargeDisputed):
+            funding_id = await session.scalar(select(CampaignFunding.id).where(
+                CampaignFunding.payment_intent == action.payment_intent))
+            if funding_id is None:
+                return "ignored: a dispute of a bid's payment (operators handle it at the provider)"
+        else:
+            funding_id = action.funding_id
+        campaign_id = await session.scalar(select(CampaignFunding.campaign_id).where(CampaignFunding.id == funding_id))
+        if campaign_id is None:
+            return "ignored: unknown funding"
+        campaign = await campaign_money.locked(session, campaign_id)
+        funding = await campaign_money.locked_funding(session, funding_id)
+        if isinstance(action, FundingPaid):
+            if (action.amount_cents, action.currency) != (funding.amount_cents, funding.currency):
+                log.error("checkout %s paid %d %s for funding %s of %d %s", action.session_id, action.amount_cents,
+                          action.currency, funding.id, funding.amount_cents, funding.currency)
+                return "ignored: amount does not match"
+            return await campaign_money.funded(session, events, campaign, funding, session_id=action.session_id,
+                                               payment_intent=action.payment_intent, now=now,
+                                               provider=self.provider)
+        if isinstance(action, FundingExpired):
+            if funding.status != "OPEN":
+                return f"ignored: funding already {funding.status}"
+            funding.status = "EXPIRED"  # nothing was paid: nothing moves
+            return "funding expired"
+        if isinstance(action, CardCharged):
+            observed = [("CARD", action.fingerprint), ("EMAIL", action.billing_email), ("NAME", action.billing_name)]
+            events.extend(events_out.account_signals(
+                funding.buyer_id, [(kind, value) for kind, value in observed if value is not None], now))
+            return "card signal"
+        if funding.status != "COMPLETED":
+            # the refund or dispute overtook the checkout's completion: ask Stripe to send it again later
+            raise Conflict("This refund arrived before its payment; it will be retried.", code="out_of_order")
+        if isinstance(action, ChargeDisputed):
+            if funding.disputed_cents > 0:
+                return "ignored: funding already disputed"
+            return await campaign_money.reversed_at_provider(session, events, campaign, funding,
+                                                             action.amount_cents, disputed=True)
+        return await campaign_money.funding_refunded(session, events, campaign, funding, action.refunded_cents)
 
     async def _refunded(self, session: AsyncSession, events: list[EventData], payment: Payment,
                         action: ChargeRefunded, now) -> str:

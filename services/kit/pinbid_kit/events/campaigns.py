@@ -49,6 +49,8 @@ class CampaignMoney(EventData):
     amount_cents: int
     balance_cents: int
     currency: str = "USD"
+    # the movement's own key, the same however often the event is delivered (finance books each key once)
+    idempotency_key: str | None = None
 
 
 @event("payments.campaign.funded.v1")

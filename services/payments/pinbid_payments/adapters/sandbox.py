@@ -189,7 +189,8 @@ def _session_object(row: SandboxCheckout) -> dict:
         "payment_status": "paid", "amount_subtotal": row.amount_cents, "amount_total": row.amount_cents,
         "currency": row.currency.lower(), "customer_email": row.customer_email,
         "customer_details": {"email": row.customer_email}, "metadata": row.metadata_,
-        "client_reference_id": row.metadata_.get("bid_id"), "payment_intent": row.payment_intent,
+        "client_reference_id": row.metadata_.get("bid_id") or row.metadata_.get("campaign_id"),
+        "payment_intent": row.payment_intent,
         "success_url": row.success_url, "cancel_url": row.cancel_url, "livemode": False,
         "expires_at": int(row.expires_at.timestamp()), "created": int(row.created_at.timestamp()),
     }

@@ -37,7 +37,7 @@ class StripeCheckout:
             "line_items": line_items,
             "metadata": order.metadata,
             "payment_intent_data": {"metadata": order.metadata},
-            "client_reference_id": str(order.bid_id),
+            "client_reference_id": order.reference,
             "success_url": order.success_url,
             "cancel_url": order.cancel_url,
             "expires_at": int(expires.timestamp()),

@@ -56,7 +56,15 @@ def creator_owed(creator_id: uuid.UUID) -> str:
     return f"creator:{creator_id}:owed"
 
 
+def campaign_balance(campaign_id: uuid.UUID) -> str:
+    """A campaign's balance: what its brand paid in and has not spent nor had back; owed to the brand (a
+    liability) until a win is drawn from it or it is returned."""
+    return f"campaign:{campaign_id}:balance"
+
+
 def normal_side(account: str) -> Side:
+    if account.startswith("campaign:"):
+        return Side.CREDIT
     if account.startswith("buyer:") or account == REFUND_LOSSES or (
             account.startswith("creator:") and account.endswith(":owed")):
         return Side.DEBIT
@@ -112,15 +120,16 @@ def earnings_released(creator_id: uuid.UUID, cents: int) -> Transaction:
 
 
 def payment_refunded(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, to_buyer: int,
-                     from_fees: int, from_pending: int, from_available: int) -> Transaction:
+                     from_fees: int, from_pending: int, from_available: int, payer: str | None = None) -> Transaction:
     """`to_buyer` goes back to the buyer: the platform's part from its fee account, the creator's from where it
     is (not yet released, or released and not paid out); what was already paid out is owed by the creator
-    (`creator_owed`), recovered from their next earnings."""
+    (`creator_owed`), recovered from their next earnings. `payer`: where the money came from and goes back to
+    (the buyer's charges; a campaign's balance for a win drawn from it)."""
     owed = to_buyer - from_fees - from_pending - from_available
     if min(to_buyer, from_fees, from_pending, from_available, owed) < 0:
         raise Unbalanced("cannot take back more than was paid")
     return _tx("payment_refunded",
-               (buyer_charges(buyer_id), -to_buyer),
+               (payer or buyer_charges(buyer_id), -to_buyer),
                (platform_fees(payment_id), from_fees),
                (creator_pending(creator_id), from_pending),
                (creator_available(creator_id), from_available),
@@ -133,11 +142,11 @@ def owed_recovered(creator_id: uuid.UUID, cents: int) -> Transaction:
 
 
 def placement_ended_early(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, *, creator_cents: int,
-                          fee_cents: int) -> Transaction:
-    """The share of a placement not earned goes back to the buyer: the creator's part not yet released (from
-    pending) and the platform's fee on it."""
+                          fee_cents: int, payer: str | None = None) -> Transaction:
+    """The share of a placement not earned goes back to the buyer (to `payer`, as in `payment_refunded`): the
+    creator's part not yet released (from pending) and the platform's fee on it."""
     return _tx("placement_ended_early",
-               (buyer_charges(buyer_id), -(creator_cents + fee_cents)),
+               (payer or buyer_charges(buyer_id), -(creator_cents + fee_cents)),
                (platform_fees(payment_id), fee_cents),
                (creator_pending(creator_id), creator_cents))
 
@@ -154,3 +163,32 @@ def payout_reversed(creator_id: uuid.UUID, net_cents: int) -> Transaction:
 def loss_recovered(creator_id: uuid.UUID, cents: int) -> Transaction:
     """A failed payout brought back a share that had been booked as a refund loss."""
     return _tx("loss_recovered", (creator_available(creator_id), cents), (REFUND_LOSSES, -cents))
+
+
+def campaign_funded(campaign_id: uuid.UUID, buyer_id: uuid.UUID, cents: int) -> Transaction:
+    """The brand paid into its campaign through Checkout: money received, owed back to the brand until spent."""
+    return _tx("campaign_funded", (buyer_charges(buyer_id), cents), (campaign_balance(campaign_id), -cents))
+
+
+def campaign_drawn(payment_id: uuid.UUID, campaign_id: uuid.UUID, creator_id: uuid.UUID, money: Split) -> Transaction:
+    """A campaign's approved win paid from its balance: `payment_received`, funded by the balance instead of a
+    charge of its own."""
+    return _tx("campaign_drawn",
+               (campaign_balance(campaign_id), money.total_cents),
+               (platform_fees(payment_id), -money.platform_cents),
+               (creator_pending(creator_id), -money.creator_cents))
+
+
+def campaign_returned(campaign_id: uuid.UUID, buyer_id: uuid.UUID, cents: int) -> Transaction:
+    """What was left of an ended campaign's balance, refunded to the brand through the provider."""
+    return _tx("campaign_returned", (campaign_balance(campaign_id), cents), (buyer_charges(buyer_id), -cents))
+
+
+def campaign_funding_reversed(campaign_id: uuid.UUID, buyer_id: uuid.UUID, cents: int, *,
+                              from_balance: int) -> Transaction:
+    """The provider took `cents` of a funding payment back (a refund made there, or a dispute): from the balance
+    as far as it goes; what the campaign had already spent on wins is the platform's loss."""
+    if not 0 <= from_balance <= cents:
+        raise Unbalanced("the balance gives at most what was taken back")
+    return _tx("campaign_funding_reversed", (buyer_charges(buyer_id), -cents),
+               (campaign_balance(campaign_id), from_balance), (REFUND_LOSSES, cents - from_balance))

@@ -49,7 +49,7 @@ class Reversal:
 
 def reversal(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, money: Split, *,
              already_refunded: int, net_cents: int, released_cents: int, creator_refunded_cents: int,
-             unpaid_cents: int, owed_before: int, recoverable: list[int]) -> Reversal:
+             unpaid_cents: int, owed_before: int, recoverable: list[int], payer: str | None = None) -> Reversal:
     """The buyer gets everything back but what an early end already refunded (`already_refunded`, of which
     `creator_refunded_cents` came from the creator's share). The creator's share comes back from where it is: not
     released yet (pending), released and not paid out (`unpaid_cents`, from the available balance), or paid out
@@ -63,7 +63,8 @@ def reversal(payment_id: uuid.UUID, buyer_id: uuid.UUID, creator_id: uuid.UUID, 
         refunded = ledger.payment_refunded(
             payment_id, buyer_id, creator_id, to_buyer=to_buyer,
             from_fees=money.platform_cents - (already_refunded - creator_refunded_cents),
-            from_pending=net_cents - released_cents - creator_refunded_cents, from_available=unpaid_cents)
+            from_pending=net_cents - released_cents - creator_refunded_cents, from_available=unpaid_cents,
+            payer=payer)
     owed_after = owed_before + owed
     debt = recovery(creator_id, recoverable, owed_after) if owed > 0 else None
     return Reversal(to_buyer, taken_back, owed, owed_after, refunded, debt)

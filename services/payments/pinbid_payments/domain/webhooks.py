@@ -28,11 +28,37 @@ class PaymentAttemptFailed:
 
 
 @dataclass(frozen=True)
+class FundingPaid:
+    """A campaign's funding checkout was paid (metadata `funding_id` instead of `payment_id`)."""
+
+    funding_id: uuid.UUID
+    session_id: str
+    payment_intent: str | None
+    amount_cents: int
+    currency: str
+
+
+@dataclass(frozen=True)
+class FundingExpired:
+    funding_id: uuid.UUID
+    session_id: str
+
+
+@dataclass(frozen=True)
+class ChargeDisputed:
+    """The cardholder's bank opened a dispute: the disputed amount is withdrawn from us meanwhile."""
+
+    payment_intent: str
+    amount_cents: int
+
+
+@dataclass(frozen=True)
 class ChargeRefunded:
     payment_id: uuid.UUID | None
     payment_intent: str | None
     amount_cents: int
     refunded_cents: int
+    funding_id: uuid.UUID | None = None  # a campaign's funding payment
 
     @property
     def full(self) -> bool:
@@ -49,6 +75,7 @@ class CardCharged:
     fingerprint: str
     billing_name: str | None = None
     billing_email: str | None = None
+    funding_id: uuid.UUID | None = None  # a campaign's funding payment
 
 
 @dataclass(frozen=True)
@@ -56,21 +83,33 @@ class Ignored:
     reason: str
 
 
-Action = CheckoutPaid | CheckoutExpired | PaymentAttemptFailed | ChargeRefunded | CardCharged | Ignored
+Action = (CheckoutPaid | CheckoutExpired | FundingPaid | FundingExpired | PaymentAttemptFailed | ChargeRefunded
+          | ChargeDisputed | CardCharged | Ignored)
 
 
 class Malformed(ValueError):
     pass
 
 
-def _payment_id(obj: dict[str, Any]) -> uuid.UUID | None:
-    raw = (obj.get("metadata") or {}).get("payment_id")
+def _metadata_id(obj: dict[str, Any], key: str) -> uuid.UUID | None:
+    metadata = obj.get("metadata") or {}
+    if not isinstance(metadata, dict):
+        raise Malformed("metadata is not an object")
+    raw = metadata.get(key)
     if raw is None:
         return None
     try:
         return uuid.UUID(str(raw))
     except ValueError:
-        raise Malformed("metadata.payment_id is not an id") from None
+        raise Malformed(f"metadata.{key} is not an id") from None
+
+
+def _payment_id(obj: dict[str, Any]) -> uuid.UUID | None:
+    return _metadata_id(obj, "payment_id")
+
+
+def _funding_id(obj: dict[str, Any]) -> uuid.UUID | None:
+    return _metadata_id(obj, "funding_id")
 
 
 def interpret(event: dict[str, Any]) -> Action:
@@ -82,12 +121,19 @@ def interpret(event: dict[str, Any]) -> Action:
         if kind in ("checkout.session.completed", "checkout.session.async_payment_succeeded"):
             if obj.get("payment_status") != "paid":
                 return Ignored(f"checkout not paid yet ({obj.get('payment_status')})")
+            funding_id = _funding_id(obj)
+            if funding_id is not None:
+                return FundingPaid(funding_id, str(obj["id"]), obj.get("payment_intent"), int(obj["amount_total"]),
+                                   str(obj["currency"]).upper())
             payment_id = _payment_id(obj)
             if payment_id is None:
                 return Ignored("checkout session of another integration")
             return CheckoutPaid(payment_id, str(obj["id"]), obj.get("payment_intent"), int(obj["amount_total"]),
                                 str(obj["currency"]).upper())
         if kind == "checkout.session.expired":
+            funding_id = _funding_id(obj)
+            if funding_id is not None:
+                return FundingExpired(funding_id, str(obj["id"]))
             payment_id = _payment_id(obj)
             return CheckoutExpired(payment_id, str(obj["id"])) if payment_id else Ignored("not ours")
         if kind == "payment_intent.payment_failed":
@@ -96,7 +142,12 @@ def interpret(event: dict[str, Any]) -> Action:
                                         str(error.get("message") or "The payment failed."))
         if kind == "charge.refunded":
             return ChargeRefunded(_payment_id(obj), obj.get("payment_intent"), int(obj["amount"]),
-                                  int(obj["amount_refunded"]))
+                                  int(obj["amount_refunded"]), funding_id=_funding_id(obj))
+        if kind == "charge.dispute.created":
+            intent = obj.get("payment_intent")
+            if not isinstance(intent, str) or not intent:
+                return Ignored("a dispute without a payment intent")
+            return ChargeDisputed(intent, int(obj["amount"]))
         if kind == "charge.succeeded":
             card = ((obj.get("payment_method_details") or {}).get("card") or {})
             fingerprint, intent = card.get("fingerprint"), obj.get("payment_intent")
@@ -108,7 +159,8 @@ def interpret(event: dict[str, Any]) -> Action:
             name, email = billing.get("name"), billing.get("email")
             return CardCharged(_payment_id(obj), intent, fingerprint[:255],
                                billing_name=name[:255] if isinstance(name, str) and name.strip() else None,
-                               billing_email=email[:320] if isinstance(email, str) and email.strip() else None)
+                               billing_email=email[:320] if isinstance(email, str) and email.strip() else None,
+                               funding_id=_funding_id(obj))
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         if isinstance(exc, Malformed):
             raise

@@ -58,6 +58,20 @@ async def test_stripe_checkout_session_request_and_idempotency():
     assert 23 * 3600 < expires_in <= 24 * 3600
 
 
+async def test_a_campaign_funding_checkout_is_told_apart_by_its_metadata():
+    app, calls = stripe_fake()
+    campaign = uuid.uuid4()
+    async with serving(app) as base:
+        wanted = order(bid_id=None, campaign_id=campaign, buyer_fee_cents=0, idempotency_key="campaign-funding-1")
+        await StripeCheckout(stripe_client("sk_test_123", base)).open_checkout(wanted)
+    form = calls[0]["form"]
+    assert form["metadata[funding_id]"] == str(wanted.payment_id) and form["metadata[campaign_id]"] == str(campaign)
+    assert form["payment_intent_data[metadata][funding_id]"] == str(wanted.payment_id)  # its charge and refunds
+    assert "metadata[payment_id]" not in form and "metadata[bid_id]" not in form
+    assert form["client_reference_id"] == str(campaign) and "line_items[1][price_data][unit_amount]" not in form
+    assert calls[0]["idempotency_key"] == "campaign-funding-1"
+
+
 async def test_stripe_session_expiry_matches_a_short_pay_window():
     app, calls = stripe_fake()
     async with serving(app) as base:
