@@ -58,12 +58,25 @@ async def bids_of(world, campaign_id: str) -> list:
 
 
 async def settled(world) -> None:
-    """Wait until the relay has delivered everything written (marketplace's own events included)."""
+    """Wait until marketplace has handled everything it wrote to itself: no event unsent, and every event of a type it
+    consumes carries the inbox row of each of its handlers (written in the handler's transaction, with the events
+    the handler caused: those are then in the outbox too, and waited for in turn)."""
+    handlers: dict[str, list[str]] = {}
+    for r in world.service.consumers.registrations:
+        handlers.setdefault(r.pattern, []).append(r.name)
+
     async def quiet() -> bool:
         async with world.service.db.autocommit() as conn:
-            return not await conn.scalar(text("SELECT count(*) FROM outbox WHERE sent_at IS NULL"))
-    await eventually(quiet)
-    await asyncio.sleep(0.3)
+            if await conn.scalar(text("SELECT count(*) FROM outbox WHERE sent_at IS NULL")):
+                return False
+            missing = await conn.scalar(text("""
+                SELECT count(*) FROM outbox o
+                CROSS JOIN LATERAL unnest(CAST(:names AS text[]), CAST(:types AS text[])) AS h(name, type)
+                WHERE h.type = o.type
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.event_id = o.id AND i.handler = h.name)"""),
+                {"names": [n for names in handlers.values() for n in names],
+                 "types": [t for t, names in handlers.items() for _ in names]})
+            return not missing
     await eventually(quiet)
 
 
@@ -205,9 +218,10 @@ async def test_funding_reversed_ends_the_campaign(world):
     buyer = await world.buyer()
     c = await new_campaign(world, buyer)
     await settled(world)
-    await world.deliver(ce.CampaignFundingReversed(campaign_id=uuid.UUID(c["id"]), buyer_id=uuid.UUID(buyer["x-user"]),
-                                                   amount_cents=20000, balance_cents=0, payment_id=uuid.uuid4(),
-                                                   funded_cents=0), source="payments")
+    reversed_ = ce.CampaignFundingReversed(campaign_id=uuid.UUID(c["id"]), buyer_id=uuid.UUID(buyer["x-user"]),
+                                           amount_cents=20000, balance_cents=0, payment_id=uuid.uuid4(),
+                                           funded_cents=0)
+    await world.deliver(reversed_, source="payments")
     detail = await campaign(world, buyer, c["id"])
     assert detail["status"] == "ENDED" and detail["reason"] == "funding_reversed" and detail["funded"] == 0
     await world.slot(creator, posts[0], category="fitness")
@@ -223,8 +237,8 @@ async def test_a_creator_suspended_while_the_campaign_leads_releases_the_commitm
     buyer = await world.buyer()
     c = await new_campaign(world, buyer)
     await eventually(lambda: _count(world, c["id"], 1))
-    await world.deliver(i.UserSuspended(user_id=uuid.UUID(creator["x-user"]), suspended_at=world.clock.now, operator_id=uuid.uuid4(),
-                                        reason="fraud"), source="identity")
+    await world.deliver(i.UserSuspended(user_id=uuid.UUID(creator["x-user"]), suspended_at=world.clock.now,
+                                        operator_id=uuid.uuid4(), reason="fraud"), source="identity")
     await settled(world)
     assert await committed_on_rows(world, c["id"]) == 0
     assert (await campaign(world, buyer, c["id"]))["committed"] == 0
@@ -241,7 +255,7 @@ async def test_fifty_slots_at_once_and_ten_closing_at_once_never_commit_above_th
     async def watch() -> None:
         while watching:
             seen.append(await committed_on_rows(world, c["id"]))
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0)
 
     watcher = asyncio.create_task(watch())
     slots = await asyncio.gather(*[world.slot(h, p, category="fitness") for h, posts in creators for p in posts])
@@ -261,3 +275,47 @@ async def test_fifty_slots_at_once_and_ten_closing_at_once_never_commit_above_th
     assert max(seen) <= Decimal("500.00") and await committed_on_rows(world, c["id"]) <= Decimal("500.00")
     detail = await campaign(world, buyer, c["id"])
     assert detail["counts"]["won"] == 10 and detail["committed"] <= 500
+
+
+async def test_matching_a_new_slot_agrees_with_the_listings_own_filter(world):
+    """domain.campaigns.matches (a slot just listed) and queries.filtered (a campaign that becomes ACTIVE) are the
+    same filter: each campaign's slots are exactly what GET /marketplace/slots shows with its filters."""
+    big, posts = await world.creator(posts=4, views=9_000, verified=True, name="Big")
+    small, small_posts = await world.creator(posts=2, views=800, verified=False, name="Small")
+    await world.slot(big, posts[0], category="fitness", title="Home gym routine", minBid=15)
+    await world.slot(big, posts[1], category="fitness", title="Trail run", minBid=30,
+                     auctionEnd=(world.clock.now + timedelta(hours=12)).isoformat())
+    await world.slot(big, posts[2], category="tech", title="Desk setup", minBid=12)
+    await world.slot(small, small_posts[0], category="fitness", title="Gym basics", minBid=10)
+    cases = [{"category": "fitness"}, {"minPrice": 14, "maxPrice": 30}, {"minViews": 1000},
+             {"verified": True, "category": "fitness"}, {"timeLeft": "24h"}, {"search": "gym"}, {"search": "ru"}]
+    for k, filters in enumerate(cases):
+        buyer = await world.buyer()
+        # each reaches above the ones before (which stay in the running): none is priced out
+        as_new = await new_campaign(world, buyer, fund=False, filters=filters, budget=5000, maxPerSlot=50 * (k + 1))
+        params = {("q" if k == "search" else k): str(v).lower() if isinstance(v, bool) else v
+                  for k, v in filters.items()}
+        # the listing as the campaign meets it: its own bids move no other slot's price
+        listed = (await world.http.get("/marketplace/slots", params={**params, "limit": 50}, headers=buyer)).json()
+        await fund_campaign(world, buyer, as_new["id"], Decimal(5000))
+        await settled(world)
+        assert {str(r.slot_id) for r in await bids_of(world, as_new["id"])} == {s["id"] for s in listed["slots"]}, \
+            filters
+        await world.http.post(f"/buyer/campaigns/{as_new['id']}/end", headers=buyer)
+    # and one slot listed after, against every case at once
+    watchers = []
+    for filters in cases:
+        buyer = await world.buyer()
+        watchers.append((filters, await new_campaign(world, buyer, filters=filters, budget=1000, maxPerSlot=50)))
+    await settled(world)
+    late = await world.slot(big, posts[3], category="fitness", title="Gym at home", minBid=20)
+    await settled(world)
+    async with world.service.db.autocommit() as conn:
+        considered = set((await conn.scalars(text("SELECT campaign_id::text FROM campaign_slots WHERE slot_id = :s"),
+                                             {"s": late["id"]})).all())
+    for filters, c in watchers:
+        # considered (bid on, or priced out by the campaigns before it in the running): it fitted
+        expected = all([filters.get("category", "fitness") == "fitness", filters.get("minPrice", 0) <= 20,
+                        filters.get("maxPrice", 10**6) >= 20, filters.get("minViews", 0) <= 9000,
+                        filters.get("timeLeft") is None, filters.get("search", "gym") == "gym"])
+        assert (c["id"] in considered) is expected, filters
