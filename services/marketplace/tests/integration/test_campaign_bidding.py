@@ -319,3 +319,38 @@ async def test_matching_a_new_slot_agrees_with_the_listings_own_filter(world):
                         filters.get("maxPrice", 10**6) >= 20, filters.get("minViews", 0) <= 9000,
                         filters.get("timeLeft") is None, filters.get("search", "gym") == "gym"])
         assert (c["id"] in considered) is expected, filters
+
+
+async def test_a_campaign_that_starts_later_waits_for_its_start(world):
+    creator, posts = await world.creator(posts=1)
+    await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer, startsAt=(world.clock.now + timedelta(hours=2)).isoformat())
+    await settled(world)
+    assert (await campaign(world, buyer, c["id"]))["status"] == "DRAFT" and await bids_of(world, c["id"]) == []
+    world.clock.advance(hours=2)
+    assert await world.service.state["campaign_bidding"].run_clock() == 1
+    await eventually(lambda: _count(world, c["id"], 1))
+    assert (await campaign(world, buyer, c["id"]))["status"] == "ACTIVE"
+
+
+async def test_an_ended_campaign_settles_once_its_last_win_is_lost(world):
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    ended = (await world.http.post(f"/buyer/campaigns/{c['id']}/end", headers=buyer)).json()
+    assert ended["status"] == "ENDED" and ended["committed"] == 40  # its leading bid runs its course
+    closed = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    assert closed.status_code == 200
+    bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
+    rejected = await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "REJECTED"},
+                                     headers=creator)
+    assert rejected.status_code == 200, rejected.text
+    await settled(world)
+    assert await outbox_events(world.service.db, ce.CampaignSettled.event_type) == []
+    runner = world.service.state["campaign_bidding"]
+    assert await runner.run_clock() == 1 and await runner.run_clock() == 0
+    settled_events = await outbox_events(world.service.db, ce.CampaignSettled.event_type)
+    assert [(e["campaignId"], e["spentCents"]) for e in settled_events] == [(c["id"], 0)]
