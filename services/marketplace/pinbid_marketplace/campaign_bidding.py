@@ -95,10 +95,13 @@ class CampaignBidding:
         return placed
 
     async def campaigns_for(self, session: AsyncSession, slot: OpenSlot, now: datetime) -> list[uuid.UUID]:
-        """The ACTIVE campaigns within their dates whose filters keep `slot` (domain.campaigns.matches)."""
+        """The ACTIVE campaigns within their dates whose filters keep `slot` (domain.campaigns.matches). The
+        category is also asked of the database (most campaigns name one), so only those of the slot's are read."""
+        category = Campaign.filters["category"].astext
         active = (await session.execute(
             select(Campaign.id, Campaign.filters).where(Campaign.status == CampaignStatus.ACTIVE.value,
-                                                        Campaign.starts_at <= now, Campaign.ends_at > now))).all()
+                                                        Campaign.starts_at <= now, Campaign.ends_at > now,
+                                                        or_(category.is_(None), category == slot.category)))).all()
         return [c.id for c in active if rules.matches(Filters.of_json(c.filters), slot, now)]
 
     # --- a campaign that becomes ACTIVE ------------------------------------------------------------------------
