@@ -8,9 +8,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
-from pinbid_kit import instagram_rules as ig
-
-from . import listing
+from . import comments, listing
 from .errors import RuleBroken, StateConflict
 from .money import CENT, MAX_AMOUNT, dollars
 
@@ -130,12 +128,10 @@ def check_terms(t: Terms, filters: Filters, *, now: datetime, dates_changed: boo
     text = t.comment_text.strip()
     if not text:
         raise RuleBroken("Write the comment to pin.", "commentText")
-    if len(text) > ig.MAX_NEW_COMMENT_LENGTH:
-        raise RuleBroken(f"A new comment can have at most {ig.MAX_NEW_COMMENT_LENGTH} characters (Pinbid adds the ad "
-                         "disclosure in front of it).", "commentText")
-    problems = ig.limit_problems(ig.disclosed(text, "@brand"))
-    if problems:
-        raise RuleBroken(problems[0], "commentText", code="instagram_limit")
+    try:  # a bid's new comment, with its disclosure rules
+        comments.choose(None, text, required=True)
+    except RuleBroken as exc:
+        raise RuleBroken(exc.message, "commentText", code=exc.code) from None
     for value, key in ((t.starts_at, "startsAt"), (t.ends_at, "endsAt")):
         if value.tzinfo is None:
             raise RuleBroken("Give the date with a time zone (ISO 8601).", key)
