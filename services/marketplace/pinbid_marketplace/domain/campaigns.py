@@ -213,6 +213,12 @@ def funded(life: Life, funded_total: Decimal, now: datetime) -> None:
         life.status = life.running_status(now)
 
 
+def funding_reversed(life: Life, funded_total: Decimal) -> None:
+    """payments took a funding payment back: what is paid in is now `funded_total`, and the campaign ends."""
+    life.funded = funded_total
+    end(life, Reason.FUNDING_REVERSED)
+
+
 def tick(life: Life, now: datetime) -> Reason | None:
     """The clock: a campaign past its end ends; a paid-in draft whose start came begins. Returns the end reason."""
     if life.status != C.ENDED and now >= life.ends_at:
@@ -232,6 +238,22 @@ def released(life: Life, available: Decimal, now: datetime) -> None:
     """Commitment came back: an out-of-budget campaign bids again."""
     if life.status == C.OUT_OF_BUDGET and available > 0:
         life.status, life.reason = life.running_status(now), None
+
+
+# --- a campaign's bid and the brand's own -----------------------------------------------------------------
+CAMPAIGN_BID = ("This bid is your campaign's: change the campaign's most per comment, pause it, or cancel the bid "
+                "while it does not lead.")
+
+
+def check_own_bid(has_live: bool, live_campaign: object | None, placing_campaign: object | None) -> None:
+    """A brand's bid and its campaign's never replace each other on a slot: a change by hand of a campaign's bid
+    would break its budget (409 campaign_bid), and a campaign never raises against the brand's own bid."""
+    if not has_live:
+        return
+    if live_campaign is not None:
+        raise StateConflict(CAMPAIGN_BID, code="campaign_bid")
+    if placing_campaign is not None:
+        raise StateConflict("You already bid on this slot yourself.", code="own_bid")
 
 
 # --- matching and bidding ---------------------------------------------------------------------------------------
@@ -331,3 +353,8 @@ class Figures:
 
 
 COUNTS = ("bidding", "leading", "outbid", "won", "pinned")
+# the bid statuses a campaign's figures count (committed: live ceilings plus wins that stand; spent: paid wins)
+LIVE_STATUSES = ("ACTIVE", "OUTBID")
+# a win that stands:: waiting for the creator, approved, waiting for payment, paid, pinned
+WIN_STATUSES = ("PENDING_INFLUENCER_APPROVAL", "APPROVED", "AWAITING_PAYMENT", "WON", "PINNED")
+PAID_STATUSES = ("WON", "PINNED")
