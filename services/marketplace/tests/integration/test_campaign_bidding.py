@@ -407,3 +407,17 @@ async def test_a_suspended_brands_campaigns_end_and_release_everything(world):
     assert [r.status for r in await bids_of(world, c["id"])] == ["CANCELLED"]
     assert [e["campaignId"] for e in await outbox_events(world.service.db, ce.CampaignSettled.event_type)] \
         == [c["id"]]
+
+
+async def test_past_its_end_it_does_not_bid_even_before_the_clock_ends_it(world):
+    creator, posts = await world.creator(posts=1)
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer, endsAt=(world.clock.now + timedelta(days=1)).isoformat())
+    await settled(world)
+    world.clock.advance(days=1)
+    await world.slot(creator, posts[0], category="fitness")
+    await settled(world)
+    assert await bids_of(world, c["id"]) == []
+    assert (await campaign(world, buyer, c["id"]))["status"] == "ACTIVE"  # until the clock's next round
+    await world.service.state["campaign_bidding"].run_clock()
+    assert (await campaign(world, buyer, c["id"]))["status"] == "ENDED"
