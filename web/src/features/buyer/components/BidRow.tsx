@@ -17,6 +17,12 @@ import { payingBid } from '@/lib/return-notes'
 import { useCancelBid, usePayForBid } from '../api/mutations'
 
 
+/** The campaign that placed a bid, when one did (its bids are the brand's own, placed for it). */
+function bidCampaign(bid: Bid): { id: string; name: string } | null {
+  const { campaignId, campaignName } = bid as Bid & { campaignId?: string | null; campaignName?: string | null }
+  return campaignId ? { id: campaignId, name: campaignName || 'Campaign' } : null
+}
+
 /** `onBidAgain` opens the bid panel on the slot, its amount at the current bid plus 10 (as the outbid toast's does). */
 export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void; onBidAgain: (b: Bid) => void }) {
   const row = React.useRef<HTMLElement>(null)
@@ -38,6 +44,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
   })
 
   const slot = bid.pinSlot
+  const campaign = bidCampaign(bid)
   const price = bid.finalPrice ?? bid.amount
   const statusFlash = useFlash(bid.status)
   const bidFlash = useFlash(slot.currentBid)
@@ -61,6 +68,14 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
               {slot.user.name}
               {slot.user.instagramHandle && <> · @{slot.user.instagramHandle}</>} · {capitalize(slot.category)}
             </p>
+            {campaign && (
+              <p className="truncate text-sm">
+                <span className="text-muted-foreground">Campaign </span>
+                <Link to={`/campaigns/${campaign.id}`} className="font-medium text-primary hover:underline focus-visible:underline">
+                  {campaign.name}
+                </Link>
+              </p>
+            )}
           </div>
           {c.pendingApproval ? (
             <Badge variant="soft">Pending Approval</Badge>
