@@ -38,10 +38,11 @@ function makeDetail(over: Partial<CampaignDetail> = {}): CampaignDetail {
   return {
     ...makeCampaign(over),
     bids: [
-      { id: 'b-lead', slotId: 's1', slotTitle: 'Sunrise yoga reel', creatorName: 'Maya', status: 'ACTIVE', amount: 41, maxAutoBid: 80, finalPrice: null, clicks: null, costPerClick: null, updatedAt: '2026-11-20T10:00:00Z' },
-      { id: 'b-out', slotId: 's2', slotTitle: 'Leg day', creatorName: null, status: 'OUTBID', amount: 80, maxAutoBid: 80, finalPrice: null, clicks: null, costPerClick: null, updatedAt: '2026-11-20T10:00:00Z' },
+      { id: 'b-lead', slotId: 's1', slotTitle: 'Sunrise yoga reel', creatorName: 'Maya', status: 'ACTIVE', amount: 41, maxAutoBid: 80, finalPrice: null, clicks: 0, costPerClick: null, updatedAt: '2026-11-20T10:00:00Z' },
+      { id: 'b-out', slotId: 's2', slotTitle: 'Leg day', creatorName: '', status: 'OUTBID', amount: 80, maxAutoBid: 80, finalPrice: null, clicks: 0, costPerClick: null, updatedAt: '2026-11-20T10:00:00Z' },
       { id: 'b-pin', slotId: 's3', slotTitle: 'Protein pancakes', creatorName: 'Leo', status: 'PINNED', amount: 60, maxAutoBid: 80, finalPrice: 60, clicks: 240, costPerClick: 0.25, updatedAt: '2026-11-20T10:00:00Z' },
     ],
+    skipped: [{ slotId: 's9', slotTitle: 'Marathon prep', reason: 'OWN_BID', at: '2026-11-19T10:00:00Z' }],
     spendOverTime: [
       { at: '2026-11-02T00:00:00Z', spent: 0, committed: 80 },
       { at: '2026-11-10T00:00:00Z', spent: 60, committed: 300 },
@@ -119,8 +120,8 @@ describe('new campaign', () => {
     await userEvent.type(screen.getByLabelText('Comment to pin'), 'Train with us')
     await userEvent.type(screen.getByLabelText('Ends'), isoToLocal('2020-01-01T10:00:00Z'))
     await userEvent.click(create)
-    expect(await screen.findByText('The most per comment cannot be more than the total budget.')).toBeInTheDocument()
-    expect(screen.getByText('The end must be in the future.')).toBeInTheDocument()
+    expect(await screen.findByText('The most per comment ($80.00) cannot be above the budget ($50.00).')).toBeInTheDocument()
+    expect(screen.getByText('The end date must be in the future.')).toBeInTheDocument()
     // the disclosure goes first, as on a bid's new comment
     expect(screen.getByText(/Ad · Riley Brand: Train with us/)).toBeInTheDocument()
     expect(api.called('POST', '/buyer/campaigns')).toBe(false)
@@ -140,7 +141,7 @@ describe('new campaign', () => {
       'GET /marketplace/categories': () => json(200, ['fashion', 'fitness']),
       'GET /marketplace/slots': () => page([makeSlot()], 12),
       'POST /buyer/campaigns': () => json(201, makeCampaign({ status: 'DRAFT', funded: 0 })),
-      'GET /buyer/campaigns/camp-1': () => json(200, makeDetail({ status: 'DRAFT', funded: 0, committed: 0, spent: 0, bids: [], spendOverTime: [] })),
+      'GET /buyer/campaigns/camp-1': () => json(200, makeDetail({ status: 'DRAFT', funded: 0, committed: 0, spent: 0, bids: [], skipped: [], spendOverTime: [] })),
     })
     renderApp('/campaigns/new')
     await userEvent.type(await screen.findByLabelText('Campaign name', {}, FIRST_LOAD), '  Fitness, December ')
@@ -166,7 +167,7 @@ describe('edit campaign', () => {
       'GET /marketplace/categories': () => json(200, ['fitness']),
       'GET /marketplace/slots': () => page([makeSlot()], 3),
       'GET /buyer/campaigns/camp-1': () => json(200, makeDetail()),
-      'PATCH /buyer/campaigns/camp-1': () => json(409, { detail: 'The budget cannot be lower than what is already committed ($450.10).', code: 'budget_below_committed' }),
+      'PATCH /buyer/campaigns/camp-1': () => json(409, { detail: 'The budget cannot go below what is already committed ($450.10).', code: 'budget_below_committed' }),
     })
     renderApp('/campaigns/camp-1/edit')
     const budget = await screen.findByLabelText('Total budget (USD)', {}, FIRST_LOAD)
@@ -175,9 +176,9 @@ describe('edit campaign', () => {
     await userEvent.type(budget, '300')
     await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
     await toastWith('The campaign could not be saved.')
-    expect(await screen.findByText('The budget cannot be lower than what is already committed ($450.10).', { selector: '[data-slot="form-message"]' })).toBeInTheDocument()
-    // only what changed was sent
-    expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ budget: 300 })
+    expect(await screen.findByText('The budget cannot go below what is already committed ($450.10).', { selector: '[data-slot="form-message"]' })).toBeInTheDocument()
+    // only what changed was sent, with the version it was read at
+    expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ budget: 300, version: 3 })
   })
 })
 
@@ -201,6 +202,8 @@ describe('a campaign’s page', () => {
     expect(pinned).toHaveTextContent('Per click $0.25')
     expect(within(pinned).getByRole('link', { name: 'Protein pancakes' })).toHaveAttribute('href', '/my-bids/b-pin')
     expect(screen.getByRole('table', { name: /Spend over time for Fitness, December/ })).toBeInTheDocument()
+    expect(screen.getByText('Slots it fitted but did not bid on (1)')).toBeInTheDocument()
+    expect(screen.getByText(/you already bid there yourself/)).toBeInTheDocument()
   })
 
   it('Pause, Resume and End (End asks first), each told by a toast; the page shows the answer', async () => {
@@ -258,7 +261,7 @@ describe('a campaign’s page', () => {
 
 describe('around the campaigns', () => {
   it("My Bids names a campaign's bid and links to the campaign", async () => {
-    signedIn(buyer, { 'GET /buyer/bids': () => json(200, [makeBid({ campaignId: 'camp-1', campaignName: 'Fitness, December' } as never), makeBid({ id: 'bid-2', pinSlot: makeSlot({ id: 'slot-2', title: 'Own bid' }) })]) })
+    signedIn(buyer, { 'GET /buyer/bids': () => json(200, [makeBid({ campaignId: 'camp-1', campaignName: 'Fitness, December' }), makeBid({ id: 'bid-2', pinSlot: makeSlot({ id: 'slot-2', title: 'Own bid' }) })]) })
     renderApp('/my-bids')
     const link = await screen.findByRole('link', { name: 'Fitness, December' }, FIRST_LOAD)
     expect(link).toHaveAttribute('href', '/campaigns/camp-1')

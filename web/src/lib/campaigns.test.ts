@@ -25,6 +25,7 @@ const values = (over: Partial<CampaignFormValues> = {}): CampaignFormValues => (
   name: 'Fitness, December',
   audience: 'filters',
   filters: DEFAULT_FILTERS,
+  search: '',
   ask: '',
   budget: '2000',
   maxPerSlot: '80',
@@ -58,17 +59,24 @@ describe('the form checks', () => {
     expect(problems({})).toEqual([])
   })
 
-  it('refuses a zero budget, an unreadable or too large one, and a most per comment above the budget', () => {
-    expect(problems({ budget: '0' })[0]).toMatch(/^budget: /)
-    expect(problems({ budget: '10000000' })[0]).toMatch(/^budget: /)
-    expect(problems({ budget: 'ten' })[0]).toMatch(/^budget: /)
-    expect(problems({ budget: '50', maxPerSlot: '80' })).toEqual([`maxPerSlot: ${CAMPAIGN_MESSAGES.maxAboveBudget}`])
+  it("refuses a zero budget, an unreadable or too large one, and a most per comment above the budget, in the server's words", () => {
+    expect(problems({ budget: '0' })).toEqual(['budget: The budget must be more than zero.'])
+    expect(problems({ budget: '10000000' })).toEqual(['budget: The budget must be at most $1,000,000.00.'])
+    expect(problems({ budget: 'ten' })[0]).toMatch(/^budget: Type the amount with digits/)
+    expect(problems({ budget: '50', maxPerSlot: '80' })).toEqual(['budget: The most per comment ($80.00) cannot be above the budget ($50.00).'])
+    expect(problems({ maxPerSlot: '0,00' })).toEqual(['maxPerSlot: The most per comment must be more than zero.'])
     expect(problems({ budget: '', maxPerSlot: '' })).toEqual([`budget: ${CAMPAIGN_MESSAGES.budgetRequired}`, `maxPerSlot: ${CAMPAIGN_MESSAGES.maxPerSlotRequired}`])
   })
 
-  it('refuses dates in the past or reversed, and a missing end', () => {
+  it('refuses filters no slot can fit: a minimum price above the most per comment', () => {
+    expect(problems({ filters: { ...DEFAULT_FILTERS, price: [100, 1000] } })).toEqual(['maxPerSlot: No slot can fit: the filters ask for slots priced from $100.00, above the most per comment ($80.00).'])
+  })
+
+  it('refuses dates in the past or reversed, a run over a year, and a missing end', () => {
     expect(problems({ endsAt: isoToLocal('2026-11-01T00:00:00Z') })).toEqual([`endsAt: ${CAMPAIGN_MESSAGES.endsInPast}`])
-    expect(problems({ startsAt: isoToLocal('2027-01-05T00:00:00Z') })).toEqual([`startsAt: ${CAMPAIGN_MESSAGES.datesReversed}`])
+    expect(problems({ startsAt: isoToLocal('2027-01-05T00:00:00Z') })).toEqual([`endsAt: ${CAMPAIGN_MESSAGES.datesReversed}`])
+    expect(problems({ endsAt: isoToLocal('2027-12-31T00:00:00Z') })).toEqual(['endsAt: A campaign can run for at most a year.'])
+    expect(CAMPAIGN_MESSAGES.endsInPast).toBe('The end date must be in the future.')
     expect(problems({ endsAt: '' })).toEqual([`endsAt: ${CAMPAIGN_MESSAGES.endsRequired}`])
     // an edit may keep an end as it was
     const kept = isoToLocal('2026-11-01T00:00:00Z')
@@ -101,12 +109,13 @@ describe('what is sent', () => {
     expect(body).toMatchObject({ ask: 'fitness under $30', filters: {} })
   })
 
-  it('an edit sends only what changed', () => {
-    const was = { name: 'A', budget: 2000, maxPerSlot: 80, commentText: 'Hi', endsAt: '2026-12-31T18:00:00Z', filters: { category: 'fitness' }, ask: null }
-    const same = values({ name: 'A', budget: '2000.00', maxPerSlot: '80.00', commentText: 'Hi', endsAt: isoToLocal(was.endsAt), filters: formFilters(was.filters) })
+  it('an edit sends only what changed, with the version it was read at; the filters whole, keeping what the form does not show', () => {
+    const was = { name: 'A', budget: 2000, maxPerSlot: 80, commentText: 'Hi', endsAt: '2026-12-31T18:00:00Z', filters: { category: 'fitness', search: 'yoga', timeLeft: '7d' as const }, version: 7 }
+    const same = values({ name: 'A', budget: '2000.00', maxPerSlot: '80.00', commentText: 'Hi', endsAt: isoToLocal(was.endsAt), filters: formFilters(was.filters), search: 'yoga' })
     expect(campaignEdit(same, was)).toEqual({})
-    expect(campaignEdit({ ...same, budget: '1500' }, was)).toEqual({ budget: 1500 })
-    expect(campaignEdit({ ...same, filters: { ...same.filters, verified: true } }, was)).toEqual({ filters: { category: 'fitness', verified: true } })
+    expect(campaignEdit({ ...same, budget: '1500' }, was)).toEqual({ budget: 1500, version: 7 })
+    expect(campaignEdit({ ...same, filters: { ...same.filters, verified: true } }, was)).toEqual({ filters: { timeLeft: '7d', search: 'yoga', category: 'fitness', verified: true }, version: 7 })
+    expect(campaignEdit({ ...same, search: '' }, was)).toEqual({ filters: { timeLeft: '7d', category: 'fitness' }, version: 7 })
   })
 })
 
@@ -118,14 +127,14 @@ describe('the audience', () => {
     expect(formFilters(sent)).toEqual({ ...f, timeLeft: 'all' })
     expect(audienceWords(sent)).toBe('Food · $10.00 – $200.00 · 100K+ views · 95%+ placements kept')
     expect(audienceWords({})).toBe('Every open slot')
-    expect(audienceWords({ category: 'tech' }, 'gadgets under $50')).toBe('“gadgets under $50”')
+    expect(audienceWords({ category: 'tech', search: 'phone' }, 'gadgets under $50')).toBe('“gadgets under $50” · “phone” · Tech')
   })
 
   it('a draft from the navigation is checked, not trusted', () => {
     expect(readDraft(null)).toBeNull()
     expect(readDraft('x')).toBeNull()
     expect(readDraft({ ask: '  ' })).toBeNull()
-    expect(readDraft({ ask: ' yoga ', filters: { category: 'fitness', minPrice: '5', maxPrice: Number.NaN, verified: 'yes', minViews: 1000 } })).toEqual({ ask: 'yoga', filters: { category: 'fitness', minViews: 1000 } })
+    expect(readDraft({ ask: ' yoga ', filters: { category: 'fitness', search: ' mat ', minPrice: '5', maxPrice: Number.NaN, verified: 'yes', minViews: 1000 } })).toEqual({ ask: 'yoga', filters: { category: 'fitness', search: 'mat', minViews: 1000 } })
   })
 })
 

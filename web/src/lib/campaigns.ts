@@ -1,6 +1,6 @@
 /** A brand's campaign in words and figures (issue 36): its state, the bar of its budget, its audience, and the
  *  checks the form makes before sending (the server checks again and has the last word). */
-import type { CampaignBid, CampaignFilters, CampaignStatus } from '@/api/types'
+import type { CampaignBid, CampaignEdit, CampaignFilters, CampaignStatus } from '@/api/types'
 import { DEFAULT_FILTERS, KEPT_OPTIONS, MIN_VIEWS_OPTIONS, PRICE_MAX, PRICE_MIN, type Filters, type SlotQuery } from './filters'
 import { formatCents, formatMoney, MAX_PRICE_CENTS, readMoney } from './money'
 import { capitalize } from './utils'
@@ -8,8 +8,10 @@ import { maxNewCommentLength } from './disclosure'
 
 /** The longest campaign name the server keeps. */
 export const CAMPAIGN_NAME_MAX = 80
-/** The largest budget the server takes (the bound of every money field). */
+/** The largest budget the server takes (marketplace's domain/money.py MAX_AMOUNT, the bound of every money field). */
 export const BUDGET_MAX_CENTS = MAX_PRICE_CENTS
+/** The longest a campaign runs (marketplace's domain/campaigns.py MAX_LENGTH). */
+export const MAX_RUN_DAYS = 366
 
 export const STATUS_LABELS: Record<CampaignStatus, string> = {
   DRAFT: 'Not funded',
@@ -133,6 +135,14 @@ export const SLOT_STATE_LABELS: Record<SlotState, string> = {
   lost: 'Ended',
 }
 
+/** Why a campaign placed no bid on a slot that fits (the detail's `skipped`). */
+export const SKIPPED_REASONS: Record<string, string> = {
+  BELOW_MINIMUM: 'its minimum bid is above the most per comment',
+  OWN_BID: 'you already bid there yourself',
+  ASSOCIATED: 'you may not bid on this creator',
+  CLOSED: 'its auction ended first',
+}
+
 /** The audience in the form: the marketplace's own filter controls (Filters), or a question. */
 export function formFilters(f: CampaignFilters | null | undefined): Filters {
   const views = MIN_VIEWS_OPTIONS.find((o) => o.views != null && o.views === f?.minViews)
@@ -149,10 +159,11 @@ export function formFilters(f: CampaignFilters | null | undefined): Filters {
 
 /** The campaign's filters from the marketplace's: only what narrows the audience is sent (the time left of an
  *  auction does not describe who to reach). */
-export type AudienceQuery = Pick<SlotQuery, 'category' | 'minPrice' | 'maxPrice' | 'minViews' | 'verified' | 'minKeptPercent'>
+export type AudienceQuery = Pick<SlotQuery, 'category' | 'minPrice' | 'maxPrice' | 'minViews' | 'verified' | 'minKeptPercent'> & { search?: string }
 
-export function campaignFilters(f: Filters): AudienceQuery {
+export function campaignFilters(f: Filters, search = ''): AudienceQuery {
   const out: AudienceQuery = {}
+  if (search.trim()) out.search = search.trim()
   if (f.category !== 'all') out.category = f.category
   if (f.price[0] > PRICE_MIN) out.minPrice = f.price[0]
   if (f.price[1] < PRICE_MAX) out.maxPrice = f.price[1]
@@ -166,8 +177,9 @@ export function campaignFilters(f: Filters): AudienceQuery {
 
 /** The audience in words: "Fitness · $20 – $100 · 10K+ views · verified · 80%+ placements kept". */
 export function audienceWords(f: CampaignFilters | null | undefined, ask?: string | null): string {
-  if (ask?.trim()) return `“${ask.trim()}”`
   const parts: string[] = []
+  if (ask?.trim()) parts.push(`“${ask.trim()}”`)
+  if (f?.search?.trim()) parts.push(`“${f.search.trim()}”`)
   if (f?.category) parts.push(capitalize(f.category))
   if (f?.minPrice != null && f?.maxPrice != null) parts.push(`${formatMoney(f.minPrice)} – ${formatMoney(f.maxPrice)}`)
   else if (f?.minPrice != null) parts.push(`from ${formatMoney(f.minPrice)}`)
@@ -185,6 +197,8 @@ export interface CampaignFormValues {
   name: string
   audience: 'filters' | 'question'
   filters: Filters
+  /** the marketplace's search words, part of the filters */
+  search: string
   ask: string
   budget: string
   maxPerSlot: string
@@ -196,21 +210,35 @@ export interface CampaignFormValues {
 export const CAMPAIGN_MESSAGES = {
   nameRequired: 'Give the campaign a name.',
   get nameTooLong() {
-    return `The name can be at most ${CAMPAIGN_NAME_MAX} characters.`
+    return `The name must be at most ${CAMPAIGN_NAME_MAX} characters.`
   },
   askRequired: 'Ask a question, or choose filters instead.',
   budgetRequired: 'Enter the total budget.',
   maxPerSlotRequired: 'Enter the most you will pay for one comment.',
-  maxAboveBudget: 'The most per comment cannot be more than the total budget.',
+  maxAboveBudget: (most: number, budget: number) => `The most per comment (${formatCents(most)}) cannot be above the budget (${formatCents(budget)}).`,
+  matchesNothing: (minPrice: number, most: number) => `No slot can fit: the filters ask for slots priced from ${formatMoney(minPrice)}, above the most per comment (${formatCents(most)}).`,
+  notPositive: (what: string) => `${what} must be more than zero.`,
+  tooLarge: (what: string) => `${what} must be at most ${formatCents(BUDGET_MAX_CENTS)}.`,
   commentRequired: 'Write the comment to pin.',
   get commentTooLong() {
-    return `The comment can be at most ${maxNewCommentLength()} characters.`
+    return `A new comment can have at most ${maxNewCommentLength()} characters (Pinbid adds the ad disclosure in front of it).`
   },
   endsRequired: 'Choose when the campaign ends.',
-  endsInPast: 'The end must be in the future.',
-  datesReversed: 'The start must be before the end.',
+  endsInPast: 'The end date must be in the future.',
+  datesReversed: 'The end date must be after the start date.',
+  tooLong: 'A campaign can run for at most a year.',
   unreadableDate: 'Choose a date and time.',
 } as const
+
+/** A money field read as the server would check it: its own sentences for zero and too much. */
+function moneyProblem(text: string, what: string, required: string): { message: string } | { cents: number } {
+  if (!text.trim()) return { message: required }
+  const reading = readMoney(text, BUDGET_MAX_CENTS)
+  if (reading.ok) return { cents: reading.cents }
+  if (reading.problem === 'not_positive') return { message: CAMPAIGN_MESSAGES.notPositive(what) }
+  if (reading.problem === 'too_large') return { message: CAMPAIGN_MESSAGES.tooLarge(what) }
+  return { message: reading.message }
+}
 
 /** A date and time as a local input holds it ("2026-12-31T18:00") → an ISO instant; null when unreadable. */
 export function localToIso(local: string): string | null {
@@ -238,13 +266,13 @@ export function campaignProblems(v: CampaignFormValues, { now = new Date(), edit
   if (!name) problems.push({ field: 'name', message: CAMPAIGN_MESSAGES.nameRequired })
   else if (name.length > CAMPAIGN_NAME_MAX) problems.push({ field: 'name', message: CAMPAIGN_MESSAGES.nameTooLong })
   if (!editing && v.audience === 'question' && !v.ask.trim()) problems.push({ field: 'ask', message: CAMPAIGN_MESSAGES.askRequired })
-  const budget = v.budget.trim() ? readMoney(v.budget, BUDGET_MAX_CENTS) : null
-  if (!budget) problems.push({ field: 'budget', message: CAMPAIGN_MESSAGES.budgetRequired })
-  else if (!budget.ok) problems.push({ field: 'budget', message: budget.message })
-  const most = v.maxPerSlot.trim() ? readMoney(v.maxPerSlot, BUDGET_MAX_CENTS) : null
-  if (!most) problems.push({ field: 'maxPerSlot', message: CAMPAIGN_MESSAGES.maxPerSlotRequired })
-  else if (!most.ok) problems.push({ field: 'maxPerSlot', message: most.message })
-  else if (budget?.ok && most.cents > budget.cents) problems.push({ field: 'maxPerSlot', message: CAMPAIGN_MESSAGES.maxAboveBudget })
+  const budget = moneyProblem(v.budget, 'The budget', CAMPAIGN_MESSAGES.budgetRequired)
+  const most = moneyProblem(v.maxPerSlot, 'The most per comment', CAMPAIGN_MESSAGES.maxPerSlotRequired)
+  if ('message' in budget) problems.push({ field: 'budget', message: budget.message })
+  if ('message' in most) problems.push({ field: 'maxPerSlot', message: most.message })
+  else if ('cents' in budget && most.cents > budget.cents) problems.push({ field: 'budget', message: CAMPAIGN_MESSAGES.maxAboveBudget(most.cents, budget.cents) })
+  else if (v.audience === 'filters' && v.filters.price[0] > PRICE_MIN && v.filters.price[0] * 100 > most.cents)
+    problems.push({ field: 'maxPerSlot', message: CAMPAIGN_MESSAGES.matchesNothing(v.filters.price[0], most.cents) })
   const comment = v.commentText.trim()
   if (!comment) problems.push({ field: 'commentText', message: CAMPAIGN_MESSAGES.commentRequired })
   else if (comment.length > maxNewCommentLength()) problems.push({ field: 'commentText', message: CAMPAIGN_MESSAGES.commentTooLong })
@@ -254,7 +282,8 @@ export function campaignProblems(v: CampaignFormValues, { now = new Date(), edit
   if (ends === undefined) problems.push({ field: 'endsAt', message: CAMPAIGN_MESSAGES.endsRequired })
   else if (ends === null) problems.push({ field: 'endsAt', message: CAMPAIGN_MESSAGES.unreadableDate })
   else if (v.endsAt !== keptEnd && Date.parse(ends) <= now.getTime()) problems.push({ field: 'endsAt', message: CAMPAIGN_MESSAGES.endsInPast })
-  else if (starts && Date.parse(starts) >= Date.parse(ends)) problems.push({ field: 'startsAt', message: CAMPAIGN_MESSAGES.datesReversed })
+  else if (starts && Date.parse(starts) >= Date.parse(ends)) problems.push({ field: 'endsAt', message: CAMPAIGN_MESSAGES.datesReversed })
+  else if (!editing && Date.parse(ends) - Date.parse(starts ?? now.toISOString()) > MAX_RUN_DAYS * 86_400_000) problems.push({ field: 'endsAt', message: CAMPAIGN_MESSAGES.tooLong })
   return problems
 }
 
@@ -267,7 +296,7 @@ export function campaignBody(v: CampaignFormValues) {
   const starts = v.startsAt.trim() ? localToIso(v.startsAt) : null
   return {
     name: v.name.trim(),
-    filters: question ? {} : campaignFilters(v.filters),
+    filters: question ? {} : campaignFilters(v.filters, v.search),
     ...(question ? { ask: question } : {}),
     budget: budget.cents / 100,
     maxPerSlot: most.cents / 100,
@@ -277,18 +306,22 @@ export function campaignBody(v: CampaignFormValues) {
   }
 }
 
-/** The body of PATCH /buyer/campaigns/{id}: only what changed from the campaign as it was read. */
-export function campaignEdit(v: CampaignFormValues, was: { name: string; budget: number; maxPerSlot: number; commentText: string; endsAt: string; filters: CampaignFilters; ask: string | null }) {
-  const body = campaignBody({ ...v, audience: was.ask ? 'question' : 'filters', ask: was.ask ?? '', startsAt: '' })
-  const edit: Record<string, unknown> = {}
+/** The body of PATCH /buyer/campaigns/{id}: only what changed from the campaign as it was read, and the version
+ *  it was read at (the server refuses an edit of a campaign that moved since). The filters are sent whole when any
+ *  changed; what the form does not show (a time left) is kept. */
+export function campaignEdit(v: CampaignFormValues, was: { name: string; budget: number; maxPerSlot: number; commentText: string; endsAt: string; filters: CampaignFilters; version: number }) {
+  const body = campaignBody({ ...v, audience: 'filters', ask: '', startsAt: '' })
+  const edit: CampaignEdit = {}
   if (body.name !== was.name) edit.name = body.name
   if (cents(body.budget) !== cents(was.budget)) edit.budget = body.budget
   if (cents(body.maxPerSlot) !== cents(was.maxPerSlot)) edit.maxPerSlot = body.maxPerSlot
   if (body.commentText !== was.commentText) edit.commentText = body.commentText
   // the input holds minutes: an end left as it was is not sent again (its seconds would be lost)
   if (isoToLocal(was.endsAt) !== v.endsAt) edit.endsAt = body.endsAt
-  if (!was.ask && JSON.stringify(body.filters) !== JSON.stringify(campaignFilters(formFilters(was.filters)))) edit.filters = body.filters
-  return edit
+  if (JSON.stringify(body.filters) !== JSON.stringify(campaignFilters(formFilters(was.filters), was.filters.search ?? ''))) {
+    edit.filters = { ...(was.filters.timeLeft ? { timeLeft: was.filters.timeLeft } : {}), ...body.filters }
+  }
+  return Object.keys(edit).length ? { ...edit, version: was.version } : {}
 }
 
 /** What "Save this search as a campaign" hands to the new campaign's form (as the navigation's state). */
@@ -308,6 +341,7 @@ export function readDraft(state: unknown): CampaignDraft | null {
     const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
     draft.filters = {
       ...(typeof f.category === 'string' && f.category ? { category: f.category } : {}),
+      ...(typeof f.search === 'string' && f.search.trim() ? { search: f.search.trim() } : {}),
       ...(number(f.minPrice) != null ? { minPrice: number(f.minPrice) } : {}),
       ...(number(f.maxPrice) != null ? { maxPrice: number(f.maxPrice) } : {}),
       ...(number(f.minViews) != null ? { minViews: number(f.minViews) } : {}),

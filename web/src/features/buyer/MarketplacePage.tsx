@@ -133,7 +133,7 @@ export default function MarketplacePage() {
               </Button>
             )}
             <Button asChild variant="outline" size="sm">
-              <Link to="/campaigns/new" state={{ filters: campaignFilters(filters) } satisfies CampaignDraft}>
+              <Link to="/campaigns/new" state={{ filters: campaignFilters(filters, search) } satisfies CampaignDraft}>
                 <Megaphone /> Save this search as a campaign
               </Link>
             </Button>

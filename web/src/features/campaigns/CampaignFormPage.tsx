@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -17,6 +17,7 @@ import { TextareaField, TextField } from '@/components/text-field'
 import { TitledCard } from '@/components/titled-card'
 import { ApiError, serverMessage } from '@/api/errors'
 import type { Campaign } from '@/api/types'
+import { KEYS } from '@/api/keys'
 import { useAuth } from '@/auth/session'
 import { rules } from '@/config'
 import { useDebounced } from '@/hooks/use-debounced'
@@ -49,6 +50,7 @@ function campaignSchema(options: () => Parameters<typeof campaignProblems>[1]) {
       name: z.string(),
       audience: z.enum(['filters', 'question']),
       filters: z.custom<Filters>(),
+      search: z.string(),
       ask: z.string(),
       budget: z.string(),
       maxPerSlot: z.string(),
@@ -61,9 +63,11 @@ function campaignSchema(options: () => Parameters<typeof campaignProblems>[1]) {
     })
 }
 
-/** A server refusal that names no field: a budget below what is committed speaks of the budget, so it is said there. */
+/** A server refusal that names no field: a budget below what is committed speaks of the budget, so it is said there.
+ *  The server names a filter as `filters.<name>`; the form holds them apart, so those are said above the buttons. */
 function showRefusal(form: UseFormReturn<CampaignFormValues>, err: unknown): string | null {
   if (showServerErrors(form, err)) return null
+  if (err instanceof ApiError && err.fieldErrors.length) return err.fieldErrors.map((e) => e.message).join(' ')
   if (err instanceof ApiError && err.detail && /budget|committed/i.test(`${err.code ?? ''} ${err.detail}`)) {
     form.setError('budget', { type: 'server', message: err.detail }, { shouldFocus: true })
     return null
@@ -79,6 +83,7 @@ export function NewCampaignPage() {
     name: '',
     audience: draft?.ask ? 'question' : 'filters',
     filters: draft?.filters ? formFilters(draft.filters) : DEFAULT_FILTERS,
+    search: draft?.filters?.search ?? '',
     ask: draft?.ask ?? '',
     budget: '',
     maxPerSlot: '',
@@ -110,6 +115,7 @@ export function EditCampaignPage() {
     name: c.name,
     audience: c.ask ? 'question' : 'filters',
     filters: formFilters(c.filters),
+    search: c.filters.search ?? '',
     ask: c.ask ?? '',
     budget: c.budget.toFixed(2),
     maxPerSlot: c.maxPerSlot.toFixed(2),
@@ -127,9 +133,12 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
   const [refusal, setRefusal] = React.useState<string | null>(null)
   const { user } = useAuth()
   const brand = brandLabel(user?.instagramHandle, user?.businessName, user?.name)
-  const [audience, filters, ask, commentText] = useWatch({ control: form.control, name: ['audience', 'filters', 'ask', 'commentText'] })
+  const [audience, filters, search, ask, commentText] = useWatch({ control: form.control, name: ['audience', 'filters', 'search', 'ask', 'commentText'] })
 
+  const queryClient = useQueryClient()
   const failed = (title: string) => (err: unknown) => {
+    // another tab or person changed it meanwhile: what it is now is read again, and the brand looks before saving
+    if (editing && err instanceof ApiError && err.code === 'campaign_changed') void queryClient.invalidateQueries({ queryKey: KEYS.buyerCampaign(editing.id) })
     setRefusal(showRefusal(form, err))
     toast.error(title, { description: serverMessage(err, 'Please check the form and try again.') })
   }
@@ -182,12 +191,15 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
           </TitledCard>
 
           <TitledCard title="Who to reach" level={2} description="The marketplace's filters, or a question as you would ask the AI search." contentClassName="grid gap-4">
-            {editing?.ask ? (
-              <p className="text-sm">
-                Slots that match the question <span className="font-medium">“{editing.ask}”</span>. A question cannot be changed once the campaign exists.
-              </p>
-            ) : editing ? (
-              <SlotFilterFields filters={filters} onChange={setFilter} timeLeft={false} idPrefix="campaign-" />
+            {editing ? (
+              <>
+                {editing.ask && (
+                  <p className="text-sm">
+                    Made from the question <span className="font-medium break-words">“{editing.ask}”</span>; the filters read from it are below, and can be changed.
+                  </p>
+                )}
+                <AudienceFilters form={form} filters={filters} onChange={setFilter} />
+              </>
             ) : (
               <>
                 <fieldset className="flex flex-wrap gap-4">
@@ -200,13 +212,13 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
                   ))}
                 </fieldset>
                 {audience === 'filters' ? (
-                  <SlotFilterFields filters={filters} onChange={setFilter} timeLeft={false} idPrefix="campaign-" />
+                  <AudienceFilters form={form} filters={filters} onChange={setFilter} />
                 ) : (
                   <TextField control={form.control} name="ask" id="campaign-ask" label="Your question" maxLength={rules().askMaxLength} placeholder="e.g. fitness creators under $30 for home workouts" />
                 )}
               </>
             )}
-            <Reach audience={editing?.ask ? 'question' : audience} filters={filters} ask={editing?.ask ?? ask} />
+            <Reach audience={editing ? 'filters' : audience} filters={filters} search={search} ask={ask} />
           </TitledCard>
 
           <TitledCard title="Budget" level={2} contentClassName="grid gap-4 sm:grid-cols-2">
@@ -254,11 +266,22 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
   )
 }
 
+/** The marketplace's filters and its search words, as a campaign's audience. */
+function AudienceFilters({ form, filters, onChange }: { form: UseFormReturn<CampaignFormValues>; filters: Filters; onChange: <K extends keyof Filters>(key: K, value: Filters[K]) => void }) {
+  return (
+    <>
+      <TextField control={form.control} name="search" id="campaign-search" label="Words in the slot (optional)" hint="As in the marketplace's search: the title, description or creator." maxLength={200} />
+      <SlotFilterFields filters={filters} onChange={onChange} timeLeft={false} idPrefix="campaign-" />
+    </>
+  )
+}
+
 /** How many open slots the audience reaches now: the campaign bids on these, and on new ones as they are listed. */
-function Reach({ audience, filters, ask }: { audience: 'filters' | 'question'; filters: Filters; ask: string }) {
+function Reach({ audience, filters, search, ask }: { audience: 'filters' | 'question'; filters: Filters; search: string; ask: string }) {
   const question = useDebounced(ask.trim())
   const f = useDebounced(filters, 250)
-  const query = audience === 'question' ? (question ? { ask: question } : null) : campaignFilters(f)
+  const words = useDebounced(search)
+  const query = audience === 'question' ? (question ? { ask: question } : null) : slotFilters(campaignFilters(f, words))
   const reach = useQuery({ ...reachQuery(query ?? {}), enabled: query !== null, retry: false })
   let text = ''
   if (query && reach.data) {
@@ -273,4 +296,9 @@ function Reach({ audience, filters, ask }: { audience: 'filters' | 'question'; f
       {text}
     </p>
   )
+}
+
+/** The listing's own query for an audience: its search words go by the listing's name for them. */
+function slotFilters({ search, ...rest }: ReturnType<typeof campaignFilters>) {
+  return search ? { ...rest, q: search } : rest
 }

@@ -13,8 +13,8 @@ import { TitledCard } from '@/components/titled-card'
 import { CampaignSpendChart } from '@/components/charts'
 import { serverMessage } from '@/api/errors'
 import { KEYS } from '@/api/keys'
-import type { CampaignBid, CampaignDetail } from '@/api/types'
-import { audienceWords, campaignActions, SLOT_STATE_LABELS, slotState, statusSentence, type SlotState } from '@/lib/campaigns'
+import type { CampaignBid, CampaignDetail, CampaignSkipped } from '@/api/types'
+import { audienceWords, campaignActions, SKIPPED_REASONS, SLOT_STATE_LABELS, slotState, statusSentence, type SlotState } from '@/lib/campaigns'
 import { formatMoney } from '@/lib/money'
 import { useCampaign } from './api/queries'
 import { useCampaignAction, useFundCampaign, type CampaignAction } from './api/mutations'
@@ -26,7 +26,7 @@ const ACTION_FAILED: Record<CampaignAction, string> = { pause: 'Could not pause 
 /** ?funding=success|cancelled comes back from the checkout page. */
 function useFundingReturn(id: string) {
   const [params, setParams] = useSearchParams()
-  const funding = params.get('funding') ?? params.get('payment')
+  const funding = params.get('funding')
   const queryClient = useQueryClient()
   React.useEffect(() => {
     if (!funding) return
@@ -84,6 +84,7 @@ export default function CampaignPage() {
       <TitledCard title="Slots bid on" level={2} contentClassName="grid gap-4">
         <CampaignCountList counts={c.counts} />
         <CampaignBids bids={c.bids} />
+        <PassedOver skipped={c.skipped} />
       </TitledCard>
 
       <TitledCard title="Spend over time" level={2}>
@@ -200,14 +201,14 @@ function CampaignBids({ bids }: { bids: CampaignBid[] }) {
                 )}
               </p>
               <p className="text-sm text-muted-foreground">
-                {b.creatorName ?? 'Unknown creator'} · updated {fmtDateTime(b.updatedAt)}
+                {b.creatorName || 'Unknown creator'} · updated {fmtDateTime(b.updatedAt)}
               </p>
             </div>
             <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm sm:justify-end">
               <Badge variant={STATE_TONES[state]}>{SLOT_STATE_LABELS[state]}</Badge>
               <BidFigure label={b.finalPrice != null ? 'Price' : 'Bid'} value={formatMoney(b.finalPrice ?? b.amount)} />
               {b.finalPrice == null && b.maxAutoBid != null && <BidFigure label="Up to" value={formatMoney(b.maxAutoBid)} />}
-              {state === 'pinned' && <BidFigure label="Clicks" value={b.clicks != null ? b.clicks.toLocaleString('en-US') : '—'} />}
+              {state === 'pinned' && <BidFigure label="Clicks" value={b.clicks.toLocaleString('en-US')} />}
               {state === 'pinned' && <BidFigure label="Per click" value={b.costPerClick != null ? formatMoney(b.costPerClick) : '—'} />}
             </div>
           </li>
@@ -223,5 +224,25 @@ function BidFigure({ label, value }: { label: string; value: string }) {
       <span className="text-muted-foreground">{label} </span>
       <span className="font-semibold">{value}</span>
     </span>
+  )
+}
+
+/** Slots that fit but got no bid from the campaign, and why (the brand's own bid there, the minimum bid above the
+ *  most per comment, ...): folded, since they are not the campaign's doing. */
+function PassedOver({ skipped }: { skipped: CampaignSkipped[] }) {
+  if (skipped.length === 0) return null
+  return (
+    <details className="rounded-lg border p-3 text-sm">
+      <summary className="cursor-pointer font-medium">
+        Slots it fitted but did not bid on ({skipped.length})
+      </summary>
+      <ul className="mt-2 grid gap-1.5">
+        {skipped.map((s) => (
+          <li key={s.slotId} className="break-words">
+            <span className="font-medium">{s.slotTitle}</span> <span className="text-muted-foreground">· {SKIPPED_REASONS[s.reason] ?? s.reason} · {fmtDateTime(s.at)}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
   )
 }

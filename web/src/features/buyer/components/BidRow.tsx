@@ -18,8 +18,7 @@ import { useCancelBid, usePayForBid } from '../api/mutations'
 
 
 /** The campaign that placed a bid, when one did (its bids are the brand's own, placed for it). */
-function bidCampaign(bid: Bid): { id: string; name: string } | null {
-  const { campaignId, campaignName } = bid as Bid & { campaignId?: string | null; campaignName?: string | null }
+function bidCampaign({ campaignId, campaignName }: Bid): { id: string; name: string } | null {
   return campaignId ? { id: campaignId, name: campaignName || 'Campaign' } : null
 }
 

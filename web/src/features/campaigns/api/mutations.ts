@@ -3,7 +3,8 @@ import { unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
 import { useApiMutation, type MutationConfig } from '@/api/mutation'
 import type { Campaign, CampaignBody, CampaignEdit } from '@/api/types'
-import { campaignApi } from './client'
+import { api } from '@/api/client'
+import { fundApi } from './client'
 
 const path = (id: string) => ({ params: { path: { campaign_id: id } } })
 
@@ -13,16 +14,16 @@ function refresh(client: QueryClient, campaign: Campaign) {
   client.setQueryData(KEYS.buyerCampaign(campaign.id), (was: object | undefined) => (was ? { ...was, ...campaign } : was))
 }
 
-const createCampaign = async (body: CampaignBody) => unwrap(await campaignApi().POST('/buyer/campaigns', { body }))
+const createCampaign = async (body: CampaignBody) => unwrap(await api().POST('/buyer/campaigns', { body }))
 export const useCreateCampaign = (config?: MutationConfig<Campaign, CampaignBody>) => useApiMutation(createCampaign, config, refresh)
 
-const editCampaign = (id: string) => async (body: CampaignEdit) => unwrap(await campaignApi().PATCH('/buyer/campaigns/{campaign_id}', { ...path(id), body }))
+const editCampaign = (id: string) => async (body: CampaignEdit) => unwrap(await api().PATCH('/buyer/campaigns/{campaign_id}', { ...path(id), body }))
 export const useEditCampaign = (id: string, config?: MutationConfig<Campaign, CampaignEdit>) => useApiMutation(editCampaign(id), config, refresh)
 
 export type CampaignAction = 'pause' | 'resume' | 'end'
 
 async function act(id: string, action: CampaignAction) {
-  const client = campaignApi()
+  const client = api()
   const answer =
     action === 'pause'
       ? await client.POST('/buyer/campaigns/{campaign_id}/pause', path(id))
@@ -35,7 +36,7 @@ async function act(id: string, action: CampaignAction) {
 /** Pause, Resume or End. */
 export const useCampaignAction = (id: string, config?: MutationConfig<Campaign, CampaignAction>) => useApiMutation((action: CampaignAction) => act(id, action), config, refresh)
 
-const fundCampaign = async (id: string) => unwrap(await campaignApi().POST('/buyer/campaigns/{campaign_id}/fund', path(id)))
+const fundCampaign = async (id: string) => unwrap(await fundApi().POST('/buyer/campaigns/{campaign_id}/fund', path(id)))
 
 /** A Checkout session for the campaign's budget: the answer's `url` is where the browser goes to pay. */
 export const useFundCampaign = (id: string, config?: MutationConfig<Awaited<ReturnType<typeof fundCampaign>>>) => useApiMutation(() => fundCampaign(id), config)
