@@ -221,7 +221,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
             <Reach audience={editing ? 'filters' : audience} filters={filters} search={search} ask={ask} />
           </TitledCard>
 
-          <TitledCard title="Budget" level={2} contentClassName="grid gap-4 sm:grid-cols-2">
+          <TitledCard title="Budget" level={2} contentClassName="grid items-start gap-4 sm:grid-cols-2">
             <MoneyField control={form.control} name="budget" id="campaign-budget" label="Total budget (USD)" maxCents={BUDGET_MAX_CENTS} />
             <MoneyField control={form.control} name="maxPerSlot" id="campaign-max-per-slot" label="Most per comment (USD)" maxCents={BUDGET_MAX_CENTS} />
             <p className="text-xs text-muted-foreground sm:col-span-2">
@@ -246,7 +246,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
             />
           </TitledCard>
 
-          <TitledCard title="Dates" level={2} contentClassName="grid gap-4 sm:grid-cols-2">
+          <TitledCard title="Dates" level={2} contentClassName="grid items-start gap-4 sm:grid-cols-2">
             <TextField control={form.control} name="startsAt" id="campaign-starts" type="datetime-local" label="Starts (optional)" hint={editing ? 'The start cannot be changed.' : 'Leave empty to start as soon as it is funded.'} disabled={Boolean(editing)} />
             <TextField control={form.control} name="endsAt" id="campaign-ends" type="datetime-local" label="Ends" />
           </TitledCard>

@@ -193,7 +193,7 @@ function CampaignBids({ bids }: { bids: CampaignBid[] }) {
             <div className="min-w-0">
               <p className="font-medium break-words">
                 {placed ? (
-                  <Link to={`/my-bids/${b.id}`} className="hover:underline focus-visible:underline">
+                  <Link to={`/my-bids/${b.id}`} className="text-primary hover:underline focus-visible:underline">
                     {b.slotTitle}
                   </Link>
                 ) : (
