@@ -12,6 +12,7 @@ Both run in autocommit: no BEGIN, no COMMIT, no lock held across a round trip. E
 read and written. Cancel, Buy Now and a new comment lock the slot, write once with their events, and answer from
 the rows they wrote."""
 
+import contextlib
 import uuid
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from pinbid_kit.errors import ApiError, Conflict, NotFound
 from pinbid_kit.events import EventData
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import events_out, store, store_write
 from .associates import refuse_associated, shared_hard_signal
@@ -38,6 +40,10 @@ from .settings import MarketplaceSettings
 __all__ = ["BidTooLow", "Bidding", "Offer"]
 
 SLOT_NOT_FOUND = "Pin slot not found."
+# a campaign's bid keeps within the campaign's budget: a change by hand is refused (docs/decisions/campaigns.md)
+OWN_BID_THERE = "You already bid on this slot yourself."
+CAMPAIGN_BID = ("This bid is your campaign's: change the campaign's most per comment, pause it, or cancel the bid "
+                "while it does not lead.")
 BID_NOT_FOUND = "Bid not found."
 # A comment may change until it is pinned, as long as the bid can still end up pinned.
 COMMENT_CHANGEABLE = {BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFLUENCER_APPROVAL,
@@ -63,6 +69,7 @@ class Placing:
     comment: Comment | None
     buyer: User | None
     bid_id: uuid.UUID | None = None
+    campaign_id: uuid.UUID | None = None  # a campaign's new bid (campaign_bidding.py)
 
 
 _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
@@ -70,6 +77,7 @@ _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_e
                           *[c.label("u_" + c.name) for c in User.__table__.columns])
                    .outerjoin(User, User.id == bindparam("buyer_id")).where(Slot.id == bindparam("slot_id")))
 _BID_SLOT_AND_BUYER = (select(Bid.slot_id, Bid.status.label("bid_status"), Bid.auto_bid_enabled, Bid.max_auto_bid,
+                              Bid.campaign_id,
                               Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
                               shared_hard_signal(Bid.buyer_id, Slot.creator_id),
                               *[c.label("u_" + c.name) for c in User.__table__.columns])
@@ -115,16 +123,32 @@ class Bidding:
             raise NotFound(BID_NOT_FOUND)
         refuse_associated(row.shared_signal)  # first: a tie withdrew its bids, and the tie is the reason
         require_live(row.bid_status)
+        if row.campaign_id is not None:
+            raise Conflict(CAMPAIGN_BID, code="campaign_bid")
         self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
             row.slot_id, Placing(buyer_id, offer, None, store.user_of(row), bid_id))
 
-    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]) -> None:
+    async def place_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
+                           comment: Comment | None, campaign_id: uuid.UUID) -> BidView:
+        """A campaign's bid, in the caller's transaction (which holds the campaign's row lock, and commits the bid
+        with what the campaign records of it): the same two stages on `conn`, a batch of one."""
+        row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
+        if row is None:
+            raise NotFound(SLOT_NOT_FOUND)
+        refuse_associated(row.shared_signal)
+        self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
+        pending = Pending(Placing(buyer_id, offer, comment, store.user_of(row), campaign_id=campaign_id))
+        await self._place_batch(slot_id, [pending], conn=conn)
+        return pending.answer.result()
+
+    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]],
+                           conn: AsyncConnection | None = None) -> None:
         """Stage 2, the other end of the hand-off: every Placing that joined this slot's batch, applied and written
-        together; settles each one's answer (its BidView, or its refusal)."""
+        together; settles each one's answer (its BidView, or its refusal). On `conn` when given (place_within)."""
         for _ in range(MAX_WRITE_ATTEMPTS):
-            answers, written = await self._read_apply_write(slot_id, batch)
+            answers, written = await self._read_apply_write(slot_id, batch, conn)
             if written is None or written.ok:
                 break
             BID_WRITE_CONFLICTS.inc()
@@ -143,12 +167,13 @@ class Bidding:
             else:
                 pending.answer.set_result(answer)
 
-    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]
+    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]],
+                                given: AsyncConnection | None = None
                                 ) -> tuple[list[BidView | Exception], store_write.Written | None]:
-        """Read, apply the batch in arrival order, write guarded by the version read, in autocommit: the answers,
-        and what the write did (None: every bid was refused, nothing to write)."""
+        """Read, apply the batch in arrival order, write guarded by the version read, in autocommit (or on the
+        connection `given`): the answers, and what the write did (None: every bid was refused, nothing to write)."""
         answers: list[BidView | Exception] = []
-        async with self.db.autocommit() as conn:
+        async with contextlib.nullcontext(given) if given is not None else self.db.autocommit() as conn:
             seen = await store.read_for_placement(
                 conn, slot_id, list({p.item.buyer_id for p in batch}),
                 [p.item.bid_id for p in batch if p.item.bid_id is not None])
@@ -180,6 +205,11 @@ class Bidding:
                 raise NotFound(BID_NOT_FOUND)
             require_live(named.status)
             offer = offer.keeping_ceiling_of(named.auto_bid_enabled, named.max_auto_bid)
+        own_live = next((b for b in by_id.values() if b.buyer_id == buyer_id and BidStatus(b.status) in LIVE), None)
+        if own_live is not None and (own_live.campaign_id is not None or placing.campaign_id is not None):
+            # a person's bid never changes a campaign's (its budget), nor a campaign's the brand's own bid
+            raise Conflict(CAMPAIGN_BID if own_live.campaign_id is not None else OWN_BID_THERE,
+                           code="campaign_bid" if own_live.campaign_id is not None else "own_bid")
         live = [bid_state(b) for b in by_id.values() if BidStatus(b.status) in LIVE]
         slot = slot_state(slot_row)
         now = self.clock()
@@ -190,6 +220,7 @@ class Bidding:
         slot_row.updated_at = now
         if placement.created:
             by_id[placement.bid.id] = new_bid(placement.bid.id, slot_row.id, buyer_id, now)
+            by_id[placement.bid.id].campaign_id = placing.campaign_id
         if not placement.created:
             by_id[placement.bid.id].raises += 1
         for state in placement.changed:
@@ -220,23 +251,26 @@ class Bidding:
         write the bid, and the slot with its `slot.updated`: one brand fewer in the running (`bidderCount`), and the
         price lower when the runner-up cancelled (the next maximum)."""
         async with self.db.transaction() as session:
-            conn = await session.connection()
-            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
-            if locked is None:
-                raise NotFound(BID_NOT_FOUND)
-            slot_row, bid = locked.slot, locked.bids[bid_id]
-            states = {row.id: bid_state(row) for row in locked.bids.values()}
-            slot = slot_state(slot_row)
-            now = self.clock()
-            with as_api_errors():
-                auction.cancel(slot, [s for s in states.values() if s.status in LIVE], states[bid_id], now=now,
-                               rules=self.rules)
-            store_bid(bid, states[bid_id])
-            bid.updated_at = now
-            store_slot(slot_row, slot)
-            slot_row.updated_at = now
-            await store_write.write(conn, slots=[slot_row], bids=[bid],
-                              events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
+            return await self.cancel_within(await session.connection(), buyer_id, bid_id)
+
+    async def cancel_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+        """The cancellation in the caller's transaction (a campaign cancels its outbid bid holding its own lock)."""
+        locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
+        if locked is None:
+            raise NotFound(BID_NOT_FOUND)
+        slot_row, bid = locked.slot, locked.bids[bid_id]
+        states = {row.id: bid_state(row) for row in locked.bids.values()}
+        slot = slot_state(slot_row)
+        now = self.clock()
+        with as_api_errors():
+            auction.cancel(slot, [s for s in states.values() if s.status in LIVE], states[bid_id], now=now,
+                           rules=self.rules)
+        store_bid(bid, states[bid_id])
+        bid.updated_at = now
+        store_slot(slot_row, slot)
+        slot_row.updated_at = now
+        await store_write.write(conn, slots=[slot_row], bids=[bid],
+                                events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:

@@ -50,7 +50,7 @@ def bid_approved_event(slot: Slot, bid: Bid, currency: str) -> m.BidApproved:
     assert bid.final_price is not None
     return m.BidApproved(
         bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, buyer_id=bid.buyer_id,
-        final_price_cents=to_cents(bid.final_price), currency=currency)
+        final_price_cents=to_cents(bid.final_price), currency=currency, campaign_id=bid.campaign_id)
 
 
 def bid_rejected_event(slot: Slot, bid: Bid) -> m.BidRejected:

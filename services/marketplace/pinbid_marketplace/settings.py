@@ -30,6 +30,8 @@ class MarketplaceSettings(KitSettings):
     default_duration_days: int = Field(default=DEFAULT_PIN_DURATION_DAYS, ge=1)
     meaning_index_seconds: float = Field(default=2.0, gt=0, description="how often each process's AI search index "
                                          "takes in the slots opened, re-embedded or closed by other processes")
+    campaign_clock_seconds: float = Field(default=5.0, gt=0, description="how often campaigns past their end are "
+                                          "ended, paid-in drafts started, and ended ones settled")
     page_limit_max: int = Field(default=50, ge=1)
     listing_count_cap: int = Field(default=COUNT_CAP, ge=1, description="a listing counts its matches up to this "
                                    "many (past it, \"at least\") and pages no deeper")
