@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { screen, waitFor, within } from '@testing-library/react'
+import { QueryClient } from '@tanstack/react-query'
+import { KEYS } from '@/api/keys'
+import { applyBidEvent } from '@/api/live/cache'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
 import { buyer, makeBid, makeSlot, page, signedIn, toastWith } from '@/test/fixtures'
@@ -250,6 +253,22 @@ describe('a campaign’s page', () => {
     await toastWith('Could not end the campaign', 'This campaign has already ended.')
     await userEvent.click(screen.getByRole('button', { name: 'Fund $2,000.00' }))
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/c/1'))
+  })
+
+  it('back from checkout: a toast says how the payment went, and the address is cleaned', async () => {
+    signedIn(buyer, { 'GET /buyer/campaigns/camp-1': () => json(200, makeDetail({ status: 'DRAFT', funded: 0 })) })
+    renderApp('/campaigns/camp-1?funding=cancelled')
+    await toastWith('Payment cancelled', 'Nothing was charged; the campaign is not funded.')
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/campaigns/camp-1'))
+  })
+
+  it('a bid event on the live stream marks the campaigns stale at once', () => {
+    const client = new QueryClient()
+    client.setQueryData(KEYS.buyerCampaigns, [makeCampaign()])
+    client.setQueryData(KEYS.buyerCampaign('camp-1'), makeDetail())
+    applyBidEvent(client, { id: 'b-lead', slotId: 's1', status: 'OUTBID', amount: 80 })
+    expect(client.getQueryState(KEYS.buyerCampaigns)?.isInvalidated).toBe(true)
+    expect(client.getQueryState(KEYS.buyerCampaign('camp-1'))?.isInvalidated).toBe(true)
   })
 
   it("another brand's or a missing campaign is not there", async () => {
