@@ -155,8 +155,12 @@ describe('new campaign', () => {
     await userEvent.type(screen.getByLabelText('Comment to pin'), 'Train with us')
     await userEvent.type(screen.getByLabelText('Ends'), isoToLocal(END))
     expect(await screen.findByText('12 open slots match now.')).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'Create campaign' }))
+    // pressed twice at once: one campaign
+    const create = screen.getByRole('button', { name: 'Create campaign' })
+    create.click()
+    create.click()
     await toastWith('Campaign created')
+    expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/buyer/campaigns')).toHaveLength(1)
     const call = api.calls.find((c) => c.method === 'POST' && c.path === '/buyer/campaigns')
     expect(call?.body).toEqual({ name: 'Fitness, December', filters: { category: 'fitness', verified: true }, budget: 2000.5, maxPerSlot: 80, commentText: 'Train with us', endsAt: END })
     expect(await screen.findByText('Fund the budget to start bidding.')).toBeInTheDocument()

@@ -21,6 +21,7 @@ import { KEYS } from '@/api/keys'
 import { useAuth } from '@/auth/session'
 import { rules } from '@/config'
 import { useDebounced } from '@/hooks/use-debounced'
+import { useOnce } from '@/hooks/use-once'
 import { askSentence } from '@/lib/ask'
 import {
   BUDGET_MAX_CENTS,
@@ -157,10 +158,12 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
     onError: failed(EDIT_FAILED),
   })
 
+  // a double click sends one campaign, even before the re-render that disables the button
+  const once = useOnce()
   function onSubmit(values: CampaignFormValues) {
     setRefusal(null)
     if (!editing) {
-      create.mutate(campaignBody(values))
+      once((done) => create.mutate(campaignBody(values), { onSettled: done }))
       return
     }
     const change = campaignEdit(values, editing)
@@ -169,7 +172,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
       void navigate(`/campaigns/${editing.id}`)
       return
     }
-    edit.mutate(change)
+    once((done) => edit.mutate(change, { onSettled: done }))
   }
 
   const back = editing ? `/campaigns/${editing.id}` : '/campaigns'
