@@ -8,6 +8,7 @@ import { json, renderApp } from '@/test/utils'
 import { buyer, makeBid, makeSlot, page, signedIn, toastWith } from '@/test/fixtures'
 import type { Campaign, CampaignDetail } from '@/api/types'
 import { isoToLocal } from '@/lib/campaigns'
+import { pageTitle as documentTitle } from '@/titles'
 import { NO_CAMPAIGNS } from './campaigns/CampaignsPage'
 
 const END = '2027-01-31T18:00:00.000Z'
@@ -283,6 +284,15 @@ describe('a campaign’s page', () => {
 })
 
 describe('around the campaigns', () => {
+  it('each campaign page has its own document title', () => {
+    expect(['/campaigns', '/campaigns/new', '/campaigns/camp-1', '/campaigns/camp-1/edit'].map(documentTitle)).toEqual([
+      'Campaigns — Pinbid',
+      'New campaign — Pinbid',
+      'Campaign — Pinbid',
+      'Edit campaign — Pinbid',
+    ])
+  })
+
   it("My Bids names a campaign's bid and links to the campaign", async () => {
     signedIn(buyer, { 'GET /buyer/bids': () => json(200, [makeBid({ campaignId: 'camp-1', campaignName: 'Fitness, December' }), makeBid({ id: 'bid-2', pinSlot: makeSlot({ id: 'slot-2', title: 'Own bid' }) })]) })
     renderApp('/my-bids')
