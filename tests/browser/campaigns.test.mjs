@@ -17,6 +17,8 @@ const localInput = (days) => {
 
 async function toast(page, text) {
   await page.locator('[data-sonner-toast]').filter({ hasText: text }).first().waitFor()
+  // axe reads colours as drawn: a toast still fading in blends its text into its background
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'))
 }
 
 async function notWiderThanPhone(page) {
