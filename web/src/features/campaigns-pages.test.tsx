@@ -260,6 +260,14 @@ describe('a campaign’s page', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://checkout.example/c/1'))
   })
 
+  it("the chart starts at nothing when the campaign was created, with only the server's point of now", async () => {
+    signedIn(buyer, { 'GET /buyer/campaigns/camp-1': () => json(200, makeDetail({ createdAt: '2026-11-01T00:00:00Z', spendOverTime: [{ at: '2026-11-20T00:00:00Z', spent: 0, committed: 240 }] })) })
+    renderApp('/campaigns/camp-1')
+    const table = within(await screen.findByRole('table', { name: /Spend over time/ }, FIRST_LOAD))
+    const rows = table.getAllByRole('row').slice(1)
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringMatching(/^Nov 1, 2026.*\$0\.00\$0\.00$/), expect.stringMatching(/^Nov 20, 2026.*\$0\.00\$240\.00$/)])
+  })
+
   it('back from checkout: a toast says how the payment went, and the address is cleaned', async () => {
     signedIn(buyer, { 'GET /buyer/campaigns/camp-1': () => json(200, makeDetail({ status: 'DRAFT', funded: 0 })) })
     renderApp('/campaigns/camp-1?funding=cancelled')

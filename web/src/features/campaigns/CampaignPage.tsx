@@ -88,7 +88,7 @@ export default function CampaignPage() {
       </TitledCard>
 
       <TitledCard title="Spend over time" level={2}>
-        <CampaignSpendChart points={c.spendOverTime} name={c.name} />
+        <CampaignSpendChart points={c.spendOverTime} name={c.name} createdAt={c.createdAt} />
       </TitledCard>
 
       <TitledCard title="Settings" level={2}>
