@@ -13,6 +13,7 @@ read and written. Cancel, Buy Now and a new comment lock the slot, write once wi
 the rows they wrote."""
 
 import contextlib
+import dataclasses
 import uuid
 from dataclasses import dataclass
 
@@ -21,43 +22,31 @@ from pinbid_kit.db import Busy, Database
 from pinbid_kit.errors import ApiError, Conflict, NotFound
 from pinbid_kit.events import EventData
 from sqlalchemy import bindparam, select
-from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import events_out, store, store_write
 from .associates import refuse_associated, shared_hard_signal
 from .batches import Batches, Pending
 from .domain import auction
+from .domain import campaigns as campaign_rules
 from .domain.comments import Comment
 from .domain.offers import Offer
-from .domain.states import LIVE, BidStatus, check_move
+from .domain.states import LIVE, BidStatus
 from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
 from .models import Bid, Slot, User
 from .queries import BidView
-from .rules import BidTooLow, as_api_errors, bid_state, new_bid, slot_state, store_bid, store_slot
+from .rules import BidTooLow, as_api_errors, bid_state, new_bid, require_live, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 __all__ = ["BidTooLow", "Bidding", "Offer"]
 
 SLOT_NOT_FOUND = "Pin slot not found."
-# a campaign's bid keeps within the campaign's budget: a change by hand is refused (docs/decisions/campaigns.md)
-OWN_BID_THERE = "You already bid on this slot yourself."
-CAMPAIGN_BID = ("This bid is your campaign's: change the campaign's most per comment, pause it, or cancel the bid "
-                "while it does not lead.")
 BID_NOT_FOUND = "Bid not found."
 # A comment may change until it is pinned, as long as the bid can still end up pinned.
 COMMENT_CHANGEABLE = {BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFLUENCER_APPROVAL,
                       BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT, BidStatus.WON}
 # another replica or call changing the slot this many times in a row between our read and write: answer 503
 MAX_WRITE_ATTEMPTS = 10
-
-
-def require_live(status: str) -> None:
-    """A bid being changed must be live (ACTIVE or OUTBID). Checked at both stages: on the unlocked read (a bid that
-    is no longer live never is again) and on the batch's read (it may have been cancelled in between)."""
-    with as_api_errors():
-        if BidStatus(status) not in LIVE:
-            check_move(BidStatus(status), BidStatus.ACTIVE)
 
 
 @dataclass(frozen=True)
@@ -85,11 +74,6 @@ _BID_SLOT_AND_BUYER = (select(Bid.slot_id, Bid.status.label("bid_status"), Bid.a
                        .where(Bid.id == bindparam("bid_id"), Bid.buyer_id == bindparam("buyer_id")))
 
 
-def _slot_seen(row: Row, slot_id: uuid.UUID) -> auction.Slot:
-    return auction.Slot(id=slot_id, creator_id=row.creator_id, min_bid=row.min_bid, auction_end=row.auction_end,
-                        current_bid=row.current_bid, status=row.status)
-
-
 class Bidding:
     """The buyer's calls (the module's docstring follows a bid through its two stages)."""
 
@@ -108,12 +92,17 @@ class Bidding:
     async def place(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
                     comment: Comment | None = None) -> BidView:
         async with self.db.autocommit() as conn:
-            row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
+            placing = await self._checked(conn, Placing(buyer_id, offer, comment, None), slot_id)
+        return await self.slot_batches.join_next_batch(slot_id, placing)
+
+    async def _checked(self, conn: AsyncConnection, placing: Placing, slot_id: uuid.UUID) -> Placing:
+        """Stage 1 of a new bid: the slot and the buyer read unlocked, a refusal raised; the Placing with its buyer."""
+        row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": placing.buyer_id})).first()
         if row is None:
             raise NotFound(SLOT_NOT_FOUND)
         refuse_associated(row.shared_signal)
-        self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
-        return await self.slot_batches.join_next_batch(slot_id, Placing(buyer_id, offer, comment, store.user_of(row)))
+        self.refuse_before_batching(store.slot_seen(row, slot_id), placing.buyer_id, placing.offer)
+        return dataclasses.replace(placing, buyer=store.user_of(row))
 
     async def change(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, offer: Offer) -> BidView:
         """PUT /buyer/bids/{id}: a new amount for a live bid (Bid Again); keeps its auto-bid ceiling."""
@@ -123,28 +112,22 @@ class Bidding:
             raise NotFound(BID_NOT_FOUND)
         refuse_associated(row.shared_signal)  # first: a tie withdrew its bids, and the tie is the reason
         require_live(row.bid_status)
-        if row.campaign_id is not None:
-            raise Conflict(CAMPAIGN_BID, code="campaign_bid")
-        self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
+        with as_api_errors():
+            campaign_rules.check_own_bid(True, row.campaign_id, None)
+        self.refuse_before_batching(store.slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
             row.slot_id, Placing(buyer_id, offer, None, store.user_of(row), bid_id))
 
     async def place_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
                            comment: Comment | None, campaign_id: uuid.UUID) -> BidView:
-        """A campaign's bid, in the caller's transaction (which holds the campaign's row lock, and commits the bid
-        with what the campaign records of it): the same two stages on `conn`, a batch of one."""
-        row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
-        if row is None:
-            raise NotFound(SLOT_NOT_FOUND)
-        refuse_associated(row.shared_signal)
-        self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
-        pending = Pending(Placing(buyer_id, offer, comment, store.user_of(row), campaign_id=campaign_id))
+        """A campaign's bid in the caller's transaction (holding the campaign's lock): both stages on `conn`."""
+        pending = Pending(await self._checked(conn, Placing(buyer_id, offer, comment, None, campaign_id=campaign_id),
+                                              slot_id))
         await self._place_batch(slot_id, [pending], conn=conn)
         return pending.answer.result()
 
-    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]],
-                           conn: AsyncConnection | None = None) -> None:
+    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]], conn=None) -> None:
         """Stage 2, the other end of the hand-off: every Placing that joined this slot's batch, applied and written
         together; settles each one's answer (its BidView, or its refusal). On `conn` when given (place_within)."""
         for _ in range(MAX_WRITE_ATTEMPTS):
@@ -167,8 +150,7 @@ class Bidding:
             else:
                 pending.answer.set_result(answer)
 
-    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]],
-                                given: AsyncConnection | None = None
+    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]], given=None
                                 ) -> tuple[list[BidView | Exception], store_write.Written | None]:
         """Read, apply the batch in arrival order, write guarded by the version read, in autocommit (or on the
         connection `given`): the answers, and what the write did (None: every bid was refused, nothing to write)."""
@@ -205,12 +187,10 @@ class Bidding:
                 raise NotFound(BID_NOT_FOUND)
             require_live(named.status)
             offer = offer.keeping_ceiling_of(named.auto_bid_enabled, named.max_auto_bid)
-        own_live = next((b for b in by_id.values() if b.buyer_id == buyer_id and BidStatus(b.status) in LIVE), None)
-        if own_live is not None and (own_live.campaign_id is not None or placing.campaign_id is not None):
-            # a person's bid never changes a campaign's (its budget), nor a campaign's the brand's own bid
-            raise Conflict(CAMPAIGN_BID if own_live.campaign_id is not None else OWN_BID_THERE,
-                           code="campaign_bid" if own_live.campaign_id is not None else "own_bid")
         live = [bid_state(b) for b in by_id.values() if BidStatus(b.status) in LIVE]
+        own = next((by_id[b.id] for b in live if b.buyer_id == buyer_id), None)
+        with as_api_errors():
+            campaign_rules.check_own_bid(own is not None, own and own.campaign_id, placing.campaign_id)
         slot = slot_state(slot_row)
         now = self.clock()
         with as_api_errors():  # place_bid checks the bid on this read first: the stage that decides
@@ -237,7 +217,7 @@ class Bidding:
         comment = placing.comment
         if comment is not None and (own.comment_id, own.comment_username, own.comment_text) != (
                 comment.comment_id, comment.username, comment.text):
-            choose_comment(own, comment)
+            store.choose_comment(own, comment)
             events.append(events_out.comment_changed_event(own))
         if not placement.raised_only:
             events.append(events_out.bid_placed_event(slot_row, own, placing.buyer, currency))
@@ -292,7 +272,7 @@ class Bidding:
             store_bid(bid, won)
             events: list[EventData] = []
             if comment is not None:
-                choose_comment(bid, comment)
+                store.choose_comment(bid, comment)
                 events.append(events_out.comment_changed_event(bid))
             currency = self.settings.currency
             events += [events_out.auction_closed_event(slot_row, bid, currency),
@@ -312,15 +292,9 @@ class Bidding:
                 raise Conflict("The comment of this bid can no longer change.", code="bid_state")
             if (bid.comment_id, bid.comment_text, bid.comment_username) != (comment.comment_id, comment.text,
                                                                             comment.username):
-                choose_comment(bid, comment)
+                store.choose_comment(bid, comment)
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
                 bid.updated_at = self.clock()
                 await store_write.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
         return BidView(bid=bid, slot=locked.slot, buyer=locked.buyer)
 
-
-def choose_comment(bid: Bid, comment: Comment) -> None:
-    """The comment the brand chose; a named one's text and author are what its client claimed until social has
-    read them on the post (`comment_read_at`)."""
-    bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, comment.text
-    bid.comment_read_at = None

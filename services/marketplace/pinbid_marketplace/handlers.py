@@ -274,10 +274,8 @@ async def campaign_funded(session: AsyncSession, d: ce.CampaignFunded, delivery:
 async def campaign_funding_reversed(session: AsyncSession, d: ce.CampaignFundingReversed, delivery: Delivery
                                     ) -> None:
     """The provider took a funding payment back: the campaign ends (its live bids run their course)."""
-    def reverse(life: campaign_rules.Life, now) -> None:
-        life.funded = from_cents(d.funded_cents)
-        campaign_rules.end(life, campaign_rules.Reason.FUNDING_REVERSED)
-    await _change_campaign(session, d.campaign_id, delivery, reverse)
+    await _change_campaign(session, d.campaign_id, delivery, lambda life, now: campaign_rules.funding_reversed(
+        life, from_cents(d.funded_cents)))
 
 
 async def _change_campaign(session: AsyncSession, campaign_id, delivery: Delivery, step) -> None:

@@ -354,3 +354,38 @@ async def test_an_ended_campaign_settles_once_its_last_win_is_lost(world):
     assert await runner.run_clock() == 1 and await runner.run_clock() == 0
     settled_events = await outbox_events(world.service.db, ce.CampaignSettled.event_type)
     assert [(e["campaignId"], e["spentCents"]) for e in settled_events] == [(c["id"], 0)]
+
+
+async def test_never_on_a_slot_of_a_creator_the_brand_is_tied_to(world):
+    from pinbid_kit.events.trust import signal_hash
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    for user in (creator, buyer):
+        await world.deliver(i.IdentityAccountSignal(user_id=uuid.UUID(user["x-user"]), kind="EMAIL",
+                                                    value_hash=signal_hash("EMAIL", "maya@creator.test"),
+                                                    observed_at=world.clock.now))
+    c = await new_campaign(world, buyer)
+    await settled(world)
+    detail = await campaign(world, buyer, c["id"])
+    assert detail["bids"] == [] and [(s["slotId"], s["reason"]) for s in detail["skipped"]] == \
+        [(slot["id"], "ASSOCIATED")]
+
+
+async def test_a_campaigns_win_approved_tells_payments_its_campaign(world):
+    from pinbid_kit.events import marketplace as m
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
+    approved = await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "APPROVED"},
+                                     headers=creator)
+    assert approved.status_code == 200, approved.text
+    events = await outbox_events(world.service.db, m.BidApproved.event_type)
+    assert [(e["bidId"], e["campaignId"], e["finalPriceCents"]) for e in events] == [(bid_id, c["id"], 1000)]
+    await settled(world)
+    detail = await campaign(world, buyer, c["id"])
+    assert detail["counts"]["won"] == 1 and detail["committed"] == 10  # the win's price, no longer its maximum
