@@ -309,6 +309,26 @@ describe('around the campaigns', () => {
     expect(screen.getAllByText('Campaign')).toHaveLength(1)
   })
 
+  it("a campaign's outbid bid has no Bid Again, and its win no Pay Now: the campaign raises and pays", async () => {
+    const ofCampaign = { campaignId: 'camp-1', campaignName: 'Fitness, December' }
+    signedIn(buyer, {
+      'GET /buyer/bids': () =>
+        json(200, [
+          makeBid({ id: 'b-out', status: 'OUTBID', ...ofCampaign }),
+          makeBid({ id: 'b-won', status: 'AWAITING_PAYMENT', finalPrice: 30, payment: { status: 'REQUESTED', expiresAt: null, paidAt: null }, pinSlot: makeSlot({ id: 'slot-2', title: 'Won slot' }), ...ofCampaign }),
+        ]),
+    })
+    renderApp('/my-bids')
+    const active = within(await screen.findByRole('tabpanel', {}, FIRST_LOAD))
+    await active.findByText('Sunrise yoga reel')
+    expect(active.queryByRole('button', { name: 'Bid Again' })).not.toBeInTheDocument()
+    expect(active.getByRole('button', { name: 'Cancel Bid' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: /Won/ }))
+    const won = within(screen.getByRole('tabpanel'))
+    expect(won.queryByRole('button', { name: 'Pay Now' })).not.toBeInTheDocument()
+    expect(won.getByText("Paid from the campaign's budget")).toBeInTheDocument()
+  })
+
   it('Save this search as a campaign takes the marketplace filters into the form', async () => {
     const api = signedIn(buyer, {
       'GET /marketplace/categories': () => json(200, ['fashion', 'fitness']),

@@ -28,7 +28,10 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
   React.useEffect(() => {
     if (highlighted) row.current?.scrollIntoView?.({ block: 'center' })
   }, [highlighted])
-  const c = buyerControls(bid)
+  const campaign = bidCampaign(bid)
+  // a campaign's bid is raised by its campaign, and its win is paid from the campaign's balance: no Bid Again, no
+  // checkout of its own (a second payment for one win); the server refuses a raise by hand (409 campaign_bid)
+  const c = campaign ? { ...buyerControls(bid), bidAgain: false, payNow: false } : buyerControls(bid)
 
   const pay = usePayForBid(bid.id, {
     onSuccess: ({ url }) => {
@@ -43,7 +46,6 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
   })
 
   const slot = bid.pinSlot
-  const campaign = bidCampaign(bid)
   const price = bid.finalPrice ?? bid.amount
   const statusFlash = useFlash(bid.status)
   const bidFlash = useFlash(slot.currentBid)
@@ -153,6 +155,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
               {bid.payment?.expiresAt && <span className="text-xs text-muted-foreground">Pay by {fmtDateTime(bid.payment.expiresAt)}</span>}
             </>
           )}
+          {campaign && bid.status === 'AWAITING_PAYMENT' && <span className="text-sm text-muted-foreground">Paid from the campaign's budget</span>}
           {c.bidAgain && (
             <Button size="sm" onClick={() => onBidAgain(bid)}>
               Bid Again
