@@ -10,7 +10,7 @@ const PUBLIC = ['/', '/blog', '/blog/:first', '/blog/no-such-post', '/login', '/
   '/privacy', '/terms', '/reset-password', '/no-such-page']
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings', '/notifications'],
-  brand: ['/dashboard', '/marketplace', '/marketplace#bid-panel', '/my-bids', '/my-bids/:first', '/settings', '/notifications'],
+  brand: ['/dashboard', '/marketplace', '/marketplace#bid-panel', '/my-bids', '/my-bids/:first', '/campaigns', '/campaigns/new', '/settings', '/notifications'],
 }
 const CLS_LIMIT = 0.1
 

@@ -8,7 +8,7 @@ import { BASE_URL, browserForSuite, DEMO_BRAND as BRAND, DEMO_CREATOR as CREATOR
 
 const ROUTES = {
   creator: ['/dashboard', '/post-manager', '/approvals', '/earnings', '/settings'],
-  brand: ['/dashboard', '/marketplace', '/my-bids', '/settings'],
+  brand: ['/dashboard', '/marketplace', '/my-bids', '/campaigns', '/campaigns/new', '/settings'],
 }
 const newBrand = { name: 'Casey Brand', email: uniqueEmail('raise'), password: 'raise-Password-1', business: `Glowline ${Date.now().toString(36)}` }
 const SLOT_TITLE = `Raise test ${Date.now().toString(36)}`

@@ -28,6 +28,10 @@ const PostManagerPage = React.lazy(() => import('@/features/creator/PostManagerP
 const ApprovalsPage = React.lazy(() => import('@/features/creator/ApprovalsPage'))
 const MyBidsPage = React.lazy(() => import('@/features/buyer/MyBidsPage'))
 const PlacementPage = React.lazy(() => import('@/features/buyer/PlacementPage'))
+const CampaignsPage = React.lazy(() => import('@/features/campaigns/CampaignsPage'))
+const CampaignPage = React.lazy(() => import('@/features/campaigns/CampaignPage'))
+const NewCampaignPage = React.lazy(() => import('@/features/campaigns/CampaignFormPage').then((m) => ({ default: m.NewCampaignPage })))
+const EditCampaignPage = React.lazy(() => import('@/features/campaigns/CampaignFormPage').then((m) => ({ default: m.EditCampaignPage })))
 const CreatorPlacementPage = React.lazy(() => import('@/features/creator/PlacementPage'))
 const EarningsPage = React.lazy(() => import('@/features/creator/EarningsPage'))
 const NotificationsPage = React.lazy(() => import('@/features/notifications/NotificationsPage'))
@@ -71,6 +75,10 @@ export function AppRoutes() {
             <Route path="marketplace" element={<MarketplacePage />} />
             <Route path="my-bids" element={<MyBidsPage />} />
             <Route path="my-bids/:bidId" element={<PlacementPage />} />
+            <Route path="campaigns" element={<CampaignsPage />} />
+            <Route path="campaigns/new" element={<NewCampaignPage />} />
+            <Route path="campaigns/:campaignId" element={<CampaignPage />} />
+            <Route path="campaigns/:campaignId/edit" element={<EditCampaignPage />} />
           </Route>
           <Route element={<RoleGate role="INFLUENCER" />}>
             <Route path="post-manager" element={<PostManagerPage />} />

@@ -13,6 +13,10 @@ const TITLES: Record<string, string> = {
   '/post-manager': 'Post Manager — Pinbid',
   '/approvals': 'Approvals — Pinbid',
   '/my-bids': 'My Bids — Pinbid',
+  '/campaigns': 'Campaigns — Pinbid',
+  '/campaigns/new': 'New campaign — Pinbid',
+  '/campaigns/edit': 'Edit campaign — Pinbid',
+  '/campaign': 'Campaign — Pinbid',
   '/earnings': 'Earnings — Pinbid',
   '/settings': 'Settings — Pinbid',
   '/notifications': 'Notifications — Pinbid',
@@ -32,6 +36,12 @@ export function pageTitle(pathname: string): string {
       ? '/ops'
       : pathname.startsWith('/placements/') || pathname.startsWith('/my-bids/')
         ? '/placements'
-        : pathname
+        : campaignTitleKey(pathname)
   return TITLES[key] ?? 'Page not found — Pinbid'
+}
+
+/** /campaigns, /campaigns/new, /campaigns/<id>, /campaigns/<id>/edit */
+function campaignTitleKey(pathname: string): string {
+  if (!pathname.startsWith('/campaigns/') || pathname === '/campaigns/new') return pathname
+  return pathname.endsWith('/edit') ? '/campaigns/edit' : '/campaign'
 }

@@ -29,4 +29,6 @@ export const KEYS = {
   evidence: (url: string) => ['placements', 'evidence', url] as const,
   monthlyEarnings: ['influencer', 'earnings', 'monthly'] as const,
   monthlySpend: ['buyer', 'spend-by-month'] as const,
+  buyerCampaigns: ['buyer', 'campaigns'] as const,
+  buyerCampaign: (id: string) => ['buyer', 'campaigns', id] as const,
 }

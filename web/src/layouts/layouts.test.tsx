@@ -68,6 +68,6 @@ describe('signed-in shell', () => {
     renderApp('/marketplace')
     const nav = await screen.findByRole('navigation', { name: 'App navigation' })
     expect(within(nav).getByText('Brand Tools')).toBeInTheDocument()
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Pinbid', 'Dashboard', 'Marketplace', 'My Bids', 'Settings'])
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Pinbid', 'Dashboard', 'Marketplace', 'My Bids', 'Campaigns', 'Settings'])
   })
 })

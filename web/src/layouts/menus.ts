@@ -1,4 +1,4 @@
-import { ClipboardCheck, Gavel, HandCoins, Images, LayoutDashboard, Settings, Store, type LucideIcon } from 'lucide-react'
+import { ClipboardCheck, Gavel, HandCoins, Images, LayoutDashboard, Megaphone, Settings, Store, type LucideIcon } from 'lucide-react'
 import type { Role } from '@/api/client'
 
 export interface MenuItem {
@@ -20,6 +20,7 @@ export const BUYER_MENU: MenuItem[] = [
   { title: 'Dashboard', url: '/dashboard', icon: LayoutDashboard, description: 'Your bids and spending at a glance.' },
   { title: 'Marketplace', url: '/marketplace', icon: Store, description: 'Find pin slots and place bids.' },
   { title: 'My Bids', url: '/my-bids', icon: Gavel, description: 'Follow your bids, pay and track live pins.' },
+  { title: 'Campaigns', url: '/campaigns', icon: Megaphone, description: 'Set an audience and a budget once; Pinbid bids for you.' },
   { title: 'Settings', url: '/settings', icon: Settings, description: 'Profile, notifications and security.' },
 ]
 

@@ -75,6 +75,13 @@ function slotTitleFromCache(client: QueryClient, slotId: string): string | undef
 }
 
 /** Keeps ONE live stream for the signed-in user, and writes what it says into the query cache. */
+/** The campaign that placed one of the brand's bids, as My Bids last read it (null when it is the brand's own). */
+function campaignOfBid(client: QueryClient, bidId: string): { id: string; name: string } | null {
+  const bids = client.getQueryData<{ id: string; campaignId?: string | null; campaignName?: string | null }[]>(KEYS.buyerBids)
+  const bid = Array.isArray(bids) ? bids.find((b) => b.id === bidId) : undefined
+  return bid?.campaignId ? { id: bid.campaignId, name: bid.campaignName || 'Campaign' } : null
+}
+
 export function LiveProvider({ role, children }: { role: string | undefined; children: React.ReactNode }) {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -87,12 +94,19 @@ export function LiveProvider({ role, children }: { role: string | undefined; chi
     (e: BidEvent) => {
       const slotId = e.slotId ?? ''
       const title = e.slotTitle || slotTitleFromCache(queryClient, slotId) || 'a pin slot'
+      const price = e.currentBid != null ? `The current bid is now ${formatMoney(e.currentBid)}.` : 'Your bid is no longer the highest.'
+      // a campaign's bid is raised by its campaign, never by hand (the server refuses it): its page, not Bid Again
+      const campaign = campaignOfBid(queryClient, e.id)
       toast(`You were outbid on ${title}`, {
         id: `outbid-${slotId || e.id}`,
-        description: e.currentBid != null ? `The current bid is now ${formatMoney(e.currentBid)}.` : 'Your bid is no longer the highest.',
+        description: campaign ? `${price} Your campaign “${campaign.name}” placed this bid.` : price,
         duration: 10_000,
         // Bid Again opens the slot's bid panel at the current bid plus 10, as My Bids' Bid Again does
-        action: slotId ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}&again=1`) } : undefined,
+        action: campaign
+          ? { label: 'View campaign', onClick: () => navigate(`/campaigns/${encodeURIComponent(campaign.id)}`) }
+          : slotId
+            ? { label: 'Bid Again', onClick: () => navigate(`/marketplace?slot=${encodeURIComponent(slotId)}&again=1`) }
+            : undefined,
       })
     },
     [queryClient, navigate],

@@ -78,6 +78,8 @@ export function applyBidEvent(client: QueryClient, e: BidEvent): string | undefi
   void client.invalidateQueries({ queryKey: KEYS.buyerBids })
   void client.invalidateQueries({ queryKey: KEYS.placementTrust(e.id) })
   void client.invalidateQueries({ queryKey: KEYS.buyerDashboard })
+  // a campaign's bid moved: its counts, committed money and the bid's line on the campaign's page
+  void client.invalidateQueries({ queryKey: KEYS.buyerCampaigns })
   return before
 }
 
@@ -88,7 +90,7 @@ export function applyNotificationEvent(client: QueryClient, e: NotificationEvent
   })
   client.setQueryData(KEYS.notificationsUnread, { unreadCount: e.unreadCount })
   // a notice says something changed on a screen the stream has no slot or bid event for (a payment, a payout, a pin)
-  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings, KEYS.payouts, KEYS.influencerDashboard, KEYS.influencerBids, KEYS.activeSlots] : [KEYS.buyerBids, KEYS.buyerDashboard]
+  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings, KEYS.payouts, KEYS.influencerDashboard, KEYS.influencerBids, KEYS.activeSlots] : [KEYS.buyerBids, KEYS.buyerDashboard, KEYS.buyerCampaigns]
   // placement notices (check the pin, a report, a recheck, a decision) change a placement's proof and dispute
   for (const queryKey of [...lists, KEYS.placementTrustAll]) void client.invalidateQueries({ queryKey })
 }

@@ -125,6 +125,19 @@ describe('the live stream on screen', () => {
     expect(sheet.getByTestId('panel-current-bid')).toHaveTextContent('$52.00')
   })
 
+  it("a campaign's outbid bid points to its campaign, not to Bid Again", async () => {
+    const stream = mockStream()
+    marketplace(stream, { 'GET /buyer/bids': () => json(200, [makeBid({ id: 'bid-c', status: 'ACTIVE', campaignId: 'camp-1', campaignName: 'Fitness, December' })]) })
+    renderApp('/my-bids')
+    await screen.findByRole('link', { name: 'Fitness, December' }, { timeout: 15_000 })
+    await waitFor(() => expect(stream.urls().length).toBeGreaterThan(0))
+    stream.send('bid', { id: 'bid-c', slotId: 'slot-1', status: 'OUTBID', amount: 45, currentBid: 52, slotTitle: 'Sunrise yoga reel' })
+    await toastWith('You were outbid on Sunrise yoga reel', 'The current bid is now $52.00. Your campaign “Fitness, December” placed this bid.')
+    expect(screen.queryByRole('button', { name: 'Bid Again' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'View campaign' }))
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/campaigns/camp-1'))
+  })
+
   it('a stream ended by the server (revoked token) is the 403 rule: token dropped, to /login', async () => {
     const stream = mockStream()
     marketplace(stream)

@@ -17,6 +17,7 @@ import type { MonthRow } from './MonthlyBars'
 const MonthlyBars = React.lazy(() => import('./MonthlyBars'))
 const PriceLine = React.lazy(() => import('./PriceLine'))
 const PlacementLines = React.lazy(() => import('./PlacementLines'))
+const CampaignSpendLines = React.lazy(() => import('./CampaignSpendLines'))
 
 const EARNINGS_CONFIG: ChartConfig = {
   earnings: { label: 'Net earnings', color: 'var(--primary)' },
@@ -155,4 +156,29 @@ function placementSummary(points: PlacementPoint[], title: string) {
   const last = points.at(-1)
   const latest = last ? ` Latest: ${last.likes} likes, ${last.replies} replies, ${last.clicks} clicks.` : ''
   return `Likes, replies and clicks over time for ${title}: line chart.${latest} ${TABLE_FOLLOWS}`
+}
+
+/** A campaign's money over time: what it has spent and what it has committed (spent included). The server's
+ *  points are its wins as they closed and were paid, then now with its live bids' maxima too; the line starts at
+ *  nothing when the campaign was created. */
+export function CampaignSpendChart({ points, name, createdAt }: { points: readonly { at: string; spent: number; committed: number }[]; name: string; createdAt: string }) {
+  const series = points.map((p) => ({ at: Date.parse(p.at), spent: p.spent, committed: p.committed })).filter((p) => !Number.isNaN(p.at))
+  const created = Date.parse(createdAt)
+  if (!Number.isNaN(created) && (series[0]?.at ?? Infinity) > created) series.unshift({ at: created, spent: 0, committed: 0 })
+  if (series.length < 2) return <p className="text-sm text-muted-foreground">The chart starts once the campaign has bid.</p>
+  const last = series.at(-1)!
+  return (
+    <figure className="min-w-0">
+      <figcaption className="mb-1 text-sm text-muted-foreground">Committed rises as auctions are won; the last point adds the maxima of the bids still running.</figcaption>
+      <Drawing height="h-56">
+        <CampaignSpendLines points={series} label={`Spend over time for ${name}: line chart. Latest: ${formatMoney(last.spent)} spent, ${formatMoney(last.committed)} committed. ${TABLE_FOLLOWS}`} />
+      </Drawing>
+      <FiguresTable
+        caption={<>Spend over time for {name}</>}
+        head="When"
+        columns={['Spent', 'Committed']}
+        rows={series.map((p, i) => ({ key: i, head: fmtDateTime(new Date(p.at).toISOString()), cells: [formatMoney(p.spent), formatMoney(p.committed)] }))}
+      />
+    </figure>
+  )
 }

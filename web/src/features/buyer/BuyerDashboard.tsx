@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { DollarSign, Gavel, Trophy } from 'lucide-react'
+import { DollarSign, Gavel, Megaphone, Trophy } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { DASHBOARD_LIMIT, opportunitiesFound } from '@/lib/filters'
@@ -16,6 +16,7 @@ import { SlotCard } from './SlotCard'
 import { SlotSearch } from './components/SlotSearch'
 import { AskBox } from './components/AskBox'
 import { askQuery, type AskParameter } from '@/lib/ask'
+import type { CampaignDraft } from '@/lib/campaigns'
 import { useDebounced } from '@/hooks/use-debounced'
 
 export const DASHBOARD_LOAD_ERROR = 'Failed to load dashboard data. Please try again later.'
@@ -65,6 +66,13 @@ export function BuyerDashboard() {
           understood={asked.ask ? slots.data?.understood : null}
           onRemove={(parameter) => setRemoved([...removed, parameter])}
         />
+        {question.trim() && (
+          <Button asChild variant="outline" size="sm" className="w-fit">
+            <Link to="/campaigns/new" state={{ ask: question.trim() } satisfies CampaignDraft}>
+              <Megaphone /> Save this search as a campaign
+            </Link>
+          </Button>
+        )}
       </section>
 
       <section aria-labelledby="available-title" className="space-y-3">

@@ -1,36 +1,30 @@
 import * as React from 'react'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { useSearchParams } from 'react-router'
-import { ChevronDown, LayoutGrid, List, SlidersHorizontal, X } from 'lucide-react'
+import { Link, useSearchParams } from 'react-router'
+import { ChevronDown, LayoutGrid, List, Megaphone, SlidersHorizontal, X } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
 import { NativeSelect } from '@/components/ui/native-select'
-import { Slider } from '@/components/ui/slider'
-import { Switch } from '@/components/ui/switch'
 import { Spinner } from '@/components/ui/spinner'
+import { SlotFilterFields } from '@/components/slot-filter-fields'
+import { campaignFilters, type CampaignDraft } from '@/lib/campaigns'
 import {
   clearFilters,
   DEFAULT_VIEW,
   isMarketplaceView,
   filtersActive,
-  MIN_VIEWS_OPTIONS,
-  PRICE_MAX,
-  PRICE_MIN,
-  PRICE_STEP,
   slotQuery,
-  KEPT_OPTIONS,
   SORT_OPTIONS,
-  timeLeftOptions,
   totalText,
   type Filters,
 } from '@/lib/filters'
-import { capitalize, cn } from '@/lib/utils'
+import { cn } from '@/lib/utils'
 import { useTabState } from '@/hooks/use-tab-state'
 import { useDebounced } from '@/hooks/use-debounced'
 import { EmptyState, LoadError, Loading } from '@/components/common'
 import { KEYS } from '@/api/keys'
-import { categoriesQuery, slotDetailsQuery } from '@/api/queries'
+import { slotDetailsQuery } from '@/api/queries'
 import type { Slot } from '@/api/types'
 import { fetchSlots } from './api/queries'
 import { useInstagramCallbackToast } from '@/hooks/use-instagram'
@@ -81,7 +75,6 @@ export default function MarketplacePage() {
   const [bidSlot, setBidSlot, suggest] = useSlotFromLink()
   const q = useDebounced(search)
   const f = useDebounced(filters, 250)
-  const categories = useQuery(categoriesQuery())
 
   const slots = useInfiniteQuery({
     queryKey: KEYS.slots({ q, f, sortBy }),
@@ -133,54 +126,22 @@ export default function MarketplacePage() {
             {active && <Badge variant="soft">Active</Badge>}
             <ChevronDown className={cn('transition-transform', open && 'rotate-180')} />
           </Button>
-          {active && (
-            <Button variant="ghost" size="sm" className="ml-auto" onClick={() => setFilters(() => clearFilters())}>
-              <X /> Clear All
+          <div className="ml-auto flex flex-wrap items-center gap-1">
+            {active && (
+              <Button variant="ghost" size="sm" onClick={() => setFilters(() => clearFilters())}>
+                <X /> Clear All
+              </Button>
+            )}
+            <Button asChild variant="outline" size="sm">
+              <Link to="/campaigns/new" state={{ filters: campaignFilters(filters, search) } satisfies CampaignDraft}>
+                <Megaphone /> Save this search as a campaign
+              </Link>
             </Button>
-          )}
+          </div>
         </div>
         {open && (
-          <div id="advanced-filters" className="grid gap-5 border-t p-4 md:grid-cols-2 lg:grid-cols-4">
-            <div className="grid gap-3 lg:col-span-2">
-              <div className="flex justify-between text-sm">
-                <span id="price-label" className="font-medium">
-                  Price range
-                </span>
-                <span className="text-muted-foreground tabular-nums">
-                  ${filters.price[0]} – ${filters.price[1]}
-                  {filters.price[1] === PRICE_MAX && '+'}
-                </span>
-              </div>
-              <Slider
-                aria-labelledby="price-label"
-                min={PRICE_MIN}
-                max={PRICE_MAX}
-                step={PRICE_STEP}
-                minStepsBetweenThumbs={1}
-                value={filters.price}
-                onValueChange={(v) => set('price', [v[0] ?? PRICE_MIN, v[1] ?? PRICE_MAX])}
-                thumbLabels={['Minimum price', 'Maximum price']}
-              />
-            </div>
-            <FilterSelect id="min-views" label="Min. Views" value={filters.minViews} options={MIN_VIEWS_OPTIONS} onChange={(v) => set('minViews', v)} />
-            <FilterSelect id="time-left" label="Time Left" value={filters.timeLeft} options={timeLeftOptions()} onChange={(v) => set('timeLeft', v)} />
-            <FilterSelect id="min-kept" label="Reliability" value={filters.minKept} options={KEPT_OPTIONS} onChange={(v) => set('minKept', v)} />
-            <div className="flex items-center gap-3">
-              <Switch id="verified-only" checked={filters.verified} onCheckedChange={(v) => set('verified', v)} />
-              <Label htmlFor="verified-only">Verified Only</Label>
-            </div>
-            <div className="grid gap-2 md:col-span-2 lg:col-span-3">
-              <span id="category-label" className="text-sm font-medium">
-                Category
-              </span>
-              <div role="group" aria-labelledby="category-label" className="flex flex-wrap gap-2">
-                {['all', ...(categories.data ?? [])].map((c) => (
-                  <Button key={c} size="sm" variant={filters.category === c ? 'default' : 'outline'} aria-pressed={filters.category === c} onClick={() => set('category', c)}>
-                    {c === 'all' ? 'all' : capitalize(c)}
-                  </Button>
-                ))}
-              </div>
-            </div>
+          <div id="advanced-filters" className="border-t p-4">
+            <SlotFilterFields filters={filters} onChange={set} />
           </div>
         )}
       </section>
@@ -215,22 +176,6 @@ export default function MarketplacePage() {
         </>
       )}
       <PlaceBidSheet slot={bidSlot} suggest={suggest} onOpenChange={(o) => !o && setBidSlot(null)} />
-    </div>
-  )
-}
-
-/** One of the advanced filters: a labelled choice among its options. */
-function FilterSelect<V extends string>({ id, label, value, options, onChange }: { id: string; label: string; value: V; options: readonly { value: V; label: string }[]; onChange: (value: V) => void }) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <NativeSelect id={id} value={value} onChange={(e) => onChange(e.target.value as V)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </NativeSelect>
     </div>
   )
 }

@@ -17,13 +17,21 @@ import { payingBid } from '@/lib/return-notes'
 import { useCancelBid, usePayForBid } from '../api/mutations'
 
 
+/** The campaign that placed a bid, when one did (its bids are the brand's own, placed for it). */
+function bidCampaign({ campaignId, campaignName }: Bid): { id: string; name: string } | null {
+  return campaignId ? { id: campaignId, name: campaignName || 'Campaign' } : null
+}
+
 /** `onBidAgain` opens the bid panel on the slot, its amount at the current bid plus 10 (as the outbid toast's does). */
 export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid: Bid; highlighted: boolean; onSubmitComment: (b: Bid) => void; onBidAgain: (b: Bid) => void }) {
   const row = React.useRef<HTMLElement>(null)
   React.useEffect(() => {
     if (highlighted) row.current?.scrollIntoView?.({ block: 'center' })
   }, [highlighted])
-  const c = buyerControls(bid)
+  const campaign = bidCampaign(bid)
+  // a campaign's bid is raised by its campaign, and its win is paid from the campaign's balance: no Bid Again, no
+  // checkout of its own (a second payment for one win); the server refuses a raise by hand (409 campaign_bid)
+  const c = campaign ? { ...buyerControls(bid), bidAgain: false, payNow: false } : buyerControls(bid)
 
   const pay = usePayForBid(bid.id, {
     onSuccess: ({ url }) => {
@@ -61,6 +69,14 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
               {slot.user.name}
               {slot.user.instagramHandle && <> · @{slot.user.instagramHandle}</>} · {capitalize(slot.category)}
             </p>
+            {campaign && (
+              <p className="truncate text-sm">
+                <span className="text-muted-foreground">Campaign </span>
+                <Link to={`/campaigns/${campaign.id}`} className="font-medium text-primary hover:underline focus-visible:underline">
+                  {campaign.name}
+                </Link>
+              </p>
+            )}
           </div>
           {c.pendingApproval ? (
             <Badge variant="soft">Pending Approval</Badge>
@@ -139,6 +155,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
               {bid.payment?.expiresAt && <span className="text-xs text-muted-foreground">Pay by {fmtDateTime(bid.payment.expiresAt)}</span>}
             </>
           )}
+          {campaign && bid.status === 'AWAITING_PAYMENT' && <span className="text-sm text-muted-foreground">Paid from the campaign's budget</span>}
           {c.bidAgain && (
             <Button size="sm" onClick={() => onBidAgain(bid)}>
               Bid Again
