@@ -569,6 +569,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/campaigns/{campaign_id}/fund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fund Campaign
+         * @description Pay the campaign's budget not funded yet through Checkout: the URL of its checkout page (the same one
+         *     while it is open). The gateway sends this one path of `/buyer/campaigns` to payments.
+         */
+        post: operations["fund_campaign_buyer_campaigns__campaign_id__fund_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/campaigns/{campaign_id}/pause": {
         parameters: {
             query?: never;
@@ -5184,6 +5205,51 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CampaignOut"];
                 };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fund_campaign_buyer_campaigns__campaign_id__fund_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlOut"];
+                };
+            };
+            /** @description campaign_not_found (another brand's, unknown, or not arrived yet) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description campaign_ended, or nothing_to_fund */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description An error */
             "4XX": {

@@ -4,7 +4,6 @@ import { KEYS } from '@/api/keys'
 import { useApiMutation, type MutationConfig } from '@/api/mutation'
 import type { Campaign, CampaignBody, CampaignEdit } from '@/api/types'
 import { api } from '@/api/client'
-import { fundApi } from './client'
 
 const path = (id: string) => ({ params: { path: { campaign_id: id } } })
 
@@ -36,7 +35,7 @@ async function act(id: string, action: CampaignAction) {
 /** Pause, Resume or End. */
 export const useCampaignAction = (id: string, config?: MutationConfig<Campaign, CampaignAction>) => useApiMutation((action: CampaignAction) => act(id, action), config, refresh)
 
-const fundCampaign = async (id: string) => unwrap(await fundApi().POST('/buyer/campaigns/{campaign_id}/fund', path(id)))
+const fundCampaign = async (id: string) => unwrap(await api().POST('/buyer/campaigns/{campaign_id}/fund', path(id)))
 
 /** A Checkout session for the campaign's budget: the answer's `url` is where the browser goes to pay. */
 export const useFundCampaign = (id: string, config?: MutationConfig<Awaited<ReturnType<typeof fundCampaign>>>) => useApiMutation(() => fundCampaign(id), config)
