@@ -2249,6 +2249,11 @@ export interface components {
             counts: components["schemas"]["CampaignCountsOut"];
             /** @description on creation from `ask` */
             understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+            /**
+             * Fittingnow
+             * @description on creation and in the detail: the open slots its filters keep now, counted up to 1,000 (0: it waits for new slots that fit)
+             */
+            fittingNow?: number | null;
             /** Bids */
             bids: components["schemas"]["CampaignBidOut"][];
             /**
@@ -2380,6 +2385,11 @@ export interface components {
             counts: components["schemas"]["CampaignCountsOut"];
             /** @description on creation from `ask` */
             understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+            /**
+             * Fittingnow
+             * @description on creation and in the detail: the open slots its filters keep now, counted up to 1,000 (0: it waits for new slots that fit)
+             */
+            fittingNow?: number | null;
         };
         /** CampaignSkippedOut */
         CampaignSkippedOut: {
