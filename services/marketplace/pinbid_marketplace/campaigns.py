@@ -135,6 +135,7 @@ class CampaignView:
     campaign: Campaign
     figures: Figures
     understood: Understood | None = None
+    fitting_now: int | None = None  # open slots its filters keep now (on creation, and in the detail)
 
     @property
     def available(self) -> Decimal:
@@ -202,7 +203,8 @@ class Campaigns:
         async with self.db.transaction() as session:
             session.add(row)
             await outbox.publish_all(session, changed(row, figures, now, self.settings.currency), source=SERVICE)
-        return CampaignView(row, figures, understood)
+            fitting = await queries.fitting_now(session, filters, now)
+        return CampaignView(row, figures, understood, fitting)
 
     async def list(self, buyer_id: uuid.UUID) -> list[CampaignView]:
         async with self.db.transaction() as session:
@@ -219,7 +221,8 @@ class Campaigns:
                 raise NotFound(CAMPAIGN_NOT_FOUND)
             figures = (await figures_of(session, [row.id]))[row.id]
             bids, skipped, wins = await queries.campaign_rows(session, row.id)
-        return CampaignDetail(CampaignView(row, figures), bids, skipped,
+            fitting = await queries.fitting_now(session, Filters.of_json(row.filters), self.clock())
+        return CampaignDetail(CampaignView(row, figures, fitting_now=fitting), bids, skipped,
                               queries.spend_over_time(wins, figures, self.clock()))
 
     async def edit(self, buyer_id: uuid.UUID, campaign_id: uuid.UUID, edit: Changes) -> CampaignView:

@@ -122,6 +122,17 @@ async def test_a_most_per_comment_below_the_minimum_places_no_bid_and_says_so(wo
     detail = await campaign(world, buyer, c["id"])
     assert [b["slotId"] for b in detail["bids"]] == [cheap["id"]]
     assert [(s["slotId"], s["reason"]) for s in detail["skipped"]] == [(dear["id"], "BELOW_MINIMUM")]
+    assert c["fittingNow"] == 2 and detail["fittingNow"] == 2
+
+
+async def test_filters_that_keep_no_open_slot_say_so_and_wait(world):
+    creator, posts = await world.creator(posts=1)
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer, filters={"category": "gaming"})
+    assert c["fittingNow"] == 0 and c["status"] == "DRAFT"
+    await settled(world)
+    await world.slot(creator, posts[0], category="gaming")
+    await eventually(lambda: _count(world, c["id"], 1))
 
 
 async def test_never_against_the_brands_own_bid_and_a_campaigns_bid_is_not_changed_by_hand(world):
