@@ -1,0 +1,285 @@
+"""Issue 36's walk: a campaign across marketplace, payments and social, real, on fresh databases and one in-process
+bus, on one movable clock. A brand creates a campaign in marketplace, funds it in payments on the sandbox's
+checkout page; marketplace bids for it on the slots that fit, within the budget; a win at the second price is
+approved by the creator and paid from the balance (no checkout), another is rejected; the brand ends it and the rest
+goes back through the provider. After each step the ledger is balanced, the campaign's committed and spent as
+marketplace answers them agree with payments' balance, and each finance event is announced once with its amount.
+Also: the funding refunded at the provider ends the campaign, which stops bidding, and no cent is lost."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from pinbid_payments.domain import ledger
+from pinbid_testing import eventually
+
+from .walk import Services, World
+
+BUDGET, MOST_PER_COMMENT = 100_00, 60_00  # cents
+COMMENT = "Northwind's oat latte, pulled fresh every morning"
+FUNDED, DRAWN = "payments.campaign.funded.v1", "payments.campaign.drawn.v1"
+RETURNED, REVERSED = "payments.campaign.returned.v1", "payments.campaign.funding_reversed.v1"
+
+
+def cents(amount) -> int:
+    return int(Decimal(str(amount)) * 100)
+
+
+@dataclass
+class Money:
+    """What payments' books hold for the campaign, in cents."""
+
+    balance: int
+    charges: int  # the brand's card: paid in less given back
+    drawn: int  # the campaign.drawn events' amounts
+    returned: int  # the campaign.returned events' amounts
+    reversed: int  # the campaign.funding_reversed events' amounts
+
+
+class CampaignWorld(World):
+    # --- the brand's campaign, in marketplace ----------------------------------------------------------------
+    async def create_campaign(self, buyer: uuid.UUID, **fields) -> str:
+        body = {"name": "Latte lovers", "filters": {"category": "food"}, "budget": BUDGET / 100,
+                "maxPerSlot": MOST_PER_COMMENT / 100, "commentText": COMMENT,
+                "endsAt": (self.clock() + timedelta(days=20)).isoformat(), **fields}
+        created = await self.http["marketplace"].post("/buyer/campaigns", json=body, headers=self.auth(buyer, "BUYER"))
+        assert created.status_code == 201, created.text
+        assert created.json()["status"] == "DRAFT"
+        await self.settled()
+        return created.json()["id"]
+
+    async def campaign(self, buyer: uuid.UUID, campaign_id: str) -> dict:
+        answer = await self.http["marketplace"].get(f"/buyer/campaigns/{campaign_id}",
+                                                    headers=self.auth(buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    async def fund(self, buyer: uuid.UUID, campaign_id: str) -> str:
+        """Payments' fund call and the sandbox's checkout page: returns the funding's payment intent."""
+        opened = await self.http["payments"].post(f"/buyer/campaigns/{campaign_id}/fund",
+                                                  headers=self.auth(buyer, "BUYER"))
+        assert opened.status_code == 200, opened.text
+        await self.pay_on_the_checkout_page(opened.json()["url"])
+        await self.settled()
+        intent = await self.one(self.payments, "SELECT payment_intent FROM campaign_fundings WHERE campaign_id = :c",
+                                c=campaign_id)
+        assert intent is not None
+        return intent
+
+    async def end(self, buyer: uuid.UUID, campaign_id: str) -> dict:
+        ended = await self.http["marketplace"].post(f"/buyer/campaigns/{campaign_id}/end",
+                                                    headers=self.auth(buyer, "BUYER"))
+        assert ended.status_code == 200, ended.text
+        await self.settled()
+        return ended.json()
+
+    # --- the creator's slots and decisions ---------------------------------------------------------------------
+    async def list_slot(self, creator: uuid.UUID, post_index: int, category: str, *, min_bid: int = 10) -> str:
+        post = await self.post(creator, post_index)
+        slot = await self.http["marketplace"].post("/influencer/pin-slots", headers=self.auth(creator, "INFLUENCER"),
+                                                   json={"postId": post, "title": f"Reel {post_index}",
+                                                         "description": "A reel", "category": category,
+                                                         "minBid": min_bid, "duration": 7,
+                                                         "auctionEnd": (self.clock() + timedelta(days=2)).isoformat()})
+        assert slot.status_code == 201, slot.text
+        await self.settled()
+        return slot.json()["id"]
+
+    async def close(self, creator: uuid.UUID, slot_id: str) -> None:
+        closed = await self.http["marketplace"].post(f"/influencer/pin-slots/{slot_id}/end-auction",
+                                                     headers=self.auth(creator, "INFLUENCER"))
+        assert closed.status_code == 200, closed.text
+        await self.settled()
+
+    async def decide(self, creator: uuid.UUID, bid_id: str, status: str) -> dict:
+        decided = await self.http["marketplace"].post(f"/influencer/approvals/{bid_id}", json={"status": status},
+                                                      headers=self.auth(creator, "INFLUENCER"))
+        assert decided.status_code == 200, decided.text
+        await self.settled()
+        return decided.json()
+
+    # --- what payments' books say, and that both halves agree ---------------------------------------------------
+    async def money(self, buyer: uuid.UUID, campaign_id: str) -> Money:
+        async def amounts(kind: str) -> int:
+            return sum(e["amountCents"] for e in await self.events(self.payments, kind)
+                       if e["campaignId"] == campaign_id)
+
+        return Money(await self.balance(ledger.campaign_balance(uuid.UUID(campaign_id))),
+                     await self.balance(ledger.buyer_charges(buyer)), await amounts(DRAWN), await amounts(RETURNED),
+                     await amounts(REVERSED))
+
+    async def agree(self, buyer: uuid.UUID, campaign_id: str) -> tuple[dict, Money]:
+        """The ledger balanced; marketplace's spent is what payments drew; the balance is what was funded less what
+        was drawn, returned and taken back; each funded event once per funding payment."""
+        await self.balanced()
+        detail, money = await self.campaign(buyer, campaign_id), await self.money(buyer, campaign_id)
+        funded = [e for e in await self.events(self.payments, FUNDED) if e["campaignId"] == campaign_id]
+        fundings = await self.one(self.payments, "SELECT count(*) FROM campaign_fundings WHERE campaign_id = :c "
+                                                 "AND status = 'COMPLETED'", c=campaign_id)
+        assert len(funded) == fundings
+        paid_in = sum(e["amountCents"] for e in funded)
+        assert cents(detail["spent"]) == money.drawn
+        assert money.balance == paid_in - money.drawn - money.returned - money.reversed
+        assert cents(detail["committed"]) <= min(cents(detail["budget"]), paid_in) or detail["status"] == "ENDED"
+        return detail, money
+
+    async def campaign_bids(self, campaign_id: str) -> dict[str, tuple]:
+        """Marketplace's bids of the campaign by slot: status, ceiling and final price, in cents."""
+        rows = await self.sql(self.marketplace, "SELECT slot_id, id, status, ceiling, final_price FROM bids "
+                                                "WHERE campaign_id = :c", c=campaign_id)
+        return {str(r[0]): (str(r[1]), r[2], cents(r[3]), None if r[4] is None else cents(r[4])) for r in rows}
+
+
+@pytest.fixture
+def world(services: Services) -> CampaignWorld:
+    return CampaignWorld(services)
+
+
+async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balance_and_returns_the_rest(world):
+    creator, brand = await world.creator_and_brand()
+    rival = await world.brand("Southside Tea", "southside.tea")
+    c = await world.create_campaign(brand)
+    intent = await world.fund(brand, c)
+
+    # funded: ACTIVE, the budget in the balance, announced once
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["funded"]), cents(detail["committed"])) == ("ACTIVE", BUDGET, 0)
+    assert money == Money(balance=BUDGET, charges=BUDGET, drawn=0, returned=0, reversed=0)
+    [funded] = await world.events(world.payments, FUNDED)
+    assert (funded["amountCents"], funded["balanceCents"]) == (BUDGET, BUDGET)
+
+    # slots that fit: a bid on each, the second only as high as what is left; one that does not fit: none
+    first = await world.list_slot(creator, 0, "food")
+    second = await world.list_slot(creator, 1, "food")
+    elsewhere = await world.list_slot(creator, 2, "fitness")
+    bids = await world.campaign_bids(c)
+    assert {s: b[1:3] for s, b in bids.items()} == {first: ("ACTIVE", MOST_PER_COMMENT),
+                                                  second: ("ACTIVE", BUDGET - MOST_PER_COMMENT)}
+    assert elsewhere not in bids
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("OUT_OF_BUDGET", BUDGET, 0)
+    assert money.balance == BUDGET  # committed is a reservation: nothing moves in payments
+
+    # a slot that fits once the budget is committed: no bid
+    spent_out = await world.list_slot(creator, 3, "food")
+    assert spent_out not in await world.campaign_bids(c)
+    detail, _ = await world.agree(brand, c)
+    assert (detail["status"], detail["reason"], cents(detail["committed"])) == ("OUT_OF_BUDGET", "budget", BUDGET)
+
+    # a rival bids on the first slot; the campaign's proxy bid leads; the auction closes at the second price
+    rivals = await world.http["marketplace"].post("/buyer/bids", headers=world.auth(rival, "BUYER"), json={
+        "pinSlotId": first, "amount": 30, "newCommentText": "Southside's chai, steeped slow"})
+    assert rivals.status_code == 201, rivals.text
+    await world.settled()
+    await world.close(creator, first)
+    win, status, _, price = (await world.campaign_bids(c))[first]
+    assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 30_00)  # the runner-up's 30, not its 60
+    detail, _ = await world.agree(brand, c)
+    assert cents(detail["committed"]) == 30_00 + (BUDGET - MOST_PER_COMMENT)
+
+    # the creator approves the exact comment; payments draws the price from the balance, without a checkout
+    approved = await world.decide(creator, win, "APPROVED")
+    assert COMMENT in approved["approvedComment"]
+    payment = await world.sql(world.payments, "SELECT status, amount_cents, campaign_id, provider_session_id "
+                                              "FROM payments WHERE bid_id = :b", b=win)
+    assert payment == [("COMPLETED", 30_00, uuid.UUID(c), None)]
+    assert (await world.campaign_bids(c))[first][1] == "WON"
+
+    async def awaiting_pin() -> bool:
+        return await world.one(world.social, "SELECT status FROM placements WHERE bid_id = :b", b=win) \
+            == "AWAITING_PIN"
+
+    await eventually(awaiting_pin, within=10)
+    assert await world.one(world.social, "SELECT approved_text FROM bid_comments WHERE bid_id = :b", b=win) \
+        == approved["approvedComment"]
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["spent"]), cents(detail["committed"])) == (30_00, 30_00 + BUDGET - MOST_PER_COMMENT)
+    assert money == Money(balance=BUDGET - 30_00, charges=BUDGET, drawn=30_00, returned=0, reversed=0)
+    [drawn] = await world.events(world.payments, DRAWN)
+    assert (drawn["amountCents"], drawn["balanceCents"]) == (30_00, BUDGET - 30_00)
+    assert (await world.balance(ledger.creator_pending(creator)), await world.balance(ledger.PLATFORM_FEES)) \
+        == (27_00, 3_00)
+
+    # the second slot closes with the campaign alone at the minimum; the creator rejects it: released
+    await world.close(creator, second)
+    other, status, _, price = (await world.campaign_bids(c))[second]
+    assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
+    await world.decide(creator, other, "REJECTED")
+    assert await world.one(world.payments, "SELECT count(*) FROM payments WHERE bid_id = :b", b=other) == 0
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (30_00, 30_00)
+    assert money.balance == BUDGET - 30_00
+
+    # the brand ends it: nothing outstanding, so it settles and the rest goes back through the provider, once
+    ended = await world.end(brand, c)
+    assert (ended["status"], ended["reason"]) == ("ENDED", "ended_by_brand")
+    [settled] = await world.events(world.marketplace, "marketplace.campaign.settled.v1")
+    assert (settled["campaignId"], settled["spentCents"]) == (c, 30_00)
+    assert await world.refunds_at_the_provider(intent) == [BUDGET - 30_00]  # funded minus drawn
+    detail, money = await world.agree(brand, c)
+    assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
+    [returned] = await world.events(world.payments, RETURNED)
+    assert (returned["amountCents"], returned["balanceCents"]) == (BUDGET - 30_00, 0)
+
+    # later runs of the jobs and later slots change nothing
+    world.clock.advance(days=1)
+    await world.marketplace.state["campaign_bidding"].run_clock()
+    await world.payments.state["campaigns"].return_due()
+    late = await world.list_slot(creator, 4, "food")
+    assert late not in await world.campaign_bids(c)
+    await world.settled()
+    assert await world.refunds_at_the_provider(intent) == [BUDGET - 30_00]
+    assert [len(await world.events(world.payments, kind)) for kind in (FUNDED, DRAWN, RETURNED, REVERSED)] \
+        == [1, 1, 1, 0]
+    assert len(await world.events(world.marketplace, "marketplace.campaign.settled.v1")) == 1
+    await world.agree(brand, c)
+
+
+async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_is_lost(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand)
+    intent = await world.fund(brand, c)
+    first = await world.list_slot(creator, 0, "food")
+    assert (await world.campaign_bids(c))[first][1:3] == ("ACTIVE", MOST_PER_COMMENT)
+
+    # someone refunds the funding in the provider's dashboard: its webhook reverses it, marketplace ends it
+    await world.payments.state["sandbox"].refund(intent, "someone-at-the-provider")
+    assert await world.payments.state["sandbox"].deliver_due() == 1
+    await world.settled()
+    [reversed_] = await world.events(world.payments, REVERSED)
+    assert (reversed_["amountCents"], reversed_["balanceCents"]) == (BUDGET, 0)
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], detail["reason"]) == ("ENDED", "funding_reversed")
+    assert money == Money(balance=0, charges=0, drawn=0, returned=0, reversed=BUDGET)
+    assert await world.balance(ledger.REFUND_LOSSES) == 0
+
+    # it stops bidding
+    later = await world.list_slot(creator, 1, "food")
+    assert later not in await world.campaign_bids(c)
+
+    # its live bid runs its course: won and approved, it is paid by checkout (nothing left to draw from)
+    await world.close(creator, first)
+    win, status, _, price = (await world.campaign_bids(c))[first]
+    assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
+    await world.decide(creator, win, "APPROVED")
+    assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "REQUESTED"
+    checkout = await world.http["payments"].post("/payments/create-checkout-session", json={"bidId": win},
+                                                 headers=world.auth(brand, "BUYER"))
+    assert checkout.status_code == 200, checkout.text
+    await world.pay_on_the_checkout_page(checkout.json()["url"])
+    await world.settled()
+    assert (await world.campaign_bids(c))[first][1] == "WON"
+    await world.marketplace.state["campaign_bidding"].run_clock()
+    await world.settled()
+
+    assert await world.refunds_at_the_provider(intent) == [BUDGET]
+    assert await world.balance(ledger.buyer_charges(brand)) == 10_00  # the win's checkout, and nothing else
+    assert await world.balance(ledger.campaign_balance(uuid.UUID(c))) == 0
+    assert await world.balance(ledger.REFUND_LOSSES) == 0
+    assert [len(await world.events(world.payments, kind)) for kind in (FUNDED, DRAWN, REVERSED)] == [1, 0, 1]
+    settled = await world.events(world.marketplace, "marketplace.campaign.settled.v1")
+    assert [(e["campaignId"], e["spentCents"]) for e in settled] == [(c, 10_00)]
+    assert [e["amountCents"] for e in await world.events(world.payments, RETURNED)] == [0]
+    await world.balanced()
