@@ -181,7 +181,7 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
 
     # the creator approves the exact comment; payments draws the price from the balance, without a checkout
     approved = await world.decide(creator, win, "APPROVED")
-    assert COMMENT in approved["approvedComment"]
+    assert approved["approvedComment"].endswith(COMMENT)  # the campaign's comment, the disclosure first
     payment = await world.sql(world.payments, "SELECT status, amount_cents, campaign_id, provider_session_id "
                                               "FROM payments WHERE bid_id = :b", b=win)
     assert payment == [("COMPLETED", 30_00, uuid.UUID(c), None)]
@@ -212,16 +212,43 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert (cents(detail["committed"]), cents(detail["spent"])) == (30_00, 30_00)
     assert money.balance == BUDGET - 30_00
 
-    # the brand ends it: nothing outstanding, so it settles and the rest goes back through the provider, once
+    assert detail["status"] == "OUT_OF_BUDGET"  # released, but back only when the clock finds a slot within it
+
+    # the campaign's clock: the slot listed while the budget was spent is within what is left now, and gets a bid
+    world.clock.advance(minutes=5)
+    await world.marketplace.state["campaign_bidding"].run_clock()
+    await world.settled()
+    last, status, ceiling, _ = (await world.campaign_bids(c))[spent_out]
+    assert (status, ceiling) == ("ACTIVE", MOST_PER_COMMENT)
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["committed"])) == ("ACTIVE", 30_00 + MOST_PER_COMMENT)
+
+    # the brand ends it: its live bid runs its course, so nothing settles yet and nothing goes back
     ended = await world.end(brand, c)
-    assert (ended["status"], ended["reason"]) == ("ENDED", "ended_by_brand")
+    assert (ended["status"], ended["reason"], cents(ended["committed"])) == ("ENDED", "ended_by_brand",
+                                                                            30_00 + MOST_PER_COMMENT)
+    assert await world.events(world.marketplace, "marketplace.campaign.settled.v1") == []
+    assert await world.refunds_at_the_provider(intent) == []
+    detail, money = await world.agree(brand, c)
+    assert money.balance == BUDGET - 30_00 and money.returned == 0
+
+    # its last win rejected: nothing is outstanding, it settles, and the rest goes back through the provider, once
+    await world.close(creator, spent_out)
+    await world.decide(creator, last, "REJECTED")
+    world.clock.advance(minutes=5)
+    await world.marketplace.state["campaign_bidding"].run_clock()  # the clock settles what a decision left ended
+    await world.settled()
     [settled] = await world.events(world.marketplace, "marketplace.campaign.settled.v1")
     assert (settled["campaignId"], settled["spentCents"]) == (c, 30_00)
     assert await world.refunds_at_the_provider(intent) == [BUDGET - 30_00]  # funded minus drawn
     detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (30_00, 30_00)
     assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
     [returned] = await world.events(world.payments, RETURNED)
     assert (returned["amountCents"], returned["balanceCents"]) == (BUDGET - 30_00, 0)
+    mine = (await world.http["marketplace"].get("/buyer/bids", headers=world.auth(brand, "BUYER"))).json()
+    assert {(b["id"], b["status"], b["campaignName"]) for b in mine} == {
+        (win, "WON", "Latte lovers"), (other, "REJECTED", "Latte lovers"), (last, "REJECTED", "Latte lovers")}
 
     # later runs of the jobs and later slots change nothing
     world.clock.advance(days=1)
