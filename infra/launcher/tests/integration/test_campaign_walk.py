@@ -250,7 +250,12 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert {(b["id"], b["status"], b["campaignName"]) for b in mine} == {
         (win, "WON", "Latte lovers"), (other, "REJECTED", "Latte lovers"), (last, "REJECTED", "Latte lovers")}
 
-    # later runs of the jobs and later slots change nothing
+    # every event between the halves delivered again, later runs of the jobs and later slots change nothing
+    for service, kind in ((world.payments, FUNDED), (world.marketplace, "marketplace.bid.approved.v1"),
+                          (world.payments, "payments.payment.completed.v1"), (world.payments, DRAWN),
+                          (world.marketplace, "marketplace.campaign.settled.v1"), (world.payments, RETURNED),
+                          (world.marketplace, "marketplace.campaign.updated.v1")):
+        assert await world.redeliver(service, kind) >= 1, kind
     world.clock.advance(days=1)
     await world.marketplace.state["campaign_bidding"].run_clock()
     await world.payments.state["campaigns"].return_due()
@@ -261,7 +266,10 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert [len(await world.events(world.payments, kind)) for kind in (FUNDED, DRAWN, RETURNED, REVERSED)] \
         == [1, 1, 1, 0]
     assert len(await world.events(world.marketplace, "marketplace.campaign.settled.v1")) == 1
-    await world.agree(brand, c)
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("ENDED", 30_00, 30_00)
+    assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
+    assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "COMPLETED"
 
 
 async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_is_lost(world):
@@ -282,6 +290,9 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     assert money == Money(balance=0, charges=0, drawn=0, returned=0, reversed=BUDGET)
     assert await world.balance(ledger.REFUND_LOSSES) == 0
 
+    assert await world.redeliver(world.payments, REVERSED) == 1  # delivered again: nothing more happens
+    assert len(await world.events(world.marketplace, "marketplace.campaign.updated.v1")) == detail["version"]
+
     # it stops bidding
     later = await world.list_slot(creator, 1, "food")
     assert later not in await world.campaign_bids(c)
@@ -301,6 +312,9 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     await world.marketplace.state["campaign_bidding"].run_clock()
     await world.settled()
 
+    # marketplace counts the card-paid win as the campaign's spend; payments drew nothing and returns nothing
+    detail = await world.campaign(brand, c)
+    assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("ENDED", 10_00, 10_00)
     assert await world.refunds_at_the_provider(intent) == [BUDGET]
     assert await world.balance(ledger.buyer_charges(brand)) == 10_00  # the win's checkout, and nothing else
     assert await world.balance(ledger.campaign_balance(uuid.UUID(c))) == 0

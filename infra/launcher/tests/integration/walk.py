@@ -169,6 +169,14 @@ class World:
                                              "ORDER BY created_at", i=payment_intent)
         return [r[0] for r in rows]
 
+    async def redeliver(self, service, event_type: str) -> int:
+        """The bus delivers again every event of `event_type` the service announced (at-least-once delivery)."""
+        rows = await self.sql(service, "SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
+        for row in rows:
+            await self.bus.publish(Envelope.model_validate(row[0]), {})
+        await self.settled()
+        return len(rows)
+
     async def events(self, service, event_type: str) -> list[dict]:
         rows = await self.sql(service, "SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
         return [r[0]["data"] for r in rows]
