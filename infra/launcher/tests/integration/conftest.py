@@ -18,7 +18,13 @@ from .walk import PUBLIC, LateASGI, Services
 
 
 @pytest.fixture
-async def services(new_database, jwt_keys, tmp_path):
+def payments_overrides() -> dict:
+    """Payments' settings a walk changes (parametrize this fixture's name to set them)."""
+    return {}
+
+
+@pytest.fixture
+async def services(new_database, jwt_keys, tmp_path, payments_overrides):
     signer, public_key = jwt_keys
     clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
     social = build_social(SocialSettings(
@@ -30,7 +36,7 @@ async def services(new_database, jwt_keys, tmp_path):
     payments = build_payments(PaymentsSettings(
         database_url=new_database("pinbid_payments"), jwt_public_key_file=public_key, public_url=PUBLIC,
         sandbox_webhook_url="http://test/payments/webhook", encryption_keys=Fernet.generate_key().decode(),
-        log_json=False), clock=clock, http=webhooks)
+        log_json=False, **payments_overrides), clock=clock, http=webhooks)
     holder["app"] = payments.app
     marketplace = build_marketplace(MarketplaceSettings(
         database_url=new_database("pinbid_marketplace"), jwt_public_key_file=public_key, log_json=False),

@@ -272,6 +272,30 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "COMPLETED"
 
 
+@pytest.mark.parametrize("payments_overrides", [{"buyer_fee_cents": 2_50}])
+async def test_with_a_buyer_fee_the_wins_still_add_up_to_the_budget_and_no_more(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand)
+    intent = await world.fund(brand, c)
+    first = await world.list_slot(creator, 0, "food", min_bid=60)
+    second = await world.list_slot(creator, 1, "food", min_bid=40)  # exactly what is left
+    bids = await world.campaign_bids(c)
+    assert {s: b[1:3] for s, b in bids.items()} == {first: ("ACTIVE", 60_00), second: ("ACTIVE", 40_00)}
+    for slot in (first, second):
+        await world.close(creator, slot)
+        await world.decide(creator, bids[slot][0], "APPROVED")
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (BUDGET, BUDGET)
+    assert money == Money(balance=0, charges=BUDGET, drawn=BUDGET, returned=0, reversed=0)  # the card: the budget
+    paid = await world.sql(world.payments, "SELECT status, amount_cents, buyer_fee_cents, provider_session_id "
+                                           "FROM payments ORDER BY amount_cents")
+    assert paid == [("COMPLETED", 40_00, 0, None), ("COMPLETED", 60_00, 0, None)]  # both drawn, no checkout
+    await world.end(brand, c)
+    assert [e["amountCents"] for e in await world.events(world.payments, RETURNED)] == [0]
+    assert await world.refunds_at_the_provider(intent) == []
+    await world.agree(brand, c)
+
+
 async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_is_lost(world):
     creator, brand = await world.creator_and_brand()
     c = await world.create_campaign(brand)
