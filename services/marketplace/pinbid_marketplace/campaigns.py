@@ -35,12 +35,13 @@ def _in(values: tuple[str, ...]) -> str:
     return "(" + ", ".join(f"'{v}'" for v in values) + ")"
 
 
-# committed: the ceilings of the live bids plus the final prices of the wins that stand (a refunded win does not);
-# spent: what the paid wins cost, less what was refunded
+# committed: the ceilings of the live bids plus the final prices of the wins that stand, less what a refund gave
+# back (to the campaign's balance: a refunded win counts nothing, an early end only what was kept);
+# spent: what the paid wins cost, less what was refunded (so a campaign's committed minus spent is what is unpaid)
 _FIGURES = text(f"""
     SELECT campaign_id,
         coalesce(sum(ceiling) FILTER (WHERE status IN {_in(LIVE_STATUSES)}), 0)
-          + coalesce(sum(final_price) FILTER (WHERE status IN {_in(WIN_STATUSES)}
+          + coalesce(sum(final_price - refunded) FILTER (WHERE status IN {_in(WIN_STATUSES)}
                                               AND payment_status IS DISTINCT FROM 'REFUNDED'), 0) AS committed,
         coalesce(sum(final_price - refunded) FILTER (WHERE status IN {_in(PAID_STATUSES)}), 0) AS spent,
         count(*) FILTER (WHERE status IN {_in(LIVE_STATUSES)}) AS bidding,

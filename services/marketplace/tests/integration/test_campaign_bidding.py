@@ -421,3 +421,31 @@ async def test_past_its_end_it_does_not_bid_even_before_the_clock_ends_it(world)
     assert (await campaign(world, buyer, c["id"]))["status"] == "ACTIVE"  # until the clock's next round
     await world.service.state["campaign_bidding"].run_clock()
     assert (await campaign(world, buyer, c["id"]))["status"] == "ENDED"
+
+
+async def test_a_win_partly_refunded_costs_what_was_kept_and_the_ended_campaign_settles(world):
+    """The unearned share of an early end goes back to the campaign's balance (payments): the win then costs, and
+    commits, only what was kept, so the campaign can settle (before, committed kept the full price and spent the
+    kept part: the difference stayed outstanding for ever, and the rest never went back to the brand)."""
+    from pinbid_kit.events import payments as p
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
+    approved = await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "APPROVED"}, headers=creator)
+    assert approved.status_code == 200, approved.text
+    ids = {"payment_id": uuid.uuid4(), "bid_id": uuid.UUID(bid_id), "buyer_id": uuid.UUID(buyer["x-user"]),
+           "creator_id": uuid.UUID(creator["x-user"])}
+    await world.deliver(p.PaymentCompleted(amount_cents=1000, **ids), source="payments")
+    await world.deliver(p.PaymentPartiallyRefunded(amount_cents=1000, refund_cents=750, reason="DISPUTE", **ids),
+                        source="payments")
+    await settled(world)
+    detail = await campaign(world, buyer, c["id"])
+    assert (detail["committed"], detail["spent"], detail["counts"]["won"]) == (2.5, 2.5, 1)
+    ended = (await world.http.post(f"/buyer/campaigns/{c['id']}/end", headers=buyer)).json()
+    assert (ended["status"], ended["committed"], ended["spent"]) == ("ENDED", 2.5, 2.5)
+    settled_events = await outbox_events(world.service.db, ce.CampaignSettled.event_type)
+    assert [(e["campaignId"], e["spentCents"]) for e in settled_events] == [(c["id"], 250)]
