@@ -36,6 +36,7 @@ class Money:
     drawn: int  # the campaign.drawn events' amounts
     returned: int  # the campaign.returned events' amounts
     reversed: int  # the campaign.funding_reversed events' amounts
+    refunded: int = 0  # what refunds of its drawn wins put back in the balance
 
 
 class CampaignWorld(World):
@@ -106,9 +107,13 @@ class CampaignWorld(World):
             return sum(e["amountCents"] for e in await self.events(self.payments, kind)
                        if e["campaignId"] == campaign_id)
 
+        drawn_bids = {str(r[0]) for r in await self.sql(self.payments, "SELECT bid_id FROM payments "
+                                                                        "WHERE campaign_id = :c", c=campaign_id)}
+        refunds = [*await self.events(self.payments, "payments.payment.refunded.v1"),
+                   *await self.events(self.payments, "payments.payment.partially_refunded.v1")]
         return Money(await self.balance(ledger.campaign_balance(uuid.UUID(campaign_id))),
                      await self.balance(ledger.buyer_charges(buyer)), await amounts(DRAWN), await amounts(RETURNED),
-                     await amounts(REVERSED))
+                     await amounts(REVERSED), sum(e["refundCents"] for e in refunds if e["bidId"] in drawn_bids))
 
     async def agree(self, buyer: uuid.UUID, campaign_id: str) -> tuple[dict, Money]:
         """The ledger balanced; marketplace's spent is what payments drew; the balance is what was funded less what
@@ -120,8 +125,8 @@ class CampaignWorld(World):
                                                  "AND status = 'COMPLETED'", c=campaign_id)
         assert len(funded) == fundings
         paid_in = sum(e["amountCents"] for e in funded)
-        assert cents(detail["spent"]) == money.drawn
-        assert money.balance == paid_in - money.drawn - money.returned - money.reversed
+        assert cents(detail["spent"]) == money.drawn - money.refunded
+        assert money.balance == paid_in - money.drawn - money.returned - money.reversed + money.refunded
         assert cents(detail["committed"]) <= min(cents(detail["budget"]), paid_in) or detail["status"] == "ENDED"
         return detail, money
 
@@ -270,6 +275,42 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("ENDED", 30_00, 30_00)
     assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "COMPLETED"
+
+
+async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_to_the_brand(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand)
+    intent = await world.fund(brand, c)
+    first = await world.list_slot(creator, 0, "food")
+    await world.close(creator, first)
+    win, status, _, price = (await world.campaign_bids(c))[first]
+    assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
+    await world.decide(creator, win, "APPROVED")
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"]), money.balance) == (10_00, 10_00, BUDGET - 10_00)
+
+    # the creator never pins it: past the pin deadline the refund job gives it back, to the balance, once
+    world.clock.advance(days=3, minutes=1)
+    assert await world.refund_job() == 1
+    assert await world.refund_job() == 0
+    assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "REFUNDED"
+    assert await world.refunds_at_the_provider(intent) == []  # the card was never charged for the win
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"]), detail["counts"]["won"]) == (0, 0, 0)
+    assert money == Money(balance=BUDGET, charges=BUDGET, drawn=10_00, returned=0, reversed=0, refunded=10_00)
+    assert (await world.balance(ledger.creator_pending(creator)), await world.balance(ledger.PLATFORM_FEES)) == (0, 0)
+
+    # ended: the whole budget goes back through the provider, once
+    ended = await world.end(brand, c)
+    assert ended["status"] == "ENDED"
+    [settled] = await world.events(world.marketplace, "marketplace.campaign.settled.v1")
+    assert settled["spentCents"] == 0
+    assert await world.refunds_at_the_provider(intent) == [BUDGET]
+    detail, money = await world.agree(brand, c)
+    assert money == Money(balance=0, charges=0, drawn=10_00, returned=BUDGET, reversed=0, refunded=10_00)
+    assert await world.redeliver(world.payments, "payments.payment.refunded.v1") == 1
+    assert await world.refunds_at_the_provider(intent) == [BUDGET]
+    await world.agree(brand, c)
 
 
 @pytest.mark.parametrize("payments_overrides", [{"buyer_fee_cents": 2_50}])
