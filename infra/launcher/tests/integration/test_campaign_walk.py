@@ -12,10 +12,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from pinbid_payments.domain import ledger
+from pinbid_payments.domain import ledger, stages
+from pinbid_payments.domain.money import Split
 from pinbid_testing import eventually
 
-from .walk import Services, World
+from .walk import Sale, Services, World
 
 BUDGET, MOST_PER_COMMENT = 100_00, 60_00  # cents
 COMMENT = "Northwind's oat latte, pulled fresh every morning"
@@ -94,7 +95,7 @@ class CampaignWorld(World):
         assert closed.status_code == 200, closed.text
         await self.settled()
 
-    async def decide(self, creator: uuid.UUID, bid_id: str, status: str) -> dict:
+    async def approval(self, creator: uuid.UUID, bid_id: str, status: str) -> dict:
         decided = await self.http["marketplace"].post(f"/influencer/approvals/{bid_id}", json={"status": status},
                                                       headers=self.auth(creator, "INFLUENCER"))
         assert decided.status_code == 200, decided.text
@@ -185,7 +186,7 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert cents(detail["committed"]) == 30_00 + (BUDGET - MOST_PER_COMMENT)
 
     # the creator approves the exact comment; payments draws the price from the balance, without a checkout
-    approved = await world.decide(creator, win, "APPROVED")
+    approved = await world.approval(creator, win, "APPROVED")
     assert approved["approvedComment"].endswith(COMMENT)  # the campaign's comment, the disclosure first
     payment = await world.sql(world.payments, "SELECT status, amount_cents, campaign_id, provider_session_id "
                                               "FROM payments WHERE bid_id = :b", b=win)
@@ -211,7 +212,7 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     await world.close(creator, second)
     other, status, _, price = (await world.campaign_bids(c))[second]
     assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
-    await world.decide(creator, other, "REJECTED")
+    await world.approval(creator, other, "REJECTED")
     assert await world.one(world.payments, "SELECT count(*) FROM payments WHERE bid_id = :b", b=other) == 0
     detail, money = await world.agree(brand, c)
     assert (cents(detail["committed"]), cents(detail["spent"])) == (30_00, 30_00)
@@ -239,7 +240,7 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
 
     # its last win rejected: nothing is outstanding, it settles, and the rest goes back through the provider, once
     await world.close(creator, spent_out)
-    await world.decide(creator, last, "REJECTED")
+    await world.approval(creator, last, "REJECTED")
     world.clock.advance(minutes=5)
     await world.marketplace.state["campaign_bidding"].run_clock()  # the clock settles what a decision left ended
     await world.settled()
@@ -285,7 +286,7 @@ async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_
     await world.close(creator, first)
     win, status, _, price = (await world.campaign_bids(c))[first]
     assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
-    await world.decide(creator, win, "APPROVED")
+    await world.approval(creator, win, "APPROVED")
     detail, money = await world.agree(brand, c)
     assert (cents(detail["committed"]), cents(detail["spent"]), money.balance) == (10_00, 10_00, BUDGET - 10_00)
 
@@ -313,6 +314,50 @@ async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_
     await world.agree(brand, c)
 
 
+async def test_a_drawn_win_ended_early_returns_its_unearned_share_to_the_balance_and_the_campaign_settles(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand)
+    intent = await world.fund(brand, c)
+    first = await world.list_slot(creator, 0, "food")
+    await world.close(creator, first)
+    win = (await world.campaign_bids(c))[first][0]
+    await world.approval(creator, win, "APPROVED")
+    post = await world.one(world.marketplace, "SELECT post_id FROM slots WHERE id = :s", s=first)
+    sale = Sale(uuid.UUID(win), uuid.UUID(first), str(post), creator, brand)
+
+    # pinned in the app and accepted; then reported, answered, and decided: the unearned share goes back
+    await world.pin_in_the_app(sale)
+    await world.accept(sale)
+    await world.settled()
+    released = await world.one(world.payments, "SELECT released_cents FROM earnings WHERE bid_id = :b", b=win)
+    assert released == 9_00 // 4  # the pin's quarter of the creator's 9.00
+    world.clock.advance(hours=5)
+    dispute_id = await world.report(sale, "The comment is not pinned on the post any more.")
+    await world.settled()
+    world.clock.advance(hours=1)
+    assert (await world.answer(sale)).status_code == 200
+    await world.decide(dispute_id, "REFUND_UNEARNED")
+    await world.settled()
+    assert await world.refund_job() == 1
+    back = stages.early_end(Split(10_00, 1_00, 9_00), released)
+    assert back.refund_cents > 0
+    assert await world.one(world.social, "SELECT status FROM placements WHERE bid_id = :b", b=win) == "ENDED"
+    detail, money = await world.agree(brand, c)
+    assert money == Money(balance=BUDGET - 10_00 + back.refund_cents, charges=BUDGET, drawn=10_00, returned=0,
+                          reversed=0, refunded=back.refund_cents)
+    kept = 10_00 - back.refund_cents
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (kept, kept)  # the win costs what was kept
+    assert await world.refunds_at_the_provider(intent) == []
+
+    # ended: nothing is outstanding, it settles, and everything not kept goes back through the provider
+    await world.end(brand, c)
+    [settled] = await world.events(world.marketplace, "marketplace.campaign.settled.v1")
+    assert settled["spentCents"] == kept
+    assert await world.refunds_at_the_provider(intent) == [BUDGET - kept]
+    detail, money = await world.agree(brand, c)
+    assert (money.balance, money.charges, money.returned) == (0, kept, BUDGET - kept)
+
+
 @pytest.mark.parametrize("payments_overrides", [{"buyer_fee_cents": 2_50}])
 async def test_with_a_buyer_fee_the_wins_still_add_up_to_the_budget_and_no_more(world):
     creator, brand = await world.creator_and_brand()
@@ -324,7 +369,7 @@ async def test_with_a_buyer_fee_the_wins_still_add_up_to_the_budget_and_no_more(
     assert {s: b[1:3] for s, b in bids.items()} == {first: ("ACTIVE", 60_00), second: ("ACTIVE", 40_00)}
     for slot in (first, second):
         await world.close(creator, slot)
-        await world.decide(creator, bids[slot][0], "APPROVED")
+        await world.approval(creator, bids[slot][0], "APPROVED")
     detail, money = await world.agree(brand, c)
     assert (cents(detail["committed"]), cents(detail["spent"])) == (BUDGET, BUDGET)
     assert money == Money(balance=0, charges=BUDGET, drawn=BUDGET, returned=0, reversed=0)  # the card: the budget
@@ -366,7 +411,7 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     await world.close(creator, first)
     win, status, _, price = (await world.campaign_bids(c))[first]
     assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
-    await world.decide(creator, win, "APPROVED")
+    await world.approval(creator, win, "APPROVED")
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "REQUESTED"
     checkout = await world.http["payments"].post("/payments/create-checkout-session", json={"bidId": win},
                                                  headers=world.auth(brand, "BUYER"))

@@ -6,21 +6,17 @@ a missed fresh screenshot itself, or an operator refunds the payment in full. Ev
 through the bus; after each step the ledger is balanced, the money moved exactly once (the provider's refunds
 counted in its sandbox), and social's placement agrees with payments' payment and with the brand's My Bids."""
 
-import io
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
-import httpx
 import pytest
-from PIL import Image
 from pinbid_kit.events.payments import PaymentRefunded
 from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementEnded, PlacementKept
 from pinbid_payments.domain import ledger, stages
 from pinbid_payments.domain.money import Split
 from pinbid_testing import eventually
 
-from .walk import Services, World
+from .walk import Sale, Services, World
 
 PRICE = 40_000  # the Buy Now price, in cents: the creator's share 36,000, the platform's fee 4,000
 CREATOR_CENTS, FEE_CENTS = 36_000, 4_000
@@ -30,23 +26,6 @@ AT_PIN = CREATOR_CENTS // 4
 
 def released_by(days_kept: int) -> int:
     return stages.released_by(CREATOR_CENTS, days_kept=days_kept, duration_days=DURATION)
-
-
-def png(color=(250, 250, 250)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (90, 160), color).save(out, "PNG")
-    return out.getvalue()
-
-
-@dataclass
-class Sale:
-    """One paid placement and its people."""
-
-    bid: uuid.UUID
-    slot: uuid.UUID
-    post: str
-    creator: uuid.UUID
-    buyer: uuid.UUID
 
 
 class TrustWorld(World):
@@ -87,45 +66,6 @@ class TrustWorld(World):
         await eventually(awaiting_pin, within=10)
         return Sale(bid, slot_id, post, creator, buyer)
 
-    # --- the pin, on the creator's word --------------------------------------------------------------------------
-    async def pin_in_the_app(self, sale: Sale) -> None:
-        """Pinbid posts the approved comment, the creator pins it in the (sandbox) Instagram app and presses "I
-        pinned it" with a screenshot."""
-        creator = self.auth(sale.creator, "INFLUENCER")
-
-        async def approved_text() -> bool:  # marketplace's CommentApproved reached social
-            return await self.one(self.social, "SELECT approved_text FROM bid_comments WHERE bid_id = :b",
-                                  b=sale.bid) is not None
-
-        await eventually(approved_text, within=10)
-        posted = await self.http["social"].put(f"/influencer/pin-comment/{sale.bid}", headers=creator)
-        assert posted.status_code == 200, posted.text
-        pinned = await self.http["social"].post(
-            f"/instagram/sandbox/p/{sale.post}", data={"comment": posted.json()["commentId"], "action": "pin"},
-            headers={"Cookie": f"pinbid_sandbox_owner={self.sandbox_owner[sale.creator]}"})
-        assert pinned.status_code in (200, 303), pinned.text
-        confirmed = await self.http["social"].post(f"/influencer/pin-comment/{sale.bid}/confirm", headers=creator,
-                                                   files={"screenshot": ("pinned.png", png(), "image/png")})
-        assert confirmed.status_code == 200, confirmed.text
-
-        async def payments_knows_the_pin() -> bool:
-            return await self.one(self.payments, "SELECT awaits_acceptance FROM payments WHERE bid_id = :b "
-                                  "AND pinned_at IS NOT NULL", b=sale.bid) is True
-
-        await eventually(payments_knows_the_pin, within=10)
-
-    # --- the brand, the creator, the operator ----------------------------------------------------------------------
-    async def trust(self, sale: Sale) -> dict:
-        answer = await self.http["social"].get(f"/instagram/placements/{sale.bid}/trust",
-                                               headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()
-
-    async def accept(self, sale: Sale) -> None:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/accept",
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-
     async def sale_pinned_in_the_app_and_accepted(self) -> Sale:
         """A new creator's sale to a new brand, pinned in the Instagram app and accepted by the brand."""
         creator, buyer = await self.creator_and_brand()
@@ -133,25 +73,6 @@ class TrustWorld(World):
         await self.pin_in_the_app(sale)
         await self.accept(sale)
         return sale
-
-    async def report(self, sale: Sale, reason: str) -> str:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()["dispute"]["id"]
-
-    async def answer(self, sale: Sale, note: str | None = None) -> httpx.Response:
-        return await self.http["social"].post(
-            f"/influencer/placements/{sale.bid}/screenshot", headers=self.auth(sale.creator, "INFLUENCER"),
-            files={"screenshot": ("fresh.png", png((10, 200, 10)), "image/png")},
-            data={"note": note} if note else None)
-
-    async def decide(self, dispute_id: str, outcome: str) -> None:
-        answer = await self.http["social"].post(f"/ops/disputes/{dispute_id}/decision",
-                                                headers=self.auth(self.operator, "OPERATOR"),
-                                                json={"outcome": outcome, "reason": "Compared the screenshots "
-                                                                                    "with the post."})
-        assert answer.status_code == 200, answer.text
 
     # --- time passes: the product's jobs --------------------------------------------------------------------------
     async def day_passes(self, sales: list[Sale], days: int = 1, *, answering: bool = True) -> None:

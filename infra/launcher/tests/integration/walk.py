@@ -1,14 +1,18 @@
 """What the cross-service walks share (test_trust_walk, test_campaign_walk): social, payments and marketplace real,
 on fresh databases and one in-process bus, on one movable clock; the people (registered on the bus, their sandbox
-Instagram accounts connected as the browser does), SQL on each service, the sandbox checkout page paid through
-HTTP, the ledger's figures, the provider's refunds, and the wait until every announced event is handled. The fixture
+Instagram accounts connected as the browser does), a sold placement's steps (pinned in the sandbox Instagram app
+with a screenshot, accepted, reported, answered, decided), SQL on each service, the sandbox checkout page paid
+through HTTP, the ledger's figures, the provider's refunds, redelivery, and the wait until every announced event is
+handled. The fixture
 that builds the three services is `services` in this folder's conftest.py; each walk wraps it in its own World."""
 
+import io
 import uuid
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from PIL import Image
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.tokens import TokenSigner
@@ -27,6 +31,23 @@ class LateASGI(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         return await httpx.ASGITransport(app=self.holder["app"]).handle_async_request(request)
+
+
+def png(color=(250, 250, 250)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (90, 160), color).save(out, "PNG")
+    return out.getvalue()
+
+
+@dataclass
+class Sale:
+    """One paid placement and its people."""
+
+    bid: uuid.UUID
+    slot: uuid.UUID
+    post: str
+    creator: uuid.UUID
+    buyer: uuid.UUID
 
 
 @dataclass
@@ -121,6 +142,64 @@ class World:
 
         await eventually(post_known, within=10)
         return post
+
+    # --- the pin, on the creator's word --------------------------------------------------------------------------
+    async def pin_in_the_app(self, sale: Sale) -> None:
+        """Pinbid posts the approved comment, the creator pins it in the (sandbox) Instagram app and presses "I
+        pinned it" with a screenshot."""
+        creator = self.auth(sale.creator, "INFLUENCER")
+
+        async def approved_text() -> bool:  # marketplace's CommentApproved reached social
+            return await self.one(self.social, "SELECT approved_text FROM bid_comments WHERE bid_id = :b",
+                                  b=sale.bid) is not None
+
+        await eventually(approved_text, within=10)
+        posted = await self.http["social"].put(f"/influencer/pin-comment/{sale.bid}", headers=creator)
+        assert posted.status_code == 200, posted.text
+        pinned = await self.http["social"].post(
+            f"/instagram/sandbox/p/{sale.post}", data={"comment": posted.json()["commentId"], "action": "pin"},
+            headers={"Cookie": f"pinbid_sandbox_owner={self.sandbox_owner[sale.creator]}"})
+        assert pinned.status_code in (200, 303), pinned.text
+        confirmed = await self.http["social"].post(f"/influencer/pin-comment/{sale.bid}/confirm", headers=creator,
+                                                   files={"screenshot": ("pinned.png", png(), "image/png")})
+        assert confirmed.status_code == 200, confirmed.text
+
+        async def payments_knows_the_pin() -> bool:
+            return await self.one(self.payments, "SELECT awaits_acceptance FROM payments WHERE bid_id = :b "
+                                  "AND pinned_at IS NOT NULL", b=sale.bid) is True
+
+        await eventually(payments_knows_the_pin, within=10)
+
+    # --- the brand, the creator, the operator ----------------------------------------------------------------------
+    async def trust(self, sale: Sale) -> dict:
+        answer = await self.http["social"].get(f"/instagram/placements/{sale.bid}/trust",
+                                               headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    async def accept(self, sale: Sale) -> None:
+        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/accept",
+                                                headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+
+    async def report(self, sale: Sale, reason: str) -> str:
+        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
+                                                headers=self.auth(sale.buyer, "BUYER"))
+        assert answer.status_code == 200, answer.text
+        return answer.json()["dispute"]["id"]
+
+    async def answer(self, sale: Sale, note: str | None = None) -> httpx.Response:
+        return await self.http["social"].post(
+            f"/influencer/placements/{sale.bid}/screenshot", headers=self.auth(sale.creator, "INFLUENCER"),
+            files={"screenshot": ("fresh.png", png((10, 200, 10)), "image/png")},
+            data={"note": note} if note else None)
+
+    async def decide(self, dispute_id: str, outcome: str) -> None:
+        answer = await self.http["social"].post(f"/ops/disputes/{dispute_id}/decision",
+                                                headers=self.auth(self.operator, "OPERATOR"),
+                                                json={"outcome": outcome, "reason": "Compared the screenshots "
+                                                                                    "with the post."})
+        assert answer.status_code == 200, answer.text
 
     # --- the provider's pages ------------------------------------------------------------------------------------
     async def pay_on_the_checkout_page(self, url: str) -> None:
