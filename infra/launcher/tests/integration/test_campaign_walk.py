@@ -6,6 +6,7 @@ goes back through the provider. After each step the ledger is balanced, the camp
 marketplace answers them agree with payments' balance, and each finance event is announced once with its amount.
 Also: the funding refunded at the provider ends the campaign, which stops bidding, and no cent is lost."""
 
+import asyncio
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
@@ -58,12 +59,15 @@ class CampaignWorld(World):
         assert answer.status_code == 200, answer.text
         return answer.json()
 
-    async def fund(self, buyer: uuid.UUID, campaign_id: str) -> str:
-        """Payments' fund call and the sandbox's checkout page: returns the funding's payment intent."""
-        opened = await self.http["payments"].post(f"/buyer/campaigns/{campaign_id}/fund",
-                                                  headers=self.auth(buyer, "BUYER"))
-        assert opened.status_code == 200, opened.text
-        await self.pay_on_the_checkout_page(opened.json()["url"])
+    async def fund(self, buyer: uuid.UUID, campaign_id: str, *, copies: int = 1) -> str:
+        """Payments' fund call (`copies` of it at once: one checkout) and the sandbox's checkout page: returns the
+        funding's payment intent."""
+        opened = await asyncio.gather(*[self.http["payments"].post(f"/buyer/campaigns/{campaign_id}/fund",
+                                                                   headers=self.auth(buyer, "BUYER"))
+                                        for _ in range(copies)])
+        assert {o.status_code for o in opened} == {200}, [o.text for o in opened]
+        [url] = {o.json()["url"] for o in opened}
+        await self.pay_on_the_checkout_page(url)
         await self.settled()
         intent = await self.one(self.payments, "SELECT payment_intent FROM campaign_fundings WHERE campaign_id = :c",
                                 c=campaign_id)
@@ -147,7 +151,7 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     creator, brand = await world.creator_and_brand()
     rival = await world.brand("Southside Tea", "southside.tea")
     c = await world.create_campaign(brand)
-    intent = await world.fund(brand, c)
+    intent = await world.fund(brand, c, copies=20)
 
     # funded: ACTIVE, the budget in the balance, announced once
     detail, money = await world.agree(brand, c)
@@ -276,6 +280,32 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("ENDED", 30_00, 30_00)
     assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "COMPLETED"
+
+
+async def test_four_wins_closing_and_approved_at_once_are_all_drawn_and_add_up_to_the_budget(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand, maxPerSlot=25)
+    await world.fund(brand, c)
+    slots = [await world.list_slot(creator, k, "food", min_bid=25) for k in range(4)]
+    detail, _ = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["committed"])) == ("OUT_OF_BUDGET", BUDGET)
+    await asyncio.gather(*[world.http["marketplace"].post(f"/influencer/pin-slots/{s}/end-auction",
+                                                          headers=world.auth(creator, "INFLUENCER")) for s in slots])
+    await world.settled()
+    bids = await world.campaign_bids(c)
+    assert sorted(b[1:] for b in bids.values()) == [("PENDING_INFLUENCER_APPROVAL", 25_00, 25_00)] * 4
+    decided = await asyncio.gather(*[world.http["marketplace"].post(
+        f"/influencer/approvals/{b[0]}", json={"status": "APPROVED"}, headers=world.auth(creator, "INFLUENCER"))
+        for b in bids.values()])
+    assert {d.status_code for d in decided} == {200}
+    await world.settled()
+    paid = await world.sql(world.payments, "SELECT status, amount_cents, provider_session_id FROM payments")
+    assert paid == [("COMPLETED", 25_00, None)] * 4  # all drawn, none sent to a checkout
+    assert {b[1] for b in (await world.campaign_bids(c)).values()} == {"WON"}
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (BUDGET, BUDGET)
+    assert money == Money(balance=0, charges=BUDGET, drawn=BUDGET, returned=0, reversed=0)
+    assert sorted(e["balanceCents"] for e in await world.events(world.payments, DRAWN)) == [0, 25_00, 50_00, 75_00]
 
 
 async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_to_the_brand(world):
