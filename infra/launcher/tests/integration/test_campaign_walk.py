@@ -427,6 +427,7 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     assert (reversed_["amountCents"], reversed_["balanceCents"]) == (BUDGET, 0)
     detail, money = await world.agree(brand, c)
     assert (detail["status"], detail["reason"]) == ("ENDED", "funding_reversed")
+    assert (cents(detail["funded"]), cents(detail["committed"]), cents(detail["available"])) == (0, 60_00, 0)
     assert money == Money(balance=0, charges=0, drawn=0, returned=0, reversed=BUDGET)
     assert await world.balance(ledger.REFUND_LOSSES) == 0
 
