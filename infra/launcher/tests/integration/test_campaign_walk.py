@@ -69,8 +69,8 @@ class CampaignWorld(World):
         [url] = {o.json()["url"] for o in opened}
         await self.pay_on_the_checkout_page(url)
         await self.settled()
-        intent = await self.one(self.payments, "SELECT payment_intent FROM campaign_fundings WHERE campaign_id = :c",
-                                c=campaign_id)
+        intent = await self.one(self.payments, "SELECT payment_intent FROM campaign_fundings WHERE campaign_id = :c "
+                                               "AND status = 'COMPLETED' ORDER BY created_at DESC", c=campaign_id)
         assert intent is not None
         return intent
 
@@ -280,6 +280,36 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert (detail["status"], cents(detail["committed"]), cents(detail["spent"])) == ("ENDED", 30_00, 30_00)
     assert money == Money(balance=0, charges=30_00, drawn=30_00, returned=BUDGET - 30_00, reversed=0)
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "COMPLETED"
+
+
+async def test_a_funding_left_unpaid_changes_nothing_and_paid_later_the_campaign_bids_on_what_was_listed(world):
+    creator, brand = await world.creator_and_brand()
+    c = await world.create_campaign(brand)
+    opened = await world.http["payments"].post(f"/buyer/campaigns/{c}/fund", headers=world.auth(brand, "BUYER"))
+    assert opened.status_code == 200, opened.text
+    left = await world.http["payments"].post("/" + opened.json()["url"].split("/api/", 1)[1],
+                                             data={"action": "cancel"})
+    assert left.status_code == 303, left.text
+    first = await world.list_slot(creator, 0, "food")
+    assert await world.campaign_bids(c) == {}  # a draft does not bid
+    world.clock.advance(hours=1, minutes=1)  # the funding's checkout expires unpaid
+    await world.payments.state["sandbox"].expire_sessions()
+    await world.payments.state["sandbox"].deliver_due()
+    await world.settled()
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["funded"])) == ("DRAFT", 0)
+    assert money == Money(balance=0, charges=0, drawn=0, returned=0, reversed=0)
+    assert await world.events(world.payments, FUNDED) == []
+
+    intent = await world.fund(brand, c)  # a new checkout, paid: ACTIVE, and it bids on the slot listed meanwhile
+    assert await world.one(world.payments, "SELECT count(*) FROM campaign_fundings WHERE campaign_id = :c",
+                           c=c) == 2
+    assert (await world.campaign_bids(c))[first][1:3] == ("ACTIVE", MOST_PER_COMMENT)
+    detail, money = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["funded"]), cents(detail["committed"])) == ("ACTIVE", BUDGET,
+                                                                                        MOST_PER_COMMENT)
+    assert money == Money(balance=BUDGET, charges=BUDGET, drawn=0, returned=0, reversed=0)
+    assert await world.refunds_at_the_provider(intent) == []
 
 
 async def test_four_wins_closing_and_approved_at_once_are_all_drawn_and_add_up_to_the_budget(world):
