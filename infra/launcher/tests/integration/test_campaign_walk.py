@@ -4,7 +4,9 @@ checkout page; marketplace bids for it on the slots that fit, within the budget;
 approved by the creator and paid from the balance (no checkout), another is rejected; the brand ends it and the rest
 goes back through the provider. After each step the ledger is balanced, the campaign's committed and spent as
 marketplace answers them agree with payments' balance, and each finance event is announced once with its amount.
-Also: the funding refunded at the provider ends the campaign, which stops bidding, and no cent is lost."""
+Also: the funding refunded at the provider ends the campaign, which stops bidding, and no cent is lost; a funding
+left unpaid; four wins approved at once; a drawn win not pinned in time, and one ended early (its unearned share
+back in the balance); a buyer fee, which a campaign's wins do not carry."""
 
 import asyncio
 import uuid
