@@ -108,9 +108,10 @@ class Campaigns:
 
     async def approved(self, session: AsyncSession, events: list[EventData], approved: BidApproved) -> bool:
         """A campaign's win approved: drawn from its balance when it covers the price (True); False when the
-        caller is to open an ordinary payment request instead."""
-        money = split(approved.final_price_cents, fee_percent=self.settings.platform_fee_percent,
-                      buyer_fee_cents=self.settings.buyer_fee_cents)
+        caller is to open an ordinary payment request instead. No buyer fee on a draw (nor on the funding):
+        marketplace reserves the budget in final prices, so a fee on top would take the wins past the budget
+        (docs/decisions/payments-and-ledger.md)."""
+        money = split(approved.final_price_cents, fee_percent=self.settings.platform_fee_percent)
         return await campaign_money.draw(session, events, approved, money, now=self.clock(),
                                          pin_deadline=self.pin_deadline)
 

@@ -6,34 +6,18 @@ a missed fresh screenshot itself, or an operator refunds the payment in full. Ev
 through the bus; after each step the ledger is balanced, the money moved exactly once (the provider's refunds
 counted in its sandbox), and social's placement agrees with payments' payment and with the brand's My Bids."""
 
-import io
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
-from cryptography.fernet import Fernet
-from PIL import Image
-from pinbid_kit.envelope import Envelope
-from pinbid_kit.events.identity import UserRegistered
 from pinbid_kit.events.payments import PaymentRefunded
 from pinbid_kit.events.social import PlacementAccepted, PlacementCompleted, PlacementEnded, PlacementKept
-from pinbid_kit.tokens import TokenSigner
-from pinbid_marketplace.app import build as build_marketplace
-from pinbid_marketplace.settings import MarketplaceSettings
-from pinbid_payments import bookkeeping
-from pinbid_payments.app import build as build_payments
 from pinbid_payments.domain import ledger, stages
 from pinbid_payments.domain.money import Split
-from pinbid_payments.settings import PaymentsSettings
-from pinbid_social.app import build as build_social
-from pinbid_social.settings import SocialSettings
-from pinbid_testing import MovableClock, client, eventually, running
-from sqlalchemy import text
+from pinbid_testing import eventually
 
-PUBLIC = "http://pinbid.test"
+from .walk import Sale, Services, World
+
 PRICE = 40_000  # the Buy Now price, in cents: the creator's share 36,000, the platform's fee 4,000
 CREATOR_CENTS, FEE_CENTS = 36_000, 4_000
 DURATION = 7  # days: the shortest placement marketplace sells
@@ -44,107 +28,13 @@ def released_by(days_kept: int) -> int:
     return stages.released_by(CREATOR_CENTS, days_kept=days_kept, duration_days=DURATION)
 
 
-def png(color=(250, 250, 250)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (90, 160), color).save(out, "PNG")
-    return out.getvalue()
-
-
-class _LateASGI(httpx.AsyncBaseTransport):
-    """The sandbox provider's webhooks, sent to the payments app built after the client it is given."""
-
-    def __init__(self, holder: dict):
-        self.holder = holder
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        return await httpx.ASGITransport(app=self.holder["app"]).handle_async_request(request)
-
-
-@dataclass
-class Sale:
-    """One paid placement and its people."""
-
-    bid: uuid.UUID
-    slot: uuid.UUID
-    post: str
-    creator: uuid.UUID
-    buyer: uuid.UUID
-
-
-class World:
-    def __init__(self, social, payments, marketplace, bus, clock: MovableClock, signer: TokenSigner):
-        self.social, self.payments, self.marketplace = social, payments, marketplace
-        self.bus, self.clock, self.signer = bus, clock, signer
-        self.http = {name: client(s.app) for name, s in
-                     (("social", social), ("payments", payments), ("marketplace", marketplace))}
-        self.sandbox_owner: dict[uuid.UUID, str] = {}
-        self.operator = uuid.uuid4()
-
-    def auth(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
-
-    async def sql(self, service, statement: str, **params) -> list:
-        async with service.db.transaction() as session:
-            return list((await session.execute(text(statement), params)).all())
-
-    async def one(self, service, statement: str, **params):
-        rows = await self.sql(service, statement, **params)
-        return rows[0][0] if rows else None
-
-    # --- people ----------------------------------------------------------------------------------------------
-    async def register(self, role: str, name: str, *, handle: str | None = None,
-                       business: str | None = None) -> uuid.UUID:
-        """Identity's announcement of a new user, on the bus (identity itself is not needed for this walk)."""
-        user_id = uuid.uuid4()
-        event = UserRegistered(user_id=user_id, email=f"{user_id.hex[:8]}@walk.test", name=name, role=role,
-                               instagram_handle=handle, business_name=business)
-        await self.bus.publish(Envelope(type=event.event_type, source="identity", data=event.payload()), {})
-        return user_id
-
-    async def connect(self, user_id: uuid.UUID, role: str, username: str) -> None:
-        """Connects the sandbox Instagram account, as the browser does: authorize page, callback."""
-        http = self.http["social"]
-        started = await http.get("/instagram/connect", headers=self.auth(user_id, role))
-        assert started.status_code == 200, started.text
-        url, state = started.json()["url"], started.cookies["pinbid_ig_state"]
-        parts = urlsplit(url)
-        authorized = await http.post(f"{parts.path.removeprefix('/api')}?{parts.query}",
-                                     content=f"action=approve&username={username}",
-                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
-        assert authorized.status_code == 303, authorized.text
-        back = urlsplit(authorized.headers["location"])
-        assert parse_qs(back.query).get("code"), authorized.headers["location"]
-        answered = await http.get(f"{back.path.removeprefix('/api')}?{back.query}",
-                                  headers={"Cookie": f"pinbid_ig_state={state}"})
-        assert answered.status_code == 303, answered.text
-        owner = answered.cookies.get("pinbid_sandbox_owner")
-        http.cookies.delete("pinbid_sandbox_owner")
-        if owner:
-            self.sandbox_owner[user_id] = owner
-
-    async def creator_and_brand(self) -> tuple[uuid.UUID, uuid.UUID]:
-        creator = await self.register("INFLUENCER", "Maya Creator", handle="maya.makes")
-        buyer = await self.register("BUYER", "Leo Brand", business="Northwind Coffee")
-        await self.connect(creator, "INFLUENCER", "maya.makes")
-        await self.connect(buyer, "BUYER", "northwind.coffee")
-        method = await self.http["social"].put("/instagram/pin-method", json={"pinMethod": "MANUAL"},
-                                               headers=self.auth(creator, "INFLUENCER"))
-        assert method.status_code == 200, method.text
-        return creator, buyer
-
+class TrustWorld(World):
     # --- the sale, through marketplace and payments ------------------------------------------------------------
     async def sell(self, creator: uuid.UUID, buyer: uuid.UUID, post_index: int = 0) -> Sale:
         """A Buy Now on one of the creator's posts, approved by the creator and paid by the brand on the sandbox
         checkout page; returns once social awaits the pin."""
-        posts = await self.http["social"].get("/instagram/posts", headers=self.auth(creator, "INFLUENCER"))
-        assert posts.status_code == 200, posts.text
-        post = posts.json()[post_index]["id"]
+        post = await self.post(creator, post_index)
         market = self.http["marketplace"]
-
-        async def post_known() -> bool:  # social's MediaSynced reached marketplace
-            return await self.one(self.marketplace, "SELECT count(*) FROM posts WHERE id = :p", p=post) == 1
-
-        await eventually(post_known, within=10)
         slot = await market.post("/influencer/pin-slots", headers=self.auth(creator, "INFLUENCER"), json={
             "postId": post, "title": "Morning latte art", "description": "A reel", "category": "food",
             "minBid": 100, "buyNowPrice": PRICE / 100, "duration": DURATION,
@@ -167,8 +57,7 @@ class World:
         checkout = await pay.post("/payments/create-checkout-session", json={"bidId": str(bid)},
                                   headers=self.auth(buyer, "BUYER"))
         assert checkout.status_code == 200, checkout.text
-        paid = await pay.post("/" + checkout.json()["url"].split("/api/", 1)[1], data={"action": "pay"})
-        assert paid.status_code in (200, 303), paid.text
+        await self.pay_on_the_checkout_page(checkout.json()["url"])
 
         async def awaiting_pin() -> bool:  # PaymentCompleted → marketplace → BidAwarded → social
             return await self.one(self.social, "SELECT status FROM placements WHERE bid_id = :b", b=bid) \
@@ -177,45 +66,6 @@ class World:
         await eventually(awaiting_pin, within=10)
         return Sale(bid, slot_id, post, creator, buyer)
 
-    # --- the pin, on the creator's word --------------------------------------------------------------------------
-    async def pin_in_the_app(self, sale: Sale) -> None:
-        """Pinbid posts the approved comment, the creator pins it in the (sandbox) Instagram app and presses "I
-        pinned it" with a screenshot."""
-        creator = self.auth(sale.creator, "INFLUENCER")
-
-        async def approved_text() -> bool:  # marketplace's CommentApproved reached social
-            return await self.one(self.social, "SELECT approved_text FROM bid_comments WHERE bid_id = :b",
-                                  b=sale.bid) is not None
-
-        await eventually(approved_text, within=10)
-        posted = await self.http["social"].put(f"/influencer/pin-comment/{sale.bid}", headers=creator)
-        assert posted.status_code == 200, posted.text
-        pinned = await self.http["social"].post(
-            f"/instagram/sandbox/p/{sale.post}", data={"comment": posted.json()["commentId"], "action": "pin"},
-            headers={"Cookie": f"pinbid_sandbox_owner={self.sandbox_owner[sale.creator]}"})
-        assert pinned.status_code in (200, 303), pinned.text
-        confirmed = await self.http["social"].post(f"/influencer/pin-comment/{sale.bid}/confirm", headers=creator,
-                                                   files={"screenshot": ("pinned.png", png(), "image/png")})
-        assert confirmed.status_code == 200, confirmed.text
-
-        async def payments_knows_the_pin() -> bool:
-            return await self.one(self.payments, "SELECT awaits_acceptance FROM payments WHERE bid_id = :b "
-                                  "AND pinned_at IS NOT NULL", b=sale.bid) is True
-
-        await eventually(payments_knows_the_pin, within=10)
-
-    # --- the brand, the creator, the operator ----------------------------------------------------------------------
-    async def trust(self, sale: Sale) -> dict:
-        answer = await self.http["social"].get(f"/instagram/placements/{sale.bid}/trust",
-                                               headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()
-
-    async def accept(self, sale: Sale) -> None:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/accept",
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-
     async def sale_pinned_in_the_app_and_accepted(self) -> Sale:
         """A new creator's sale to a new brand, pinned in the Instagram app and accepted by the brand."""
         creator, buyer = await self.creator_and_brand()
@@ -223,25 +73,6 @@ class World:
         await self.pin_in_the_app(sale)
         await self.accept(sale)
         return sale
-
-    async def report(self, sale: Sale, reason: str) -> str:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()["dispute"]["id"]
-
-    async def answer(self, sale: Sale, note: str | None = None) -> httpx.Response:
-        return await self.http["social"].post(
-            f"/influencer/placements/{sale.bid}/screenshot", headers=self.auth(sale.creator, "INFLUENCER"),
-            files={"screenshot": ("fresh.png", png((10, 200, 10)), "image/png")},
-            data={"note": note} if note else None)
-
-    async def decide(self, dispute_id: str, outcome: str) -> None:
-        answer = await self.http["social"].post(f"/ops/disputes/{dispute_id}/decision",
-                                                headers=self.auth(self.operator, "OPERATOR"),
-                                                json={"outcome": outcome, "reason": "Compared the screenshots "
-                                                                                    "with the post."})
-        assert answer.status_code == 200, answer.text
 
     # --- time passes: the product's jobs --------------------------------------------------------------------------
     async def day_passes(self, sales: list[Sale], days: int = 1, *, answering: bool = True) -> None:
@@ -263,34 +94,7 @@ class World:
         await self.social.state["tracker"].run_once()
         await self.settled()
 
-    async def settled(self) -> None:
-        """Every event the services announced has been handled: the in-process bus runs the handlers before the
-        relay marks a row sent, so the world is still when no outbox holds an unsent row and no outbox grew since
-        the previous look (a handler's own events are written before the row that caused them is marked sent)."""
-        seen: list[tuple] = []
-
-        async def still() -> bool:
-            now = []
-            for service in (self.social, self.marketplace, self.payments):
-                now.append(tuple((await self.sql(service, "SELECT count(*), count(*) FILTER (WHERE sent_at IS NULL) "
-                                                          "FROM outbox"))[0]))
-            quiet = all(unsent == 0 for _, unsent in now) and seen[-1:] == [tuple(now)]
-            seen.append(tuple(now))
-            return quiet
-
-        await eventually(still, within=10, every=0.05)
-        assert self.bus.dead_letters == []
-
-    async def refund_job(self) -> int:
-        refunded = await self.payments.state["refunds"].run_once()
-        await self.settled()
-        return refunded
-
     # --- what the books say ---------------------------------------------------------------------------------------
-    async def balance(self, account: str) -> int:
-        async with self.payments.db.transaction() as session:
-            return await bookkeeping.balance(session, account)
-
     async def money(self, sale: Sale) -> tuple[int, int, int, int, int]:
         """The buyer's charge, the creator's pending, available and owed, the platform's fees."""
         return (await self.balance(ledger.buyer_charges(sale.buyer)),
@@ -298,12 +102,6 @@ class World:
                 await self.balance(ledger.creator_available(sale.creator)),
                 await self.balance(ledger.creator_owed(sale.creator)),
                 await self.balance(ledger.PLATFORM_FEES))
-
-    async def balanced(self) -> None:
-        unbalanced = await self.sql(self.payments, "SELECT transaction_id FROM ledger_entries "
-                                                   "GROUP BY transaction_id HAVING sum(amount_cents) <> 0")
-        assert unbalanced == []
-        assert await self.one(self.payments, "SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries") == 0
 
     async def released_once(self, sale: Sale, cents: int) -> None:
         """The releases of the sale's payment add up to `cents`, one row per stage, and agree with its earning."""
@@ -317,10 +115,8 @@ class World:
 
     async def provider_refunds(self, sale: Sale) -> list[int]:
         """The refunds the (sandbox) provider made for the sale's payment, in cents."""
-        rows = await self.sql(self.payments, "SELECT r.amount_cents FROM sandbox_refunds r JOIN payments p "
-                                             "ON p.payment_intent = r.payment_intent WHERE p.bid_id = :b "
-                                             "ORDER BY r.created_at", b=sale.bid)
-        return [r[0] for r in rows]
+        intent = await self.one(self.payments, "SELECT payment_intent FROM payments WHERE bid_id = :b", b=sale.bid)
+        return await self.refunds_at_the_provider(intent)
 
     async def states(self, sale: Sale) -> tuple[str, str, bool, bool]:
         """Social's placement status, payments' payment status, whether payments refunded anything (in full or
@@ -344,36 +140,10 @@ class World:
         [bid] = [b for b in bids.json() if b["id"] == str(sale.bid)]
         return (bid["pinnedComment"] or {}).get("status"), bid["tab"]
 
-    async def events(self, service, event_type: str) -> list[dict]:
-        rows = await self.sql(service, "SELECT envelope FROM outbox WHERE type = :t ORDER BY seq", t=event_type)
-        return [r[0]["data"] for r in rows]
-
 
 @pytest.fixture
-async def world(new_database, jwt_keys, tmp_path):
-    signer, public_key = jwt_keys
-    clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
-    social = build_social(SocialSettings(
-        database_url=new_database("pinbid_social"), jwt_public_key_file=public_key, object_store_dir=tmp_path / "o",
-        encryption_keys=Fernet.generate_key().decode(), public_url=PUBLIC, log_json=False,
-        sandbox_posts_per_account=6), clock=clock)
-    holder: dict = {}
-    webhooks = httpx.AsyncClient(transport=_LateASGI(holder), base_url="http://test")
-    payments = build_payments(PaymentsSettings(
-        database_url=new_database("pinbid_payments"), jwt_public_key_file=public_key, public_url=PUBLIC,
-        sandbox_webhook_url="http://test/payments/webhook", encryption_keys=Fernet.generate_key().decode(),
-        log_json=False), clock=clock, http=webhooks)
-    holder["app"] = payments.app
-    marketplace = build_marketplace(MarketplaceSettings(
-        database_url=new_database("pinbid_marketplace"), jwt_public_key_file=public_key, log_json=False),
-        clock=clock)
-    for service in (social, payments, marketplace):
-        service.jobs = []  # the walk runs the product's jobs itself, at the simulated moments it chooses
-    async with running(social, payments, marketplace) as bus:
-        w = World(social, payments, marketplace, bus, clock, signer)
-        yield w
-        for http in (*w.http.values(), webhooks):
-            await http.aclose()
+def world(services: Services) -> TrustWorld:
+    return TrustWorld(services)
 
 
 # --- the walks ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The launcher's processes start with the garbage collector off and switch it on, with what they built frozen,
-once built, with room in the youngest generation (pinbid_launcher/collector.py). Run in a fresh interpreter: the test process has its own settings."""
+once built, with room in the youngest generation (pinbid_launcher/collector.py). Run in a fresh interpreter: the
+test process has its own settings."""
 
 import subprocess
 import sys

@@ -214,6 +214,24 @@ async def test_a_win_the_balance_covers_is_paid_from_it_once(pay):
     assert spent.json()["totalSpent"] == 40.0  # the 60.00 left is the brand's, not spent
 
 
+async def test_a_draw_carries_no_buyer_fee_so_wins_up_to_the_budget_are_all_drawn(make_harness):
+    pay = await make_harness(buyer_fee_cents=2_50)
+    c = await funded(pay, budget=100_00)
+    assert await pay.balance(ledger.buyer_charges(c.buyer_id)) == 100_00  # the funding has no fee either
+    first, _ = await approve(pay, c, 60_00)
+    second, _ = await approve(pay, c, 40_00)  # marketplace reserved 60 + 40: exactly the budget
+    rows = await pay.rows("SELECT status, amount_cents, buyer_fee_cents FROM payments ORDER BY amount_cents")
+    assert [(r.status, r.amount_cents, r.buyer_fee_cents) for r in rows] == [("COMPLETED", 40_00, 0),
+                                                                              ("COMPLETED", 60_00, 0)]
+    assert [e["amountCents"] for e in await pay.events(DRAWN)] == [60_00, 40_00]
+    assert await balance(pay, c) == 0 and await pay.balance(ledger.PLATFORM_FEES) == 10_00
+    assert await ledger_balances(pay)
+    other = await campaign(pay)  # a win paid by checkout still carries the fee
+    await pay.deliver(BidApproved(bid_id=uuid.uuid4(), slot_id=uuid.uuid4(), slot_title="Leg day reel",
+                                  creator_id=uuid.uuid4(), buyer_id=other.buyer_id, final_price_cents=30_00))
+    assert await pay.scalar("SELECT amount_cents FROM payments WHERE campaign_id IS NULL") == 32_50
+
+
 async def test_ten_wins_approved_at_once_never_draw_more_than_the_balance(pay):
     c = await funded(pay, budget=100_00)
     await asyncio.gather(*(approve(pay, c, 30_00) for _ in range(10)))
