@@ -4,7 +4,10 @@ the meaning ranking alone. The 300 slots are stored through a fresh migrated dat
 index's own job from their title, description, caption and category, and each question runs through the same
 use case as `GET /marketplace/slots?ask=`.
 Usage: uv run python services/marketplace/benchmarks/ask_quality.py   (VERBOSE=1 prints every question;
-DIMENSIONS=128 or 256 gives the index more of the model's dimensions)"""
+DIMENSIONS=128 or 256 gives the index more of the model's dimensions)
+The questions are split in two fixed halves by their order in questions.txt, decided before any result was seen:
+the 1st, 3rd, 5th... are the tuning half (what a change was tried on), the 2nd, 4th, 6th... the held-out half (a
+change is kept only if it holds there too)."""
 
 import asyncio
 import os
@@ -86,12 +89,15 @@ async def measure(url: str) -> None:
         for name, keys in ranked.items():
             scores[name].append(ndcg(keys, question.grades))
         if os.environ.get("VERBOSE"):
-            print(f"{question.ask!r:58} " + " ".join(f"{scores[n][-1]:.2f}" for n in scores)
+            half = "T" if len(scores["ask"]) % 2 else "H"  # the 1st question (index 0) is tuning
+            print(f"{half} {question.ask!r:58} " + " ".join(f"{scores[n][-1]:.2f}" for n in scores)
                   + f"  read: {answer.understood.sentence or '-'} | ranked by: {answer.understood.rest or '-'}")
     print(f"model: {MODEL}, first {meaning.DIMENSIONS} dimensions; {len(corpus())} slots, {len(questions())} questions")
-    print(f"{'ranking':16} {'nDCG@10':>8} {'min':>5} {'questions at 0':>15}")
+    print(f"{'ranking':16} {'nDCG@10':>8} {'tuning':>7} {'held-out':>9} {'min':>5} {'questions at 0':>15}")
     for name, values in scores.items():
-        print(f"{name:16} {statistics.mean(values):8.3f} {min(values):5.2f} {sum(v == 0 for v in values):15}")
+        tuning, held_out = values[0::2], values[1::2]
+        print(f"{name:16} {statistics.mean(values):8.3f} {statistics.mean(tuning):7.3f} "
+              f"{statistics.mean(held_out):9.3f} {min(values):5.2f} {sum(v == 0 for v in values):15}")
     await db.dispose()
 
 
