@@ -81,9 +81,9 @@ async def measure(url: str) -> None:
         ranked["keyword box"] = [slot.post_id for slot in box.slots]
         understood = understand(question.ask, TIME_LEFT_HOURS)
         if understood.rest:
-            by_meaning, by_keyword = await asking.rankings(with_filters(search, understood), understood.rest)
-            ranked["keywords alone"] = await keys_of(queries, by_keyword[:10])
-            ranked["meaning alone"] = await keys_of(queries, by_meaning[:10])
+            rankings = await asking.rankings(with_filters(search, understood), understood.rest)
+            ranked["keywords alone"] = await keys_of(queries, rankings.by_keyword[:10])
+            ranked["meaning alone"] = await keys_of(queries, rankings.by_meaning[:10])
         else:
             ranked["keywords alone"] = ranked["meaning alone"] = ranked["ask"]
         for name, keys in ranked.items():

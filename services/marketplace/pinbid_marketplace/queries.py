@@ -70,6 +70,7 @@ class Page:
 class Kept:
     hits: int  # how many of the question's words occur in the slot
     text: str  # what the slot's meaning is made of
+    category: str
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class Queries:
     async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
                               keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
         """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and the text
-        its meaning is made of."""
+        its meaning is made of and its category."""
         if not slot_ids:
             return {}
         hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
@@ -197,7 +198,7 @@ class Queries:
                                     func.coalesce(Post.caption, ""))
                  .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]))
+            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]), row[4])
                     for row in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
