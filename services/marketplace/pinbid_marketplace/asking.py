@@ -66,8 +66,8 @@ class Asking:
 
     async def rankings(self, search: Search, rest: str) -> Rankings:
         """The candidates: the nearest in meaning on the index's dimensions, and the newest slots with every word
-        of `rest` (an exact title far in meaning still counts). The first RERANKED of the nearest the filters keep,
-        and the slots with every word, are scored on all the model's dimensions, with their category's closeness to
+        of `rest` (an exact title far in meaning still counts), read at once. The first RERANKED of the nearest the
+        filters keep, and the slots with every word, are scored on all the model's dimensions, with their category's closeness to
         the question and their share of its words (domain/relevance.py); the rest of the nearest follow in their
         order. Slots with only some of the words and far in meaning are not looked for: finding every slot with
         any word costs each of a common word's matches (220 ms for 'home ...' at a million slots)."""
@@ -79,11 +79,9 @@ class Asking:
         words = keywords(rest)
         kept, every_word = await asyncio.gather(self.queries.kept_with_words(search, nearest, words),
                                                 self.queries.with_every_word(search, words, KEYWORD_CANDIDATES))
-        far = [slot_id for slot_id in every_word if slot_id not in kept]
-        if far:
-            kept |= await self.queries.kept_with_words(search, far, words)
         near = [slot_id for slot_id in nearest if slot_id in kept]
-        scored = list(dict.fromkeys(near[:RERANKED] + [slot_id for slot_id in far if slot_id in kept]))
+        kept = every_word | kept
+        scored = list(dict.fromkeys(near[:RERANKED] + list(every_word)))
         close = await asyncio.to_thread(closeness, rest, [kept[slot_id].text for slot_id in scored])
         categories = self.index.category_closeness(query)
         meaning, blended = {}, {}
@@ -92,7 +90,7 @@ class Asking:
             meaning[slot_id] = relevance(cosine, categories.get(slot.category, 0.0), 0.0)
             blended[slot_id] = relevance(cosine, categories.get(slot.category, 0.0),
                                          slot.hits / len(words) if words else 0.0)
-        tail = near[RERANKED:]
+        tail = [slot_id for slot_id in near[RERANKED:] if slot_id not in every_word]
         by_keyword = sorted((slot_id for slot_id in kept if kept[slot_id].hits),
                             key=lambda slot_id: -kept[slot_id].hits)
         return Rankings(ask=by_relevance(blended) + tail, by_meaning=by_relevance(meaning) + tail,

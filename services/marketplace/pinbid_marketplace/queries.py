@@ -175,16 +175,21 @@ class Queries:
         return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
                     page=search.page, limit=search.limit, count_cap=cap)
 
-    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
+    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> dict[uuid.UUID, Kept]:
         """The newest slots the search's filters keep where every one of `keywords` occurs (the trigram index
-        intersects the words' matches, so a common word costs no more than the rarest)."""
+        intersects the words' matches, so a common word costs no more than the rarest), newest first, each with the
+        text its meaning is made of and its category."""
         if not keywords:
-            return []
-        query = (filtered(search, self.clock()).with_only_columns(Slot.id)
+            return {}
+        query = (filtered(search, self.clock())
+                 .with_only_columns(Slot.id, Slot.title, Slot.description, Slot.category,
+                                    func.coalesce(Post.caption, ""))
+                 .outerjoin(Post, Post.id == Slot.post_id)
                  .where(*(text_match(word) for word in keywords))
                  .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
         async with self.db.autocommit() as conn:
-            return list(await conn.scalars(query))
+            return {row[0]: Kept(len(keywords), slot_text(row[1], row[2], row[4], row[3]), row[3])
+                    for row in await conn.execute(query)}
 
     async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
                               keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
