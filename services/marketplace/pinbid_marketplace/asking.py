@@ -67,10 +67,11 @@ class Asking:
     async def rankings(self, search: Search, rest: str) -> Rankings:
         """The candidates: the nearest in meaning on the index's dimensions, and the newest slots with every word
         of `rest` (an exact title far in meaning still counts), read at once. The first RERANKED of the nearest the
-        filters keep, and the slots with every word, are scored on all the model's dimensions, with their category's closeness to
-        the question and their share of its words (domain/relevance.py); the rest of the nearest follow in their
-        order. Slots with only some of the words and far in meaning are not looked for: finding every slot with
-        any word costs each of a common word's matches (220 ms for 'home ...' at a million slots)."""
+        filters keep, and the slots with every word, are scored on all the model's dimensions, with their
+        category's closeness to the question and their share of its words (domain/relevance.py); the rest of the
+        nearest follow in their order. Slots with only some of the words and far in meaning are not looked for:
+        finding every slot with any word costs each of a common word's matches (220 ms for 'home ...' at a
+        million slots)."""
         category = search.category if search.category and search.category.lower() != "all" else None
         query = vectors([rest])[0]
         # numpy lets go of the GIL: the event loop does not wait for the dot products
