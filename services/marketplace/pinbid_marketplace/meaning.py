@@ -4,6 +4,7 @@ searches exactly (docs/decisions/listing-and-reliability.md: the same ranking on
 
 import asyncio
 import logging
+import re
 import uuid
 from datetime import datetime, timedelta
 from functools import cache
@@ -57,9 +58,14 @@ def closeness(query: str, texts: list[str]) -> np.ndarray:
     return vectors(texts, RERANK_DIMENSIONS) @ vectors([query], RERANK_DIMENSIONS)[0]
 
 
+CAPTION_NOISE = re.compile(r"https?://\S+|www\.\S+|@[\w.]+")  # links and handles: no meaning a brand asks for
+
+
 def slot_text(title: str, description: str, caption: str, category: str) -> str:
     """The title twice: the model averages its words' vectors, and the title says most in the fewest words. In
-    lower case, as the question is read: the model's tokens for "Latte" and "latte" differ."""
+    lower case, as the question is read: the model's tokens for "Latte" and "latte" differ. The caption without its
+    links and handles, its hashtags as plain words ("#latteart" -> "latteart")."""
+    caption = CAPTION_NOISE.sub(" ", caption).replace("#", " ")
     return f"{title}. {title}. {category}. {description} {caption}".lower()
 
 

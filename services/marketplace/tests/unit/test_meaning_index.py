@@ -86,6 +86,12 @@ def test_a_slots_text_is_in_lower_case_as_the_question_is_read():
     assert vectors(["latte art"]) @ vectors([slot_text("Latte Art", "", "", "food")])[0] > 0.8
 
 
+def test_a_captions_links_and_handles_mean_nothing_and_its_hashtags_are_words():
+    caption = "Morning pour with @barista.jane #LatteArt #coffee https://shop.example/x?y=1 www.example.com/z"
+    assert slot_text("T", "", caption, "food").split() == ["t.", "t.", "food.", "morning", "pour", "with",
+                                                             "latteart", "coffee"]
+
+
 def test_each_category_means_the_mean_of_its_open_slots():
     index = MeaningIndex()
     east, north, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
