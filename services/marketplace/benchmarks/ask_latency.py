@@ -119,13 +119,16 @@ async def measure(url: str) -> None:
 
 
 async def one_at_a_time(asking: Asking, asked: list[str]) -> None:
-    """Each question alone, in turn: what a question costs without a queue."""
-    took = []
+    """Each question alone, in turn: what a question costs without a queue, and the CPU this process spent on it
+    (PostgreSQL's is not in it): a figure that moves less with what else the machine runs."""
+    took, cpu = [], []
     for question in asked:
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         await asking.ask(question, Search(limit=10), set_by_brand=set())
         took.append((time.perf_counter() - started) * 1000)
-    print(f"one at a time, {len(took)} questions: p50 {statistics.median(took):.1f} ms, max {max(took):.1f} ms")
+        cpu.append((time.process_time() - used) * 1000)
+    print(f"one at a time, {len(took)} questions: p50 {statistics.median(took):.1f} ms, max {max(took):.1f} ms; "
+          f"this process's CPU p50 {statistics.median(cpu):.1f} ms, mean {statistics.mean(cpu):.1f} ms")
 
 
 def main() -> None:

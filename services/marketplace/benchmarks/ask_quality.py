@@ -4,7 +4,11 @@ the meaning ranking alone. The 300 slots are stored through a fresh migrated dat
 index's own job from their title, description, caption and category, and each question runs through the same
 use case as `GET /marketplace/slots?ask=`.
 Usage: uv run python services/marketplace/benchmarks/ask_quality.py   (VERBOSE=1 prints every question;
-DIMENSIONS=128 or 256 gives the index more of the model's dimensions)"""
+DIMENSIONS=128 or 256 gives the index more of the model's dimensions; CATEGORY_WEIGHT=... and KEYWORD_WEIGHT=...
+try other weights of domain/relevance.py)
+The questions are split in two fixed halves by their order in questions.txt, decided before any result was seen:
+the 1st, 3rd, 5th... are the tuning half (what a change was tried on), the 2nd, 4th, 6th... the held-out half (a
+change is kept only if it holds there too)."""
 
 import asyncio
 import os
@@ -20,6 +24,7 @@ from pinbid_kit.migrations import upgrade
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking, with_filters
+from pinbid_marketplace.domain import relevance
 from pinbid_marketplace.domain.ask import understand
 from pinbid_marketplace.meaning import MODEL, MeaningIndex
 from pinbid_marketplace.queries import Queries, Search
@@ -33,6 +38,8 @@ NOW = datetime.now(UTC)
 # another number of the index's dimensions (64, 128, 256): which slots reach the rerank on all 256 (at 300 slots,
 # every one); the product's is meaning.DIMENSIONS
 meaning.DIMENSIONS = int(os.environ.get("DIMENSIONS", meaning.DIMENSIONS))
+relevance.CATEGORY_WEIGHT = float(os.environ.get("CATEGORY_WEIGHT", relevance.CATEGORY_WEIGHT))
+relevance.KEYWORD_WEIGHT = float(os.environ.get("KEYWORD_WEIGHT", relevance.KEYWORD_WEIGHT))
 
 
 def prepare() -> str:
@@ -78,20 +85,24 @@ async def measure(url: str) -> None:
         ranked["keyword box"] = [slot.post_id for slot in box.slots]
         understood = understand(question.ask, TIME_LEFT_HOURS)
         if understood.rest:
-            by_meaning, by_keyword = await asking.rankings(with_filters(search, understood), understood.rest)
-            ranked["keywords alone"] = await keys_of(queries, by_keyword[:10])
-            ranked["meaning alone"] = await keys_of(queries, by_meaning[:10])
+            rankings = await asking.rankings(with_filters(search, understood), understood.rest)
+            ranked["keywords alone"] = await keys_of(queries, rankings.by_keyword[:10])
+            ranked["meaning alone"] = await keys_of(queries, rankings.by_meaning[:10])
         else:
             ranked["keywords alone"] = ranked["meaning alone"] = ranked["ask"]
         for name, keys in ranked.items():
             scores[name].append(ndcg(keys, question.grades))
         if os.environ.get("VERBOSE"):
-            print(f"{question.ask!r:58} " + " ".join(f"{scores[n][-1]:.2f}" for n in scores)
+            half = "T" if len(scores["ask"]) % 2 else "H"  # the 1st question (index 0) is tuning
+            print(f"{half} {question.ask!r:58} " + " ".join(f"{scores[n][-1]:.2f}" for n in scores)
                   + f"  read: {answer.understood.sentence or '-'} | ranked by: {answer.understood.rest or '-'}")
-    print(f"model: {MODEL}, first {meaning.DIMENSIONS} dimensions; {len(corpus())} slots, {len(questions())} questions")
-    print(f"{'ranking':16} {'nDCG@10':>8} {'min':>5} {'questions at 0':>15}")
+    print(f"model: {MODEL}, first {meaning.DIMENSIONS} dimensions; {len(corpus())} slots, {len(questions())} questions;"
+          f" category weight {relevance.CATEGORY_WEIGHT}, keyword weight {relevance.KEYWORD_WEIGHT}")
+    print(f"{'ranking':16} {'nDCG@10':>8} {'tuning':>7} {'held-out':>9} {'min':>5} {'questions at 0':>15}")
     for name, values in scores.items():
-        print(f"{name:16} {statistics.mean(values):8.3f} {min(values):5.2f} {sum(v == 0 for v in values):15}")
+        tuning, held_out = values[0::2], values[1::2]
+        print(f"{name:16} {statistics.mean(values):8.3f} {statistics.mean(tuning):7.3f} "
+              f"{statistics.mean(held_out):9.3f} {min(values):5.2f} {sum(v == 0 for v in values):15}")
     await db.dispose()
 
 

@@ -1,25 +1,22 @@
 """The AI search box: a brand's question read into the listing's filters (domain/ask.py), the rest of it ranked by
-meaning and by keyword, the two rankings fused (reciprocal rank fusion)."""
+one score of meaning and words (domain/relevance.py)."""
 
 import asyncio
 import dataclasses
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .domain.ask import Understood, understand
-from .meaning import MeaningIndex, reranked, vectors
+from .domain.relevance import by_relevance, keywords, relevance
+from .meaning import MeaningIndex, closeness, vectors
 from .queries import Page, Queries, Search
 
-CANDIDATES = 500  # each ranking's first slots, before fusion
+CANDIDATES = 500  # the nearest in meaning, before the filters
 RERANKED = 200  # of the nearest the filters keep, these are ranked again on all the model's dimensions
-RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al., 2009): weight / (60 + rank)
-# on the judged set meaning alone is the better half (meaning weighing 2 gave nDCG@10 0.675, 3 0.682, 4 0.684)
-MEANING_WEIGHT, KEYWORD_WEIGHT = 3.0, 1.0
+KEYWORD_CANDIDATES = 100  # the newest slots with every word of the question, whether near in meaning or not
 SORTED_RELEVANT = 50  # with a sort asked for, the most relevant slots are the ones sorted
-KEYWORD_LENGTH = 3  # shorter words have no trigram to look up
 
 # the listing's parameter names -> Search's fields
 FIELDS = {"category": "category", "minPrice": "min_price", "maxPrice": "max_price", "timeLeft": "time_left",
@@ -34,17 +31,11 @@ class Answer:
     ranked: bool  # the rest of the question ranked the slots
 
 
-def fuse(*rankings: tuple[float, Sequence[uuid.UUID]]) -> list[uuid.UUID]:
-    """Weighted reciprocal rank fusion: each slot scores weight / (RRF_K + its rank) in each ranking it is in."""
-    scores: dict[uuid.UUID, float] = {}
-    for weight, ranking in rankings:
-        for rank, slot_id in enumerate(ranking, start=1):
-            scores[slot_id] = scores.get(slot_id, 0.0) + weight / (RRF_K + rank)
-    return sorted(scores, key=lambda slot_id: -scores[slot_id])
-
-
-def keywords(rest: str) -> list[str]:
-    return [word for word in rest.split() if len(word) >= KEYWORD_LENGTH]
+@dataclass(frozen=True)
+class Rankings:
+    ask: list[uuid.UUID]  # what the box answers: meaning and words in one score
+    by_meaning: list[uuid.UUID]  # the same without the words (for the benchmark)
+    by_keyword: list[uuid.UUID]  # the most of the question's words first (for the benchmark)
 
 
 def with_filters(search: Search, understood: Understood) -> Search:
@@ -70,27 +61,38 @@ class Asking:
         return Answer(page, understood, ranked=True)
 
     async def ranked(self, search: Search, rest: str) -> list[uuid.UUID]:
-        """The open slots the filters keep, the most relevant to `rest` first: its meaning's nearest and its
-        keywords' best matches, fused."""
-        by_meaning, by_keyword = await self.rankings(search, rest)
-        return fuse((MEANING_WEIGHT, by_meaning), (KEYWORD_WEIGHT, by_keyword))
+        """The open slots the filters keep, the most relevant to `rest` first."""
+        return (await self.rankings(search, rest)).ask
 
-    async def rankings(self, search: Search, rest: str) -> tuple[list[uuid.UUID], list[uuid.UUID]]:
-        """The two halves. By meaning: the nearest on the index's dimensions, the first RERANKED the filters keep
-        ranked again on all the model's (embedding costs about 18 µs a slot). By keyword: the slots with every word
-        (newest first), then those of the nearest in meaning with some of the words, the most words first. A slot
-        with only some of the words and far in meaning is left out: ranking every slot by how many words it has
-        costs each of a common word's matches (220 ms for 'home ...' at a million slots)."""
+    async def rankings(self, search: Search, rest: str) -> Rankings:
+        """The candidates: the nearest in meaning on the index's dimensions, and the newest slots with every word
+        of `rest` (an exact title far in meaning still counts), read at once. The first RERANKED of the nearest the
+        filters keep, and the slots with every word, are scored on all the model's dimensions, with their
+        category's closeness to the question and their share of its words (domain/relevance.py); the rest of the
+        nearest follow in their order. Slots with only some of the words and far in meaning are not looked for:
+        finding every slot with any word costs each of a common word's matches (220 ms for 'home ...' at a
+        million slots)."""
         category = search.category if search.category and search.category.lower() != "all" else None
+        query = vectors([rest])[0]
         # numpy lets go of the GIL: the event loop does not wait for the dot products
-        nearest = await asyncio.to_thread(self.index.nearest, vectors([rest])[0],
-                                          category=category and category.lower(), limit=CANDIDATES)
+        nearest = await asyncio.to_thread(self.index.nearest, query, category=category and category.lower(),
+                                          limit=CANDIDATES)
         words = keywords(rest)
         kept, every_word = await asyncio.gather(self.queries.kept_with_words(search, nearest, words),
-                                                self.queries.with_every_word(search, words, CANDIDATES))
+                                                self.queries.with_every_word(search, words, KEYWORD_CANDIDATES))
         near = [slot_id for slot_id in nearest if slot_id in kept]
-        by_meaning = await asyncio.to_thread(reranked, rest, {i: kept[i].text for i in near[:RERANKED]})
-        by_meaning += near[RERANKED:]
-        found = dict.fromkeys(every_word, len(words)) | {i: k.hits for i, k in kept.items()
-                                                          if k.hits and i not in every_word}
-        return by_meaning, sorted(found, key=lambda slot_id: -found[slot_id])
+        kept = every_word | kept
+        scored = list(dict.fromkeys(near[:RERANKED] + list(every_word)))
+        close = await asyncio.to_thread(closeness, rest, [kept[slot_id].text for slot_id in scored])
+        categories = self.index.category_closeness(query)
+        meaning, blended = {}, {}
+        for slot_id, cosine in zip(scored, close.tolist(), strict=True):
+            slot = kept[slot_id]
+            meaning[slot_id] = relevance(cosine, categories.get(slot.category, 0.0), 0.0)
+            blended[slot_id] = relevance(cosine, categories.get(slot.category, 0.0),
+                                         slot.hits / len(words) if words else 0.0)
+        tail = [slot_id for slot_id in near[RERANKED:] if slot_id not in every_word]
+        by_keyword = sorted((slot_id for slot_id in kept if kept[slot_id].hits),
+                            key=lambda slot_id: -kept[slot_id].hits)
+        return Rankings(ask=by_relevance(blended) + tail, by_meaning=by_relevance(meaning) + tail,
+                        by_keyword=by_keyword)

@@ -72,6 +72,7 @@ class Page:
 class Kept:
     hits: int  # how many of the question's words occur in the slot
     text: str  # what the slot's meaning is made of
+    category: str
 
 
 @dataclass(frozen=True)
@@ -177,21 +178,26 @@ class Queries:
         return Page(slots=[r[0] for r in rows], total=(counted or 0) if exact else cap, total_is_exact=exact,
                     page=search.page, limit=search.limit, count_cap=cap)
 
-    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> list[uuid.UUID]:
+    async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> dict[uuid.UUID, Kept]:
         """The newest slots the search's filters keep where every one of `keywords` occurs (the trigram index
-        intersects the words' matches, so a common word costs no more than the rarest)."""
+        intersects the words' matches, so a common word costs no more than the rarest), newest first, each with the
+        text its meaning is made of and its category."""
         if not keywords:
-            return []
-        query = (filtered(search, self.clock()).with_only_columns(Slot.id)
+            return {}
+        query = (filtered(search, self.clock())
+                 .with_only_columns(Slot.id, Slot.title, Slot.description, Slot.category,
+                                    func.coalesce(Post.caption, ""))
+                 .outerjoin(Post, Post.id == Slot.post_id)
                  .where(*(text_match(word) for word in keywords))
                  .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
         async with self.db.autocommit() as conn:
-            return list(await conn.scalars(query))
+            return {row[0]: Kept(len(keywords), slot_text(row[1], row[2], row[4], row[3]), row[3])
+                    for row in await conn.execute(query)}
 
     async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
                               keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
         """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and the text
-        its meaning is made of."""
+        its meaning is made of and its category."""
         if not slot_ids:
             return {}
         hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
@@ -200,7 +206,7 @@ class Queries:
                                     func.coalesce(Post.caption, ""))
                  .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]))
+            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]), row[4])
                     for row in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:

@@ -5,6 +5,7 @@ with ordinary results or a 422, and every process's index kept current from the 
 import pytest
 from pinbid_kit.events import social as s
 from pinbid_kit.product_rules import ASK_MAX_LENGTH as MAX_ASK
+from pinbid_marketplace import asking
 from pinbid_marketplace.meaning import MeaningIndex
 from sqlalchemy import text
 
@@ -67,6 +68,14 @@ async def test_the_rest_is_ranked_by_meaning_where_the_word_appears_nowhere(mark
 async def test_exact_words_still_count(market):
     world, buyer, *_ = market
     assert titles(await asked(world, buyer, ask="keyboard"))[0] == "Mechanical keyboard review"
+
+
+async def test_a_slot_with_every_word_counts_even_where_meaning_did_not_reach_it(market, monkeypatch):
+    world, buyer, *_ = market
+    monkeypatch.setattr(asking, "CANDIDATES", 0)  # nothing comes from the nearest in meaning
+    page = await asked(world, buyer, ask="workouts")  # the plural finds "workout": the stem is looked up
+    assert titles(page) == ["Home workout plan"] and page["total"] == 1
+    assert titles(await asked(world, buyer, ask="fitness workouts under $10")) == []  # the filters still apply
 
 
 async def test_a_sort_asked_for_orders_the_relevant_slots(market):

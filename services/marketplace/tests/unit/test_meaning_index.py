@@ -1,12 +1,11 @@
-"""The AI search box's index and fusion, without a database: the nearest by meaning, of a category, without the
-slots dropped, across the matrix's growth; the model loads from its wheel and knows coffee from a workout; ranks
-fused by weighted reciprocal rank."""
+"""The AI search box's index, without a database: the nearest by meaning, of a category, without the slots
+dropped, across the matrix's growth; each category's meaning as a whole kept through puts, changes and drops; the
+model loads from its wheel and knows coffee from a workout."""
 
 import uuid
 
 import numpy as np
-from pinbid_marketplace.asking import fuse
-from pinbid_marketplace.meaning import DIMENSIONS, MeaningIndex, meaning_of, reranked, stored, vectors
+from pinbid_marketplace.meaning import DIMENSIONS, MeaningIndex, closeness, meaning_of, slot_text, stored, vectors
 
 
 def unit(*values: float) -> np.ndarray:
@@ -76,14 +75,37 @@ def test_the_model_loads_from_its_wheel_and_reads_meaning():
     assert nothing.shape == (2, DIMENSIONS) and np.isfinite(nothing).all()
 
 
-def test_the_rerank_on_every_dimension_puts_the_closest_first():
-    latte, workout = uuid.uuid4(), uuid.uuid4()
-    assert reranked("espresso", {workout: "home workout plan", latte: "latte art and a grinder"}) == [latte, workout]
-    assert reranked("espresso", {}) == []
+def test_closeness_on_every_dimension_puts_the_closest_highest():
+    scores = closeness("espresso", ["home workout plan", "latte art and a grinder"])
+    assert scores.shape == (2,) and scores[1] > scores[0]
+    assert closeness("espresso", []).shape == (0,)
 
 
-def test_weighted_reciprocal_rank_fusion():
-    a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-    assert fuse((1.0, [a, b]), (1.0, [b, c])) == [b, a, c]  # in both lists beats first in one
-    assert fuse((3.0, [a, b]), (1.0, [b, a])) == [a, b]
-    assert fuse((1.0, []), (1.0, [])) == []
+def test_a_slots_text_is_in_lower_case_as_the_question_is_read():
+    assert slot_text("Latte Art", "By the CAFÉ", "Dawn", "food") == "latte art. latte art. food. by the café dawn"
+    assert vectors(["latte art"]) @ vectors([slot_text("Latte Art", "", "", "food")])[0] > 0.8
+
+
+def test_a_captions_links_and_handles_mean_nothing_and_its_hashtags_are_words():
+    caption = "Morning pour with @barista.jane #LatteArt #coffee https://shop.example/x?y=1 www.example.com/z"
+    assert slot_text("T", "", caption, "food").split() == ["t.", "t.", "food.", "morning", "pour", "with",
+                                                             "latteart", "coffee"]
+
+
+def test_each_category_means_the_mean_of_its_open_slots():
+    index = MeaningIndex()
+    east, north, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    index.put(east, "food", stored(unit(1, 0)))
+    index.put(north, "food", stored(unit(0, 1)))
+    index.put(other, "tech", stored(unit(0, 1)))
+    close = index.category_closeness(unit(1, 1))
+    assert np.isclose(close["food"], 1.0, atol=1e-3) and np.isclose(close["tech"], 2 ** -0.5, atol=1e-3)
+    assert close["gaming"] == 0.0  # no open slot: no meaning, no favour
+    index.put(north, "food", stored(unit(1, 0)))  # its meaning changed: the old one no longer counts
+    assert np.isclose(index.category_closeness(unit(1, 0))["food"], 1.0, atol=1e-3)
+    index.put(north, "tech", stored(unit(0, 1)))  # it moved category
+    index.drop(east)  # and the other closed
+    assert index.category_closeness(unit(1, 0))["food"] == 0.0
+    assert np.isclose(index.category_closeness(unit(0, 1))["tech"], 1.0, atol=1e-3)
+    index.drop(east)  # already gone: nothing changes
+    assert index.category_closeness(unit(1, 0))["food"] == 0.0
