@@ -20,6 +20,7 @@ from .meaning import MeaningIndex
 from .models import token_revocations
 from .queries import Queries
 from .rules import auction_rules
+from .second_chance import SecondChance
 from .settings import MarketplaceSettings
 from .slots import Slots
 
@@ -36,18 +37,22 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     queries = Queries(db, clock, settings.listing_count_cap)
     asking = Asking(queries, index)
     flags = Flags(db, clock)
+    second_chance = SecondChance(db, settings, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, second_chance))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
-                     "queries": queries, "settings": settings, "flags": flags, "asking": asking}
+                     "queries": queries, "settings": settings, "flags": flags, "asking": asking,
+                     "second_chance": second_chance}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
     service.jobs = [Job("closer", closer.run_once, every_seconds=settings.closer_interval_seconds),
                     Job("open-slot-counts", lambda: open_counts.fold(db),
                         every_seconds=settings.open_counts_fold_seconds),
-                    Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds)]
+                    Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds),
+                    Job("second-chance-lapses", second_chance.lapse_due,
+                        every_seconds=settings.offer_lapse_interval_seconds)]
     return service

@@ -30,6 +30,10 @@ class MarketplaceSettings(KitSettings):
     default_duration_days: int = Field(default=DEFAULT_PIN_DURATION_DAYS, ge=1)
     meaning_index_seconds: float = Field(default=2.0, gt=0, description="how often each process's AI search index "
                                          "takes in the slots opened, re-embedded or closed by other processes")
+    second_chance_hours: int = Field(default=48, ge=1, le=24 * 14, description="how long a runner-up has to "
+                                     "answer a second-chance offer")
+    offer_lapse_interval_seconds: float = Field(default=30.0, gt=0, description="how often lapsed second-chance "
+                                                "offers are expired")
     page_limit_max: int = Field(default=50, ge=1)
     listing_count_cap: int = Field(default=COUNT_CAP, ge=1, description="a listing counts its matches up to this "
                                    "many (past it, \"at least\") and pages no deeper")
