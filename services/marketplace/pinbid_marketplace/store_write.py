@@ -28,6 +28,8 @@ BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
                    "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at", "refunded")
 BID_COUNTERS = ("likes", "replies", "clicks")
+# a second-chance offer's deadline: written only by second_chance.py (a closed slot's bid, which no batch writes)
+BID_OF_SECOND_CHANCE = ("offer_expires_at",)
 _POSTGRESQL = postgresql.dialect()
 
 

@@ -17,6 +17,8 @@ DECLINED = "DECLINED"  # the brand said no
 LAPSED = "LAPSED"  # the window ran out
 WITHDRAWN = "WITHDRAWN"  # the brand or the creator was suspended, or a tie between them became known
 OVER_BUDGET = "OVER_BUDGET"  # a campaign's bid: its budget (or its state) could not take the price
+# the campaign states in which it may take an offer
+TAKING = frozenset({"ACTIVE", "OUT_OF_BUDGET"})
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,11 @@ def check_can_answer(status: BidStatus, expires_at: datetime | None, now: dateti
 
 def campaign_can_take(price: Decimal, *, committed: Decimal, budget: Decimal, funded: Decimal, status: str,
                       ends_at: datetime, now: datetime) -> bool:
-    """Whether a campaign accepts an offer at `price` (docs/decisions/campaigns.md): while it bids (ACTIVE, within
-    its dates) and only if what it has committed plus the price stays within the smaller of its budget and what has
+    """Whether a campaign accepts an offer at `price` (docs/decisions/campaigns.md): while it runs (ACTIVE, or
+    OUT_OF_BUDGET: too little left for a new bid may still cover this price; never paused, ended or unfunded) within
+    its dates, and only if what it has committed plus the price stays within the smaller of its budget and what has
     been funded. The caller holds the campaign's row lock."""
-    if status != "ACTIVE" or now >= ends_at:
+    if status not in TAKING or now >= ends_at:
         return False
     return committed + price <= min(budget, funded)
 
