@@ -36,6 +36,7 @@ ROUTES = [
     Route("/buyer/bids", "marketplace", Access.BUYER),
     Route("/buyer/comment-submission", "marketplace", Access.BUYER),
     Route("/buyer/buy-now", "marketplace", Access.BUYER),
+    Route("/buyer/campaigns", "marketplace", Access.BUYER),
     Route("/payments", "payments", Access.BUYER),
     Route("/payments/webhook", "payments", Access.PUBLIC),
     Route("/payments/sandbox", "payments", Access.PUBLIC),

@@ -14,9 +14,11 @@ from pinbid_kit.product_rules import ASK_MAX_LENGTH, TIME_LEFT_HOURS
 from .approvals import Approvals
 from .asking import Asking
 from .bidding import Bidding, Offer
+from .campaigns import Campaigns, Changes, NewCampaign
 from .closing import Closer
 from .domain import comments
 from .domain.ask import PARAMETERS
+from .domain.campaigns import Terms
 from .domain.listing import SORTS, NewSlot
 from .domain.money import MAX_AMOUNT
 from .domain.states import BidStatus
@@ -27,6 +29,10 @@ from .schemas import (
     BidOut,
     BuyerFiguresOut,
     BuyNowIn,
+    CampaignChangesIn,
+    CampaignDetailOut,
+    CampaignIn,
+    CampaignOut,
     ChangeBidIn,
     ClearFlagIn,
     CommentSubmissionIn,
@@ -56,6 +62,7 @@ AskParameter = Literal[PARAMETERS]
 FlagsDep = Annotated[Flags, Depends(from_state("flags"))]
 SecondChanceDep = Annotated[SecondChance, Depends(from_state("second_chance"))]
 SettingsDep = Annotated[MarketplaceSettings, Depends(from_state("settings"))]
+CampaignsDep = Annotated[Campaigns, Depends(from_state("campaigns"))]
 
 
 def offer(amount: Decimal, auto: bool, max_auto_bid: Decimal | None) -> Offer:
@@ -255,6 +262,51 @@ async def submit_comment(body: CommentSubmissionIn, principal: Buyer, bidding: B
 @brand.get("/dashboard-figures", response_model=BuyerFiguresOut)
 async def buyer_figures(principal: Buyer, queries: QueriesDep) -> BuyerFiguresOut:
     return BuyerFiguresOut.model_validate(await queries.buyer_figures(principal.user_id))
+
+
+@brand.post("/campaigns", response_model=CampaignOut, status_code=201)
+async def create_campaign(body: CampaignIn, principal: Buyer, campaigns: CampaignsDep) -> CampaignOut:
+    """A campaign starts as a DRAFT: it bids once funded (POST /buyer/campaigns/{id}/fund) and started."""
+    terms = Terms(name=body.name, budget=body.budget, max_per_slot=body.max_per_slot, comment_text=body.comment_text,
+                  starts_at=body.starts_at or campaigns.clock(), ends_at=body.ends_at)
+    return CampaignOut.of(await campaigns.create(principal.user_id, NewCampaign(
+        terms=terms, filters=body.filters.rules(), ask=" ".join(body.ask.split()) if body.ask else None)))
+
+
+@brand.get("/campaigns", response_model=list[CampaignOut])
+async def my_campaigns(principal: Buyer, campaigns: CampaignsDep) -> list[CampaignOut]:
+    return [CampaignOut.of(v) for v in await campaigns.list(principal.user_id)]
+
+
+@brand.get("/campaigns/{campaign_id}", response_model=CampaignDetailOut)
+async def campaign_detail(campaign_id: uuid.UUID, principal: Buyer, campaigns: CampaignsDep) -> CampaignDetailOut:
+    return CampaignDetailOut.of_detail(await campaigns.detail(principal.user_id, campaign_id))
+
+
+@brand.patch("/campaigns/{campaign_id}", response_model=CampaignOut)
+async def edit_campaign(campaign_id: uuid.UUID, body: CampaignChangesIn, principal: Buyer,
+                        campaigns: CampaignsDep) -> CampaignOut:
+    """A lower budget is refused below what is committed (409 budget_below_committed)."""
+    return CampaignOut.of(await campaigns.edit(principal.user_id, campaign_id, Changes(
+        name=body.name, budget=body.budget, max_per_slot=body.max_per_slot, comment_text=body.comment_text,
+        ends_at=body.ends_at, filters=body.filters.rules() if body.filters is not None else None,
+        version=body.version)))
+
+
+@brand.post("/campaigns/{campaign_id}/pause", response_model=CampaignOut)
+async def pause_campaign(campaign_id: uuid.UUID, principal: Buyer, campaigns: CampaignsDep) -> CampaignOut:
+    return CampaignOut.of(await campaigns.pause(principal.user_id, campaign_id))
+
+
+@brand.post("/campaigns/{campaign_id}/resume", response_model=CampaignOut)
+async def resume_campaign(campaign_id: uuid.UUID, principal: Buyer, campaigns: CampaignsDep) -> CampaignOut:
+    return CampaignOut.of(await campaigns.resume(principal.user_id, campaign_id))
+
+
+@brand.post("/campaigns/{campaign_id}/end", response_model=CampaignOut)
+async def end_campaign(campaign_id: uuid.UUID, principal: Buyer, campaigns: CampaignsDep) -> CampaignOut:
+    """Stops bidding at once; its live bids run their course, and what is not spent goes back once none is left."""
+    return CampaignOut.of(await campaigns.end(principal.user_id, campaign_id))
 
 
 ops = APIRouter(prefix="/ops", tags=["ops"])

@@ -14,6 +14,7 @@ from .api import ROUTERS
 from .approvals import Approvals
 from .asking import Asking
 from .bidding import Bidding
+from .campaigns import Campaigns
 from .closing import Closer
 from .flags import Flags
 from .meaning import MeaningIndex
@@ -38,6 +39,7 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     asking = Asking(queries, index)
     flags = Flags(db, clock)
     second_chance = SecondChance(db, settings, clock)
+    campaigns = Campaigns(db, settings, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
     consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, second_chance))
@@ -45,7 +47,7 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
                      "queries": queries, "settings": settings, "flags": flags, "asking": asking,
-                     "second_chance": second_chance}
+                     "second_chance": second_chance, "campaigns": campaigns}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")

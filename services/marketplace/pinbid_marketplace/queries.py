@@ -18,7 +18,7 @@ from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
 from .meaning import slot_text
-from .models import Bid, Post, Slot, SlotPrice, User, open_slot_counts
+from .models import Bid, Campaign, Post, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -77,6 +77,7 @@ class BidView:
     bid: Bid
     slot: Slot
     buyer: User | None
+    campaign_name: str | None = None  # the campaign that placed the bid, for its brand
 
 
 def escape_like(text: str) -> str:
@@ -274,9 +275,12 @@ class Queries:
     async def _bids(session, query: Select) -> list[BidView]:
         """One Core statement: bids with their slot and buyer, newest first (no ORM identity map or loading)."""
         rows = (await session.execute(
-            query.join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
+            query.add_columns(Campaign.name.label("c_name"))
+            .join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
+            .outerjoin(Campaign, Campaign.id == Bid.campaign_id)
             .order_by(Bid.created_at.desc(), Bid.id))).all()
-        return [BidView(bid=store.bid_of(r), slot=store.slot_of(r), buyer=store.user_of(r)) for r in rows]
+        return [BidView(bid=store.bid_of(r), slot=store.slot_of(r), buyer=store.user_of(r), campaign_name=r.c_name)
+                for r in rows]
 
 
 def bid_rows() -> Select:

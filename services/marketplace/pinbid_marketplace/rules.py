@@ -89,4 +89,4 @@ def new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> 
                final_price=None, comment_id=None, comment_username=None, comment_text=None, comment_read_at=None,
                approved_text=None,
                approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
-               updated_at=now, raises=0)
+               updated_at=now, raises=0, campaign_id=None)

@@ -8,9 +8,11 @@ from typing import Annotated, Literal
 
 from pinbid_kit.api import ApiModel, Money, MultilineText, PlainText
 from pinbid_kit.events.trust import RefundOutcome
-from pinbid_kit.product_rules import REASON_MAX_LENGTH
+from pinbid_kit.product_rules import ASK_MAX_LENGTH, REASON_MAX_LENGTH, TIME_LEFT_HOURS
 from pydantic import AfterValidator, Field
 
+from .campaigns import CampaignDetail, CampaignView
+from .domain import campaigns as campaign_rules
 from .domain import comments
 from .domain.ask import PARAMETERS, Understood
 from .domain.money import CENT, MAX_AMOUNT
@@ -252,6 +254,9 @@ class BidOut(ApiModel):
                                   "until then; set once it was offered, whatever came of it")
     amount_offered: Money | None = Field(default=None, description="what a second-chance offer asks: the bid's own "
                                          "last amount (its maximum)")
+    # the campaign that placed it (a brand's own bid either way); null for a bid placed by hand
+    campaign_id: uuid.UUID | None = None
+    campaign_name: str | None = None
 
     @classmethod
     def of(cls, view: BidView, *, for_creator: bool = False) -> "BidOut":
@@ -272,7 +277,9 @@ class BidOut(ApiModel):
                    pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned,
                    refunded=bid.refunded or None, dispute_outcome=bid.dispute_outcome,
                    offer_expires_at=bid.offer_expires_at,
-                   amount_offered=bid.ceiling if bid.offer_expires_at is not None else None)
+                   amount_offered=bid.ceiling if bid.offer_expires_at is not None else None,
+                   campaign_id=None if for_creator else bid.campaign_id,
+                   campaign_name=None if for_creator else view.campaign_name)
 
 
 class SecondChanceOut(ApiModel):
@@ -417,3 +424,158 @@ class FlagOut(ApiModel):
 
 class ClearFlagIn(ApiModel):
     reason: Annotated[MultilineText, Field(min_length=1, max_length=REASON_MAX_LENGTH)]
+
+
+# --- campaigns (issue 36) -----------------------------------------------------------------------------------------
+CampaignName = Annotated[PlainText, Field(max_length=campaign_rules.MAX_NAME)]
+CampaignComment = Annotated[MultilineText, Field(max_length=comments.MAX_COMMENT_TEXT)]
+# the listing's own parameters and bounds (GET /marketplace/slots)
+FilterPrice = Annotated[Money, Field(ge=0, le=MAX_AMOUNT)]
+
+
+class CampaignFilters(ApiModel):
+    """Who the campaign reaches, in the listing's own parameters (GET /marketplace/slots): a slot fits when the
+    listing would show it with these filters."""
+
+    category: Annotated[PlainText, Field(max_length=20)] | None = None
+    min_price: FilterPrice | None = None
+    max_price: FilterPrice | None = None
+    min_views: Annotated[int, Field(ge=0, le=campaign_rules.MAX_VIEWS)] | None = None
+    verified: bool | None = None
+    min_kept_percent: Annotated[int, Field(ge=0, le=100)] | None = None
+    time_left: Literal[("all", *TIME_LEFT_HOURS)] | None = None  # type: ignore[valid-type]
+    search: Annotated[PlainText, Field(max_length=campaign_rules.MAX_SEARCH)] | None = None
+
+    def rules(self) -> campaign_rules.Filters:
+        return campaign_rules.Filters(category=self.category, min_price=self.min_price, max_price=self.max_price,
+                                      min_views=self.min_views, verified=self.verified,
+                                      min_kept_percent=self.min_kept_percent, time_left=self.time_left,
+                                      search=self.search)
+
+    @classmethod
+    def of(cls, stored: dict) -> "CampaignFilters":
+        f = campaign_rules.Filters.of_json(stored)
+        return cls(category=f.category, min_price=f.min_price, max_price=f.max_price, min_views=f.min_views,
+                   verified=f.verified, min_kept_percent=f.min_kept_percent, time_left=f.time_left, search=f.search)
+
+
+class CampaignIn(ApiModel):
+    name: CampaignName
+    filters: CampaignFilters = CampaignFilters()
+    ask: Annotated[PlainText, Field(max_length=ASK_MAX_LENGTH)] | None = Field(
+        default=None, description="a question for the AI search box: its filters are read and merged into `filters` "
+                                  "(those given in `filters` win); the answer's `understood` says which")
+    budget: MoneyIn
+    max_per_slot: MoneyIn
+    comment_text: CampaignComment = Field(description="a new comment: Pinbid posts it with the ad disclosure first")
+    starts_at: datetime | None = None
+    ends_at: datetime
+
+
+class CampaignChangesIn(ApiModel):
+    name: CampaignName | None = None
+    budget: MoneyIn | None = None
+    max_per_slot: MoneyIn | None = None
+    comment_text: CampaignComment | None = None
+    ends_at: datetime | None = None
+    filters: CampaignFilters | None = None
+    version: int | None = Field(default=None, description="the version edited: 409 campaign_changed if it moved")
+
+
+class CampaignCountsOut(ApiModel):
+    bidding: int
+    leading: int
+    outbid: int
+    won: int
+    pinned: int
+
+
+class CampaignUnderstoodOut(ApiModel):
+    filters: list[str] = Field(description="the filters taken from the question, by parameter name")
+    sentence: str
+    ignored: list[IgnoredOut]
+
+
+class CampaignOut(ApiModel):
+    id: uuid.UUID
+    name: str
+    status: Literal["DRAFT", "ACTIVE", "PAUSED", "OUT_OF_BUDGET", "ENDED"]
+    reason: str | None = Field(description="why it stopped bidding: paused, budget, ends_at, ended_by_brand, "
+                                           "funding_reversed")
+    filters: CampaignFilters
+    ask: str | None
+    budget: Money
+    max_per_slot: Money
+    funded: Money
+    committed: Money = Field(description="the maxima of its live bids plus its wins that stand: reserved")
+    spent: Money = Field(description="what its paid wins cost")
+    available: Money = Field(description="what it may still commit: min(budget, funded) - committed")
+    comment_text: str
+    starts_at: datetime
+    ends_at: datetime
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    counts: CampaignCountsOut
+    understood: CampaignUnderstoodOut | None = Field(default=None, description="on creation from `ask`")
+
+    @classmethod
+    def of(cls, view: CampaignView) -> "CampaignOut":
+        c, f = view.campaign, view.figures
+        understood = CampaignUnderstoodOut(
+            filters=view.understood.taken, sentence=view.understood.sentence,
+            ignored=[IgnoredOut(phrase=i.phrase, reason=i.reason) for i in view.understood.ignored]
+        ) if view.understood else None
+        return cls(id=c.id, name=c.name, status=c.status, reason=c.reason, filters=CampaignFilters.of(c.filters),
+                   ask=c.ask, budget=c.budget, max_per_slot=c.max_per_slot, funded=c.funded, committed=f.committed,
+                   spent=f.spent, available=view.available, comment_text=c.comment_text, starts_at=c.starts_at,
+                   ends_at=c.ends_at, created_at=c.created_at, updated_at=c.updated_at, version=c.version,
+                   counts=CampaignCountsOut(**f.counts), understood=understood)
+
+
+class CampaignBidOut(ApiModel):
+    id: uuid.UUID
+    slot_id: uuid.UUID
+    slot_title: str
+    creator_name: str
+    status: str
+    amount: Money
+    max_auto_bid: Money | None
+    final_price: Money | None
+    clicks: int
+    cost_per_click: Money | None = Field(description="the final price over the clicks, once it won and was clicked")
+    updated_at: datetime
+
+
+class CampaignSkippedOut(ApiModel):
+    slot_id: uuid.UUID
+    slot_title: str
+    reason: Literal["BELOW_MINIMUM", "OWN_BID", "ASSOCIATED", "CLOSED"] = Field(
+        description="BELOW_MINIMUM: the most per comment is below what the auction accepts; OWN_BID: you already bid "
+                    "there yourself; ASSOCIATED: you may not bid on this creator; CLOSED: it ended first")
+    at: datetime
+
+
+class SpendPointOut(ApiModel):
+    at: datetime
+    spent: Money
+    committed: Money
+
+
+class CampaignDetailOut(CampaignOut):
+    bids: list[CampaignBidOut]
+    skipped: list[CampaignSkippedOut] = Field(description="fitting slots it placed no bid on, and why")
+    spend_over_time: list[SpendPointOut]
+
+    @classmethod
+    def of_detail(cls, d: CampaignDetail) -> "CampaignDetailOut":
+        base = CampaignOut.of(d.view).model_dump()
+        return cls(**base, bids=[CampaignBidOut(
+            id=b.bid_id, slot_id=b.slot_id, slot_title=b.slot_title, creator_name=b.creator_name, status=b.status,
+            amount=b.amount, max_auto_bid=b.max_auto_bid, final_price=b.final_price, clicks=b.clicks,
+            cost_per_click=(b.final_price / b.clicks).quantize(CENT) if b.final_price is not None and b.clicks
+            else None, updated_at=b.updated_at) for b in d.bids],
+            skipped=[CampaignSkippedOut(slot_id=s.slot_id, slot_title=s.slot_title, reason=s.outcome, at=s.at)
+                     for s in d.skipped],
+            spend_over_time=[SpendPointOut(at=p.at, spent=p.spent, committed=p.committed)
+                             for p in d.spend_over_time])

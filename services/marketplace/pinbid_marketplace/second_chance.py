@@ -12,22 +12,20 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 
 from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Conflict, NotFound
 from pinbid_kit.events import EventData
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE, events_out
+from . import SERVICE, campaigns, events_out
 from .approvals import approve_comment_as_it_is
 from .associates import shared_hard_signal
 from .domain import second_chance as rules
-from .domain.states import LIVE, BidStatus, check_move
-from .domain.tabs import WON_AUCTION
+from .domain.states import BidStatus, check_move
 from .models import Bid, Campaign, Slot, User
 from .queries import BidView
 from .rules import as_api_errors
@@ -86,18 +84,6 @@ async def _lock_slot_of_bid(session: AsyncSession, bid_id: uuid.UUID, *, creator
     if slot is None:
         return None
     return await _slot_bids(session, slot, lock=True)
-
-
-async def campaign_committed(session: AsyncSession, campaign_id: uuid.UUID) -> Decimal:
-    """What a campaign has committed (docs/decisions/campaigns.md): the ceilings of its live bids plus the prices of
-    its wins that stand. Read while holding the campaign's row lock."""
-    won = sorted(s.value for s in WON_AUCTION)
-    committed = await session.scalar(
-        select(func.coalesce(func.sum(Bid.ceiling).filter(Bid.status.in_(sorted(s.value for s in LIVE))), 0)
-               + func.coalesce(func.sum(Bid.final_price).filter(
-                   Bid.status.in_(won), Bid.payment_status.is_distinct_from("REFUNDED")), 0))
-        .where(Bid.campaign_id == campaign_id))
-    return Decimal(committed or 0)
 
 
 async def _fresh(session: AsyncSession, view: BidView) -> BidView:
@@ -187,7 +173,7 @@ class SecondChance:
         campaign_id = await session.scalar(select(Bid.campaign_id).where(Bid.id == bid_id))
         if campaign_id is None:
             return []
-        campaign = await session.get(Campaign, campaign_id, with_for_update=True)
+        campaign = await campaigns.lock(session, campaign_id)
         locked = await _lock_slot_of_bid(session, bid_id, buyer_id=campaign.buyer_id) if campaign else None
         if locked is None or locked.rows[bid_id].status != BidStatus.OFFERED.value:
             return []
@@ -200,11 +186,8 @@ class SecondChance:
         except rules.StateConflict:
             return []  # lapsed or barred: the lapse job or the suspension handler ends it
         assert campaign is not None
-        takes = rules.campaign_can_take(bid.ceiling, committed=await campaign_committed(session, campaign.id),
-                                        budget=campaign.budget, funded=campaign.funded, status=campaign.status,
-                                        ends_at=campaign.ends_at, now=now)
-        if takes:
-            return self._accepted(locked, bid, now)
+        if await self._campaign_takes(session, campaign, bid, now):
+            return await self._accepted_for(session, campaign, self._accepted(locked, bid, now), now)
         log.info("campaign %s declines the offer of bid %s: its budget cannot take it", campaign.id, bid.id)
         return self._declined(locked, bid, rules.OVER_BUDGET, now)
 
@@ -213,7 +196,7 @@ class SecondChance:
         # a campaign's lock comes before the slot's (as when it bids); a bid's campaign never changes, so reading it
         # unlocked first is safe
         campaign_id = await session.scalar(select(Bid.campaign_id).where(Bid.id == bid_id, Bid.buyer_id == buyer_id))
-        campaign = await session.get(Campaign, campaign_id, with_for_update=True) if campaign_id else None
+        campaign = await campaigns.lock(session, campaign_id) if campaign_id else None
         locked = await _lock_slot_of_bid(session, bid_id, buyer_id=buyer_id)
         if locked is None:
             raise NotFound("Bid not found.")
@@ -228,13 +211,30 @@ class SecondChance:
         if not accept:
             events = self._declined(locked, bid, rules.DECLINED, now)
         else:
-            if campaign is not None and not rules.campaign_can_take(
-                    bid.ceiling, committed=await campaign_committed(session, campaign.id), budget=campaign.budget,
-                    funded=campaign.funded, status=campaign.status, ends_at=campaign.ends_at, now=now):
+            if campaign is not None and not await self._campaign_takes(session, campaign, bid, now):
                 raise Conflict(f"The campaign “{campaign.name}” cannot take this price now: its budget (or its "
                                "state) does not allow it.", code="campaign_budget")
-            events = self._accepted(locked, bid, now)
+            events = await self._accepted_for(session, campaign, self._accepted(locked, bid, now), now)
         return BidView(bid=bid, slot=locked.slot, buyer=locked.buyers[bid_id]), events
+
+    @staticmethod
+    async def _campaign_takes(session: AsyncSession, campaign: Campaign, bid: Bid, now: datetime) -> bool:
+        """Under the campaign's row lock: its committed total (campaigns.figures_of, counted from its bids) plus
+        the price within its limit, while it runs."""
+        committed = (await campaigns.figures_of(session, [campaign.id]))[campaign.id].committed
+        return rules.campaign_can_take(bid.ceiling, committed=committed, budget=campaign.budget,
+                                       funded=campaign.funded, status=campaign.status, ends_at=campaign.ends_at,
+                                       now=now)
+
+    async def _accepted_for(self, session: AsyncSession, campaign: Campaign | None, events: list[EventData],
+                            now: datetime) -> list[EventData]:
+        """A campaign's win by an offer commits its price: the campaign's new figures are announced (a new version
+        of `marketplace.campaign.updated.v1`), as after any change of it."""
+        if campaign is None:
+            return events
+        await session.flush()
+        figures = (await campaigns.figures_of(session, [campaign.id]))[campaign.id]
+        return events + campaigns.changed(campaign, figures, now, self.settings.currency)
 
     def _accepted(self, locked: SlotBids, bid: Bid, now: datetime) -> list[EventData]:
         """The offered bid becomes the slot's winner, approved at its price, with its comment approved as it is
@@ -299,4 +299,4 @@ async def withdraw_offers_of(session: AsyncSession, user_id: uuid.UUID, *, now: 
     return events
 
 
-__all__ = ["SecondChance", "SecondChanceView", "campaign_committed", "expire_offer", "withdraw_offers_of"]
+__all__ = ["SecondChance", "SecondChanceView", "expire_offer", "withdraw_offers_of"]

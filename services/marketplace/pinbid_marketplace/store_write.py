@@ -22,14 +22,14 @@ SLOT_WRITTEN = ("id", "current_bid", "bid_count", "bidder_count", "auction_end",
                 "closed_at", "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
                 "final_price", "comment_id", "comment_username", "comment_text", "comment_read_at", "approved_text",
-                "approved_at", "decided_at", "is_demo", "created_at", "updated_at", "raises")
-BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at")
+                "approved_at", "decided_at", "is_demo", "created_at", "updated_at", "raises", "campaign_id")
+# a campaign's bid stays the campaign's (a change by hand that would break its budget is refused: bidding.py)
+BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at", "campaign_id")
 BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
-                   "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at", "refunded")
+                   "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at", "refunded",
+                   "offer_expires_at")
 BID_COUNTERS = ("likes", "replies", "clicks")
-# a second-chance offer's deadline: written only by second_chance.py (a closed slot's bid, which no batch writes)
-BID_OF_SECOND_CHANCE = ("offer_expires_at",)
 _POSTGRESQL = postgresql.dialect()
 
 

@@ -544,6 +544,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My Campaigns */
+        get: operations["my_campaigns_buyer_campaigns_get"];
+        put?: never;
+        /**
+         * Create Campaign
+         * @description A campaign starts as a DRAFT: it bids once funded (POST /buyer/campaigns/{id}/fund) and started.
+         */
+        post: operations["create_campaign_buyer_campaigns_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Campaign Detail */
+        get: operations["campaign_detail_buyer_campaigns__campaign_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit Campaign
+         * @description A lower budget is refused below what is committed (409 budget_below_committed).
+         */
+        patch: operations["edit_campaign_buyer_campaigns__campaign_id__patch"];
+        trace?: never;
+    };
+    "/api/buyer/campaigns/{campaign_id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End Campaign
+         * @description Stops bidding at once; its live bids run their course, and what is not spent goes back once none is left.
+         */
+        post: operations["end_campaign_buyer_campaigns__campaign_id__end_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/campaigns/{campaign_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause Campaign */
+        post: operations["pause_campaign_buyer_campaigns__campaign_id__pause_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/campaigns/{campaign_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume Campaign */
+        post: operations["resume_campaign_buyer_campaigns__campaign_id__resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/comment-submission": {
         parameters: {
             query?: never;
@@ -2066,6 +2162,10 @@ export interface components {
              * @description what a second-chance offer asks: the bid's own last amount (its maximum)
              */
             amountOffered?: number | null;
+            /** Campaignid */
+            campaignId?: string | null;
+            /** Campaignname */
+            campaignName?: string | null;
         };
         /** BidderOut */
         BidderOut: {
@@ -2098,6 +2198,310 @@ export interface components {
             wonAuctions: number;
             /** Totalspent */
             totalSpent: number;
+        };
+        /** CampaignBidOut */
+        CampaignBidOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /**
+             * Slotid
+             * Format: uuid
+             */
+            slotId: string;
+            /** Slottitle */
+            slotTitle: string;
+            /** Creatorname */
+            creatorName: string;
+            /** Status */
+            status: string;
+            /** Amount */
+            amount: number;
+            /** Maxautobid */
+            maxAutoBid: number | null;
+            /** Finalprice */
+            finalPrice: number | null;
+            /** Clicks */
+            clicks: number;
+            /**
+             * Costperclick
+             * @description the final price over the clicks, once it won and was clicked
+             */
+            costPerClick: number | null;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+        };
+        /** CampaignChangesIn */
+        CampaignChangesIn: {
+            /** Name */
+            name?: string | null;
+            /** Budget */
+            budget?: number | null;
+            /** Maxperslot */
+            maxPerSlot?: number | null;
+            /** Commenttext */
+            commentText?: string | null;
+            /** Endsat */
+            endsAt?: string | null;
+            filters?: components["schemas"]["CampaignFilters"] | null;
+            /**
+             * Version
+             * @description the version edited: 409 campaign_changed if it moved
+             */
+            version?: number | null;
+        };
+        /** CampaignCountsOut */
+        CampaignCountsOut: {
+            /** Bidding */
+            bidding: number;
+            /** Leading */
+            leading: number;
+            /** Outbid */
+            outbid: number;
+            /** Won */
+            won: number;
+            /** Pinned */
+            pinned: number;
+        };
+        /** CampaignDetailOut */
+        CampaignDetailOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "DRAFT" | "ACTIVE" | "PAUSED" | "OUT_OF_BUDGET" | "ENDED";
+            /**
+             * Reason
+             * @description why it stopped bidding: paused, budget, ends_at, ended_by_brand, funding_reversed
+             */
+            reason: string | null;
+            filters: components["schemas"]["CampaignFilters"];
+            /** Ask */
+            ask: string | null;
+            /** Budget */
+            budget: number;
+            /** Maxperslot */
+            maxPerSlot: number;
+            /** Funded */
+            funded: number;
+            /**
+             * Committed
+             * @description the maxima of its live bids plus its wins that stand: reserved
+             */
+            committed: number;
+            /**
+             * Spent
+             * @description what its paid wins cost
+             */
+            spent: number;
+            /**
+             * Available
+             * @description what it may still commit: min(budget, funded) - committed
+             */
+            available: number;
+            /** Commenttext */
+            commentText: string;
+            /**
+             * Startsat
+             * Format: date-time
+             */
+            startsAt: string;
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Version */
+            version: number;
+            counts: components["schemas"]["CampaignCountsOut"];
+            /** @description on creation from `ask` */
+            understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+            /** Bids */
+            bids: components["schemas"]["CampaignBidOut"][];
+            /**
+             * Skipped
+             * @description fitting slots it placed no bid on, and why
+             */
+            skipped: components["schemas"]["CampaignSkippedOut"][];
+            /** Spendovertime */
+            spendOverTime: components["schemas"]["SpendPointOut"][];
+        };
+        /**
+         * CampaignFilters
+         * @description Who the campaign reaches, in the listing's own parameters (GET /marketplace/slots): a slot fits when the
+         *     listing would show it with these filters.
+         */
+        CampaignFilters: {
+            /** Category */
+            category?: string | null;
+            /** Minprice */
+            minPrice?: number | null;
+            /** Maxprice */
+            maxPrice?: number | null;
+            /** Minviews */
+            minViews?: number | null;
+            /** Verified */
+            verified?: boolean | null;
+            /** Minkeptpercent */
+            minKeptPercent?: number | null;
+            /** Timeleft */
+            timeLeft?: ("all" | "1h" | "24h" | "7d") | null;
+            /** Search */
+            search?: string | null;
+        };
+        /** CampaignIn */
+        CampaignIn: {
+            /** Name */
+            name: string;
+            /** @default {} */
+            filters: components["schemas"]["CampaignFilters"];
+            /**
+             * Ask
+             * @description a question for the AI search box: its filters are read and merged into `filters` (those given in `filters` win); the answer's `understood` says which
+             */
+            ask?: string | null;
+            /** Budget */
+            budget: number;
+            /** Maxperslot */
+            maxPerSlot: number;
+            /**
+             * Commenttext
+             * @description a new comment: Pinbid posts it with the ad disclosure first
+             */
+            commentText: string;
+            /** Startsat */
+            startsAt?: string | null;
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+        };
+        /** CampaignOut */
+        CampaignOut: {
+            /**
+             * Id
+             * Format: uuid
+             */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "DRAFT" | "ACTIVE" | "PAUSED" | "OUT_OF_BUDGET" | "ENDED";
+            /**
+             * Reason
+             * @description why it stopped bidding: paused, budget, ends_at, ended_by_brand, funding_reversed
+             */
+            reason: string | null;
+            filters: components["schemas"]["CampaignFilters"];
+            /** Ask */
+            ask: string | null;
+            /** Budget */
+            budget: number;
+            /** Maxperslot */
+            maxPerSlot: number;
+            /** Funded */
+            funded: number;
+            /**
+             * Committed
+             * @description the maxima of its live bids plus its wins that stand: reserved
+             */
+            committed: number;
+            /**
+             * Spent
+             * @description what its paid wins cost
+             */
+            spent: number;
+            /**
+             * Available
+             * @description what it may still commit: min(budget, funded) - committed
+             */
+            available: number;
+            /** Commenttext */
+            commentText: string;
+            /**
+             * Startsat
+             * Format: date-time
+             */
+            startsAt: string;
+            /**
+             * Endsat
+             * Format: date-time
+             */
+            endsAt: string;
+            /**
+             * Createdat
+             * Format: date-time
+             */
+            createdAt: string;
+            /**
+             * Updatedat
+             * Format: date-time
+             */
+            updatedAt: string;
+            /** Version */
+            version: number;
+            counts: components["schemas"]["CampaignCountsOut"];
+            /** @description on creation from `ask` */
+            understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+        };
+        /** CampaignSkippedOut */
+        CampaignSkippedOut: {
+            /**
+             * Slotid
+             * Format: uuid
+             */
+            slotId: string;
+            /** Slottitle */
+            slotTitle: string;
+            /**
+             * Reason
+             * @description BELOW_MINIMUM: the most per comment is below what the auction accepts; OWN_BID: you already bid there yourself; ASSOCIATED: you may not bid on this creator; CLOSED: it ended first
+             * @enum {string}
+             */
+            reason: "BELOW_MINIMUM" | "OWN_BID" | "ASSOCIATED" | "CLOSED";
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+        };
+        /** CampaignUnderstoodOut */
+        CampaignUnderstoodOut: {
+            /**
+             * Filters
+             * @description the filters taken from the question, by parameter name
+             */
+            filters: string[];
+            /** Sentence */
+            sentence: string;
+            /** Ignored */
+            ignored: components["schemas"]["IgnoredOut"][];
         };
         /**
          * Category
@@ -3649,6 +4053,18 @@ export interface components {
             /** @description with `ask`: what the question was read as */
             understood?: components["schemas"]["UnderstoodOut"] | null;
         };
+        /** SpendPointOut */
+        SpendPointOut: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Spent */
+            spent: number;
+            /** Committed */
+            committed: number;
+        };
         /**
          * StepUpIn
          * @description Exactly one of `code`, `recoveryCode` and `credential` (a passkey's answer to `POST /auth/step-up/options`).
@@ -4769,6 +5185,227 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    my_campaigns_buyer_campaigns_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_campaign_buyer_campaigns_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaign_detail_buyer_campaigns__campaign_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignDetailOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    edit_campaign_buyer_campaigns__campaign_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignChangesIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    end_campaign_buyer_campaigns__campaign_id__end_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pause_campaign_buyer_campaigns__campaign_id__pause_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resume_campaign_buyer_campaigns__campaign_id__resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignOut"];
                 };
             };
             /** @description An error */

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from .campaigns import limit
 from .errors import StateConflict
 from .states import BidStatus
 
@@ -104,5 +105,5 @@ def campaign_can_take(price: Decimal, *, committed: Decimal, budget: Decimal, fu
     been funded. The caller holds the campaign's row lock."""
     if status not in TAKING or now >= ends_at:
         return False
-    return committed + price <= min(budget, funded)
+    return committed + price <= limit(budget, funded)
 

@@ -28,8 +28,7 @@ async def test_the_written_columns_have_the_models_types_in_the_database(world):
                 assert cast == expected or (cast == "text" and expected.startswith("character varying")), column
 
 def test_every_column_of_a_bid_has_one_writer():
-    groups = [store_write.BID_INSERTED, store_write.BID_OF_HANDLERS, store_write.BID_COUNTERS,
-              store_write.BID_OF_SECOND_CHANCE]
+    groups = [store_write.BID_INSERTED, store_write.BID_OF_HANDLERS, store_write.BID_COUNTERS]
     named = [c for group in groups for c in group]
     assert len(named) == len(set(named))
     assert set(named) == set(Bid.__table__.c.keys())
