@@ -19,6 +19,7 @@ from .closing import Closer
 from .flags import Flags
 from .meaning import MeaningIndex
 from .models import token_revocations
+from .offer_ends import OfferLapses
 from .queries import Queries
 from .rules import auction_rules
 from .second_chance import SecondChance
@@ -55,6 +56,6 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
                     Job("open-slot-counts", lambda: open_counts.fold(db),
                         every_seconds=settings.open_counts_fold_seconds),
                     Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds),
-                    Job("second-chance-lapses", second_chance.lapse_due,
+                    Job("second-chance-lapses", OfferLapses(db, settings, clock).run_once,
                         every_seconds=settings.offer_lapse_interval_seconds)]
     return service

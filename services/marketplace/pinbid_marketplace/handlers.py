@@ -21,7 +21,7 @@ from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, flags, reliability, second_chance, suspensions
+from . import events_out, flags, offer_ends, reliability, second_chance, suspensions
 from .domain.money import from_cents
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -217,7 +217,7 @@ async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, delivery
 async def keep_suspension(session: AsyncSession, d: i.UserSuspended, delivery: Delivery) -> None:
     """A suspended user is offered no second chance, and the offers open to it or on its slots are withdrawn."""
     await session.execute(update(User).where(User.id == d.user_id).values(suspended_at=d.suspended_at))
-    delivery.events.extend(await second_chance.withdraw_offers_of(
+    delivery.events.extend(await offer_ends.withdraw_offers_of(
         session, d.user_id, now=delivery.deps.clock(), currency=delivery.deps.settings.currency))
 
 

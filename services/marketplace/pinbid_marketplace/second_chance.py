@@ -5,8 +5,7 @@ bid is answered by its campaign at once, within its budget. The rules are `domai
 Locks, always in this order: the campaign (when the bid is a campaign's), then the slot, then its bids. The slot's
 lock serialises every offer and answer on one slot (two offers at once: the second sees the first's OFFERED bid);
 the conditional status (OFFERED) makes a second answer, or an answer after the lapse, a 409. The lapse job and the
-suspension handler lock only the offered bid (SKIP LOCKED for the job), never a slot, so they cannot deadlock
-against an answer."""
+suspension handler (offer_ends.py) lock only the offered bid, never a slot, so they cannot deadlock an answer."""
 
 import logging
 import uuid
@@ -27,6 +26,7 @@ from .associates import shared_hard_signal
 from .domain import second_chance as rules
 from .domain.states import BidStatus, check_move
 from .models import Bid, Campaign, Slot, User
+from .offer_ends import expire_offer
 from .queries import BidView
 from .rules import as_api_errors
 from .settings import MarketplaceSettings
@@ -258,45 +258,5 @@ class SecondChance:
     def _declined(self, locked: SlotBids, bid: Bid, reason: str, now: datetime) -> list[EventData]:
         return expire_offer(locked.slot, bid, reason, now, self.settings.currency)
 
-    # --- the job and the suspensions ---------------------------------------------------------------------------
 
-    async def lapse_due(self, limit: int = 100) -> int:
-        """Expire the offers whose window ran out. Offers an answer holds are skipped and taken next round."""
-        now = self.clock()
-        async with self.db.transaction() as session:
-            due = (await session.execute(
-                select(Bid).where(Bid.status == BidStatus.OFFERED.value, Bid.offer_expires_at <= now)
-                .order_by(Bid.offer_expires_at).limit(limit).with_for_update(skip_locked=True))).scalars().all()
-            events: list[EventData] = []
-            for bid in due:
-                slot = await session.get(Slot, bid.slot_id)
-                assert slot is not None
-                events += expire_offer(slot, bid, rules.LAPSED, now, self.settings.currency)
-            await outbox.publish_all(session, events, source=SERVICE)
-        if due:
-            log.info("%d second-chance offers lapsed", len(due))
-        return len(due)
-
-
-def expire_offer(slot: Slot, bid: Bid, reason: str, now: datetime, currency: str) -> list[EventData]:
-    """An open offer ends without a sale: the bid is EXPIRED again (and, offered once, never offered again)."""
-    check_move(BidStatus(bid.status), BidStatus.EXPIRED)
-    bid.status = BidStatus.EXPIRED.value
-    bid.updated_at = now
-    return [events_out.offer_declined_event(slot, bid, reason, currency)]
-
-
-async def withdraw_offers_of(session: AsyncSession, user_id: uuid.UUID, *, now: datetime,
-                             currency: str) -> list[EventData]:
-    """A suspended user: the offers made to it (as a brand) and on its slots (as a creator) are withdrawn."""
-    offered = (await session.execute(
-        select(Bid, Slot).join(Slot, Slot.id == Bid.slot_id)
-        .where(Bid.status == BidStatus.OFFERED.value, or_(Bid.buyer_id == user_id, Slot.creator_id == user_id))
-        .order_by(Bid.id).with_for_update(of=Bid))).all()
-    events: list[EventData] = []
-    for bid, slot in offered:
-        events += expire_offer(slot, bid, rules.WITHDRAWN, now, currency)
-    return events
-
-
-__all__ = ["SecondChance", "SecondChanceView", "expire_offer", "withdraw_offers_of"]
+__all__ = ["SecondChance", "SecondChanceView"]

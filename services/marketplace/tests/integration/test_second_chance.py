@@ -11,6 +11,7 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import trust as t
+from pinbid_marketplace.offer_ends import OfferLapses
 from sqlalchemy import text
 
 
@@ -136,12 +137,12 @@ async def test_only_the_slots_creator_offers_and_only_the_offered_brand_answers(
 async def test_an_offer_lapses_after_its_window_and_cannot_be_accepted_after(world):
     creator, slot, buyers, bids = await rejected_winner(world)
     await offer(world, creator, bids[0])
-    job = world.service.state["second_chance"]
-    assert await job.lapse_due() == 0
+    job = OfferLapses(world.service.db, world.service.state["settings"], world.clock)
+    assert await job.run_once() == 0
     world.clock.advance(hours=world.service.state["settings"].second_chance_hours)
     late = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
     assert (late.status_code, late.json()["code"]) == (409, "offer_lapsed")  # before the job too
-    assert await asyncio.gather(job.lapse_due(), job.lapse_due()) in ([1, 0], [0, 1])
+    assert await asyncio.gather(job.run_once(), job.run_once()) in ([1, 0], [0, 1])
     assert await status_of(world, bids[1]) == "EXPIRED"
     [told] = await outbox_of(world, m.OfferDeclined.event_type)
     assert told["reason"] == "LAPSED"
@@ -227,6 +228,8 @@ async def test_a_campaigns_runner_up_accepts_within_its_budget(world):
     assert await status_of(world, bids[1]) == "APPROVED"
     [approved] = [e for e in await outbox_of(world, m.BidApproved.event_type) if e["bidId"] == bids[1]]
     assert approved["campaignId"] == str(campaign_id)  # payments draws it from the campaign's balance
+    [figures] = await outbox_of(world, "marketplace.campaign.updated.v1")  # its committed rose by the price
+    assert (figures["campaignId"], figures["committedCents"], figures["version"]) == (str(campaign_id), 20000, 2)
     await deliver_own(world, m.BidOffered.event_type)  # redelivered: nothing more
     assert len(await outbox_of(world, m.OfferAccepted.event_type)) == 1
 
