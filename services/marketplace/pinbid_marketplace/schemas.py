@@ -288,12 +288,15 @@ class SecondChanceOut(ApiModel):
 
     fallen: BidOut
     runner_up: BidOut | None
+    runner_up_price: Money | None = Field(description="what an offer to the runner-up would ask: its own last "
+                                          "amount (its maximum)")
     open_offer: BidOut | None
 
     @classmethod
     def of(cls, view: SecondChanceView) -> "SecondChanceOut":
         return cls(fallen=BidOut.of(view.fallen, for_creator=True),
                    runner_up=BidOut.of(view.runner_up, for_creator=True) if view.runner_up else None,
+                   runner_up_price=view.runner_up.bid.ceiling if view.runner_up else None,
                    open_offer=BidOut.of(view.open_offer, for_creator=True) if view.open_offer else None)
 
 

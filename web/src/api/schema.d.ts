@@ -3934,6 +3934,11 @@ export interface components {
         SecondChanceOut: {
             fallen: components["schemas"]["BidOut"];
             runnerUp: components["schemas"]["BidOut"] | null;
+            /**
+             * Runnerupprice
+             * @description what an offer to the runner-up would ask: its own last amount (its maximum)
+             */
+            runnerUpPrice: number | null;
             openOffer: components["schemas"]["BidOut"] | null;
         };
         /** SecondFactorOut */

@@ -261,6 +261,7 @@ export const STATUS_LABELS: Record<string, string> = {
   APPROVED: 'Approved',
   REJECTED: 'Rejected',
   PINNED: 'Pinned',
+  OFFERED: 'Offered to you',
 }
 
 export function statusLabel(s: string) {

@@ -63,7 +63,8 @@ async def test_a_rejected_winners_slot_goes_to_the_runner_up_at_its_own_maximum(
     assert listed.status_code == 200
     [chance] = listed.json()
     assert chance["fallen"]["id"] == bids[0] and chance["openOffer"] is None
-    assert (chance["runnerUp"]["id"], chance["runnerUp"]["user"]["name"]) == (bids[1], "B1 Inc")
+    assert (chance["runnerUp"]["id"], chance["runnerUp"]["user"]["name"], chance["runnerUpPrice"]) == (
+        bids[1], "B1 Inc", 200)
 
     offered = await offer(world, creator, bids[0])
     assert offered.status_code == 200, offered.text
