@@ -243,7 +243,9 @@ class SecondChance:
         check_move(BidStatus(bid.status), BidStatus.APPROVED)
         price = rules.offer_price(locked.standing[bid.id])
         bid.status, bid.final_price = BidStatus.APPROVED.value, price
-        bid.decided_at = bid.updated_at = now
+        # `decided_at` stays unset: it times the creator's decision after a close (the reliability record's response
+        # time), and this approval is the brand's answer, not the creator's
+        bid.updated_at = now
         slot.winning_bid_id, slot.outcome, slot.current_bid = bid.id, "SOLD", price
         slot.updated_at = now
         currency = self.settings.currency
