@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { QueryClient } from '@tanstack/react-query'
+import { KEYS } from '@/api/keys'
+import { applyNotificationEvent } from '@/api/live/cache'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { json, renderApp } from '@/test/utils'
@@ -93,5 +96,19 @@ describe("the creator's offer to the runner-up on Approvals", () => {
     renderApp('/approvals')
     expect(await screen.findByText('All caught up!', {}, { timeout: 15_000 })).toBeInTheDocument()
     expect(screen.queryByRole('heading', { name: 'Second chances' })).not.toBeInTheDocument()
+  })
+})
+
+describe('the second chance live', () => {
+  it("an offer's notice makes the brand's bids stale, its answer's notice the creator's second chances", () => {
+    const notice = (kind: string) => ({ notification: { id: kind, title: 't', message: 'm', createdAt: '2026-11-27T20:00:00Z', kind, read: false, link: '/my-bids' }, unreadCount: 1 })
+    const brand = new QueryClient()
+    brand.setQueryData(KEYS.buyerBids, [offered])
+    applyNotificationEvent(brand, notice('offer.made'), 'BUYER')
+    expect(brand.getQueryState(KEYS.buyerBids)!.isInvalidated).toBe(true)
+    const maker = new QueryClient()
+    maker.setQueryData(KEYS.secondChances, [])
+    applyNotificationEvent(maker, notice('offer.accepted'), 'INFLUENCER')
+    expect(maker.getQueryState(KEYS.secondChances)!.isInvalidated).toBe(true)
   })
 })
