@@ -267,3 +267,16 @@ async def test_a_brand_cannot_accept_its_campaigns_offer_past_the_budget_by_hand
     by_hand = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
     assert (by_hand.status_code, by_hand.json()["code"]) == (409, "campaign_budget")
     assert await status_of(world, bids[1]) == "OFFERED"  # still the brand's to decline, or to lapse
+
+
+async def test_a_suspended_creators_open_offer_is_withdrawn_once_whatever_the_redeliveries(world):
+    creator, slot, buyers, bids = await rejected_winner(world)
+    await offer(world, creator, bids[0])
+    suspended = i.UserSuspended(user_id=uuid.UUID(creator["x-user"]), reason="Fake followers",
+                                operator_id=uuid.uuid4(), suspended_at=world.clock.now)
+    await world.deliver(suspended)
+    await world.deliver(suspended)  # a second delivery (a new envelope): nothing left to withdraw
+    assert await status_of(world, bids[1]) == "EXPIRED"
+    assert [e["reason"] for e in await outbox_of(world, m.OfferDeclined.event_type)] == ["WITHDRAWN"]
+    late = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
+    assert (late.status_code, late.json()["code"]) == (409, "no_offer")
