@@ -14,6 +14,7 @@ from .api import ROUTERS
 from .approvals import Approvals
 from .asking import Asking
 from .bidding import Bidding
+from .campaign_bidding import CampaignBidding
 from .campaigns import Campaigns
 from .closing import Closer
 from .flags import Flags
@@ -41,14 +42,16 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     flags = Flags(db, clock)
     second_chance = SecondChance(db, settings, clock)
     campaigns = Campaigns(db, settings, clock)
+    campaign_bidding = CampaignBidding(db, settings, bidding, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, second_chance))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, campaign_bidding=campaign_bidding,
+                                                                       second_chance=second_chance))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
                      "queries": queries, "settings": settings, "flags": flags, "asking": asking,
-                     "second_chance": second_chance, "campaigns": campaigns}
+                     "second_chance": second_chance, "campaigns": campaigns, "campaign_bidding": campaign_bidding}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
@@ -57,5 +60,6 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
                         every_seconds=settings.open_counts_fold_seconds),
                     Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds),
                     Job("second-chance-lapses", OfferLapses(db, settings, clock).run_once,
-                        every_seconds=settings.offer_lapse_interval_seconds)]
+                        every_seconds=settings.offer_lapse_interval_seconds),
+                    Job("campaign-clock", campaign_bidding.run_clock, every_seconds=settings.campaign_clock_seconds)]
     return service

@@ -12,6 +12,8 @@ Both run in autocommit: no BEGIN, no COMMIT, no lock held across a round trip. E
 read and written. Cancel, Buy Now and a new comment lock the slot, write once with their events, and answer from
 the rows they wrote."""
 
+import contextlib
+import dataclasses
 import uuid
 from dataclasses import dataclass
 
@@ -20,19 +22,20 @@ from pinbid_kit.db import Busy, Database
 from pinbid_kit.errors import ApiError, Conflict, NotFound
 from pinbid_kit.events import EventData
 from sqlalchemy import bindparam, select
-from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from . import events_out, store, store_write
 from .associates import refuse_associated, shared_hard_signal
 from .batches import Batches, Pending
 from .domain import auction
+from .domain import campaigns as campaign_rules
 from .domain.comments import Comment
 from .domain.offers import Offer
-from .domain.states import LIVE, BidStatus, check_move
+from .domain.states import LIVE, BidStatus
 from .metrics import BID_WRITE_CONFLICTS, BID_WRITE_ROUND_TRIP, SLOT_LOCK_HELD, SLOT_LOCK_PER_BID
 from .models import Bid, Slot, User
 from .queries import BidView
-from .rules import BidTooLow, as_api_errors, bid_state, new_bid, slot_state, store_bid, store_slot
+from .rules import BidTooLow, as_api_errors, bid_state, new_bid, require_live, slot_state, store_bid, store_slot
 from .settings import MarketplaceSettings
 
 __all__ = ["BidTooLow", "Bidding", "Offer"]
@@ -46,14 +49,6 @@ COMMENT_CHANGEABLE = {BidStatus.ACTIVE, BidStatus.OUTBID, BidStatus.PENDING_INFL
 MAX_WRITE_ATTEMPTS = 10
 
 
-def require_live(status: str) -> None:
-    """A bid being changed must be live (ACTIVE or OUTBID). Checked at both stages: on the unlocked read (a bid that
-    is no longer live never is again) and on the batch's read (it may have been cancelled in between)."""
-    with as_api_errors():
-        if BidStatus(status) not in LIVE:
-            check_move(BidStatus(status), BidStatus.ACTIVE)
-
-
 @dataclass(frozen=True)
 class Placing:
     """One bid waiting for its slot's next batch; `bid_id` when it changes a named bid (PUT /buyer/bids/{id})."""
@@ -63,6 +58,7 @@ class Placing:
     comment: Comment | None
     buyer: User | None
     bid_id: uuid.UUID | None = None
+    campaign_id: uuid.UUID | None = None  # a campaign's new bid (campaign_bidding.py)
 
 
 _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
@@ -70,16 +66,12 @@ _SLOT_AND_BUYER = (select(Slot.id, Slot.creator_id, Slot.min_bid, Slot.auction_e
                           *[c.label("u_" + c.name) for c in User.__table__.columns])
                    .outerjoin(User, User.id == bindparam("buyer_id")).where(Slot.id == bindparam("slot_id")))
 _BID_SLOT_AND_BUYER = (select(Bid.slot_id, Bid.status.label("bid_status"), Bid.auto_bid_enabled, Bid.max_auto_bid,
+                              Bid.campaign_id,
                               Slot.creator_id, Slot.min_bid, Slot.auction_end, Slot.current_bid, Slot.status,
                               shared_hard_signal(Bid.buyer_id, Slot.creator_id),
                               *[c.label("u_" + c.name) for c in User.__table__.columns])
                        .join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
                        .where(Bid.id == bindparam("bid_id"), Bid.buyer_id == bindparam("buyer_id")))
-
-
-def _slot_seen(row: Row, slot_id: uuid.UUID) -> auction.Slot:
-    return auction.Slot(id=slot_id, creator_id=row.creator_id, min_bid=row.min_bid, auction_end=row.auction_end,
-                        current_bid=row.current_bid, status=row.status)
 
 
 class Bidding:
@@ -100,12 +92,17 @@ class Bidding:
     async def place(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
                     comment: Comment | None = None) -> BidView:
         async with self.db.autocommit() as conn:
-            row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": buyer_id})).first()
+            placing = await self._checked(conn, Placing(buyer_id, offer, comment, None), slot_id)
+        return await self.slot_batches.join_next_batch(slot_id, placing)
+
+    async def _checked(self, conn: AsyncConnection, placing: Placing, slot_id: uuid.UUID) -> Placing:
+        """Stage 1 of a new bid: the slot and the buyer read unlocked, a refusal raised; the Placing with its buyer."""
+        row = (await conn.execute(_SLOT_AND_BUYER, {"slot_id": slot_id, "buyer_id": placing.buyer_id})).first()
         if row is None:
             raise NotFound(SLOT_NOT_FOUND)
         refuse_associated(row.shared_signal)
-        self.refuse_before_batching(_slot_seen(row, slot_id), buyer_id, offer)
-        return await self.slot_batches.join_next_batch(slot_id, Placing(buyer_id, offer, comment, store.user_of(row)))
+        self.refuse_before_batching(store.slot_seen(row, slot_id), placing.buyer_id, placing.offer)
+        return dataclasses.replace(placing, buyer=store.user_of(row))
 
     async def change(self, buyer_id: uuid.UUID, bid_id: uuid.UUID, offer: Offer) -> BidView:
         """PUT /buyer/bids/{id}: a new amount for a live bid (Bid Again); keeps its auto-bid ceiling."""
@@ -115,16 +112,26 @@ class Bidding:
             raise NotFound(BID_NOT_FOUND)
         refuse_associated(row.shared_signal)  # first: a tie withdrew its bids, and the tie is the reason
         require_live(row.bid_status)
-        self.refuse_before_batching(_slot_seen(row, row.slot_id), buyer_id,
+        with as_api_errors():
+            campaign_rules.check_own_bid(True, row.campaign_id, None)
+        self.refuse_before_batching(store.slot_seen(row, row.slot_id), buyer_id,
                                     offer.keeping_ceiling_of(row.auto_bid_enabled, row.max_auto_bid))
         return await self.slot_batches.join_next_batch(
             row.slot_id, Placing(buyer_id, offer, None, store.user_of(row), bid_id))
 
-    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]) -> None:
+    async def place_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, slot_id: uuid.UUID, offer: Offer,
+                           comment: Comment | None, campaign_id: uuid.UUID) -> BidView:
+        """A campaign's bid in the caller's transaction (holding the campaign's lock): both stages on `conn`."""
+        pending = Pending(await self._checked(conn, Placing(buyer_id, offer, comment, None, campaign_id=campaign_id),
+                                              slot_id))
+        await self._place_batch(slot_id, [pending], conn=conn)
+        return pending.answer.result()
+
+    async def _place_batch(self, slot_id: uuid.UUID, batch: list[Pending[Placing]], conn=None) -> None:
         """Stage 2, the other end of the hand-off: every Placing that joined this slot's batch, applied and written
-        together; settles each one's answer (its BidView, or its refusal)."""
+        together; settles each one's answer (its BidView, or its refusal). On `conn` when given (place_within)."""
         for _ in range(MAX_WRITE_ATTEMPTS):
-            answers, written = await self._read_apply_write(slot_id, batch)
+            answers, written = await self._read_apply_write(slot_id, batch, conn)
             if written is None or written.ok:
                 break
             BID_WRITE_CONFLICTS.inc()
@@ -143,12 +150,12 @@ class Bidding:
             else:
                 pending.answer.set_result(answer)
 
-    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]]
+    async def _read_apply_write(self, slot_id: uuid.UUID, batch: list[Pending[Placing]], given=None
                                 ) -> tuple[list[BidView | Exception], store_write.Written | None]:
-        """Read, apply the batch in arrival order, write guarded by the version read, in autocommit: the answers,
-        and what the write did (None: every bid was refused, nothing to write)."""
+        """Read, apply the batch in arrival order, write guarded by the version read, in autocommit (or on the
+        connection `given`): the answers, and what the write did (None: every bid was refused, nothing to write)."""
         answers: list[BidView | Exception] = []
-        async with self.db.autocommit() as conn:
+        async with contextlib.nullcontext(given) if given is not None else self.db.autocommit() as conn:
             seen = await store.read_for_placement(
                 conn, slot_id, list({p.item.buyer_id for p in batch}),
                 [p.item.bid_id for p in batch if p.item.bid_id is not None])
@@ -181,6 +188,9 @@ class Bidding:
             require_live(named.status)
             offer = offer.keeping_ceiling_of(named.auto_bid_enabled, named.max_auto_bid)
         live = [bid_state(b) for b in by_id.values() if BidStatus(b.status) in LIVE]
+        own = next((by_id[b.id] for b in live if b.buyer_id == buyer_id), None)
+        with as_api_errors():
+            campaign_rules.check_own_bid(own is not None, own and own.campaign_id, placing.campaign_id)
         slot = slot_state(slot_row)
         now = self.clock()
         with as_api_errors():  # place_bid checks the bid on this read first: the stage that decides
@@ -190,6 +200,7 @@ class Bidding:
         slot_row.updated_at = now
         if placement.created:
             by_id[placement.bid.id] = new_bid(placement.bid.id, slot_row.id, buyer_id, now)
+            by_id[placement.bid.id].campaign_id = placing.campaign_id
         if not placement.created:
             by_id[placement.bid.id].raises += 1
         for state in placement.changed:
@@ -206,7 +217,7 @@ class Bidding:
         comment = placing.comment
         if comment is not None and (own.comment_id, own.comment_username, own.comment_text) != (
                 comment.comment_id, comment.username, comment.text):
-            choose_comment(own, comment)
+            store.choose_comment(own, comment)
             events.append(events_out.comment_changed_event(own))
         if not placement.raised_only:
             events.append(events_out.bid_placed_event(slot_row, own, placing.buyer, currency))
@@ -220,23 +231,26 @@ class Bidding:
         write the bid, and the slot with its `slot.updated`: one brand fewer in the running (`bidderCount`), and the
         price lower when the runner-up cancelled (the next maximum)."""
         async with self.db.transaction() as session:
-            conn = await session.connection()
-            locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
-            if locked is None:
-                raise NotFound(BID_NOT_FOUND)
-            slot_row, bid = locked.slot, locked.bids[bid_id]
-            states = {row.id: bid_state(row) for row in locked.bids.values()}
-            slot = slot_state(slot_row)
-            now = self.clock()
-            with as_api_errors():
-                auction.cancel(slot, [s for s in states.values() if s.status in LIVE], states[bid_id], now=now,
-                               rules=self.rules)
-            store_bid(bid, states[bid_id])
-            bid.updated_at = now
-            store_slot(slot_row, slot)
-            slot_row.updated_at = now
-            await store_write.write(conn, slots=[slot_row], bids=[bid],
-                              events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
+            return await self.cancel_within(await session.connection(), buyer_id, bid_id)
+
+    async def cancel_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+        """The cancellation in the caller's transaction (a campaign cancels its outbid bid holding its own lock)."""
+        locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
+        if locked is None:
+            raise NotFound(BID_NOT_FOUND)
+        slot_row, bid = locked.slot, locked.bids[bid_id]
+        states = {row.id: bid_state(row) for row in locked.bids.values()}
+        slot = slot_state(slot_row)
+        now = self.clock()
+        with as_api_errors():
+            auction.cancel(slot, [s for s in states.values() if s.status in LIVE], states[bid_id], now=now,
+                           rules=self.rules)
+        store_bid(bid, states[bid_id])
+        bid.updated_at = now
+        store_slot(slot_row, slot)
+        slot_row.updated_at = now
+        await store_write.write(conn, slots=[slot_row], bids=[bid],
+                                events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:
@@ -258,7 +272,7 @@ class Bidding:
             store_bid(bid, won)
             events: list[EventData] = []
             if comment is not None:
-                choose_comment(bid, comment)
+                store.choose_comment(bid, comment)
                 events.append(events_out.comment_changed_event(bid))
             currency = self.settings.currency
             events += [events_out.auction_closed_event(slot_row, bid, currency),
@@ -278,15 +292,9 @@ class Bidding:
                 raise Conflict("The comment of this bid can no longer change.", code="bid_state")
             if (bid.comment_id, bid.comment_text, bid.comment_username) != (comment.comment_id, comment.text,
                                                                             comment.username):
-                choose_comment(bid, comment)
+                store.choose_comment(bid, comment)
                 bid.approved_text = bid.approved_at = None  # a changed comment waits for the creator's approval
                 bid.updated_at = self.clock()
                 await store_write.write(conn, slots=[], bids=[bid], events=[events_out.comment_changed_event(bid)])
         return BidView(bid=bid, slot=locked.slot, buyer=locked.buyer)
 
-
-def choose_comment(bid: Bid, comment: Comment) -> None:
-    """The comment the brand chose; a named one's text and author are what its client claimed until social has
-    read them on the post (`comment_read_at`)."""
-    bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, comment.text
-    bid.comment_read_at = None

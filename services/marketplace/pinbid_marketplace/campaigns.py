@@ -19,20 +19,16 @@ from pinbid_kit.product_rules import TIME_LEFT_HOURS
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import SERVICE
+from . import SERVICE, queries
 from .domain import campaigns as rules
 from .domain.ask import Ignored, understand
-from .domain.campaigns import CampaignStatus, Figures, Filters, Life, Terms
+from .domain.campaigns import LIVE_STATUSES, PAID_STATUSES, WIN_STATUSES, CampaignStatus, Figures, Filters, Life, Terms
 from .domain.money import to_cents
-from .models import Campaign, CampaignSlot, Slot
+from .models import Campaign
 from .rules import as_api_errors
 from .settings import MarketplaceSettings
 
 CAMPAIGN_NOT_FOUND = "Campaign not found."
-LIVE_STATUSES = ("ACTIVE", "OUTBID")
-# a win that stands: waiting for the creator, approved, waiting for payment, paid, pinned
-WIN_STATUSES = ("PENDING_INFLUENCER_APPROVAL", "APPROVED", "AWAITING_PAYMENT", "WON", "PINNED")
-PAID_STATUSES = ("WON", "PINNED")
 
 
 def _in(values: tuple[str, ...]) -> str:
@@ -151,40 +147,11 @@ class Changes:
 
 
 @dataclass(frozen=True)
-class CampaignBidRow:
-    bid_id: uuid.UUID
-    slot_id: uuid.UUID
-    slot_title: str
-    creator_name: str
-    status: str
-    amount: Decimal
-    max_auto_bid: Decimal | None
-    final_price: Decimal | None
-    clicks: int
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class SkippedRow:
-    slot_id: uuid.UUID
-    slot_title: str
-    outcome: str
-    at: datetime
-
-
-@dataclass(frozen=True)
-class SpendPoint:
-    at: datetime
-    spent: Decimal
-    committed: Decimal
-
-
-@dataclass(frozen=True)
 class CampaignDetail:
     view: CampaignView
-    bids: list[CampaignBidRow]
-    skipped: list[SkippedRow]
-    spend_over_time: list[SpendPoint]
+    bids: list[queries.CampaignBidRow]
+    skipped: list[queries.SkippedRow]
+    spend_over_time: list[queries.SpendPoint]
 
 
 def read_question(question: str, filters: Filters) -> tuple[Filters, Understood]:
@@ -238,15 +205,9 @@ class Campaigns:
             if row is None:
                 raise NotFound(CAMPAIGN_NOT_FOUND)
             figures = (await figures_of(session, [row.id]))[row.id]
-            bids = [CampaignBidRow(*r) for r in (await session.execute(_BIDS, {"id": row.id})).all()]
-            skipped = [SkippedRow(*r) for r in (await session.execute(
-                select(CampaignSlot.slot_id, Slot.title, CampaignSlot.outcome, CampaignSlot.created_at)
-                .join(Slot, Slot.id == CampaignSlot.slot_id)
-                .where(CampaignSlot.campaign_id == row.id, CampaignSlot.outcome != "BID")
-                .order_by(CampaignSlot.created_at.desc()).limit(200))).all()]
-            wins = (await session.execute(_WINS, {"id": row.id})).all()
+            bids, skipped, wins = await queries.campaign_rows(session, row.id)
         return CampaignDetail(CampaignView(row, figures), bids, skipped,
-                              spend_over_time(wins, figures, self.clock()))
+                              queries.spend_over_time(wins, figures, self.clock()))
 
     async def edit(self, buyer_id: uuid.UUID, campaign_id: uuid.UUID, edit: Changes) -> CampaignView:
         def apply(row: Campaign, figures: Figures) -> None:
@@ -309,34 +270,4 @@ class Campaigns:
 
 
 _EDITABLE = ("name", "status", "reason", "filters", "budget", "max_per_slot", "comment_text", "ends_at", "funded")
-
-_BIDS = text("""
-    SELECT b.id, b.slot_id, s.title, s.creator_name, b.status, b.amount, b.max_auto_bid, b.final_price, b.clicks,
-           b.updated_at
-    FROM bids b JOIN slots s ON s.id = b.slot_id WHERE b.campaign_id = :id ORDER BY b.created_at DESC, b.id""")
-# the wins that stand, with when their auction closed and when they were paid
-_WINS = text(f"""
-    SELECT coalesce(s.closed_at, b.updated_at) AS won_at, b.paid_at, b.final_price - b.refunded AS paid,
-           b.final_price, b.status
-    FROM bids b JOIN slots s ON s.id = b.slot_id
-    WHERE b.campaign_id = :id AND b.status IN {_in(WIN_STATUSES)} AND b.payment_status IS DISTINCT FROM 'REFUNDED'
-    """)
-
-
-def spend_over_time(wins: list, figures: Figures, now: datetime) -> list[SpendPoint]:
-    """Spent (the paid wins, at their payment) and committed to wins (at their auction's close), as they rose; the
-    last point is now, with everything committed (the live bids' maxima too)."""
-    moments: list[tuple[datetime, Decimal, Decimal]] = []
-    for w in wins:
-        moments.append((w.won_at, Decimal(0), w.final_price))
-        if w.status in PAID_STATUSES and w.paid_at is not None:
-            moments.append((w.paid_at, w.paid, Decimal(0)))
-    points: list[SpendPoint] = []
-    spent = committed = Decimal("0.00")
-    for at, paid, won in sorted(moments, key=lambda m: m[0]):
-        spent, committed = spent + paid, committed + won
-        points.append(SpendPoint(at=at, spent=spent, committed=committed))
-    points.append(SpendPoint(at=now, spent=figures.spent, committed=figures.committed))
-    return points
-
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pinbid_kit import inbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.envelope import Envelope
+from pinbid_kit.events import campaigns as ce
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
@@ -21,7 +22,9 @@ from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import events_out, flags, offer_ends, reliability, second_chance, suspensions
+from . import campaigns, events_out, flags, offer_ends, reliability, second_chance, suspensions
+from .campaign_bidding import CampaignBidding
+from .domain import campaigns as campaign_rules
 from .domain.money import from_cents
 from .domain.states import BidStatus, can_move
 from .models import Bid, CreatorProfile, Post, Slot, User
@@ -41,6 +44,7 @@ NOT_ENDED_YET = or_(Bid.pinned_status.is_(None), Bid.pinned_status == "ACTIVE")
 class Dependencies:
     settings: MarketplaceSettings
     clock: Clock
+    campaign_bidding: CampaignBidding | None = None
     second_chance: "second_chance.SecondChance | None" = None
 
 
@@ -263,6 +267,53 @@ async def fill_named_comment(session: AsyncSession, d: s.BidCommentResolved, del
         delivery.events.append(events_out.comment_changed_event(bid))
 
 
+async def bid_for_campaigns(session: AsyncSession, d: m.SlotCreated, delivery: Delivery) -> None:
+    """A new slot is matched against every ACTIVE campaign, in this delivery's transaction: the campaigns' bids
+    commit with its inbox row (docs/decisions/campaigns.md)."""
+    if delivery.deps.campaign_bidding is not None:
+        await delivery.deps.campaign_bidding.bid_on_new_slot(session, d.slot_id)
+
+
+async def campaign_cancels_outbid(session: AsyncSession, d: m.BidOutbid, delivery: Delivery) -> None:
+    if delivery.deps.campaign_bidding is not None:
+        await delivery.deps.campaign_bidding.release_outbid(session, d.bid_id)
+
+
+async def match_active_campaign(session: AsyncSession, d: ce.CampaignUpdated, delivery: Delivery) -> None:
+    """An ACTIVE campaign bids on every open slot that fits and it has not considered (a no-op when none is left).
+    Each bid commits in its own transaction; a redelivery finds the slots already considered."""
+    if d.status == campaign_rules.CampaignStatus.ACTIVE and delivery.deps.campaign_bidding is not None:
+        await delivery.deps.campaign_bidding.match(d.campaign_id)
+
+
+async def campaign_funded(session: AsyncSession, d: ce.CampaignFunded, delivery: Delivery) -> None:
+    """What the brand paid in: a draft within its dates becomes ACTIVE (and bids, on its `updated`)."""
+    await _change_campaign(session, d.campaign_id, delivery, lambda life, now: campaign_rules.funded(
+        life, from_cents(d.funded_cents), now))
+
+
+async def campaign_funding_reversed(session: AsyncSession, d: ce.CampaignFundingReversed, delivery: Delivery
+                                    ) -> None:
+    """The provider took a funding payment back: the campaign ends (its live bids run their course)."""
+    await _change_campaign(session, d.campaign_id, delivery, lambda life, now: campaign_rules.funding_reversed(
+        life, from_cents(d.funded_cents)))
+
+
+async def _change_campaign(session: AsyncSession, campaign_id, delivery: Delivery, step) -> None:
+    row = await campaigns.lock(session, campaign_id)
+    if row is None:
+        log.warning("%s for campaign %s, which marketplace does not have", delivery.envelope.type, campaign_id)
+        return
+    before = (row.status, row.reason, row.funded)
+    life = campaigns.life_of(row)
+    now = delivery.deps.clock()
+    step(life, now)
+    campaigns.store_life(row, life)
+    if (row.status, row.reason, row.funded) != before:
+        figures = (await campaigns.figures_of(session, [row.id]))[row.id]
+        delivery.events.extend(campaigns.changed(row, figures, now, delivery.deps.settings.currency))
+
+
 HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     i.UserRegistered.event_type: [keep_registered_user],
     i.UserUpdated.event_type: [keep_updated_user],
@@ -289,6 +340,11 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     m.BidOffered.event_type: [campaign_answers_offer],
     s.DisputeDecided.event_type: [count_dispute],
     s.BidCommentResolved.event_type: [fill_named_comment],
+    m.SlotCreated.event_type: [bid_for_campaigns],
+    m.BidOutbid.event_type: [campaign_cancels_outbid],
+    ce.CampaignUpdated.event_type: [match_active_campaign],
+    ce.CampaignFunded.event_type: [campaign_funded],
+    ce.CampaignFundingReversed.event_type: [campaign_funding_reversed],
 }
 
 

@@ -10,15 +10,16 @@ from decimal import Decimal
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid, NotFound
-from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, or_, select
+from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, or_, select, text
 
 from . import reliability, store
+from .domain.campaigns import PAID_STATUSES, WIN_STATUSES, Figures
 from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
 from .meaning import slot_text
-from .models import Bid, Campaign, Post, Slot, SlotPrice, User, open_slot_counts
+from .models import Bid, Campaign, CampaignSlot, Post, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -322,3 +323,75 @@ _BUYER_FIGURES = (select(_count(BID_TAB == Tab.ACTIVE.value).label("active_bids"
                          _count(Bid.status.in_(sorted(s.value for s in WON_AUCTION)),
                                 _not_refunded).label("won_auctions"))
                   .where(Bid.buyer_id == bindparam("buyer_id")))
+
+
+# --- a campaign's detail (campaigns.py) -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CampaignBidRow:
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+    slot_title: str
+    creator_name: str
+    status: str
+    amount: Decimal
+    max_auto_bid: Decimal | None
+    final_price: Decimal | None
+    clicks: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SkippedRow:
+    slot_id: uuid.UUID
+    slot_title: str
+    outcome: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class SpendPoint:
+    at: datetime
+    spent: Decimal
+    committed: Decimal
+
+
+_WIN_LIST = ", ".join(f"'{s}'" for s in WIN_STATUSES)
+_CAMPAIGN_BIDS = text("""
+    SELECT b.id, b.slot_id, s.title, s.creator_name, b.status, b.amount, b.max_auto_bid, b.final_price, b.clicks,
+           b.updated_at
+    FROM bids b JOIN slots s ON s.id = b.slot_id WHERE b.campaign_id = :id ORDER BY b.created_at DESC, b.id""")
+# the wins that stand, with when their auction closed and when they were paid
+_CAMPAIGN_WINS = text(f"""
+    SELECT coalesce(s.closed_at, b.updated_at) AS won_at, b.paid_at, b.final_price - b.refunded AS paid,
+           b.final_price, b.status
+    FROM bids b JOIN slots s ON s.id = b.slot_id
+    WHERE b.campaign_id = :id AND b.status IN ({_WIN_LIST}) AND b.payment_status IS DISTINCT FROM 'REFUNDED'
+    """)
+
+
+def spend_over_time(wins: list, figures: Figures, now: datetime) -> list[SpendPoint]:
+    """Spent (the paid wins, at their payment) and committed to wins (at their auction's close), as they rose; the
+    last point is now, with everything committed (the live bids' maxima too)."""
+    moments: list[tuple[datetime, Decimal, Decimal]] = []
+    for w in wins:
+        moments.append((w.won_at, Decimal(0), w.final_price))
+        if w.status in PAID_STATUSES and w.paid_at is not None:
+            moments.append((w.paid_at, w.paid, Decimal(0)))
+    points: list[SpendPoint] = []
+    spent = committed = Decimal("0.00")
+    for at, paid, won in sorted(moments, key=lambda m: m[0]):
+        spent, committed = spent + paid, committed + won
+        points.append(SpendPoint(at=at, spent=spent, committed=committed))
+    points.append(SpendPoint(at=now, spent=figures.spent, committed=figures.committed))
+    return points
+
+
+async def campaign_rows(session, campaign_id: uuid.UUID) -> tuple[list[CampaignBidRow], list[SkippedRow], list]:
+    """A campaign's bids (newest first), the fitting slots it placed no bid on (the latest 200), and its wins."""
+    bids = [CampaignBidRow(*r) for r in (await session.execute(_CAMPAIGN_BIDS, {"id": campaign_id})).all()]
+    skipped = [SkippedRow(*r) for r in (await session.execute(
+        select(CampaignSlot.slot_id, Slot.title, CampaignSlot.outcome, CampaignSlot.created_at)
+        .join(Slot, Slot.id == CampaignSlot.slot_id)
+        .where(CampaignSlot.campaign_id == campaign_id, CampaignSlot.outcome != "BID")
+        .order_by(CampaignSlot.created_at.desc()).limit(200))).all()]
+    return bids, skipped, (await session.execute(_CAMPAIGN_WINS, {"id": campaign_id})).all()

@@ -13,7 +13,7 @@ from pydantic import TypeAdapter
 from .domain import auction
 from .domain.errors import AmountTooLow, RuleBroken, StateConflict
 from .domain.listing import Limits
-from .domain.states import BidStatus, SlotStatus
+from .domain.states import LIVE, BidStatus, SlotStatus, check_move
 from .models import Bid, Slot
 from .settings import MarketplaceSettings
 
@@ -90,3 +90,11 @@ def new_bid(bid_id: uuid.UUID, slot_id: uuid.UUID, buyer_id: uuid.UUID, now) -> 
                approved_text=None,
                approved_at=None, decided_at=None, likes=0, replies=0, clicks=0, is_demo=False, created_at=now,
                updated_at=now, raises=0, campaign_id=None)
+
+
+def require_live(status: str) -> None:
+    """A bid being changed must be live (ACTIVE or OUTBID). Checked at both stages: on the unlocked read (a bid that
+    is no longer live never is again) and on the batch's read (it may have been cancelled in between)."""
+    with as_api_errors():
+        if BidStatus(status) not in LIVE:
+            check_move(BidStatus(status), BidStatus.ACTIVE)

@@ -34,6 +34,8 @@ class MarketplaceSettings(KitSettings):
                                      "answer a second-chance offer")
     offer_lapse_interval_seconds: float = Field(default=30.0, gt=0, description="how often lapsed second-chance "
                                                 "offers are expired")
+    campaign_clock_seconds: float = Field(default=5.0, gt=0, description="how often campaigns past their end are "
+                                          "ended, paid-in drafts started, and ended ones settled")
     page_limit_max: int = Field(default=50, ge=1)
     listing_count_cap: int = Field(default=COUNT_CAP, ge=1, description="a listing counts its matches up to this "
                                    "many (past it, \"at least\") and pages no deeper")

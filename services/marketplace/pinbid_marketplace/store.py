@@ -22,6 +22,8 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .domain import auction
+from .domain.comments import Comment
 from .models import Bid, Slot, User
 
 SLOT_COLUMNS = tuple(c.name for c in Slot.__table__.columns)
@@ -262,3 +264,16 @@ async def lock_for_closing(conn: AsyncConnection, slot_id: uuid.UUID) -> SlotRow
     """One slot FOR UPDATE with every bid it ever had and their bidders."""
     found = _by_slot((await conn.execute(_LOCK_ONE, {"slot_id": slot_id, "limit": 1})).all(), with_bidders=True)
     return found[0] if found else None
+
+
+def slot_seen(row: Row, slot_id: uuid.UUID) -> auction.Slot:
+    """A slot as a placement's unlocked read saw it (bidding.py, stage 1), as the rules take it."""
+    return auction.Slot(id=slot_id, creator_id=row.creator_id, min_bid=row.min_bid, auction_end=row.auction_end,
+                        current_bid=row.current_bid, status=row.status)
+
+
+def choose_comment(bid: Bid, comment: Comment) -> None:
+    """The comment the brand chose; a named one's text and author are what its client claimed until social has
+    read them on the post (`comment_read_at`)."""
+    bid.comment_id, bid.comment_username, bid.comment_text = comment.comment_id, comment.username, comment.text
+    bid.comment_read_at = None

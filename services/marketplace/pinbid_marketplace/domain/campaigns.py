@@ -8,9 +8,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
-from pinbid_kit import instagram_rules as ig
-
-from . import listing
+from . import comments, listing
 from .errors import RuleBroken, StateConflict
 from .money import CENT, MAX_AMOUNT, dollars
 
@@ -130,12 +128,10 @@ def check_terms(t: Terms, filters: Filters, *, now: datetime, dates_changed: boo
     text = t.comment_text.strip()
     if not text:
         raise RuleBroken("Write the comment to pin.", "commentText")
-    if len(text) > ig.MAX_NEW_COMMENT_LENGTH:
-        raise RuleBroken(f"A new comment can have at most {ig.MAX_NEW_COMMENT_LENGTH} characters (Pinbid adds the ad "
-                         "disclosure in front of it).", "commentText")
-    problems = ig.limit_problems(ig.disclosed(text, "@brand"))
-    if problems:
-        raise RuleBroken(problems[0], "commentText", code="instagram_limit")
+    try:  # a bid's new comment, with its disclosure rules
+        comments.choose(None, text, required=True)
+    except RuleBroken as exc:
+        raise RuleBroken(exc.message, "commentText", code=exc.code) from None
     for value, key in ((t.starts_at, "startsAt"), (t.ends_at, "endsAt")):
         if value.tzinfo is None:
             raise RuleBroken("Give the date with a time zone (ISO 8601).", key)
@@ -217,6 +213,12 @@ def funded(life: Life, funded_total: Decimal, now: datetime) -> None:
         life.status = life.running_status(now)
 
 
+def funding_reversed(life: Life, funded_total: Decimal) -> None:
+    """payments took a funding payment back: what is paid in is now `funded_total`, and the campaign ends."""
+    life.funded = funded_total
+    end(life, Reason.FUNDING_REVERSED)
+
+
 def tick(life: Life, now: datetime) -> Reason | None:
     """The clock: a campaign past its end ends; a paid-in draft whose start came begins. Returns the end reason."""
     if life.status != C.ENDED and now >= life.ends_at:
@@ -236,6 +238,22 @@ def released(life: Life, available: Decimal, now: datetime) -> None:
     """Commitment came back: an out-of-budget campaign bids again."""
     if life.status == C.OUT_OF_BUDGET and available > 0:
         life.status, life.reason = life.running_status(now), None
+
+
+# --- a campaign's bid and the brand's own -----------------------------------------------------------------
+CAMPAIGN_BID = ("This bid is your campaign's: change the campaign's most per comment, pause it, or cancel the bid "
+                "while it does not lead.")
+
+
+def check_own_bid(has_live: bool, live_campaign: object | None, placing_campaign: object | None) -> None:
+    """A brand's bid and its campaign's never replace each other on a slot: a change by hand of a campaign's bid
+    would break its budget (409 campaign_bid), and a campaign never raises against the brand's own bid."""
+    if not has_live:
+        return
+    if live_campaign is not None:
+        raise StateConflict(CAMPAIGN_BID, code="campaign_bid")
+    if placing_campaign is not None:
+        raise StateConflict("You already bid on this slot yourself.", code="own_bid")
 
 
 # --- matching and bidding ---------------------------------------------------------------------------------------
@@ -335,3 +353,8 @@ class Figures:
 
 
 COUNTS = ("bidding", "leading", "outbid", "won", "pinned")
+# the bid statuses a campaign's figures count (committed: live ceilings plus wins that stand; spent: paid wins)
+LIVE_STATUSES = ("ACTIVE", "OUTBID")
+# a win that stands:: waiting for the creator, approved, waiting for payment, paid, pinned
+WIN_STATUSES = ("PENDING_INFLUENCER_APPROVAL", "APPROVED", "AWAITING_PAYMENT", "WON", "PINNED")
+PAID_STATUSES = ("WON", "PINNED")

@@ -71,7 +71,8 @@ async def world(new_database, jwt_keys):
     clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
     settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"),
                                    jwt_public_key_file=jwt_keys.public_key,
-                                   closer_interval_seconds=3600, db_pool_size=10, db_max_overflow=15)
+                                   closer_interval_seconds=3600, campaign_clock_seconds=3600, db_pool_size=10,
+                                   db_max_overflow=15)
     service = build(settings, clock=clock)
     async with running(service):
         w = World(service, jwt_keys.signer, clock)
