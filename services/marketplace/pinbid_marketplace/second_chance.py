@@ -59,19 +59,42 @@ def _standing(bid: Bid, suspended: bool, tied: bool) -> rules.Standing:
                           offered_before=bid.offer_expires_at is not None, suspended=suspended, tied=tied)
 
 
-async def _slot_bids(session: AsyncSession, slot: Slot, *, lock: bool) -> SlotBids:
-    query = (select(Bid, User, User.suspended_at.is_not(None).label("suspended"),
-                    shared_hard_signal(Bid.buyer_id, Slot.creator_id).label("tie"))
-             .join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
-             .where(Bid.slot_id == slot.id).order_by(Bid.seq, Bid.id))
-    if lock:
-        query = query.with_for_update(of=Bid)
-    found = SlotBids(slot=slot, rows={}, buyers={}, standing={})
-    for bid, user, suspended, tie in (await session.execute(query)).all():
-        found.rows[bid.id] = bid
-        found.buyers[bid.id] = user
-        found.standing[bid.id] = _standing(bid, bool(suspended), tie is not None)
+def _bids_of_slots(slot_ids: list[uuid.UUID]):
+    """Every bid of the slots, with its brand and whether that brand is suspended or tied to the slot's creator."""
+    return (select(Bid, User, User.suspended_at.is_not(None).label("suspended"),
+                   shared_hard_signal(Bid.buyer_id, Slot.creator_id).label("tie"))
+            .join(Slot, Slot.id == Bid.slot_id).outerjoin(User, User.id == Bid.buyer_id)
+            .where(Bid.slot_id.in_(slot_ids)).order_by(Bid.seq, Bid.id))
+
+
+def _collect(slots: list[Slot], rows) -> dict[uuid.UUID, SlotBids]:
+    found = {slot.id: SlotBids(slot=slot, rows={}, buyers={}, standing={}) for slot in slots}
+    for bid, user, suspended, tie in rows:
+        entry = found[bid.slot_id]
+        entry.rows[bid.id] = bid
+        entry.buyers[bid.id] = user
+        entry.standing[bid.id] = _standing(bid, bool(suspended), tie is not None)
     return found
+
+
+async def _slot_bids(session: AsyncSession, slot: Slot) -> SlotBids:
+    """Every bid of a locked slot, FOR UPDATE."""
+    rows = (await session.execute(_bids_of_slots([slot.id]).with_for_update(of=Bid))).all()
+    return _collect([slot], rows)[slot.id]
+
+
+def _view(found: SlotBids, bid_id: uuid.UUID) -> BidView:
+    return BidView(bid=found.rows[bid_id], slot=found.slot, buyer=found.buyers[bid_id])
+
+
+def _chance(found: SlotBids) -> SecondChanceView:
+    """What the creator can do now with a slot whose winner fell through."""
+    assert found.slot.winning_bid_id is not None
+    fallen = found.standing[found.slot.winning_bid_id]
+    offered = next((b for b in found.standing.values() if b.status is BidStatus.OFFERED), None)
+    next_one = None if offered else rules.runner_up(fallen, list(found.standing.values()))
+    return SecondChanceView(fallen=_view(found, fallen.id), runner_up=_view(found, next_one.id) if next_one else None,
+                            open_offer=_view(found, offered.id) if offered else None)
 
 
 async def _lock_slot_of_bid(session: AsyncSession, bid_id: uuid.UUID, *, creator_id: uuid.UUID | None = None,
@@ -83,7 +106,7 @@ async def _lock_slot_of_bid(session: AsyncSession, bid_id: uuid.UUID, *, creator
                                 .with_for_update(of=Slot))
     if slot is None:
         return None
-    return await _slot_bids(session, slot, lock=True)
+    return await _slot_bids(session, slot)
 
 
 async def _fresh(session: AsyncSession, view: BidView) -> BidView:
@@ -127,8 +150,8 @@ class SecondChance:
             return await _fresh(session, BidView(bid=bid, slot=slot, buyer=locked.buyers[bid.id]))
 
     async def fallen_winners(self, creator_id: uuid.UUID) -> list[SecondChanceView]:
-        """The creator's closed slots whose winner fell through and that are not sold again, each with its
-        runner-up (whom an offer would go to) or the offer open now."""
+        """The creator's closed slots whose winner fell through and that are not sold again (the latest 100), each with
+        its runner-up (whom an offer would go to) or the offer open now: two statements."""
         fallen_winner = and_(Bid.id == Slot.winning_bid_id, or_(
             Bid.status == BidStatus.REJECTED.value,
             and_(Bid.status == BidStatus.EXPIRED.value, Bid.payment_status == "EXPIRED")))
@@ -136,20 +159,8 @@ class SecondChance:
             slots = (await session.scalars(
                 select(Slot).join(Bid, fallen_winner).where(Slot.creator_id == creator_id, Slot.status == "CLOSED")
                 .order_by(Slot.closed_at.desc(), Slot.id).limit(100))).all()
-            views = []
-            for slot in slots:
-                found = await _slot_bids(session, slot, lock=False)
-                fallen = found.standing[slot.winning_bid_id]
-                offered = next((b for b in found.standing.values() if b.status is BidStatus.OFFERED), None)
-                next_one = None if offered else rules.runner_up(fallen, list(found.standing.values()))
-
-                def view(bid_id: uuid.UUID, found: SlotBids = found, slot: Slot = slot) -> BidView:
-                    return BidView(bid=found.rows[bid_id], slot=slot, buyer=found.buyers[bid_id])
-
-                views.append(SecondChanceView(fallen=view(fallen.id),
-                                              runner_up=view(next_one.id) if next_one else None,
-                                              open_offer=view(offered.id) if offered else None))
-            return views
+            found = _collect(list(slots), (await session.execute(_bids_of_slots([s.id for s in slots]))).all())
+            return [_chance(found[slot.id]) for slot in slots]
 
     # --- the brand -----------------------------------------------------------------------------------------------
 

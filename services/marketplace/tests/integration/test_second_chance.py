@@ -280,3 +280,21 @@ async def test_a_suspended_creators_open_offer_is_withdrawn_once_whatever_the_re
     assert [e["reason"] for e in await outbox_of(world, m.OfferDeclined.event_type)] == ["WITHDRAWN"]
     late = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
     assert (late.status_code, late.json()["code"]) == (409, "no_offer")
+
+
+async def test_the_creators_list_holds_each_fallen_winner_with_its_own_runner_up(world):
+    creator, posts = await world.creator(posts=2)
+    brands = [await world.buyer(f"C{n}") for n in range(3)]
+    winners = []
+    for post, (loser, winner) in zip(posts, ((brands[0], brands[1]), (brands[1], brands[2])), strict=True):
+        slot = await world.slot(creator, post, minBid=10)
+        lost = (await world.bid(loser, slot["id"], 20)).json()["id"]
+        won = (await world.bid(winner, slot["id"], 30)).json()["id"]
+        await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+        await world.http.post(f"/influencer/approvals/{won}", json={"status": "REJECTED"}, headers=creator)
+        winners.append((won, lost))
+    listed = (await world.http.get("/influencer/bids/second-chances", headers=creator)).json()
+    assert sorted((c["fallen"]["id"], c["runnerUp"]["id"], c["runnerUpPrice"]) for c in listed) == sorted(
+        (won, lost, 20) for won, lost in winners)
+    other, _ = await world.creator(posts=1)
+    assert (await world.http.get("/influencer/bids/second-chances", headers=other)).json() == []
