@@ -15,6 +15,7 @@ export type BidStatus =
   | 'APPROVED'
   | 'REJECTED'
   | 'PINNED'
+  | 'OFFERED'
 
 /** Spec section 9: the platform's fee and the creator's share, in percent, as the server charges them. */
 export const platformFeePercent = () => rules().platformFeePercent
