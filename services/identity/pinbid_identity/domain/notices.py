@@ -399,7 +399,8 @@ def campaign_out_of_budget(buyer_id: UUID, campaign_id: UUID, campaign_name: str
 
 
 _CAMPAIGN_ENDED = {"ends_at": "its end date passed", "ended_by_brand": "you ended it",
-                   "funding_reversed": "its funding payment was taken back by the bank"}
+                   "funding_reversed": "its funding payment was taken back by the bank",
+                   "suspended": "your account was suspended"}
 
 
 def campaign_ended(buyer_id: UUID, campaign_id: UUID, campaign_name: str, spent_cents: int, currency: str,

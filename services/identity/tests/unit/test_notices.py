@@ -137,6 +137,8 @@ def test_campaign_and_second_chance_notices_say_what_happened_and_where_to_look(
     ended = notices.campaign_ended(brand, campaign, "Fitness November", 64000, "USD", "funding_reversed")
     assert "ended: its funding payment was taken back by the bank. It spent $640.00" in ended.message
     assert "ended. It spent" in notices.campaign_ended(brand, campaign, "F", 0, "USD", "something new").message
+    assert "ended: your account was suspended." in notices.campaign_ended(brand, campaign, "F", 0, "USD",
+                                                                         "suspended").message
     offered = notices.second_chance_offered(brand, slot, "Leg day", 12000, "USD",
                                             datetime(2026, 11, 29, 20, 0, tzinfo=UTC))
     assert offered.link == "/my-bids" and "at your own maximum, $120.00. Accept or decline by Nov 29, 20:00 UTC." \
