@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import SERVICE
 from .bidding import Bidding
-from .campaigns import available, changed, figures_of, life_of, lock, store_life
+from .campaigns import available, changed, figures_of, life_of, lock, settles, store_life
 from .domain import campaigns as rules
 from .domain.campaigns import CampaignStatus, Filters, OpenSlot, Skip
 from .domain.comments import Comment
@@ -236,9 +236,7 @@ class CampaignBidding:
         if life.status == CampaignStatus.OUT_OF_BUDGET and await self._something_fits(session, row, figures, now):
             rules.released(life, available(row, figures), now)
         store_life(row, life)
-        settles = row.status == CampaignStatus.ENDED.value and row.settled_at is None \
-            and figures.committed == figures.spent
-        if (row.status, row.settled_at) == before and not settles:
+        if (row.status, row.settled_at) == before and not settles(row, figures):
             return False
         await outbox.publish_all(session, changed(row, figures, now, self.settings.currency), source=SERVICE)
         return True

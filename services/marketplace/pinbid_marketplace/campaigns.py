@@ -93,11 +93,16 @@ def changed(row: Campaign, figures: Figures, now: datetime, currency: str) -> li
     row.version += 1
     row.updated_at = now
     events: list[EventData] = [campaign_updated(row, figures, currency)]
-    if row.status == CampaignStatus.ENDED and row.settled_at is None and outstanding(figures) == 0:
+    if settles(row, figures):
         row.settled_at = now
         events.append(ce.CampaignSettled(campaign_id=row.id, buyer_id=row.buyer_id,
                                          spent_cents=to_cents(figures.spent), currency=currency))
     return events
+
+
+def settles(row: Campaign, figures: Figures) -> bool:
+    """Ended, not settled yet, and nothing outstanding: what `changed` settles."""
+    return row.status == CampaignStatus.ENDED and row.settled_at is None and outstanding(figures) == 0
 
 
 async def lock(session: AsyncSession, campaign_id: uuid.UUID, buyer_id: uuid.UUID | None = None) -> Campaign | None:
@@ -105,6 +110,13 @@ async def lock(session: AsyncSession, campaign_id: uuid.UUID, buyer_id: uuid.UUI
     if buyer_id is not None:
         query = query.where(Campaign.buyer_id == buyer_id)
     return await session.scalar(query)
+
+
+async def lock_campaigns_of(session: AsyncSession, buyer_id: uuid.UUID) -> list[Campaign]:
+    """A brand's campaigns not yet ended, locked in id order."""
+    return list(await session.scalars(select(Campaign).where(Campaign.buyer_id == buyer_id,
+                                                             Campaign.status != CampaignStatus.ENDED.value)
+                                      .order_by(Campaign.id).with_for_update()))
 
 
 @dataclass(frozen=True)
@@ -259,14 +271,10 @@ class Campaigns:
             before = {c: getattr(row, c) for c in _EDITABLE}
             with as_api_errors():
                 apply(row, figures)
-            if any(getattr(row, c) != v for c, v in before.items()) or self._settles(row, figures):
+            if any(getattr(row, c) != v for c, v in before.items()) or settles(row, figures):
                 await outbox.publish_all(session, changed(row, figures, self.clock(), self.settings.currency),
                                          source=SERVICE)
         return CampaignView(row, figures)
-
-    @staticmethod
-    def _settles(row: Campaign, figures: Figures) -> bool:
-        return row.status == CampaignStatus.ENDED and row.settled_at is None and outstanding(figures) == 0
 
 
 _EDITABLE = ("name", "status", "reason", "filters", "budget", "max_per_slot", "comment_text", "ends_at", "funded")

@@ -213,8 +213,17 @@ async def review_bidders(session: AsyncSession, d: m.AuctionClosed, delivery: De
 
 async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, delivery: Delivery) -> None:
     settings = delivery.deps.settings
+    # a suspended brand's campaigns end first: campaign locks before slot locks (campaign_bidding.py)
+    ended = await campaigns.lock_campaigns_of(session, d.user_id)
+    for row in ended:
+        await _change_campaign(session, row.id, delivery, lambda life, now: campaign_rules.end(
+            life, campaign_rules.Reason.SUSPENDED))
     withdrawn, closed = await suspensions.withdraw_everything_of(
         session, d.user_id, now=d.suspended_at, rules=auction_rules(settings), settings=settings)
+    for row in ended:  # with its bids withdrawn, nothing may be left outstanding: settled now
+        figures = (await campaigns.figures_of(session, [row.id]))[row.id]
+        if campaigns.settles(row, figures):
+            delivery.events.extend(campaigns.changed(row, figures, delivery.deps.clock(), settings.currency))
     log.info("user %s suspended: %d bids withdrawn, %d slots closed", d.user_id, withdrawn, closed)
 
 

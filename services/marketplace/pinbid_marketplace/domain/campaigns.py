@@ -37,6 +37,7 @@ class Reason(StrEnum):
     ENDS_AT = "ends_at"
     ENDED_BY_BRAND = "ended_by_brand"
     FUNDING_REVERSED = "funding_reversed"
+    SUSPENDED = "suspended"  # the brand's account was suspended
 
 
 @dataclass(frozen=True)

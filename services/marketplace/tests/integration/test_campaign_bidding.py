@@ -389,3 +389,21 @@ async def test_a_campaigns_win_approved_tells_payments_its_campaign(world):
     await settled(world)
     detail = await campaign(world, buyer, c["id"])
     assert detail["counts"]["won"] == 1 and detail["committed"] == 10  # the win's price, no longer its maximum
+
+
+async def test_a_suspended_brands_campaigns_end_and_release_everything(world):
+    creator, posts = await world.creator(posts=2)
+    await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    await world.deliver(i.UserSuspended(user_id=uuid.UUID(buyer["x-user"]), suspended_at=world.clock.now,
+                                        operator_id=uuid.uuid4(), reason="fraud"), source="identity")
+    await settled(world)
+    detail = await campaign(world, buyer, c["id"])
+    assert (detail["status"], detail["reason"], detail["committed"]) == ("ENDED", "suspended", 0)
+    await world.slot(creator, posts[1], category="fitness")
+    await settled(world)
+    assert [r.status for r in await bids_of(world, c["id"])] == ["CANCELLED"]
+    assert [e["campaignId"] for e in await outbox_events(world.service.db, ce.CampaignSettled.event_type)] \
+        == [c["id"]]

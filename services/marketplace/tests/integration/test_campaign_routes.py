@@ -129,3 +129,31 @@ async def test_two_edits_at_once_both_apply_one_after_the_other(world):
     assert now["name"] == "One" and now["budget"] == 1900 and now["version"] == 3
     versions = [e["version"] for e in await outbox_events(world.service.db, ce.CampaignUpdated.event_type)]
     assert versions == [1, 2, 3]
+
+
+async def test_fifty_copies_of_one_pause_change_it_once(world):
+    buyer = await world.buyer()
+    campaign = (await create(world, buyer)).json()
+    url = f"/buyer/campaigns/{campaign['id']}/pause"
+    answers = await asyncio.gather(*[world.http.post(url, headers=buyer) for _ in range(50)])
+    assert {a.status_code for a in answers} == {200} and {a.json()["version"] for a in answers} == {2}
+    events = await outbox_events(world.service.db, ce.CampaignUpdated.event_type)
+    assert [(e["status"], e["version"]) for e in events] == [("DRAFT", 1), ("PAUSED", 2)]
+
+
+async def test_odd_input_is_refused(world):
+    buyer = await world.buyer()
+    good = {"name": "x", "budget": 100, "maxPerSlot": 10, "commentText": "hi", "endsAt": "2030-01-01T00:00Z"}
+    for fields in ({"endsAt": "tomorrow"}, {"ask": "fitness\u202e under $5"}, {"status": "ACTIVE"},
+                   {"filters": {"minPrice": -1}}, {"commentText": "a\u0007b"}, {"maxPerSlot": True}):
+        response = await world.http.post("/buyer/campaigns", json={**good, **fields}, headers=buyer)
+        assert response.status_code == 422, (fields, response.text)
+    huge = await world.http.post("/buyer/campaigns", headers={**buyer, "content-type": "application/json"},
+                                 content=b'{"name": "x", "budget": 1e400, "maxPerSlot": 10, "commentText": "hi", '
+                                         b'"endsAt": "2030-01-01T00:00Z"}')
+    assert huge.status_code == 422, huge.text
+    assert (await world.http.patch("/buyer/campaigns/not-a-uuid", json={"name": "x"}, headers=buyer)).status_code \
+        == 422
+    creator, _ = await world.creator(posts=0)
+    assert (await world.http.get("/buyer/campaigns", headers=creator)).status_code == 403
+    assert (await world.http.get("/buyer/campaigns", headers=buyer)).json() == []
