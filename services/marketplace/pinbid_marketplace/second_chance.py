@@ -24,12 +24,14 @@ from . import SERVICE, campaigns, events_out
 from .approvals import approve_comment_as_it_is
 from .associates import shared_hard_signal
 from .domain import second_chance as rules
+from .domain.listing import MAX_PINNED_PER_POST, check_room_on_post
 from .domain.states import BidStatus, check_move
 from .models import Bid, Campaign, Slot, User
 from .offer_ends import expire_offer
 from .queries import BidView
 from .rules import as_api_errors
 from .settings import MarketplaceSettings
+from .slots import placements_on_post
 
 log = logging.getLogger("pinbid.marketplace.second_chance")
 
@@ -141,6 +143,7 @@ class SecondChance:
                 chosen = rules.check_can_offer(locked.standing[fallen_bid_id], slot.winning_bid_id,
                                                list(locked.standing.values()))
                 check_move(chosen.status, BidStatus.OFFERED)
+                check_room_on_post(await placements_on_post(session, slot.post_id))  # relisted and sold meanwhile
             bid = locked.rows[chosen.id]
             bid.status = BidStatus.OFFERED.value
             bid.offer_expires_at = rules.offer_deadline(now, self.window)
@@ -197,6 +200,8 @@ class SecondChance:
         except rules.StateConflict:
             return []  # lapsed or barred: the lapse job or the suspension handler ends it
         assert campaign is not None
+        if await placements_on_post(session, locked.slot.post_id) >= MAX_PINNED_PER_POST:
+            return self._declined(locked, bid, rules.WITHDRAWN, now)  # the post's pins were taken meanwhile
         if await self._campaign_takes(session, campaign, bid, now):
             return await self._accepted_for(session, campaign, self._accepted(locked, bid, now), now)
         log.info("campaign %s declines the offer of bid %s: its budget cannot take it", campaign.id, bid.id)
@@ -217,6 +222,7 @@ class SecondChance:
             if accept:
                 rules.check_can_answer(standing.status, bid.offer_expires_at, now, suspended=standing.suspended,
                                        tied=standing.tied)
+                check_room_on_post(await placements_on_post(session, locked.slot.post_id))
             else:
                 rules.check_can_answer(standing.status, bid.offer_expires_at, now)
         if not accept:

@@ -298,3 +298,28 @@ async def test_the_creators_list_holds_each_fallen_winner_with_its_own_runner_up
         (won, lost, 20) for won, lost in winners)
     other, _ = await world.creator(posts=1)
     assert (await world.http.get("/influencer/bids/second-chances", headers=other)).json() == []
+
+
+async def fill_the_post(world, creator, slot) -> None:
+    """The post listed again and sold three times: each winner holds one of its pins."""
+    for n in range(3):
+        again = await world.slot(creator, slot["post"]["instagramId"], minBid=10)
+        won = await world.bid(await world.buyer(f"R{n}"), again["id"], 20)
+        assert won.status_code == 201, won.text
+        await world.http.post(f"/influencer/pin-slots/{again['id']}/end-auction", headers=creator)
+
+
+async def test_no_offer_once_the_posts_three_pins_are_taken_by_its_relisted_slots(world):
+    creator, slot, buyers, bids = await rejected_winner(world)
+    await fill_the_post(world, creator, slot)
+    refused = await offer(world, creator, bids[0])
+    assert (refused.status_code, refused.json()["code"]) == (409, "post_full")
+    assert await status_of(world, bids[1]) == "EXPIRED"
+
+
+async def test_an_offer_cannot_be_taken_once_the_posts_pins_are_taken_meanwhile(world):
+    creator, slot, buyers, bids = await rejected_winner(world)
+    await offer(world, creator, bids[0])
+    await fill_the_post(world, creator, slot)
+    refused = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
+    assert (refused.status_code, refused.json()["code"]) == (409, "post_full")
