@@ -323,3 +323,16 @@ async def test_an_offer_cannot_be_taken_once_the_posts_pins_are_taken_meanwhile(
     await fill_the_post(world, creator, slot)
     refused = await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
     assert (refused.status_code, refused.json()["code"]) == (409, "post_full")
+
+
+async def test_an_accepted_offer_left_unpaid_falls_through_in_turn_and_the_next_runner_up_is_offered(world):
+    creator, slot, buyers, bids = await rejected_winner(world)
+    await offer(world, creator, bids[0])
+    await world.http.post(f"/buyer/bids/{bids[1]}/accept-offer", headers=buyers[1])
+    ids = {"payment_id": uuid.uuid4(), "bid_id": uuid.UUID(bids[1]), "buyer_id": uuid.UUID(buyers[1]["x-user"]),
+           "creator_id": uuid.UUID(creator["x-user"])}
+    await world.deliver(p.PaymentRequested(**ids, amount_cents=20000, expires_at=world.clock.now))
+    await world.deliver(p.PaymentExpired(**ids))
+    assert (await offer(world, creator, bids[0])).json()["code"] == "not_the_winner"  # the slot's winner moved on
+    nxt = await offer(world, creator, bids[1])
+    assert (nxt.status_code, nxt.json()["id"], nxt.json()["amountOffered"]) == (200, bids[2], 150)
