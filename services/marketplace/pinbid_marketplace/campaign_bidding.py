@@ -31,7 +31,7 @@ from .domain.comments import Comment
 from .domain.money import CENT
 from .domain.offers import Offer
 from .models import Bid, Campaign, CampaignSlot, Slot
-from .queries import Search, filtered
+from .queries import filtered, search_of
 from .settings import MarketplaceSettings
 
 log = logging.getLogger("pinbid.marketplace.campaigns")
@@ -50,14 +50,6 @@ _SLOT_FACTS = text("""
 _CONSIDERED = text("""
     SELECT EXISTS (SELECT 1 FROM campaign_slots WHERE campaign_id = :campaign_id AND slot_id = :slot_id)
         OR EXISTS (SELECT 1 FROM bids WHERE campaign_id = :campaign_id AND slot_id = :slot_id)""")
-
-
-def search_of(filters: Filters, **overrides) -> Search:
-    """The listing's own search for a campaign's filters (queries.filtered)."""
-    values = dict(q=filters.search, category=filters.category, min_price=filters.min_price,
-                  max_price=filters.max_price, min_views=filters.min_views, time_left=filters.time_left,
-                  verified=filters.verified, min_kept_percent=filters.min_kept_percent)
-    return Search(**{**values, **overrides})
 
 
 def open_slot(row) -> OpenSlot:

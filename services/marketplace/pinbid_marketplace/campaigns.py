@@ -35,12 +35,13 @@ def _in(values: tuple[str, ...]) -> str:
     return "(" + ", ".join(f"'{v}'" for v in values) + ")"
 
 
-# committed: the ceilings of the live bids plus the final prices of the wins that stand (a refunded win does not);
-# spent: what the paid wins cost, less what was refunded
+# committed: the ceilings of the live bids plus the final prices of the wins that stand, less what came back of them
+# (a win refunded in full does not stand); spent: what the paid wins cost, less what was refunded. A paid win is in
+# both alike, so what is outstanding (committed - spent) is the live bids and the wins not paid yet
 _FIGURES = text(f"""
     SELECT campaign_id,
         coalesce(sum(ceiling) FILTER (WHERE status IN {_in(LIVE_STATUSES)}), 0)
-          + coalesce(sum(final_price) FILTER (WHERE status IN {_in(WIN_STATUSES)}
+          + coalesce(sum(final_price - refunded) FILTER (WHERE status IN {_in(WIN_STATUSES)}
                                               AND payment_status IS DISTINCT FROM 'REFUNDED'), 0) AS committed,
         coalesce(sum(final_price - refunded) FILTER (WHERE status IN {_in(PAID_STATUSES)}), 0) AS spent,
         count(*) FILTER (WHERE status IN {_in(LIVE_STATUSES)}) AS bidding,
@@ -134,6 +135,7 @@ class CampaignView:
     campaign: Campaign
     figures: Figures
     understood: Understood | None = None
+    fitting_now: int | None = None  # open slots its filters keep now (on creation, and in the detail)
 
     @property
     def available(self) -> Decimal:
@@ -201,7 +203,8 @@ class Campaigns:
         async with self.db.transaction() as session:
             session.add(row)
             await outbox.publish_all(session, changed(row, figures, now, self.settings.currency), source=SERVICE)
-        return CampaignView(row, figures, understood)
+            fitting = await queries.fitting_now(session, filters, now)
+        return CampaignView(row, figures, understood, fitting)
 
     async def list(self, buyer_id: uuid.UUID) -> list[CampaignView]:
         async with self.db.transaction() as session:
@@ -218,7 +221,8 @@ class Campaigns:
                 raise NotFound(CAMPAIGN_NOT_FOUND)
             figures = (await figures_of(session, [row.id]))[row.id]
             bids, skipped, wins = await queries.campaign_rows(session, row.id)
-        return CampaignDetail(CampaignView(row, figures), bids, skipped,
+            fitting = await queries.fitting_now(session, Filters.of_json(row.filters), self.clock())
+        return CampaignDetail(CampaignView(row, figures, fitting_now=fitting), bids, skipped,
                               queries.spend_over_time(wins, figures, self.clock()))
 
     async def edit(self, buyer_id: uuid.UUID, campaign_id: uuid.UUID, edit: Changes) -> CampaignView:

@@ -14,6 +14,7 @@ from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, or
 
 from . import reliability, store
 from .domain.campaigns import PAID_STATUSES, WIN_STATUSES, Figures
+from .domain.campaigns import Filters as CampaignFilters
 from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
@@ -325,7 +326,24 @@ _BUYER_FIGURES = (select(_count(BID_TAB == Tab.ACTIVE.value).label("active_bids"
                   .where(Bid.buyer_id == bindparam("buyer_id")))
 
 
-# --- a campaign's detail (campaigns.py) -------------------------------------------------------------------------
+# --- a campaign's slots and detail (campaigns.py, campaign_bidding.py) -----------------------------------------
+def search_of(filters: CampaignFilters, **overrides) -> Search:
+    """The listing's own search for a campaign's filters (queries.filtered)."""
+    values = dict(q=filters.search, category=filters.category, min_price=filters.min_price,
+                  max_price=filters.max_price, min_views=filters.min_views, time_left=filters.time_left,
+                  verified=filters.verified, min_kept_percent=filters.min_kept_percent)
+    return Search(**{**values, **overrides})
+
+
+FITTING_CAP = 1000
+
+
+async def fitting_now(session, filters: CampaignFilters, now: datetime) -> int:
+    """How many open slots a campaign's filters keep now (the listing's own filter), counted up to FITTING_CAP."""
+    fits = filtered(search_of(filters), now).with_only_columns(Slot.id).limit(FITTING_CAP).subquery()
+    return await session.scalar(select(func.count()).select_from(fits))
+
+
 @dataclass(frozen=True)
 class CampaignBidRow:
     bid_id: uuid.UUID

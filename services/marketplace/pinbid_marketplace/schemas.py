@@ -521,6 +521,8 @@ class CampaignOut(ApiModel):
     version: int
     counts: CampaignCountsOut
     understood: CampaignUnderstoodOut | None = Field(default=None, description="on creation from `ask`")
+    fitting_now: int | None = Field(default=None, description="on creation and in the detail: the open slots its "
+                                    "filters keep now, counted up to 1,000 (0: it waits for new slots that fit)")
 
     @classmethod
     def of(cls, view: CampaignView) -> "CampaignOut":
@@ -533,7 +535,7 @@ class CampaignOut(ApiModel):
                    ask=c.ask, budget=c.budget, max_per_slot=c.max_per_slot, funded=c.funded, committed=f.committed,
                    spent=f.spent, available=view.available, comment_text=c.comment_text, starts_at=c.starts_at,
                    ends_at=c.ends_at, created_at=c.created_at, updated_at=c.updated_at, version=c.version,
-                   counts=CampaignCountsOut(**f.counts), understood=understood)
+                   counts=CampaignCountsOut(**f.counts), understood=understood, fitting_now=view.fitting_now)
 
 
 class CampaignBidOut(ApiModel):

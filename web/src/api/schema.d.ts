@@ -2338,6 +2338,11 @@ export interface components {
             counts: components["schemas"]["CampaignCountsOut"];
             /** @description on creation from `ask` */
             understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+            /**
+             * Fittingnow
+             * @description on creation and in the detail: the open slots its filters keep now, counted up to 1,000 (0: it waits for new slots that fit)
+             */
+            fittingNow?: number | null;
             /** Bids */
             bids: components["schemas"]["CampaignBidOut"][];
             /**
@@ -2469,6 +2474,11 @@ export interface components {
             counts: components["schemas"]["CampaignCountsOut"];
             /** @description on creation from `ask` */
             understood?: components["schemas"]["CampaignUnderstoodOut"] | null;
+            /**
+             * Fittingnow
+             * @description on creation and in the detail: the open slots its filters keep now, counted up to 1,000 (0: it waits for new slots that fit)
+             */
+            fittingNow?: number | null;
         };
         /** CampaignSkippedOut */
         CampaignSkippedOut: {

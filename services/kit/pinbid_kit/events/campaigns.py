@@ -25,7 +25,7 @@ class CampaignUpdated(EventData):
     spent_cents: int
     currency: str = "USD"
     version: int
-    # why it stopped bidding: "paused", "budget", "ends_at", "ended_by_brand", "funding_reversed"
+    # why it stopped bidding: "paused", "budget", "ends_at", "ended_by_brand", "funding_reversed", "suspended"
     reason: str | None = None
 
 

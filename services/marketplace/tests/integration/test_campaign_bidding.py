@@ -122,6 +122,17 @@ async def test_a_most_per_comment_below_the_minimum_places_no_bid_and_says_so(wo
     detail = await campaign(world, buyer, c["id"])
     assert [b["slotId"] for b in detail["bids"]] == [cheap["id"]]
     assert [(s["slotId"], s["reason"]) for s in detail["skipped"]] == [(dear["id"], "BELOW_MINIMUM")]
+    assert c["fittingNow"] == 2 and detail["fittingNow"] == 2
+
+
+async def test_filters_that_keep_no_open_slot_say_so_and_wait(world):
+    creator, posts = await world.creator(posts=1)
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer, filters={"category": "gaming"})
+    assert c["fittingNow"] == 0 and c["status"] == "DRAFT"
+    await settled(world)
+    await world.slot(creator, posts[0], category="gaming")
+    await eventually(lambda: _count(world, c["id"], 1))
 
 
 async def test_never_against_the_brands_own_bid_and_a_campaigns_bid_is_not_changed_by_hand(world):
@@ -407,3 +418,39 @@ async def test_a_suspended_brands_campaigns_end_and_release_everything(world):
     assert [r.status for r in await bids_of(world, c["id"])] == ["CANCELLED"]
     assert [e["campaignId"] for e in await outbox_events(world.service.db, ce.CampaignSettled.event_type)] \
         == [c["id"]]
+
+
+async def test_past_its_end_it_does_not_bid_even_before_the_clock_ends_it(world):
+    creator, posts = await world.creator(posts=1)
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer, endsAt=(world.clock.now + timedelta(days=1)).isoformat())
+    await settled(world)
+    world.clock.advance(days=1)
+    await world.slot(creator, posts[0], category="fitness")
+    await settled(world)
+    assert await bids_of(world, c["id"]) == []
+    assert (await campaign(world, buyer, c["id"]))["status"] == "ACTIVE"  # until the clock's next round
+    await world.service.state["campaign_bidding"].run_clock()
+    assert (await campaign(world, buyer, c["id"]))["status"] == "ENDED"
+
+
+async def test_a_paid_win_partly_refunded_leaves_nothing_outstanding(world):
+    from pinbid_kit.events import payments as p
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
+    bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
+    await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "APPROVED"}, headers=creator)
+    ids = {"payment_id": uuid.uuid4(), "bid_id": uuid.UUID(bid_id), "buyer_id": uuid.UUID(buyer["x-user"]),
+           "creator_id": uuid.UUID(creator["x-user"])}
+    await world.deliver(p.PaymentCompleted(**ids, amount_cents=1000, pin_deadline_at=world.clock.now
+                                           + timedelta(days=3)), source="payments")
+    await world.deliver(p.PaymentPartiallyRefunded(**ids, amount_cents=1000, refund_cents=400, reason="ended early"),
+                        source="payments")
+    detail = (await world.http.post(f"/buyer/campaigns/{c['id']}/end", headers=buyer)).json()
+    assert (detail["spent"], detail["committed"]) == (6, 6)
+    settled_events = await outbox_events(world.service.db, ce.CampaignSettled.event_type)
+    assert [(e["campaignId"], e["spentCents"]) for e in settled_events] == [(c["id"], 600)]
