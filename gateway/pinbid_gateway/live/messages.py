@@ -18,6 +18,7 @@ SESSIONS_REVOKED = i.SessionsRevoked.event_type
 # every event the stream turns into a message, and the revocations that end streams
 PATTERNS = sorted({m.SlotUpdated.event_type, m.BidPlaced.event_type, m.BidOutbid.event_type,
                    m.AuctionClosed.event_type, m.BidApproved.event_type, m.BidRejected.event_type,
+                   m.BidOffered.event_type, m.OfferDeclined.event_type,
                    p.PaymentRequested.event_type, p.PaymentCompleted.event_type, p.PaymentExpired.event_type,
                    p.PaymentRefunded.event_type,
                    s.CommentPinned.event_type, i.NotificationCreated.event_type, SESSIONS_REVOKED,
@@ -164,6 +165,12 @@ def messages(envelope: Envelope) -> list[Message]:
         case m.BidRejected.event_type:
             e = m.BidRejected.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "REJECTED", slot_title=e.slot_title)]
+        case m.BidOffered.event_type:  # a second-chance offer (its acceptance is told by its BidApproved)
+            e = m.BidOffered.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "OFFERED", slot_title=e.slot_title)]
+        case m.OfferDeclined.event_type:
+            e = m.OfferDeclined.model_validate(data)
+            return [_bid(e.buyer_id, e.bid_id, e.slot_id, "EXPIRED", slot_title=e.slot_title)]
         case s.CommentPinned.event_type:
             e = s.CommentPinned.model_validate(data)
             return [_bid(e.buyer_id, e.bid_id, e.slot_id, "PINNED")]

@@ -5,11 +5,13 @@ from dataclasses import dataclass
 
 from pinbid_kit import inbox
 from pinbid_kit.clock import Clock
+from pinbid_kit.events import campaigns as c
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
-from sqlalchemy import update
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import audit, reminders
@@ -21,7 +23,7 @@ from .domain.notices import (
     PIN_REMINDER_BEFORE,
     reminder_due,
 )
-from .models import User
+from .models import CampaignSeen, User
 from .notifications import Notifier
 
 
@@ -70,9 +72,57 @@ async def notify_auction_closed(session: AsyncSession, d: m.AuctionClosed, deliv
     if d.outcome == "UNSOLD" or d.winner_id is None or d.final_price_cents is None:
         await tell(session, delivery, [notices.auction_unsold(d.creator_id, d.slot_id, d.slot_title)])
         return
+    if d.campaign_id is not None:
+        name = await session.scalar(select(CampaignSeen.name).where(CampaignSeen.campaign_id == d.campaign_id))
+        won = notices.campaign_won(d.winner_id, d.campaign_id, name, d.slot_id, d.slot_title, d.final_price_cents,
+                                   d.currency)
+    else:
+        won = notices.auction_won(d.winner_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency)
     await tell(session, delivery, [
-        notices.auction_won(d.winner_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency),
-        notices.approve_winner(d.creator_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency)])
+        won, notices.approve_winner(d.creator_id, d.slot_id, d.slot_title, d.final_price_cents, d.currency)])
+
+
+async def notify_campaign_change(session: AsyncSession, d: c.CampaignUpdated, delivery: Delivery) -> None:
+    """Told only when the status changes from the last version seen: a redelivery, or a version older than one
+    already seen (delivered out of order), tells nothing. The row is locked, so two versions at once are told in
+    turn."""
+    await session.execute(insert(CampaignSeen).values(
+        campaign_id=d.campaign_id, buyer_id=d.buyer_id, name=d.name, status="", version=-1)
+        .on_conflict_do_nothing(index_elements=["campaign_id"]))
+    seen = await session.get(CampaignSeen, d.campaign_id, with_for_update=True, populate_existing=True)
+    assert seen is not None
+    if d.version <= seen.version:
+        return
+    before = seen.status
+    seen.name, seen.status, seen.version = d.name, d.status, d.version
+    if d.status == before:
+        return
+    if d.status == "OUT_OF_BUDGET":
+        await tell(session, delivery, [notices.campaign_out_of_budget(
+            d.buyer_id, d.campaign_id, d.name, d.budget_cents, d.committed_cents, d.currency)])
+    elif d.status == "ENDED":
+        await tell(session, delivery, [notices.campaign_ended(d.buyer_id, d.campaign_id, d.name, d.spent_cents,
+                                                              d.currency, d.reason)])
+
+
+async def notify_offer(session: AsyncSession, d: m.BidOffered, delivery: Delivery) -> None:
+    """A campaign's bid is answered by its campaign at once: its brand hears of the outcome instead."""
+    if d.campaign_id is None:
+        await tell(session, delivery, [notices.second_chance_offered(d.buyer_id, d.slot_id, d.slot_title,
+                                                                     d.price_cents, d.currency, d.expires_at)])
+
+
+async def notify_offer_accepted(session: AsyncSession, d: m.OfferAccepted, delivery: Delivery) -> None:
+    told = [notices.offer_accepted(d.creator_id, d.buyer_name, d.bid_id, d.slot_id, d.slot_title, d.price_cents,
+                                   d.currency)]
+    if d.campaign_id is not None:
+        told.append(notices.second_chance_taken_by_campaign(d.buyer_id, d.campaign_id, d.slot_id, d.slot_title,
+                                                            d.price_cents, d.currency))
+    await tell(session, delivery, told)
+
+
+async def notify_offer_declined(session: AsyncSession, d: m.OfferDeclined, delivery: Delivery) -> None:
+    await tell(session, delivery, [notices.offer_declined(d.creator_id, d.slot_id, d.slot_title, d.reason)])
 
 
 async def notify_rejected(session: AsyncSession, d: m.BidRejected, delivery: Delivery) -> None:
@@ -195,6 +245,10 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     m.BidOutbid.event_type: [notify_outbid],
     m.AuctionClosed.event_type: [notify_auction_closed],
     m.BidRejected.event_type: [notify_rejected],
+    m.BidOffered.event_type: [notify_offer],
+    m.OfferAccepted.event_type: [notify_offer_accepted],
+    m.OfferDeclined.event_type: [notify_offer_declined],
+    c.CampaignUpdated.event_type: [notify_campaign_change],
     p.PaymentRequested.event_type: [notify_payment_due],
     p.PaymentExpired.event_type: [notify_pay_window_expired],
     p.PaymentCompleted.event_type: [notify_payment_received],

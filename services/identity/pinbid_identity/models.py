@@ -89,6 +89,20 @@ class Notification(Base):
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+class CampaignSeen(Base):
+    """The last version of each brand's campaign identity heard of (marketplace.campaign.updated.v1): its name for
+    the notices of its wins, and its status, so only a change (out of budget, ended) is told, once, whatever the
+    redeliveries or their order."""
+
+    __tablename__ = "campaigns_seen"
+
+    campaign_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    buyer_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(20))
+    version: Mapped[int] = mapped_column(BigInteger)
+
+
 class NoticeMail(Base):
     """A notice going by mail. One unsent row per (user, kind, topic): a notice arriving while it waits
     replaces its content, so a burst of outbids becomes one mail (domain.notices.mail_send_after)."""

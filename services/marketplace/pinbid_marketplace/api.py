@@ -42,11 +42,13 @@ from .schemas import (
     InfluencerFiguresOut,
     PlaceBidIn,
     RecordOut,
+    SecondChanceOut,
     SlotOut,
     SlotPageOut,
     UnderstoodOut,
     history,
 )
+from .second_chance import SecondChance
 from .settings import MarketplaceSettings
 from .slots import Slots
 
@@ -58,6 +60,7 @@ QueriesDep = Annotated[Queries, Depends(from_state("queries"))]
 AskingDep = Annotated[Asking, Depends(from_state("asking"))]
 AskParameter = Literal[PARAMETERS]
 FlagsDep = Annotated[Flags, Depends(from_state("flags"))]
+SecondChanceDep = Annotated[SecondChance, Depends(from_state("second_chance"))]
 SettingsDep = Annotated[MarketplaceSettings, Depends(from_state("settings"))]
 CampaignsDep = Annotated[Campaigns, Depends(from_state("campaigns"))]
 
@@ -182,6 +185,20 @@ async def creator_bids(principal: Influencer, queries: QueriesDep) -> list[BidOu
     return [BidOut.of(v, for_creator=True) for v in await queries.creator_bids(principal.user_id)]
 
 
+@creator.get("/bids/second-chances", response_model=list[SecondChanceOut])
+async def second_chances(principal: Influencer, second_chance: SecondChanceDep) -> list[SecondChanceOut]:
+    """The creator's slots whose winner fell through, each with the runner-up it can be offered to now (or the
+    offer waiting for an answer)."""
+    return [SecondChanceOut.of(v) for v in await second_chance.fallen_winners(principal.user_id)]
+
+
+@creator.post("/bids/{bid_id}/second-chance", response_model=BidOut)
+async def offer_second_chance(bid_id: uuid.UUID, principal: Influencer, second_chance: SecondChanceDep) -> BidOut:
+    """Offer the slot of `bid_id`, its winner that was rejected or did not pay in time, to the runner-up at the
+    runner-up's own last amount. Answers the offered bid."""
+    return BidOut.of(await second_chance.offer(principal.user_id, bid_id), for_creator=True)
+
+
 @creator.get("/dashboard-figures", response_model=InfluencerFiguresOut)
 async def creator_figures(principal: Influencer, queries: QueriesDep) -> InfluencerFiguresOut:
     return InfluencerFiguresOut.model_validate(await queries.creator_figures(principal.user_id))
@@ -213,6 +230,17 @@ async def change_bid(bid_id: uuid.UUID, body: ChangeBidIn, principal: Buyer, bid
 @brand.post("/bids/{bid_id}/cancel", response_model=BidOut)
 async def cancel_bid(bid_id: uuid.UUID, principal: Buyer, bidding: BiddingDep) -> BidOut:
     return BidOut.of(await bidding.cancel(principal.user_id, bid_id))
+
+
+@brand.post("/bids/{bid_id}/accept-offer", response_model=BidOut)
+async def accept_offer(bid_id: uuid.UUID, principal: Buyer, second_chance: SecondChanceDep) -> BidOut:
+    """Take the slot a second-chance offer gives this bid, at its price: the bid is approved, then paid for."""
+    return BidOut.of(await second_chance.accept(principal.user_id, bid_id))
+
+
+@brand.post("/bids/{bid_id}/decline-offer", response_model=BidOut)
+async def decline_offer(bid_id: uuid.UUID, principal: Buyer, second_chance: SecondChanceDep) -> BidOut:
+    return BidOut.of(await second_chance.decline(principal.user_id, bid_id))
 
 
 @brand.post("/buy-now", response_model=BidOut, status_code=201)

@@ -20,8 +20,10 @@ from .closing import Closer
 from .flags import Flags
 from .meaning import MeaningIndex
 from .models import token_revocations
+from .offer_ends import OfferLapses
 from .queries import Queries
 from .rules import auction_rules
+from .second_chance import SecondChance
 from .settings import MarketplaceSettings
 from .slots import Slots
 
@@ -38,16 +40,18 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
     queries = Queries(db, clock, settings.listing_count_cap)
     asking = Asking(queries, index)
     flags = Flags(db, clock)
+    second_chance = SecondChance(db, settings, clock)
     campaigns = Campaigns(db, settings, clock)
     campaign_bidding = CampaignBidding(db, settings, bidding, clock)
     consumers = Consumers(SERVICE, db)
     verifier = TokenVerifier.from_file(settings.jwt_public_key_file)
-    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, campaign_bidding))
+    consumers.register_map(handlers.HANDLERS, handlers.Dependencies(settings, clock, campaign_bidding=campaign_bidding,
+                                                                       second_chance=second_chance))
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     service.state = {"slots": slots, "bidding": bidding, "closer": closer, "approvals": approvals,
                      "queries": queries, "settings": settings, "flags": flags, "asking": asking,
-                     "campaigns": campaigns, "campaign_bidding": campaign_bidding}
+                     "second_chance": second_chance, "campaigns": campaigns, "campaign_bidding": campaign_bidding}
     service.app = create_app(
         SERVICE, checks=service.readiness_checks(), routers=ROUTERS, state={**service.state, "verifier": verifier},
         description="Pin slots, bids, second-price proxy auctions and the creator's approvals.")
@@ -55,5 +59,7 @@ def build(settings: MarketplaceSettings | None = None, *, clock: Clock = utcnow)
                     Job("open-slot-counts", lambda: open_counts.fold(db),
                         every_seconds=settings.open_counts_fold_seconds),
                     Job("meaning-index", index.catch_up, every_seconds=settings.meaning_index_seconds),
+                    Job("second-chance-lapses", OfferLapses(db, settings, clock).run_once,
+                        every_seconds=settings.offer_lapse_interval_seconds),
                     Job("campaign-clock", campaign_bidding.run_clock, every_seconds=settings.campaign_clock_seconds)]
     return service

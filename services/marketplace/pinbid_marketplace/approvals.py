@@ -88,12 +88,18 @@ class Approvals:
         return BidView(bid=bid, slot=slot, buyer=locked.buyer)
 
     def _approve_comment(self, slot: Slot, bid: Bid, buyer: User | None) -> list[EventData]:
-        brand = ig.brand_label(buyer.instagram_handle if buyer else None, buyer.business_name if buyer else None,
-                               buyer.name if buyer else None)
-        chosen = comments.Comment(comment_id=bid.comment_id, username=bid.comment_username, text=bid.comment_text)
-        text = comments.approved_text(chosen, brand)
-        if text is None or text == bid.approved_text:
-            return []
-        now = self.clock()
-        bid.approved_text, bid.approved_at, bid.updated_at = text, now, now
-        return [events_out.comment_approved_event(slot, bid)]
+        return approve_comment_as_it_is(slot, bid, buyer, self.clock())
+
+
+def approve_comment_as_it_is(slot: Slot, bid: Bid, buyer: User | None, now) -> list[EventData]:
+    """Approve the bid's comment as it is now (the brand's own comment as read, or a new text with the disclosure
+    naming the brand): sets `approved_text` and returns the CommentApproved to record, or nothing when there is no
+    comment yet or it is approved already."""
+    brand = ig.brand_label(buyer.instagram_handle if buyer else None, buyer.business_name if buyer else None,
+                           buyer.name if buyer else None)
+    chosen = comments.Comment(comment_id=bid.comment_id, username=bid.comment_username, text=bid.comment_text)
+    text = comments.approved_text(chosen, brand)
+    if text is None or text == bid.approved_text:
+        return []
+    bid.approved_text, bid.approved_at, bid.updated_at = text, now, now
+    return [events_out.comment_approved_event(slot, bid)]

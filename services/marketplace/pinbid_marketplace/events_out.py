@@ -43,7 +43,8 @@ def auction_closed_event(slot: Slot, winner: Bid | None, currency: str) -> m.Auc
     return m.AuctionClosed(
         slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id, outcome="SOLD" if sold else "UNSOLD",
         winning_bid_id=winner.id if sold else None, winner_id=winner.buyer_id if sold else None,
-        final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency)
+        final_price_cents=to_cents(winner.final_price) if sold else None, currency=currency,
+        campaign_id=winner.campaign_id if sold else None)
 
 
 def bid_approved_event(slot: Slot, bid: Bid, currency: str) -> m.BidApproved:
@@ -78,6 +79,26 @@ def comment_changed_event(bid: Bid) -> m.BidCommentChanged:
     return m.BidCommentChanged(bid_id=bid.id, slot_id=bid.slot_id, buyer_id=bid.buyer_id, comment_id=bid.comment_id,
                                comment_text=bid.comment_text)
 
+
+
+def bid_offered_event(slot: Slot, bid: Bid, fallen_bid_id, currency: str) -> m.BidOffered:
+    assert bid.offer_expires_at is not None
+    return m.BidOffered(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id,
+                        buyer_id=bid.buyer_id, fallen_bid_id=fallen_bid_id, price_cents=to_cents(bid.ceiling),
+                        currency=currency, expires_at=bid.offer_expires_at, campaign_id=bid.campaign_id)
+
+
+def offer_accepted_event(slot: Slot, bid: Bid, buyer: User | None, currency: str) -> m.OfferAccepted:
+    assert bid.final_price is not None
+    return m.OfferAccepted(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id,
+                           buyer_id=bid.buyer_id, buyer_name=display_name(buyer),
+                           price_cents=to_cents(bid.final_price), currency=currency, campaign_id=bid.campaign_id)
+
+
+def offer_declined_event(slot: Slot, bid: Bid, reason: str, currency: str) -> m.OfferDeclined:
+    return m.OfferDeclined(bid_id=bid.id, slot_id=slot.id, slot_title=slot.title, creator_id=slot.creator_id,
+                           buyer_id=bid.buyer_id, reason=reason, price_cents=to_cents(bid.ceiling),
+                           currency=currency)
 
 
 def display_name(user: User | None) -> str:

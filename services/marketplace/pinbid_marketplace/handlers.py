@@ -22,7 +22,7 @@ from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from . import campaigns, events_out, flags, reliability, suspensions
+from . import campaigns, events_out, flags, offer_ends, reliability, second_chance, suspensions
 from .campaign_bidding import CampaignBidding
 from .domain import campaigns as campaign_rules
 from .domain.money import from_cents
@@ -45,6 +45,7 @@ class Dependencies:
     settings: MarketplaceSettings
     clock: Clock
     campaign_bidding: CampaignBidding | None = None
+    second_chance: "second_chance.SecondChance | None" = None
 
 
 Delivery = inbox.Delivery[Dependencies]
@@ -226,6 +227,26 @@ async def withdraw_suspended(session: AsyncSession, d: i.UserSuspended, delivery
     log.info("user %s suspended: %d bids withdrawn, %d slots closed", d.user_id, withdrawn, closed)
 
 
+async def keep_suspension(session: AsyncSession, d: i.UserSuspended, delivery: Delivery) -> None:
+    """A suspended user is offered no second chance, and the offers open to it or on its slots are withdrawn."""
+    await session.execute(update(User).where(User.id == d.user_id).values(suspended_at=d.suspended_at))
+    delivery.events.extend(await offer_ends.withdraw_offers_of(
+        session, d.user_id, now=delivery.deps.clock(), currency=delivery.deps.settings.currency))
+
+
+async def lift_suspension(session: AsyncSession, d: i.UserRestored, delivery: Delivery) -> None:
+    """Only a suspension older than the restoration is lifted: a restoration delivered late leaves a newer one."""
+    await session.execute(update(User).where(User.id == d.user_id, User.suspended_at <= d.restored_at)
+                          .values(suspended_at=None))
+
+
+async def campaign_answers_offer(session: AsyncSession, d: m.BidOffered, delivery: Delivery) -> None:
+    """A campaign's bid offered a slot is answered by its campaign at once, within its budget."""
+    if d.campaign_id is None or delivery.deps.second_chance is None:
+        return
+    delivery.events.extend(await delivery.deps.second_chance.answer_for_campaign(session, d.bid_id))
+
+
 async def count_dispute(session: AsyncSession, d: s.DisputeDecided, delivery: Delivery) -> None:
     if not ends_placement(d.outcome):
         return
@@ -323,7 +344,9 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.PaymentsAccountSignal.event_type: [keep_account_signal],
     s.SocialAccountSignal.event_type: [keep_account_signal],
     m.AuctionClosed.event_type: [review_bidders],
-    i.UserSuspended.event_type: [withdraw_suspended],
+    i.UserSuspended.event_type: [withdraw_suspended, keep_suspension],
+    i.UserRestored.event_type: [lift_suspension],
+    m.BidOffered.event_type: [campaign_answers_offer],
     s.DisputeDecided.event_type: [count_dispute],
     s.BidCommentResolved.event_type: [fill_named_comment],
     m.SlotCreated.event_type: [bid_for_campaigns],

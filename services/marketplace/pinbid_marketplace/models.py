@@ -49,6 +49,8 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(20))
     business_name: Mapped[str | None] = mapped_column(String(120))
     instagram_handle: Mapped[str | None] = mapped_column(String(30))
+    # from identity's suspensions (identity.user.suspended / restored): a suspended brand is offered no second chance
+    suspended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class CreatorProfile(Base):

@@ -21,6 +21,7 @@ from .domain.tabs import tab_of, won_auction
 from .flags import FlagView
 from .models import Bid, Slot, SlotPrice, User
 from .queries import BidView, Page
+from .second_chance import SecondChanceView
 
 
 class InfluencerProfileOut(ApiModel):
@@ -248,6 +249,11 @@ class BidOut(ApiModel):
     refunded: Money | None
     # an operator's refund decision on the placement's dispute (REFUND_UNEARNED or REFUND_ALL); None otherwise
     dispute_outcome: RefundOutcome | None
+    offer_expires_at: datetime | None = Field(
+        default=None, description="a second-chance offer (status OFFERED): the slot is offered at `amountOffered` "
+                                  "until then; set once it was offered, whatever came of it")
+    amount_offered: Money | None = Field(default=None, description="what a second-chance offer asks: the bid's own "
+                                         "last amount (its maximum)")
     # the campaign that placed it (a brand's own bid either way); null for a bid placed by hand
     campaign_id: uuid.UUID | None = None
     campaign_name: str | None = None
@@ -270,8 +276,28 @@ class BidOut(ApiModel):
                    comment_approved_at=bid.approved_at, duration=slot.duration_days, user=bidder(view.buyer, True),
                    pin_slot=SlotOut.of(slot), payment=payment, pinned_comment=pinned,
                    refunded=bid.refunded or None, dispute_outcome=bid.dispute_outcome,
+                   offer_expires_at=bid.offer_expires_at,
+                   amount_offered=bid.ceiling if bid.offer_expires_at is not None else None,
                    campaign_id=None if for_creator else bid.campaign_id,
                    campaign_name=None if for_creator else view.campaign_name)
+
+
+class SecondChanceOut(ApiModel):
+    """A slot whose winner fell through (rejected, or left unpaid): who it can be offered to now, or the offer
+    waiting for its brand's answer. `runnerUp` is null while an offer is open or when nobody is left."""
+
+    fallen: BidOut
+    runner_up: BidOut | None
+    runner_up_price: Money | None = Field(description="what an offer to the runner-up would ask: its own last "
+                                          "amount (its maximum)")
+    open_offer: BidOut | None
+
+    @classmethod
+    def of(cls, view: SecondChanceView) -> "SecondChanceOut":
+        return cls(fallen=BidOut.of(view.fallen, for_creator=True),
+                   runner_up=BidOut.of(view.runner_up, for_creator=True) if view.runner_up else None,
+                   runner_up_price=view.runner_up.bid.ceiling if view.runner_up else None,
+                   open_offer=BidOut.of(view.open_offer, for_creator=True) if view.open_offer else None)
 
 
 def bidder(user: User | None, with_email: bool) -> BidderOut:

@@ -30,6 +30,10 @@ class MarketplaceSettings(KitSettings):
     default_duration_days: int = Field(default=DEFAULT_PIN_DURATION_DAYS, ge=1)
     meaning_index_seconds: float = Field(default=2.0, gt=0, description="how often each process's AI search index "
                                          "takes in the slots opened, re-embedded or closed by other processes")
+    second_chance_hours: int = Field(default=48, ge=1, le=24 * 14, description="how long a runner-up has to "
+                                     "answer a second-chance offer")
+    offer_lapse_interval_seconds: float = Field(default=30.0, gt=0, description="how often lapsed second-chance "
+                                                "offers are expired")
     campaign_clock_seconds: float = Field(default=5.0, gt=0, description="how often campaigns past their end are "
                                           "ended, paid-in drafts started, and ended ones settled")
     page_limit_max: int = Field(default=50, ge=1)

@@ -12,6 +12,7 @@ export const KEYS = {
   influencerDashboard: ['influencer', 'dashboard'] as const,
   activeSlots: ['influencer', 'active-slots'] as const,
   approvals: ['influencer', 'approvals'] as const,
+  secondChances: ['influencer', 'second-chances'] as const,
   pinStates: ['influencer', 'pin-states'] as const,
   posts: ['instagram', 'posts'] as const,
   earnings: ['influencer', 'earnings'] as const,

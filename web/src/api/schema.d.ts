@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyer/bids/{bid_id}/accept-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Offer
+         * @description Take the slot a second-chance offer gives this bid, at its price: the bid is approved, then paid for.
+         */
+        post: operations["accept_offer_buyer_bids__bid_id__accept_offer_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyer/bids/{bid_id}/cancel": {
         parameters: {
             query?: never;
@@ -484,6 +504,23 @@ export interface paths {
         put?: never;
         /** Cancel Bid */
         post: operations["cancel_bid_buyer_bids__bid_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buyer/bids/{bid_id}/decline-offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline Offer */
+        post: operations["decline_offer_buyer_bids__bid_id__decline_offer_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -799,6 +836,48 @@ export interface paths {
         get: operations["creator_bids_influencer_bids_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/bids/second-chances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Second Chances
+         * @description The creator's slots whose winner fell through, each with the runner-up it can be offered to now (or the
+         *     offer waiting for an answer).
+         */
+        get: operations["second_chances_influencer_bids_second_chances_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/influencer/bids/{bid_id}/second-chance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer Second Chance
+         * @description Offer the slot of `bid_id`, its winner that was rejected or did not pay in time, to the runner-up at the
+         *     runner-up's own last amount. Answers the offered bid.
+         */
+        post: operations["offer_second_chance_influencer_bids__bid_id__second_chance_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2094,6 +2173,16 @@ export interface components {
             refunded: number | null;
             /** Disputeoutcome */
             disputeOutcome: ("REFUND_UNEARNED" | "REFUND_ALL") | null;
+            /**
+             * Offerexpiresat
+             * @description a second-chance offer (status OFFERED): the slot is offered at `amountOffered` until then; set once it was offered, whatever came of it
+             */
+            offerExpiresAt?: string | null;
+            /**
+             * Amountoffered
+             * @description what a second-chance offer asks: the bid's own last amount (its maximum)
+             */
+            amountOffered?: number | null;
             /** Campaignid */
             campaignId?: string | null;
             /** Campaignname */
@@ -3868,6 +3957,21 @@ export interface components {
          * @enum {string}
          */
         Role: "INFLUENCER" | "BUYER";
+        /**
+         * SecondChanceOut
+         * @description A slot whose winner fell through (rejected, or left unpaid): who it can be offered to now, or the offer
+         *     waiting for its brand's answer. `runnerUp` is null while an offer is open or when nobody is left.
+         */
+        SecondChanceOut: {
+            fallen: components["schemas"]["BidOut"];
+            runnerUp: components["schemas"]["BidOut"] | null;
+            /**
+             * Runnerupprice
+             * @description what an offer to the runner-up would ask: its own last amount (its maximum)
+             */
+            runnerUpPrice: number | null;
+            openOffer: components["schemas"]["BidOut"] | null;
+        };
         /** SecondFactorOut */
         SecondFactorOut: {
             /** Totpenabled */
@@ -5004,7 +5108,69 @@ export interface operations {
             };
         };
     };
+    accept_offer_buyer_bids__bid_id__accept_offer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     cancel_bid_buyer_bids__bid_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decline_offer_buyer_bids__bid_id__decline_offer_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -5636,6 +5802,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BidOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    second_chances_influencer_bids_second_chances_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecondChanceOut"][];
+                };
+            };
+            /** @description An error */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    offer_second_chance_influencer_bids__bid_id__second_chance_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bid_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BidOut"];
                 };
             };
             /** @description An error */

@@ -15,6 +15,7 @@ export type BidStatus =
   | 'APPROVED'
   | 'REJECTED'
   | 'PINNED'
+  | 'OFFERED'
 
 /** Spec section 9: the platform's fee and the creator's share, in percent, as the server charges them. */
 export const platformFeePercent = () => rules().platformFeePercent
@@ -261,6 +262,7 @@ export const STATUS_LABELS: Record<string, string> = {
   APPROVED: 'Approved',
   REJECTED: 'Rejected',
   PINNED: 'Pinned',
+  OFFERED: 'Offered to you',
 }
 
 export function statusLabel(s: string) {

@@ -43,7 +43,7 @@ export function makeSlot(over: Partial<Slot> = {}): Slot {
 /** The server's tab for a status (marketplace's domain/tabs.py), so a test bid stands where the server puts it. */
 function serverTab(status: string, placement?: string | null): Bid['tab'] {
   if (status === 'PINNED') return !placement || placement === 'ACTIVE' ? 'live' : 'past'
-  if (status === 'ACTIVE' || status === 'OUTBID') return 'active'
+  if (status === 'ACTIVE' || status === 'OUTBID' || status === 'OFFERED') return 'active'
   if (['PENDING_INFLUENCER_APPROVAL', 'APPROVED', 'AWAITING_PAYMENT', 'WON'].includes(status)) return 'won'
   return 'past'
 }

@@ -374,6 +374,78 @@ def unpin_now(creator_id: UUID, bid_id: UUID) -> Notice:
                   "app now.", APPROVALS, "See your placements", bid_id)
 
 
+# --- campaigns and the second chance (issue 36) ---------------------------------------------------------------
+
+def campaign_page(campaign_id: UUID) -> str:
+    return f"/campaigns/{campaign_id}"
+
+
+def campaign_won(buyer_id: UUID, campaign_id: UUID, campaign_name: str | None, slot_id: UUID, slot_title: str,
+                 price_cents: int, currency: str) -> Notice:
+    """Instead of "You won the auction" when the winning bid was a campaign's."""
+    who = f"Your campaign “{campaign_name}”" if campaign_name else "Your campaign"
+    return Notice(buyer_id, Category.APPROVALS, "campaign.won", "Your campaign won a slot",
+                  f"{who} won “{slot_title}” at {money(price_cents, currency)}. The creator will now review the "
+                  "bid.", campaign_page(campaign_id), "See the campaign", slot_id)
+
+
+def campaign_out_of_budget(buyer_id: UUID, campaign_id: UUID, campaign_name: str, budget_cents: int,
+                           committed_cents: int, currency: str) -> Notice:
+    return Notice(buyer_id, Category.NEW_BIDS, "campaign.out_of_budget", "Your campaign ran out of budget",
+                  f"“{campaign_name}” has committed {money(committed_cents, currency)} of its "
+                  f"{money(budget_cents, currency)} budget, so it stopped bidding. It bids again when a bid is "
+                  "released; raise the budget to bid on more slots now.", campaign_page(campaign_id),
+                  "See the campaign", campaign_id)
+
+
+_CAMPAIGN_ENDED = {"ends_at": "its end date passed", "ended_by_brand": "you ended it",
+                   "funding_reversed": "its funding payment was taken back by the bank",
+                   "suspended": "your account was suspended"}
+
+
+def campaign_ended(buyer_id: UUID, campaign_id: UUID, campaign_name: str, spent_cents: int, currency: str,
+                   reason: str | None) -> Notice:
+    because = f": {_CAMPAIGN_ENDED[reason]}" if reason in _CAMPAIGN_ENDED else ""
+    return Notice(buyer_id, Category.NEW_BIDS, "campaign.ended", "Your campaign ended",
+                  f"“{campaign_name}” ended{because}. It spent {money(spent_cents, currency)}; what is left of its "
+                  "balance goes back to you once its last bids are settled.", campaign_page(campaign_id),
+                  "See the campaign", campaign_id)
+
+
+def second_chance_offered(buyer_id: UUID, slot_id: UUID, slot_title: str, price_cents: int, currency: str,
+                          expires_at: datetime) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "offer.made", "A second chance at a slot",
+                  f"The winner of “{slot_title}” fell through, and the creator offers the slot to you at your own "
+                  f"maximum, {money(price_cents, currency)}. Accept or decline by {when(expires_at)}.",
+                  MY_BIDS, "Answer the offer", slot_id)
+
+
+def second_chance_taken_by_campaign(buyer_id: UUID, campaign_id: UUID, slot_id: UUID, slot_title: str,
+                                    price_cents: int, currency: str) -> Notice:
+    return Notice(buyer_id, Category.APPROVALS, "offer.accepted", "Your campaign took a second chance",
+                  f"The winner of “{slot_title}” fell through and the creator offered it to your campaign, which "
+                  f"took it within its budget at {money(price_cents, currency)}. It is paid from the campaign's "
+                  "balance.", campaign_page(campaign_id), "See the campaign", slot_id)
+
+
+def offer_accepted(creator_id: UUID, buyer_name: str, bid_id: UUID, slot_id: UUID, slot_title: str,
+                   price_cents: int, currency: str) -> Notice:
+    return Notice(creator_id, Category.APPROVALS, "offer.accepted", "Your offer was accepted",
+                  f"{buyer_name} took “{slot_title}” at {money(price_cents, currency)}. The bid is approved with its "
+                  "comment; the brand is now asked to pay.", approval_card(bid_id), "See the sale", slot_id)
+
+
+_OFFER_ENDED = {"DECLINED": "declined your offer", "LAPSED": "did not answer your offer in time",
+                "WITHDRAWN": "can no longer take it", "OVER_BUDGET": "has no budget left for it"}
+
+
+def offer_declined(creator_id: UUID, slot_id: UUID, slot_title: str, reason: str) -> Notice:
+    what = _OFFER_ENDED.get(reason, "did not take your offer")
+    return Notice(creator_id, Category.APPROVALS, "offer.declined", "Your offer was not taken",
+                  f"The runner-up {what} of “{slot_title}”. You can offer it to the next runner-up on Approvals, "
+                  "or list the post again.", APPROVALS, "See Approvals", slot_id)
+
+
 def wanted(notice: Notice, preferences: dict[Category, bool]) -> bool:
     """Whether the notice also goes by mail."""
     if notice.always_mail:

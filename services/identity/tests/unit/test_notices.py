@@ -122,3 +122,30 @@ def test_the_notices_that_say_to_pin_open_the_sales_card_which_links_to_the_post
     for notice in (paid, reminder):
         assert notice.link == f"/approvals#bid-{bid}"
         assert "opens the post on Instagram" in notice.message
+
+
+def test_campaign_and_second_chance_notices_say_what_happened_and_where_to_look():
+    brand, creator, campaign, slot, bid = (uuid.uuid4() for _ in range(5))
+    won = notices.campaign_won(brand, campaign, "Fitness November", slot, "Leg day", 8000, "USD")
+    assert (won.category, won.link) == (Category.APPROVALS, f"/campaigns/{campaign}")
+    assert won.message == ("Your campaign “Fitness November” won “Leg day” at $80.00. The creator will now review "
+                           "the bid.")
+    assert notices.campaign_won(brand, campaign, None, slot, "Leg day", 8000, "USD").message.startswith(
+        "Your campaign won “Leg day”")  # a campaign not heard of yet
+    out = notices.campaign_out_of_budget(brand, campaign, "Fitness November", 200000, 200000, "USD")
+    assert out.category is Category.NEW_BIDS and "committed $2,000.00 of its $2,000.00 budget" in out.message
+    ended = notices.campaign_ended(brand, campaign, "Fitness November", 64000, "USD", "funding_reversed")
+    assert "ended: its funding payment was taken back by the bank. It spent $640.00" in ended.message
+    assert "ended. It spent" in notices.campaign_ended(brand, campaign, "F", 0, "USD", "something new").message
+    assert "ended: your account was suspended." in notices.campaign_ended(brand, campaign, "F", 0, "USD",
+                                                                         "suspended").message
+    offered = notices.second_chance_offered(brand, slot, "Leg day", 12000, "USD",
+                                            datetime(2026, 11, 29, 20, 0, tzinfo=UTC))
+    assert offered.link == "/my-bids" and "at your own maximum, $120.00. Accept or decline by Nov 29, 20:00 UTC." \
+        in offered.message
+    accepted = notices.offer_accepted(creator, "Acme", bid, slot, "Leg day", 12000, "USD")
+    assert accepted.user_id == creator and accepted.link == f"/approvals#bid-{bid}"
+    for reason, words in (("DECLINED", "declined your offer"), ("LAPSED", "did not answer your offer in time"),
+                          ("WITHDRAWN", "can no longer take it"), ("OVER_BUDGET", "has no budget left for it")):
+        assert words in notices.offer_declined(creator, slot, "Leg day", reason).message
+    assert all(n.category in ROLE_CATEGORIES["BUYER"] for n in (won, out, ended, offered))

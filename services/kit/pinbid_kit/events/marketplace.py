@@ -53,6 +53,8 @@ class AuctionClosed(EventData):
     winner_id: uuid.UUID | None = None
     final_price_cents: int | None = None
     currency: str = "USD"
+    # the campaign the winning bid was placed for (absent for a brand's own bid and in events written before it)
+    campaign_id: uuid.UUID | None = None
 
 
 @event("marketplace.bid.approved.v1")
@@ -69,6 +71,41 @@ class BidApproved(SlotBid):
 class BidRejected(SlotBid):
     """The creator rejected the winning bid; nothing is charged."""
 
+
+
+@event("marketplace.bid.offered.v1")
+class BidOffered(SlotBid):
+    """Second chance: the slot's winner fell through (rejected, or left unpaid) and the creator offered the slot to
+    this runner-up at its own last amount, `priceCents`, until `expiresAt`. A campaign's bid (`campaignId`) is
+    answered by its campaign at once, within its budget."""
+
+    fallen_bid_id: uuid.UUID
+    price_cents: int
+    currency: str = "USD"
+    expires_at: datetime
+    campaign_id: uuid.UUID | None = None
+
+
+@event("marketplace.bid.offer_accepted.v1")
+class OfferAccepted(SlotBid):
+    """The runner-up (or its campaign) accepted the second-chance offer: the bid is the slot's winner, approved at
+    `priceCents` (a `marketplace.bid.approved.v1` goes with it, which payments acts on)."""
+
+    buyer_name: str
+    price_cents: int
+    currency: str = "USD"
+    campaign_id: uuid.UUID | None = None
+
+
+@event("marketplace.bid.offer_declined.v1")
+class OfferDeclined(SlotBid):
+    """The second-chance offer ended without a sale: the brand declined it (DECLINED), its window ran out (LAPSED),
+    a suspension or a tie withdrew it (WITHDRAWN), or the campaign could not take the price (OVER_BUDGET). The bid is
+    EXPIRED again; the creator may offer the slot to the next runner-up."""
+
+    reason: Literal["DECLINED", "LAPSED", "WITHDRAWN", "OVER_BUDGET"]
+    price_cents: int
+    currency: str = "USD"
 
 
 @event("marketplace.slot.created.v1")

@@ -16,6 +16,8 @@ class BidStatus(StrEnum):
     AWAITING_PAYMENT = "AWAITING_PAYMENT"
     WON = "WON"
     PINNED = "PINNED"
+    # a runner-up offered the slot after the winner fell through (second chance): the brand accepts or declines
+    OFFERED = "OFFERED"
 
 
 class SlotStatus(StrEnum):
@@ -36,7 +38,10 @@ TRANSITIONS: dict[BidStatus, frozenset[BidStatus]] = {
     S.AWAITING_PAYMENT: frozenset({S.WON, S.EXPIRED}),
     S.WON: frozenset({S.PINNED}),
     S.CANCELLED: frozenset(),
-    S.EXPIRED: frozenset(),
+    # a bid that lost at the close may be offered the slot once its winner fell through (domain/second_chance.py);
+    # accepted, it is the slot's winner, approved; declined or lapsed, it is expired again (and never offered twice)
+    S.EXPIRED: frozenset({S.OFFERED}),
+    S.OFFERED: frozenset({S.APPROVED, S.EXPIRED}),
     S.REJECTED: frozenset(),
     S.PINNED: frozenset(),
 }
@@ -45,6 +50,7 @@ _READABLE = {
     S.ACTIVE: "active", S.OUTBID: "outbid", S.CANCELLED: "cancelled", S.EXPIRED: "expired",
     S.PENDING_INFLUENCER_APPROVAL: "waiting for the creator's approval", S.APPROVED: "approved",
     S.REJECTED: "rejected", S.AWAITING_PAYMENT: "waiting for payment", S.WON: "won and paid", S.PINNED: "pinned",
+    S.OFFERED: "offered the slot",
 }
 
 

@@ -9,7 +9,7 @@ from .states import BidStatus as S
 
 
 class Tab(StrEnum):
-    ACTIVE = "active"  # the auction runs: leading or outbid
+    ACTIVE = "active"  # the auction runs (leading or outbid), or a second-chance offer waits for the brand
     WON = "won"  # won, not yet pinned: the creator's decision, the payment, the pin
     LIVE = "live"  # the comment is pinned and the placement runs
     PAST = "past"  # nothing more will happen: cancelled, expired, rejected, or a placement that ended
@@ -17,6 +17,7 @@ class Tab(StrEnum):
 
 TAB_OF_STATUS: dict[S, Tab] = {
     S.ACTIVE: Tab.ACTIVE, S.OUTBID: Tab.ACTIVE,
+    S.OFFERED: Tab.ACTIVE,  # a second-chance offer waits for the brand's answer, as a running auction does
     S.PENDING_INFLUENCER_APPROVAL: Tab.WON, S.APPROVED: Tab.WON, S.AWAITING_PAYMENT: Tab.WON, S.WON: Tab.WON,
     S.CANCELLED: Tab.PAST, S.EXPIRED: Tab.PAST, S.REJECTED: Tab.PAST,
 }

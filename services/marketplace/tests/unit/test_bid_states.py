@@ -5,7 +5,7 @@ from pinbid_marketplace.domain.errors import StateConflict
 from pinbid_marketplace.domain.states import LIVE, TRANSITIONS, BidStatus, can_move, check_move
 
 S = BidStatus
-ENDS = {S.CANCELLED, S.EXPIRED, S.REJECTED, S.PINNED}
+ENDS = {S.CANCELLED, S.REJECTED, S.PINNED}
 
 
 def test_every_status_has_its_moves():
@@ -13,8 +13,14 @@ def test_every_status_has_its_moves():
     assert all(targets <= set(BidStatus) for targets in TRANSITIONS.values())
 
 
-def test_cancelled_expired_rejected_and_pinned_are_ends():
+def test_cancelled_rejected_and_pinned_are_ends():
     assert {status for status, targets in TRANSITIONS.items() if not targets} == ENDS
+
+
+def test_an_expired_bid_only_comes_back_as_a_second_chance_offer():
+    assert TRANSITIONS[S.EXPIRED] == {S.OFFERED}
+    assert TRANSITIONS[S.OFFERED] == {S.APPROVED, S.EXPIRED}  # accepted, or declined, lapsed or withdrawn
+    assert not can_move(S.OFFERED, S.PENDING_INFLUENCER_APPROVAL)  # the creator offered it: no second decision
 
 
 def test_a_live_bid_changes_lead_is_cancelled_expires_or_wins():

@@ -89,8 +89,9 @@ export function applyNotificationEvent(client: QueryClient, e: NotificationEvent
     return [e.notification, ...list]
   })
   client.setQueryData(KEYS.notificationsUnread, { unreadCount: e.unreadCount })
-  // a notice says something changed on a screen the stream has no slot or bid event for (a payment, a payout, a pin)
-  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings, KEYS.payouts, KEYS.influencerDashboard, KEYS.influencerBids, KEYS.activeSlots] : [KEYS.buyerBids, KEYS.buyerDashboard, KEYS.buyerCampaigns]
+  // a notice says something changed on a screen the stream has no slot or bid event for (a payment, a payout, a pin,
+  // a second-chance offer made to the brand or answered for the creator)
+  const lists = role === 'INFLUENCER' ? [KEYS.approvals, KEYS.earnings, KEYS.payouts, KEYS.influencerDashboard, KEYS.influencerBids, KEYS.activeSlots, KEYS.secondChances] : [KEYS.buyerBids, KEYS.buyerDashboard, KEYS.buyerCampaigns]
   // placement notices (check the pin, a report, a recheck, a decision) change a placement's proof and dispute
   for (const queryKey of [...lists, KEYS.placementTrustAll]) void client.invalidateQueries({ queryKey })
 }

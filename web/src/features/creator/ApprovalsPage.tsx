@@ -16,6 +16,7 @@ import { approvalAction, potentialNet, recordHint, responseTime, untilPaymentReq
 import { ApprovalCard } from './components/ApprovalCard'
 import { InstagramLoginDialog } from './components/InstagramLoginDialog'
 import { PinProofDialog } from './components/PinProofDialog'
+import { SecondChances } from './components/SecondChances'
 
 export const APPROVALS_LOAD_ERROR = 'Failed to load pending approvals. Please try again later.'
 
@@ -70,6 +71,7 @@ export default function ApprovalsPage() {
           ))}
         </ul>
       )}
+      <SecondChances />
       <PinProofDialog bid={proofFor} onClose={() => setProofFor(null)} />
       <InstagramLoginDialog
         open={loginFor !== null}

@@ -15,6 +15,7 @@ import type { Bid } from '@/api/types'
 import { useFlash } from '@/hooks/use-motion'
 import { payingBid } from '@/lib/return-notes'
 import { useCancelBid, usePayForBid } from '../api/mutations'
+import { OfferPanel } from './OfferPanel'
 
 
 /** The campaign that placed a bid, when one did (its bids are the brand's own, placed for it). */
@@ -119,6 +120,7 @@ export function BidRow({ bid, highlighted, onSubmitComment, onBidAgain }: { bid:
             {leaderPaysLine(slot)}
           </p>
         )}
+        {bid.status === 'OFFERED' && <OfferPanel bid={bid} />}
         {(bid.comment || bid.commentId) && (
           <p className="rounded-md bg-muted/60 p-2 text-sm break-words">
             <span className="text-muted-foreground">Comment: </span>
