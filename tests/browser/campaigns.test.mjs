@@ -94,7 +94,7 @@ describe(`campaigns at ${BASE_URL}`, { concurrency: false }, () => {
       await dialog.getByText('This cannot be undone.', { exact: false }).waitFor()
       await dialog.getByRole('button', { name: 'End campaign' }).click()
       await toast(page, 'Campaign ended')
-      await page.getByTestId('campaign-state').getByText('You ended it.', { exact: false }).waitFor()
+      await page.getByTestId('campaign-state').filter({ hasText: 'You ended it.' }).waitFor()
       assert.equal(await page.getByRole('button', { name: 'Pause' }).count(), 0)
       assert.deepEqual(errors, [])
     } finally {
