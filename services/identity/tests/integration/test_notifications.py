@@ -2,12 +2,12 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from pinbid_identity.domain import notices
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
 from pinbid_kit.events.contracts import schemas
-from pinbid_identity.domain import notices
 from pinbid_testing import counting_statements, eventually
 from sqlalchemy import text
 
