@@ -30,9 +30,13 @@ from .telemetry import inject_headers
 log = logging.getLogger("pinbid.outbox")
 NOTIFY_CHANNEL = "pinbid_outbox"
 
-_INSERT = text(
-    "INSERT INTO outbox (id, type, envelope, headers) "
-    "VALUES (:id, :type, CAST(:envelope AS jsonb), CAST(:headers AS jsonb))"
+# the rows in the events' order (the relay publishes by seq) and the relay's wake-up, in one round trip
+_WRITE = text(
+    "WITH written AS (INSERT INTO outbox (id, type, envelope, headers) "
+    "SELECT e.id, e.type, e.envelope, e.headers FROM unnest(CAST(:id AS uuid[]), CAST(:type AS text[]), "
+    "CAST(:envelope AS jsonb[]), CAST(:headers AS jsonb[])) WITH ORDINALITY AS e(id, type, envelope, headers, n) "
+    "ORDER BY e.n RETURNING 1) "
+    f"SELECT pg_notify('{NOTIFY_CHANNEL}', '') WHERE EXISTS (SELECT FROM written)"
 )
 
 
@@ -42,12 +46,13 @@ async def publish(session: AsyncSession, data: EventData, *, source: str) -> Env
 
 
 async def publish_all(session: AsyncSession, events: list[EventData], *, source: str) -> list[Envelope]:
-    """Record several events in the caller's transaction: one row each, one insert, one NOTIFY."""
+    """Record several events in the caller's transaction: one row each, inserted with their NOTIFY in one
+    statement."""
     if not events:
         return []
     envelopes = _envelopes(events, source)
-    await session.execute(_INSERT, _rows(envelopes))
-    await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))
+    rows = _rows(envelopes)
+    await session.execute(_WRITE, {key: [row[key] for row in rows] for key in ("id", "type", "envelope", "headers")})
     return envelopes
 
 
