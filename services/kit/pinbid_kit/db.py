@@ -54,13 +54,14 @@ class Database:
     """At most `pool_size + max_overflow` connections; a caller waits `pool_timeout` seconds for one, then
     gets `Busy` (503 with Retry-After) instead of queueing without end."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 5.0):
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 5.0,
+                 idle_before_ping: float = IDLE_BEFORE_PING):
         self.url = async_url(url)
         self.engine: AsyncEngine = create_async_engine(
             self.url, pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout,
             hide_parameters=True,  # parameters hold personal data: never in logs or error messages
         )
-        ping_when_idle(self.engine)
+        ping_when_idle(self.engine, idle_before_ping)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # background work (handlers, the relay, jobs) waits through an outage instead of failing
         self.wait = DatabaseWait(make_url(self.url).database or "postgres", self.writable)

@@ -71,24 +71,31 @@ async def test_sql_parameters_never_appear_in_errors(small):
 async def test_a_connection_in_use_is_not_pinged_and_one_idle_and_dead_is_replaced_before_use(new_database,
                                                                                                monkeypatch):
     """ping_when_idle: no round trip before a transaction on a connection used a moment ago; a connection idle
-    past the threshold is pinged, and one whose backend died meanwhile is replaced, not handed to the caller."""
+    past the threshold (0 s here: every one checked in before) is pinged, and one whose backend died meanwhile is
+    replaced, not handed to the caller."""
     import psycopg
 
-    database = Database(new_database(), pool_size=1, max_overflow=0)
+    url = new_database()
+    busy, idle = Database(url, pool_size=1, max_overflow=0), Database(url, pool_size=1, max_overflow=0,
+                                                                      idle_before_ping=0.0)
     pings = []
-    real_ping = database.engine.dialect.do_ping
-    monkeypatch.setattr(database.engine.dialect, "do_ping", lambda conn: pings.append(1) or real_ping(conn))
+    for database in (busy, idle):
+        real_ping = database.engine.dialect.do_ping
+        monkeypatch.setattr(database.engine.dialect, "do_ping",
+                            lambda conn, real_ping=real_ping: pings.append(1) or real_ping(conn))
     try:
         for _ in range(5):
-            async with database.transaction() as session:
-                backend = await session.scalar(text("SELECT pg_backend_pid()"))
-        assert pings == []  # busy: used a moment ago each time
-        dsn = database.url.replace("postgresql+psycopg://", "postgresql://", 1)
+            async with busy.transaction() as session:
+                await session.scalar(text("SELECT 1"))
+        assert pings == []  # each checkout came a moment after the connection's last use
+        async with idle.transaction() as session:
+            backend = await session.scalar(text("SELECT pg_backend_pid()"))
+        dsn = idle.url.replace("postgresql+psycopg://", "postgresql://", 1)
         with psycopg.connect(dsn, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
-        await asyncio.sleep(1.1)  # past IDLE_BEFORE_PING
-        async with database.transaction() as session:
+        async with idle.transaction() as session:
             assert await session.scalar(text("SELECT pg_backend_pid()")) != backend
         assert len(pings) == 1
     finally:
-        await database.dispose()
+        await busy.dispose()
+        await idle.dispose()
