@@ -112,20 +112,23 @@ class OutboxRelay:
         await self._retry_now_if_the_broker_is_back()
         published = 0
         async with self.db.transaction() as session:
-            rows = (
+            # claimed and marked sent in one statement (the rows stay locked until the commit); a row the bus
+            # refuses, and every later one of the batch, is marked unsent again below before the commit
+            rows = sorted((
                 await session.execute(
                     text(
-                        "SELECT seq, envelope, headers, attempts FROM outbox "
-                        "WHERE sent_at IS NULL AND next_attempt_at <= now() "
-                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED"
+                        "UPDATE outbox SET sent_at = now() WHERE seq = ANY(ARRAY("
+                        "SELECT seq FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= now() "
+                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED)) "
+                        "RETURNING seq, envelope, headers, attempts"
                     ),
                     {"n": self.batch_size},
                 )
-            ).all()
-            sent: list[int] = []
+            ).all(), key=lambda row: row.seq)
             envelopes = [Envelope.model_validate(row.envelope) for row in rows]
             outcomes = await self.bus.publish_batch(
                 [(envelope, dict(row.headers)) for envelope, row in zip(envelopes, rows, strict=True)])
+            published = len(rows)
             for row, envelope, exc in zip(rows, envelopes, outcomes, strict=True):
                 if exc is not None:
                     # Keep order: stop at the first failure; the rest of the batch waits for the retry (any of
@@ -136,19 +139,15 @@ class OutboxRelay:
                     self._broker_down = not await self.bus.ping()
                     await session.execute(
                         text(
-                            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + :delay, "
-                            "last_error = :error WHERE seq >= :seq AND seq = ANY(:batch)"
+                            "UPDATE outbox SET sent_at = NULL, attempts = attempts + 1, "
+                            "next_attempt_at = now() + :delay, last_error = :error "
+                            "WHERE seq >= :seq AND seq = ANY(:batch)"
                         ),
                         {"delay": delay, "error": repr(exc)[:2000], "seq": row.seq,
                          "batch": [r.seq for r in rows]},
                     )
+                    published = sum(1 for r in rows if r.seq < row.seq)
                     break
-                sent.append(row.seq)
-            if sent:
-                await session.execute(
-                    text("UPDATE outbox SET sent_at = now() WHERE seq = ANY(:sent)"), {"sent": sent}
-                )
-                published = len(sent)
         return published
 
     async def _retry_now_if_the_broker_is_back(self) -> None:

@@ -72,6 +72,18 @@ async def test_a_batch_of_events_is_one_statement_in_the_events_order(db):
     assert [row[0] for row in rows] == [e.id for e in envelopes]
     assert [row[1] for row in rows] == [f"U{n}" for n in range(12)]
 
+
+async def test_a_relay_round_that_publishes_everything_is_one_statement(db):
+    """The rows are claimed and marked sent by one UPDATE … RETURNING, committed once the bus has taken them all."""
+    async with db.transaction() as s:
+        await outbox.publish_all(s, [event(n) for n in range(3)], source="test")
+    bus = RecordingBus()
+    with counting_statements(db) as counted:
+        assert await OutboxRelay(db, bus).relay_once() == 3
+    assert len(counted.statements) == 1 and counted.commits == 1
+    assert [e.data["name"] for e in bus.published] == ["U0", "U1", "U2"]
+    assert await outbox_count(db, sent=True) == 3
+
 async def test_relay_delivers_everything_after_a_broker_outage(db):
     bus = RecordingBus()
     relay = OutboxRelay(db, bus, batch_size=10)
