@@ -1,8 +1,9 @@
 """The transactional outbox and its relay.
 
 `publish(session, data)` (or `publish_all` for a batch) writes events in the caller's transaction. The
-relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes
-each (the bus confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
+relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row) and marks them
+sent in the same statement, publishes each (the bus confirms) and commits; on failure it marks the refused rows
+unsent again, backs off and retries forever: nothing is lost while the
 broker is down. When a publish fails because the broker is down, the relay asks each round whether it answers
 again; once it does, every waiting row is made due at once, so what piled up during an outage goes out as
 soon as the broker is back, not when each row's backoff ends. A NOTIFY on commit wakes the relay at once; it
