@@ -36,17 +36,19 @@ class NoticeMailQueue:
     async def add(self, session: AsyncSession, notice: Notice, user: User, topic: uuid.UUID) -> None:
         """Queue the notice's mail, or fold it into the mail of the same kind and topic still waiting.
         Runs in the notice's transaction."""
-        # One writer per (user, kind, topic) at a time, so two notices of a burst handled at once cannot both
-        # open a mail; the sender's row lock makes this wait while that mail is being sent.
+        key = (NoticeMail.user_id == user.id, NoticeMail.kind == notice.kind, NoticeMail.topic == topic)
+        pending = select(NoticeMail).where(*key, NoticeMail.sent_at.is_(None)).with_for_update()
+        # A burst's later notices find its mail waiting and hold its row: no other writer can fold into it or send
+        # it meanwhile (a mail being sent is waited for, then no longer pending).
+        if (waiting := await session.scalar(pending)) is not None:
+            self._fold(waiting, notice, user)
+            return
+        # Opening a mail: one writer per (user, kind, topic) at a time, so two notices of a burst handled at once
+        # cannot both open one; the one that waited finds the other's mail.
         await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
                               {"key": f"notice-mail:{user.id}:{notice.kind}:{topic}"})
-        key = (NoticeMail.user_id == user.id, NoticeMail.kind == notice.kind, NoticeMail.topic == topic)
-        pending = await session.scalar(select(NoticeMail).where(*key, NoticeMail.sent_at.is_(None))
-                                       .with_for_update())
-        if pending is not None:
-            pending.text_body, pending.html_body = render(notice, user.name, self.public_url, pending.notices)
-            pending.subject = notice.title
-            pending.notices += 1
+        if (waiting := await session.scalar(pending)) is not None:
+            self._fold(waiting, notice, user)
             return
         previous = await session.scalar(select(func.max(NoticeMail.send_after)).where(*key))
         text_body, html_body = render(notice, user.name, self.public_url)
@@ -54,6 +56,11 @@ class NoticeMailQueue:
         session.add(NoticeMail(user_id=user.id, kind=notice.kind, topic=topic, to_address=user.email,
                                subject=notice.title, text_body=text_body, html_body=html_body, notices=1,
                                send_after=send_after, next_attempt_at=send_after))
+
+    def _fold(self, pending: NoticeMail, notice: Notice, user: User) -> None:
+        pending.text_body, pending.html_body = render(notice, user.name, self.public_url, pending.notices)
+        pending.subject = notice.title
+        pending.notices += 1
 
 
 class NoticeMailWorker:

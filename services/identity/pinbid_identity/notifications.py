@@ -5,7 +5,7 @@ import uuid
 from pinbid_kit.clock import replayed
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out
@@ -96,18 +96,36 @@ class Notifier:
         notice."""
         delivered: list[Notification] = []
         for notice in notices:
-            user = await session.get(User, notice.user_id)
-            if user is None:
+            found = (await session.execute(
+                select(User, NotificationPreferences)
+                .outerjoin(NotificationPreferences, NotificationPreferences.user_id == User.id)
+                .where(User.id == notice.user_id))).first()
+            if found is None:
                 continue
-            note = Notification(id=uuid.uuid4(), user_id=user.id, kind=notice.kind, title=notice.title,
-                                message=notice.message, link=notice.link, source_event_id=source_event_id)
-            if (moment := replayed()) is not None:
-                note.created_at = moment  # a replayed past (the demo): the notice is dated when its cause happened
-            session.add(note)
-            await session.flush()  # the insert returns created_at (the database's time, as for every notice)
-            events.append(events_out.notification_created(note, await unread(session, user.id)))
+            user, preferences = found
+            note, unread_count = await _insert(session, notice, user.id, source_event_id)
+            events.append(events_out.notification_created(note, unread_count))
             # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
-            if not user.is_demo and wanted(notice, as_dict(await session.get(NotificationPreferences, user.id))):
+            if not user.is_demo and wanted(notice, as_dict(preferences)):
                 await self.mails.add(session, notice, user, notice.topic or note.id)
             delivered.append(note)
         return delivered
+
+
+async def _insert(session: AsyncSession, notice: Notice, user_id: uuid.UUID,
+                  source_event_id: uuid.UUID | None) -> tuple[Notification, int]:
+    """The notice's row, and the user's unread count right after it, in one statement. The count in RETURNING
+    is read from the statement's own snapshot, which does not hold the row it inserts: hence the + 1 (the new
+    notice is unread); the transaction's earlier notices are in it."""
+    note = Notification(id=uuid.uuid4(), user_id=user_id, kind=notice.kind, title=notice.title,
+                        message=notice.message, link=notice.link, source_event_id=source_event_id)
+    values = {column: getattr(note, column) for column in ("id", "user_id", "kind", "title", "message", "link",
+                                                            "source_event_id")}
+    if (moment := replayed()) is not None:
+        values["created_at"] = moment  # a replayed past (the demo): the notice is dated when its cause happened
+    unread_before = (select(func.count()).select_from(Notification)
+                     .where(Notification.user_id == user_id, Notification.read_at.is_(None)).scalar_subquery())
+    # the database's time, as for every notice
+    note.created_at, unread_count = (await session.execute(
+        insert(Notification).values(values).returning(Notification.created_at, unread_before + 1))).one()
+    return note, unread_count

@@ -1,10 +1,11 @@
 """Async SQLAlchemy on psycopg 3. One `Database` per service; the service layer owns transactions."""
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
-from sqlalchemy import exc, make_url, text
+from sqlalchemy import event, exc, make_url, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from .errors import Busy
@@ -22,17 +23,45 @@ def async_url(url: str) -> str:
     raise ValueError(f"not a PostgreSQL URL: {url!r}")
 
 
+IDLE_BEFORE_PING = 1.0  # seconds
+
+
+def ping_when_idle(engine: AsyncEngine, idle_before_ping: float = IDLE_BEFORE_PING) -> None:
+    """The pool's pre-ping, for connections that sat idle: one checked in less than `idle_before_ping` ago was
+    answering then, and a ping before each of a busy service's transactions would be a round trip in every one
+    (a hot path checks a connection out several times a second). A connection that fails its ping is replaced
+    (the pool retries the checkout); a connection lost since its last use fails its statement, which invalidates
+    every connection of the pool older than the failure, as a failed ping would."""
+    pool = engine.sync_engine.pool
+
+    def checked_in(dbapi_connection, record) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checked_out(dbapi_connection, record, proxy) -> None:
+        idle_since = record.info.pop("idle_since", None)
+        if idle_since is None or time.monotonic() - idle_since < idle_before_ping:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise exc.DisconnectionError(f"idle connection failed its ping: {type(error).__name__}") from error
+
+    event.listen(pool, "checkin", checked_in)
+    event.listen(pool, "checkout", checked_out)
+
+
 class Database:
     """At most `pool_size + max_overflow` connections; a caller waits `pool_timeout` seconds for one, then
     gets `Busy` (503 with Retry-After) instead of queueing without end."""
 
-    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 5.0):
+    def __init__(self, url: str, *, pool_size: int = 10, max_overflow: int = 20, pool_timeout: float = 5.0,
+                 idle_before_ping: float = IDLE_BEFORE_PING):
         self.url = async_url(url)
         self.engine: AsyncEngine = create_async_engine(
             self.url, pool_size=pool_size, max_overflow=max_overflow, pool_timeout=pool_timeout,
-            pool_pre_ping=True,
             hide_parameters=True,  # parameters hold personal data: never in logs or error messages
         )
+        ping_when_idle(self.engine, idle_before_ping)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # background work (handlers, the relay, jobs) waits through an outage instead of failing
         self.wait = DatabaseWait(make_url(self.url).database or "postgres", self.writable)

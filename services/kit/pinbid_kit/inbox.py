@@ -4,7 +4,7 @@ redelivered event has no second effect. `Consumers` wires a service's handlers t
 A service keeps its handlers module-level in a map, event type -> handlers (cosmicpython's EVENT_HANDLERS), each
 `async def handler(session, data, delivery)`; `Consumers.register_map(HANDLERS, deps)` binds them. Each runs in
 its own transaction with a `Delivery`: the envelope, the service's dependencies, and the list it adds the events
-it causes to, written once (one outbox insert, one NOTIFY) when it returns."""
+it causes to, written once (one outbox statement with its NOTIFY) when it returns."""
 
 import logging
 from collections.abc import Awaitable, Callable

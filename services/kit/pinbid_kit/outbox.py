@@ -1,8 +1,9 @@
 """The transactional outbox and its relay.
 
 `publish(session, data)` (or `publish_all` for a batch) writes events in the caller's transaction. The
-relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row), publishes
-each (the bus confirms), marks it sent, and on failure backs off and retries forever: nothing is lost while the
+relay claims unsent rows with FOR UPDATE SKIP LOCKED (so several relays never take the same row) and marks them
+sent in the same statement, publishes each (the bus confirms) and commits; on failure it marks the refused rows
+unsent again, backs off and retries forever: nothing is lost while the
 broker is down. When a publish fails because the broker is down, the relay asks each round whether it answers
 again; once it does, every waiting row is made due at once, so what piled up during an outage goes out as
 soon as the broker is back, not when each row's backoff ends. A NOTIFY on commit wakes the relay at once; it
@@ -30,9 +31,13 @@ from .telemetry import inject_headers
 log = logging.getLogger("pinbid.outbox")
 NOTIFY_CHANNEL = "pinbid_outbox"
 
-_INSERT = text(
-    "INSERT INTO outbox (id, type, envelope, headers) "
-    "VALUES (:id, :type, CAST(:envelope AS jsonb), CAST(:headers AS jsonb))"
+# the rows in the events' order (the relay publishes by seq) and the relay's wake-up, in one round trip
+_WRITE = text(
+    "WITH written AS (INSERT INTO outbox (id, type, envelope, headers) "
+    "SELECT e.id, e.type, e.envelope, e.headers FROM unnest(CAST(:id AS uuid[]), CAST(:type AS text[]), "
+    "CAST(:envelope AS jsonb[]), CAST(:headers AS jsonb[])) WITH ORDINALITY AS e(id, type, envelope, headers, n) "
+    "ORDER BY e.n RETURNING 1) "
+    f"SELECT pg_notify('{NOTIFY_CHANNEL}', '') WHERE EXISTS (SELECT FROM written)"
 )
 
 
@@ -42,12 +47,13 @@ async def publish(session: AsyncSession, data: EventData, *, source: str) -> Env
 
 
 async def publish_all(session: AsyncSession, events: list[EventData], *, source: str) -> list[Envelope]:
-    """Record several events in the caller's transaction: one row each, one insert, one NOTIFY."""
+    """Record several events in the caller's transaction: one row each, inserted with their NOTIFY in one
+    statement."""
     if not events:
         return []
     envelopes = _envelopes(events, source)
-    await session.execute(_INSERT, _rows(envelopes))
-    await session.execute(text(f"NOTIFY {NOTIFY_CHANNEL}"))
+    rows = _rows(envelopes)
+    await session.execute(_WRITE, {key: [row[key] for row in rows] for key in ("id", "type", "envelope", "headers")})
     return envelopes
 
 
@@ -107,20 +113,23 @@ class OutboxRelay:
         await self._retry_now_if_the_broker_is_back()
         published = 0
         async with self.db.transaction() as session:
-            rows = (
+            # claimed and marked sent in one statement (the rows stay locked until the commit); a row the bus
+            # refuses, and every later one of the batch, is marked unsent again below before the commit
+            rows = sorted((
                 await session.execute(
                     text(
-                        "SELECT seq, envelope, headers, attempts FROM outbox "
-                        "WHERE sent_at IS NULL AND next_attempt_at <= now() "
-                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED"
+                        "UPDATE outbox SET sent_at = now() WHERE seq = ANY(ARRAY("
+                        "SELECT seq FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= now() "
+                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED)) "
+                        "RETURNING seq, envelope, headers, attempts"
                     ),
                     {"n": self.batch_size},
                 )
-            ).all()
-            sent: list[int] = []
+            ).all(), key=lambda row: row.seq)
             envelopes = [Envelope.model_validate(row.envelope) for row in rows]
             outcomes = await self.bus.publish_batch(
                 [(envelope, dict(row.headers)) for envelope, row in zip(envelopes, rows, strict=True)])
+            published = len(rows)
             for row, envelope, exc in zip(rows, envelopes, outcomes, strict=True):
                 if exc is not None:
                     # Keep order: stop at the first failure; the rest of the batch waits for the retry (any of
@@ -131,19 +140,15 @@ class OutboxRelay:
                     self._broker_down = not await self.bus.ping()
                     await session.execute(
                         text(
-                            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + :delay, "
-                            "last_error = :error WHERE seq >= :seq AND seq = ANY(:batch)"
+                            "UPDATE outbox SET sent_at = NULL, attempts = attempts + 1, "
+                            "next_attempt_at = now() + :delay, last_error = :error "
+                            "WHERE seq >= :seq AND seq = ANY(:batch)"
                         ),
                         {"delay": delay, "error": repr(exc)[:2000], "seq": row.seq,
                          "batch": [r.seq for r in rows]},
                     )
+                    published = sum(1 for r in rows if r.seq < row.seq)
                     break
-                sent.append(row.seq)
-            if sent:
-                await session.execute(
-                    text("UPDATE outbox SET sent_at = now() WHERE seq = ANY(:sent)"), {"sent": sent}
-                )
-                published = len(sent)
         return published
 
     async def _retry_now_if_the_broker_is_back(self) -> None:

@@ -13,7 +13,7 @@ from pinbid_identity.domain.accounts import Role
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
-from pinbid_testing import client
+from pinbid_testing import client, counting_statements
 from sqlalchemy import text
 
 from .conftest import bearer, mails, signup
@@ -408,3 +408,17 @@ async def test_a_new_payout_account_is_mailed_even_with_payout_mail_off_and_says
     assert "the PayPal address m••••@example.com" in plain and "Nov 27, 14:00 UTC" in plain
     assert "to undo it, set your earlier payout details again in Settings" in plain
     assert [n["kind"] for n in await notes(web, token)] == ["payout.account_changed"]
+
+
+async def test_a_notice_folded_into_a_waiting_mail_takes_no_advisory_lock(web, quiet, settings):
+    """The burst's first notice opens the mail under the (user, kind, topic) lock; the later ones find it waiting
+    and hold its row instead (one round trip less each)."""
+    buyer, _ = await person(web)
+    slot = uuid.uuid4()
+    await quiet.consumers.dispatch(outbid(buyer, slot, 4300), {})
+    with counting_statements(quiet.db) as counted:
+        await quiet.consumers.dispatch(outbid(buyer, slot, 4400), {})
+    assert not [s for s in counted.statements if "pg_advisory_xact_lock" in s]
+    async with quiet.db.transaction() as session:
+        assert (await session.execute(text(
+            "SELECT count(*), max(notices) FROM notice_mails WHERE sent_at IS NULL"))).one() == (1, 2)

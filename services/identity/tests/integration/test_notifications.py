@@ -2,6 +2,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from pinbid_identity.domain import notices
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
@@ -125,3 +126,30 @@ async def test_an_event_for_two_users_writes_both_notices_events_with_one_outbox
             "SELECT envelope->'data'->>'userId', envelope->'data'->>'unreadCount' FROM outbox "
             "WHERE type = 'identity.notification.created.v1' ORDER BY seq"))).all()
     assert created == [(str(buyer), "1"), (str(creator), "1")]
+
+
+async def test_each_notice_event_counts_the_unread_notices_up_to_its_own_in_two_statements(http, service):
+    """The count comes back with the insert (notifications._insert): earlier unread notices, the transaction's
+    own earlier ones included, read ones not; one statement for the user and preferences, one for the notice."""
+    buyer, token = await registered(http)
+    slot = uuid.uuid4()
+
+    def outbid(cents: int) -> Envelope:
+        return envelope(m.BidOutbid(bid_id=uuid.uuid4(), slot_id=slot, slot_title="Sunset reel", buyer_id=buyer,
+                                    current_bid_cents=cents, auction_end=datetime.now(UTC) + timedelta(hours=1)))
+
+    for cents in (4300, 4400):
+        await service.consumers.dispatch(outbid(cents), {})
+    first = (await http.get("/notifications", headers=bearer(token))).json()[-1]
+    await http.post("/notifications/read", headers=bearer(token), json={"ids": [first["id"]]})
+    told = [notices.outbid(buyer, slot, "Sunset reel", cents, "USD") for cents in (4500, 4600)]
+    events = []
+    with counting_statements(service.db) as counted:
+        async with service.db.transaction() as session:
+            notes = await service.state["suspensions"].notifier.deliver(session, events, told, None)
+    assert [e.unread_count for e in events] == [2, 3]
+    assert [e.notification_id for e in events] == [n.id for n in notes]
+    assert all(e.created_at is not None for e in events)
+    notice_statements = [s for s in counted.statements if "notice_mails" not in s and "advisory" not in s]
+    assert len(notice_statements) == 4  # per notice: the user with the preferences, the insert with the count
+    assert (await http.get("/notifications/unread-count", headers=bearer(token))).json()["unreadCount"] == 3

@@ -66,3 +66,36 @@ async def test_sql_parameters_never_appear_in_errors(small):
             await session.execute(text("SELECT length(:email) / 0"), {"email": "maya.private@example.com"})
     assert "maya.private@example.com" not in str(failed.value)
     assert "hidden due to hide_parameters" in str(failed.value)
+
+
+async def test_a_connection_in_use_is_not_pinged_and_one_idle_and_dead_is_replaced_before_use(new_database,
+                                                                                               monkeypatch):
+    """ping_when_idle: no round trip before a transaction on a connection used a moment ago; a connection idle
+    past the threshold (0 s here: every one checked in before) is pinged, and one whose backend died meanwhile is
+    replaced, not handed to the caller."""
+    import psycopg
+
+    url = new_database()
+    busy, idle = Database(url, pool_size=1, max_overflow=0), Database(url, pool_size=1, max_overflow=0,
+                                                                      idle_before_ping=0.0)
+    pings = []
+    for database in (busy, idle):
+        real_ping = database.engine.dialect.do_ping
+        monkeypatch.setattr(database.engine.dialect, "do_ping",
+                            lambda conn, real_ping=real_ping: pings.append(1) or real_ping(conn))
+    try:
+        for _ in range(5):
+            async with busy.transaction() as session:
+                await session.scalar(text("SELECT 1"))
+        assert pings == []  # each checkout came a moment after the connection's last use
+        async with idle.transaction() as session:
+            backend = await session.scalar(text("SELECT pg_backend_pid()"))
+        dsn = idle.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+        async with idle.transaction() as session:
+            assert await session.scalar(text("SELECT pg_backend_pid()")) != backend
+        assert len(pings) == 1
+    finally:
+        await busy.dispose()
+        await idle.dispose()

@@ -8,7 +8,7 @@ from pinbid_kit.bus.base import publish_in_turn
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outbox import OutboxRelay
-from pinbid_testing import eventually
+from pinbid_testing import counting_statements, eventually
 from sqlalchemy import func, insert, select, text
 
 from .conftest import widgets
@@ -57,6 +57,32 @@ async def test_outbox_row_is_written_in_the_same_transaction_as_the_change(db):
         assert await s.scalar(select(func.count()).select_from(widgets)) == 1
     assert await outbox_count(db) == 1
 
+
+
+async def test_a_batch_of_events_is_one_statement_in_the_events_order(db):
+    """publish_all writes the rows and wakes the relay in one round trip; the relay publishes by seq, so the rows
+    keep the order the use case gave."""
+    events = [event(n) for n in range(12)]
+    with counting_statements(db) as counted:
+        async with db.transaction() as s:
+            envelopes = await outbox.publish_all(s, events, source="test")
+    assert len(counted.statements) == 1 and counted.outbox_writes() == (1, 1)
+    async with db.transaction() as s:
+        rows = (await s.execute(text("SELECT id, envelope->'data'->>'name' FROM outbox ORDER BY seq"))).all()
+    assert [row[0] for row in rows] == [e.id for e in envelopes]
+    assert [row[1] for row in rows] == [f"U{n}" for n in range(12)]
+
+
+async def test_a_relay_round_that_publishes_everything_is_one_statement(db):
+    """The rows are claimed and marked sent by one UPDATE … RETURNING, committed once the bus has taken them all."""
+    async with db.transaction() as s:
+        await outbox.publish_all(s, [event(n) for n in range(3)], source="test")
+    bus = RecordingBus()
+    with counting_statements(db) as counted:
+        assert await OutboxRelay(db, bus).relay_once() == 3
+    assert len(counted.statements) == 1 and counted.commits == 1
+    assert [e.data["name"] for e in bus.published] == ["U0", "U1", "U2"]
+    assert await outbox_count(db, sent=True) == 3
 
 async def test_relay_delivers_everything_after_a_broker_outage(db):
     bus = RecordingBus()

@@ -73,6 +73,39 @@ async def test_events_reach_the_queue_bound_to_each_of_its_types(amqp_url, queue
     assert traceparent.split("-")[1] == "1" * 32
 
 
+
+async def test_a_delivery_takes_no_worker_thread_and_no_span_without_an_exporter(amqp_url, queue_name, monkeypatch):
+    """The handler gets the envelope on the event loop: FastStream would solve an injected message in a worker
+    thread for every delivery. Without an exporter no telemetry middleware runs (nobody would read its spans)."""
+    import anyio.to_thread
+    from faststream.rabbit.opentelemetry import RabbitTelemetryMiddleware
+    from pinbid_kit.bus import rabbit
+
+    monkeypatch.setattr(rabbit, "exporting", lambda: False)
+    hops = []
+    real_run_sync = anyio.to_thread.run_sync
+
+    async def counted_run_sync(func, *args, **kwargs):
+        hops.append(func)
+        return await real_run_sync(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted_run_sync)
+    bus = RabbitBus(amqp_url)
+    assert not any(isinstance(m, type) and issubclass(m, RabbitTelemetryMiddleware) or
+                   isinstance(m, RabbitTelemetryMiddleware) for m in bus.broker.middlewares)
+    collected = Collected(expected=3)
+    bus.subscribe(queue_name, ["identity.user.updated.v1"], collected.handler)
+    await bus.start()
+    try:
+        sent = [updated() for _ in range(3)]
+        for envelope in sent:
+            await bus.publish(envelope, {})
+        await asyncio.wait_for(collected.all_in.wait(), timeout=10)
+    finally:
+        await bus.stop()
+    assert sorted(collected.ids) == sorted(e.id for e in sent)
+    assert hops == []
+
 async def test_a_message_that_keeps_failing_is_dead_lettered_not_acked(amqp_url, queue_name):
     bus = RabbitBus(amqp_url, max_deliveries=3, retry_base_seconds=0.01)
     deliveries = []
