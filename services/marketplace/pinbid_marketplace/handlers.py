@@ -283,7 +283,7 @@ async def bid_for_campaigns(session: AsyncSession, d: m.SlotCreated, delivery: D
         await delivery.deps.campaign_bidding.bid_on_new_slot(session, d.slot_id)
 
 
-async def campaign_cancels_outbid(session: AsyncSession, d: m.BidOutbid, delivery: Delivery) -> None:
+async def campaign_cancels_outbid(session: AsyncSession, d: ce.CampaignBidOutbid, delivery: Delivery) -> None:
     if delivery.deps.campaign_bidding is not None:
         await delivery.deps.campaign_bidding.release_outbid(session, d.bid_id)
 
@@ -350,7 +350,7 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     s.DisputeDecided.event_type: [count_dispute],
     s.BidCommentResolved.event_type: [fill_named_comment],
     m.SlotCreated.event_type: [bid_for_campaigns],
-    m.BidOutbid.event_type: [campaign_cancels_outbid],
+    ce.CampaignBidOutbid.event_type: [campaign_cancels_outbid],
     ce.CampaignUpdated.event_type: [match_active_campaign],
     ce.CampaignFunded.event_type: [campaign_funded],
     ce.CampaignFundingReversed.event_type: [campaign_funding_reversed],

@@ -40,6 +40,16 @@ class CampaignSettled(EventData):
     currency: str = "USD"
 
 
+@event("marketplace.campaign.bid_outbid.v1")
+class CampaignBidOutbid(EventData):
+    """A campaign's bid lost the lead, written beside its `marketplace.bid.outbid.v1`: marketplace's own cue to cancel
+    it and release its ceiling (a bid of a person's costs marketplace no delivery)."""
+
+    campaign_id: uuid.UUID
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+
+
 class CampaignMoney(EventData):
     """Money of a campaign's balance: what the payments events about a campaign carry first. For finance: amounts in
     minor units; `balanceCents` is the balance after the movement."""

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from pinbid_kit.events import campaigns as ce
 from pinbid_kit.events import identity as i
+from pinbid_kit.events import marketplace as m
 from pinbid_testing import outbox_events
 from pinbid_testing.waiting import eventually
 from sqlalchemy import text
@@ -168,6 +169,12 @@ async def test_an_outbid_campaign_bid_is_cancelled_and_its_ceiling_released(worl
     detail = await campaign(world, buyer, c["id"])
     assert detail["committed"] == 0 and detail["available"] == 200
     assert len(await bids_of(world, c["id"])) == 1  # never twice on one slot
+    # the cue is the campaign's own event, beside bid.outbid; a person outbid by a person sets off none
+    assert (await world.bid(await world.buyer("Third"), slot["id"], 60)).status_code == 201
+    await settled(world)
+    cues = await outbox_events(world.service.db, ce.CampaignBidOutbid.event_type)
+    assert [e["campaignId"] for e in cues] == [c["id"]]
+    assert len(await outbox_events(world.service.db, m.BidOutbid.event_type)) == 2
 
 
 async def test_the_budget_caps_the_ceilings_then_the_campaign_is_out_of_budget(world):
