@@ -3,12 +3,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useNavigate, useParams } from 'react-router'
 import { useForm, useWatch, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Megaphone } from 'lucide-react'
 import { toast } from 'sonner'
 import { z } from '@/lib/zod'
 import { Button } from '@/components/ui/button'
 import { Form } from '@/components/ui/form'
-import { BackLink, DetailWait } from '@/components/common'
+import { BackLink } from '@/components/common'
 import { FormAlert } from '@/components/form-alert'
 import { MoneyField } from '@/components/money-field'
 import { SlotFilterFields } from '@/components/slot-filter-fields'
@@ -40,6 +39,7 @@ import { brandLabel, disclosed, maxNewCommentLength } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
 import { campaignQuery, reachQuery } from './api/queries'
 import { useCreateCampaign, useEditCampaign } from './api/mutations'
+import { CampaignWait } from './components/CampaignBits'
 
 export const CREATE_FAILED = 'The campaign could not be created.'
 export const EDIT_FAILED = 'The campaign could not be saved.'
@@ -100,16 +100,7 @@ export function EditCampaignPage() {
   const { campaignId = '' } = useParams()
   const campaign = useQuery(campaignQuery(campaignId))
   if (!campaign.data) {
-    return (
-      <DetailWait
-        query={campaign}
-        back={<BackLink to="/campaigns">Back to Campaigns</BackLink>}
-        loading="Loading campaign..."
-        missingIcon={Megaphone}
-        missingText="This campaign is not there."
-        failedText="Failed to load the campaign. Please try again later."
-      />
-    )
+    return <CampaignWait query={campaign} />
   }
   const c = campaign.data
   const defaults: CampaignFormValues = {

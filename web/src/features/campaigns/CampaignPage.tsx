@@ -2,13 +2,13 @@ import * as React from 'react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { CreditCard, Megaphone, Pause, Pencil, Play, Square } from 'lucide-react'
+import { CreditCard, Pause, Pencil, Play, Square } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { AlertDialog, AlertDialogTrigger } from '@/components/ui/alert-dialog'
 import { ConfirmDialogContent } from '@/components/confirm-button'
-import { BackLink, DetailWait, EmptyState, fmtDateTime, OUTCOME_TOAST_MS } from '@/components/common'
+import { BackLink, EmptyState, fmtDateTime, OUTCOME_TOAST_MS } from '@/components/common'
 import { TitledCard } from '@/components/titled-card'
 import { CampaignSpendChart } from '@/components/charts'
 import { serverMessage } from '@/api/errors'
@@ -18,7 +18,7 @@ import { audienceWords, campaignActions, SKIPPED_REASONS, SLOT_STATE_LABELS, slo
 import { formatMoney } from '@/lib/money'
 import { useCampaign } from './api/queries'
 import { useCampaignAction, useFundCampaign, type CampaignAction } from './api/mutations'
-import { BudgetBar, CampaignCountList, CampaignStatusBadge } from './components/CampaignBits'
+import { BudgetBar, CampaignCountList, CampaignStatusBadge, CampaignWait } from './components/CampaignBits'
 
 const ACTION_DONE: Record<CampaignAction, string> = { pause: 'Campaign paused', resume: 'Campaign resumed', end: 'Campaign ended' }
 const ACTION_FAILED: Record<CampaignAction, string> = { pause: 'Could not pause the campaign', resume: 'Could not resume the campaign', end: 'Could not end the campaign' }
@@ -46,16 +46,7 @@ export default function CampaignPage() {
   useFundingReturn(campaignId)
   const campaign = useCampaign(campaignId)
   if (!campaign.data) {
-    return (
-      <DetailWait
-        query={campaign}
-        back={<BackLink to="/campaigns">Back to Campaigns</BackLink>}
-        loading="Loading campaign..."
-        missingIcon={Megaphone}
-        missingText="This campaign is not there."
-        failedText="Failed to load the campaign. Please try again later."
-      />
-    )
+    return <CampaignWait query={campaign} />
   }
   const c = campaign.data
   return (

@@ -1,4 +1,7 @@
+import type * as React from 'react'
+import { Megaphone } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
+import { BackLink, DetailWait } from '@/components/common'
 import type { CampaignCounts, CampaignStatus } from '@/api/types'
 import { budgetBar, budgetSentence, campaignStatusLabel, STATUS_TONES } from '@/lib/campaigns'
 import { formatCents } from '@/lib/money'
@@ -65,5 +68,19 @@ export function CampaignCountList({ counts, className }: { counts: CampaignCount
         </div>
       ))}
     </dl>
+  )
+}
+
+/** A campaign's page while its campaign loads, is not there, or failed to load. */
+export function CampaignWait({ query }: { query: React.ComponentProps<typeof DetailWait>['query'] }) {
+  return (
+    <DetailWait
+      query={query}
+      back={<BackLink to="/campaigns">Back to Campaigns</BackLink>}
+      loading="Loading campaign..."
+      missingIcon={Megaphone}
+      missingText="This campaign is not there."
+      failedText="Failed to load the campaign. Please try again later."
+    />
   )
 }
