@@ -38,6 +38,20 @@ async def http(service):
         yield http
 
 
+@pytest.fixture
+async def quiet(settings, clock):
+    """The service without its bus or background jobs: a test delivers events and runs jobs itself, on `clock`."""
+    service = build(settings, clock=clock)
+    yield service
+    await service.db.dispose()
+
+
+@pytest.fixture
+async def web(quiet):
+    async with client(quiet.app) as http:
+        yield http
+
+
 def signup(role="BUYER", **extra):
     body = {"name": "Leo Brand", "email": f"leo-{uuid.uuid4().hex[:8]}@example.com", "password": "correct horse",
             "role": role}

@@ -6,27 +6,11 @@ import asyncio
 import uuid
 from datetime import timedelta
 
-import pytest
-from pinbid_identity.app import build
 from pinbid_kit.events import campaigns as c
 from pinbid_kit.events import marketplace as m
-from pinbid_testing import client
 
 from .test_notices_and_mail import notes, person
 from .test_notifications import envelope
-
-
-@pytest.fixture
-async def quiet(settings, clock):
-    service = build(settings, clock=clock)
-    yield service
-    await service.db.dispose()
-
-
-@pytest.fixture
-async def web(quiet):
-    async with client(quiet.app) as http:
-        yield http
 
 
 def campaign(buyer, campaign_id, version, status, **fields):

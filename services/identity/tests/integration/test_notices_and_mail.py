@@ -8,31 +8,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from pinbid_identity.accounts import Signup
-from pinbid_identity.app import build
 from pinbid_identity.domain.accounts import Role
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as p
 from pinbid_kit.events import social as s
-from pinbid_testing import client, counting_statements
+from pinbid_testing import counting_statements
 from sqlalchemy import text
 
 from .conftest import bearer, mails, signup
 from .test_notifications import envelope
 
 SLOT = "Sunset reel"
-
-
-@pytest.fixture
-async def quiet(settings, clock):
-    service = build(settings, clock=clock)
-    yield service
-    await service.db.dispose()
-
-
-@pytest.fixture
-async def web(quiet):
-    async with client(quiet.app) as http:
-        yield http
 
 
 async def person(web, role="BUYER", **preferences):
