@@ -13,6 +13,9 @@ export const categoriesQuery = () =>
 export const instagramConnectionQuery = () =>
   queryOptions({ queryKey: KEYS.instagramConnection, queryFn: async () => unwrap(await api().GET('/instagram/connection')) })
 
+/** The brand's bids (My Bids; the campaign form offers the comments they carried). */
+export const buyerBidsQuery = () => queryOptions({ queryKey: KEYS.buyerBids, queryFn: async () => unwrap(await api().GET('/buyer/bids')) })
+
 export const notificationsQuery = () => queryOptions({ queryKey: KEYS.notifications, queryFn: async () => unwrap(await api().GET('/notifications')) })
 
 /** The charts' months (components/charts): the creator's earnings and payouts, the brand's spend. */

@@ -169,6 +169,28 @@ describe('new campaign', () => {
   })
 })
 
+describe('a comment used before', () => {
+  it('one press fills the comment with what an earlier bid carried; each text once, newest first', async () => {
+    signedIn(buyer, {
+      'GET /marketplace/categories': () => json(200, ['fashion', 'fitness']),
+      'GET /marketplace/slots': () => page([makeSlot()], 12),
+      'GET /buyer/bids': () =>
+        json(200, [
+          makeBid({ id: 'b1', comment: 'Oat latte, 20% off with LATTE20' }),
+          makeBid({ id: 'b2', comment: null }),
+          makeBid({ id: 'b3', comment: 'Oat latte, 20% off with LATTE20' }),
+          makeBid({ id: 'b4', comment: 'Cold brew season' }),
+        ]),
+    })
+    renderApp('/campaigns/new')
+    const group = await screen.findByRole('group', { name: 'Or a comment you used before' }, FIRST_LOAD)
+    const choices = within(group).getAllByRole('button')
+    expect(choices.map((b) => b.textContent)).toEqual(['Oat latte, 20% off with LATTE20', 'Cold brew season'])
+    await userEvent.click(choices[1])
+    expect(screen.getByLabelText('Comment to pin')).toHaveValue('Cold brew season')
+  })
+})
+
 describe('edit campaign', () => {
   it('a budget below what is committed is refused by the server, and said on the budget', async () => {
     const api = signedIn(buyer, {

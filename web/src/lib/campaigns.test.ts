@@ -10,6 +10,7 @@ import {
   campaignEdit,
   campaignFilters,
   campaignProblems,
+  commentsUsedBefore,
   formFilters,
   isoToLocal,
   readDraft,
@@ -158,5 +159,14 @@ describe('state in words', () => {
 
   it("names a bid's slot state", () => {
     expect(['ACTIVE', 'OUTBID', 'AWAITING_PAYMENT', 'PINNED', 'EXPIRED'].map((status) => slotState({ status }))).toEqual(['leading', 'outbid', 'won', 'pinned', 'lost'])
+  })
+})
+
+describe('commentsUsedBefore', () => {
+  it('each text once, newest first, trimmed, none empty or longer than a new comment may be, at most the limit', () => {
+    const bids = [{ comment: ' Oat latte ' }, { comment: null }, { comment: 'Oat latte' }, { comment: '' }, { comment: 'x'.repeat(5000) }, { comment: 'Cold brew' }, { comment: 'Third' }]
+    expect(commentsUsedBefore(bids)).toEqual(['Oat latte', 'Cold brew', 'Third'])
+    expect(commentsUsedBefore(bids, 2)).toEqual(['Oat latte', 'Cold brew'])
+    expect(commentsUsedBefore([])).toEqual([])
   })
 })

@@ -351,3 +351,15 @@ export function readDraft(state: unknown): CampaignDraft | null {
   }
   return draft.ask || draft.filters ? draft : null
 }
+
+/** The comments the brand's earlier bids carried (newest first, each once, at most `limit`): a campaign may pin one
+ *  of them again. Only those a new comment may say (within the length Pinbid leaves beside the disclosure). */
+export function commentsUsedBefore(bids: readonly { comment: string | null }[], limit = 5): string[] {
+  const seen = new Set<string>()
+  for (const { comment } of bids) {
+    const text = comment?.trim()
+    if (text && text.length <= maxNewCommentLength() && !seen.has(text)) seen.add(text)
+    if (seen.size === limit) break
+  }
+  return [...seen]
+}

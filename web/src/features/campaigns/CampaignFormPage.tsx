@@ -15,6 +15,7 @@ import { SubmitButton } from '@/components/submit-button'
 import { TextareaField, TextField } from '@/components/text-field'
 import { TitledCard } from '@/components/titled-card'
 import { ApiError, serverMessage } from '@/api/errors'
+import { buyerBidsQuery } from '@/api/queries'
 import type { Campaign } from '@/api/types'
 import { KEYS } from '@/api/keys'
 import { useAuth } from '@/auth/session'
@@ -29,6 +30,7 @@ import {
   campaignEdit,
   campaignFilters,
   campaignProblems,
+  commentsUsedBefore,
   formFilters,
   isoToLocal,
   readDraft,
@@ -238,6 +240,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
                 </p>
               }
             />
+            <CommentsUsedBefore onPick={(text) => form.setValue('commentText', text, { shouldDirty: true, shouldValidate: true })} />
           </TitledCard>
 
           <TitledCard title="Dates" level={2} contentClassName="grid items-start gap-4 sm:grid-cols-2">
@@ -295,4 +298,25 @@ function Reach({ audience, filters, search, ask }: { audience: 'filters' | 'ques
 /** The listing's own query for an audience: its search words go by the listing's name for them. */
 function slotFilters({ search, ...rest }: ReturnType<typeof campaignFilters>) {
   return search ? { ...rest, q: search } : rest
+}
+
+/** A comment an earlier bid carried, pinned again: one press fills the comment (nothing shows before the first bid). */
+function CommentsUsedBefore({ onPick }: { onPick: (text: string) => void }) {
+  const bids = useQuery(buyerBidsQuery())
+  const texts = commentsUsedBefore(bids.data ?? [])
+  if (texts.length === 0) return null
+  return (
+    <div role="group" aria-labelledby="campaign-comments-before" className="mt-4 space-y-2">
+      <p id="campaign-comments-before" className="text-sm font-medium">Or a comment you used before</p>
+      <ul className="space-y-2">
+        {texts.map((text) => (
+          <li key={text}>
+            <Button type="button" variant="outline" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left font-normal" onClick={() => onPick(text)}>
+              {text}
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
 }

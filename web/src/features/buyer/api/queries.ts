@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/api/client'
 import { retryUnlessNotFound, unwrap } from '@/api/errors'
 import { KEYS } from '@/api/keys'
+import { buyerBidsQuery } from '@/api/queries'
 import type { SlotQuery } from '@/lib/filters'
 
 export const fetchSlots = async (query: SlotQuery) => unwrap(await api().GET('/marketplace/slots', { params: { query } }))
@@ -9,8 +10,6 @@ export const fetchSlots = async (query: SlotQuery) => unwrap(await api().GET('/m
 export const slotsQuery = (query: SlotQuery) => queryOptions({ queryKey: KEYS.slots(query), queryFn: () => fetchSlots(query) })
 
 export const buyerDashboardQuery = () => queryOptions({ queryKey: KEYS.buyerDashboard, queryFn: async () => unwrap(await api().GET('/buyer/dashboard')) })
-
-export const buyerBidsQuery = () => queryOptions({ queryKey: KEYS.buyerBids, queryFn: async () => unwrap(await api().GET('/buyer/bids')) })
 
 /** The brand's own comments on the slot's post (401 when its Instagram is not connected). */
 export const commentsQuery = (slotId: string) =>
