@@ -221,9 +221,7 @@ class Bidding:
             events.append(events_out.comment_changed_event(own))
         if not placement.raised_only:
             events.append(events_out.bid_placed_event(slot_row, own, placing.buyer, currency))
-        events += [events_out.bid_outbid_event(slot_row, by_id[lost.id], currency) for lost in placement.outbid]
-        events += [events_out.campaign_bid_outbid_event(by_id[lost.id]) for lost in placement.outbid
-                   if by_id[lost.id].campaign_id is not None]
+        events += [e for lost in placement.outbid for e in events_out.outbid_events(slot_row, by_id[lost.id], currency)]
         events.append(events_out.slot_updated_event(slot_row, currency))
         # later bids of the batch change these rows: the answer keeps them as of this bid
         return BidView(bid=store.copy_bid(own), slot=store.copy_slot(slot_row), buyer=placing.buyer)

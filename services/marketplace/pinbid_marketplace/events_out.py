@@ -2,6 +2,7 @@
 builds its event: the use case collects what it causes and writes it once (store_write.write's one statement, or
 `outbox.publish_all` in its transaction)."""
 
+from pinbid_kit.events import EventData
 from pinbid_kit.events import campaigns as ce
 from pinbid_kit.events import marketplace as m
 
@@ -39,9 +40,12 @@ def bid_outbid_event(slot: Slot, bid: Bid, currency: str) -> m.BidOutbid:
         current_bid_cents=to_cents(slot.current_bid), currency=currency, auction_end=slot.auction_end)
 
 
-def campaign_bid_outbid_event(bid: Bid) -> ce.CampaignBidOutbid:
-    assert bid.campaign_id is not None
-    return ce.CampaignBidOutbid(campaign_id=bid.campaign_id, bid_id=bid.id, slot_id=bid.slot_id)
+def outbid_events(slot: Slot, bid: Bid, currency: str) -> list[EventData]:
+    """A bid that lost the lead: its `bid.outbid`, and when it is a campaign's, the campaign's own cue to release it."""
+    events: list[EventData] = [bid_outbid_event(slot, bid, currency)]
+    if bid.campaign_id is not None:
+        events.append(ce.CampaignBidOutbid(campaign_id=bid.campaign_id, bid_id=bid.id, slot_id=bid.slot_id))
+    return events
 
 
 def auction_closed_event(slot: Slot, winner: Bid | None, currency: str) -> m.AuctionClosed:
