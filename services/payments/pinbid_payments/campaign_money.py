@@ -18,8 +18,9 @@ from .domain import ledger
 from .domain.campaigns import Refundable, covers, return_plan, reversal_from_balance
 from .domain.money import Split
 from .domain.retries import retry_delay
-from .models import Campaign, CampaignFunding, Earning, Payment
+from .models import Campaign, CampaignFunding, Payment
 from .ports import CheckoutProvider, ProviderError
+from .settlement import pending_earning
 
 log = logging.getLogger("pinbid.payments.campaigns")
 Events = list[EventData]
@@ -139,10 +140,7 @@ async def draw(session: AsyncSession, events: Events, approved: BidApproved, mon
     await session.flush()
     await bookkeeping.post(session, ledger.campaign_drawn(payment.id, campaign.id, payment.creator_id, money),
                            payment_id=payment.id)
-    session.add(Earning(payment_id=payment.id, bid_id=payment.bid_id, creator_id=payment.creator_id,
-                        buyer_id=payment.buyer_id, slot_title=payment.slot_title, gross_cents=payment.price_cents,
-                        fee_cents=payment.fee_cents, net_cents=payment.creator_cents, currency=payment.currency,
-                        status="PENDING", earned_at=now))
+    session.add(pending_earning(payment, now))
     campaign.drawn_cents += money.total_cents
     events.append(events_out.payment_completed(payment, payment.pin_deadline_at))
     events.append(events_out.campaign_drawn(campaign, payment, balance_cents=before - money.total_cents))

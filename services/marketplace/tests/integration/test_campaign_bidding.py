@@ -81,6 +81,12 @@ async def settled(world) -> None:
     await eventually(quiet)
 
 
+async def suspend(world, person) -> None:
+    """Identity's announcement that an operator suspended this person."""
+    await world.deliver(i.UserSuspended(user_id=uuid.UUID(person["x-user"]), suspended_at=world.clock.now,
+                                        operator_id=uuid.uuid4(), reason="fraud"), source="identity")
+
+
 async def fitness_slots(world, creator, posts, n: int, **fields) -> list[dict]:
     return [await world.slot(creator, posts[k], category="fitness", **fields) for k in range(n)]
 
@@ -255,8 +261,7 @@ async def test_a_creator_suspended_while_the_campaign_leads_releases_the_commitm
     buyer = await world.buyer()
     c = await new_campaign(world, buyer)
     await eventually(lambda: _count(world, c["id"], 1))
-    await world.deliver(i.UserSuspended(user_id=uuid.UUID(creator["x-user"]), suspended_at=world.clock.now,
-                                        operator_id=uuid.uuid4(), reason="fraud"), source="identity")
+    await suspend(world, creator)
     await settled(world)
     assert await committed_on_rows(world, c["id"]) == 0
     assert (await campaign(world, buyer, c["id"]))["committed"] == 0
@@ -415,8 +420,7 @@ async def test_a_suspended_brands_campaigns_end_and_release_everything(world):
     buyer = await world.buyer()
     c = await new_campaign(world, buyer)
     await eventually(lambda: _count(world, c["id"], 1))
-    await world.deliver(i.UserSuspended(user_id=uuid.UUID(buyer["x-user"]), suspended_at=world.clock.now,
-                                        operator_id=uuid.uuid4(), reason="fraud"), source="identity")
+    await suspend(world, buyer)
     await settled(world)
     detail = await campaign(world, buyer, c["id"])
     assert (detail["status"], detail["reason"], detail["committed"]) == ("ENDED", "suspended", 0)
