@@ -191,7 +191,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
               <>
                 {editing.ask && (
                   <p className="text-sm">
-                    Made from the question <span className="font-medium break-words">“{editing.ask}”</span>; the filters read from it are below, and can be changed.
+                    Made from the question <span className="font-medium [overflow-wrap:anywhere]">“{editing.ask}”</span>; the filters read from it are below, and can be changed.
                   </p>
                 )}
                 <AudienceFilters form={form} filters={filters} onChange={setFilter} />
@@ -235,7 +235,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
               placeholder="What should the pinned comment say?"
               note={
                 <p id="campaign-comment-preview" className="text-xs text-muted-foreground">
-                  Posted from the creator's account with the disclosure first: <span className="font-medium break-words text-foreground">{disclosed(commentText || '…', brand)}</span>
+                  Posted from the creator's account with the disclosure first: <span className="font-medium [overflow-wrap:anywhere] text-foreground">{disclosed(commentText || '…', brand)}</span>
                   <span className="block tabular-nums">{maxNewCommentLength() - commentText.length} characters left</span>
                 </p>
               }
@@ -311,7 +311,7 @@ function CommentsUsedBefore({ onPick }: { onPick: (text: string) => void }) {
       <ul className="space-y-2">
         {texts.map((text) => (
           <li key={text}>
-            <Button type="button" variant="outline" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left font-normal" onClick={() => onPick(text)}>
+            <Button type="button" variant="outline" size="sm" className="h-auto w-full justify-start whitespace-normal py-2 text-left font-normal [overflow-wrap:anywhere]" onClick={() => onPick(text)}>
               {text}
             </Button>
           </li>

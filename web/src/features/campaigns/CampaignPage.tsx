@@ -55,7 +55,7 @@ export default function CampaignPage() {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h2 className="text-2xl font-bold break-words">{c.name}</h2>
+            <h2 className="text-2xl font-bold [overflow-wrap:anywhere]">{c.name}</h2>
             <CampaignStatusBadge status={c.status} />
           </div>
           <p className="text-muted-foreground" aria-live="polite" data-testid="campaign-state">
@@ -89,7 +89,7 @@ export default function CampaignPage() {
             {fmtDateTime(c.startsAt)} – {fmtDateTime(c.endsAt)}
           </Setting>
           <Setting label="Comment" className="sm:col-span-2">
-            <span className="break-words">{c.commentText}</span>
+            <span className="[overflow-wrap:anywhere]">{c.commentText}</span>
           </Setting>
         </dl>
       </TitledCard>

@@ -57,7 +57,7 @@ function CampaignCard({ campaign: c }: { campaign: Campaign }) {
       <CardContent className="grid gap-3 p-4">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 className="font-semibold break-words">
+            <h3 className="font-semibold [overflow-wrap:anywhere]">
               <Link to={`/campaigns/${c.id}`} className="hover:underline focus-visible:underline">
                 {c.name}
               </Link>
