@@ -18,9 +18,8 @@ from .domain import ledger
 from .domain.campaigns import Refundable, covers, return_plan, reversal_from_balance
 from .domain.money import Split
 from .domain.retries import retry_delay
-from .models import Campaign, CampaignFunding, Payment
+from .models import Campaign, CampaignFunding, Earning, Payment
 from .ports import CheckoutProvider, ProviderError
-from .settlement import pending_earning
 
 log = logging.getLogger("pinbid.payments.campaigns")
 Events = list[EventData]
@@ -140,7 +139,7 @@ async def draw(session: AsyncSession, events: Events, approved: BidApproved, mon
     await session.flush()
     await bookkeeping.post(session, ledger.campaign_drawn(payment.id, campaign.id, payment.creator_id, money),
                            payment_id=payment.id)
-    session.add(pending_earning(payment, now))
+    session.add(Earning.pending_of(payment, now))
     campaign.drawn_cents += money.total_cents
     events.append(events_out.payment_completed(payment, payment.pin_deadline_at))
     events.append(events_out.campaign_drawn(campaign, payment, balance_cents=before - money.total_cents))

@@ -232,6 +232,14 @@ class Earning(Base):
     released_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     refunded_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
+    @classmethod
+    def pending_of(cls, payment: "Payment", now: datetime) -> "Earning":
+        """The creator's share of a paid payment (a checkout's or a campaign's draw), pending until released."""
+        return cls(payment_id=payment.id, bid_id=payment.bid_id, creator_id=payment.creator_id,
+                   buyer_id=payment.buyer_id, slot_title=payment.slot_title, gross_cents=payment.price_cents,
+                   fee_cents=payment.fee_cents, net_cents=payment.creator_cents, currency=payment.currency,
+                   status="PENDING", earned_at=now)
+
 
 class EarningRelease(Base):
     """One stage of an earning made available to the creator (stage 0 at pin, n after day n, the duration at

@@ -41,17 +41,8 @@ async def record_payment(session: AsyncSession, payment: Payment, *, now: dateti
     payment.pin_deadline_at = now + pin_deadline
     received = ledger.payment_received(payment.id, payment.buyer_id, payment.creator_id, money_of(payment))
     await bookkeeping.post(session, received, payment_id=payment.id)
-    session.add(pending_earning(payment, now))
+    session.add(Earning.pending_of(payment, now))
     await session.flush()
-
-
-def pending_earning(payment: Payment, now: datetime) -> Earning:
-    """The creator's share of a paid payment, pending until the staged release (a checkout's or a campaign's draw)."""
-    return Earning(payment_id=payment.id, bid_id=payment.bid_id, creator_id=payment.creator_id,
-                   buyer_id=payment.buyer_id, slot_title=payment.slot_title, gross_cents=payment.price_cents,
-                   fee_cents=payment.fee_cents, net_cents=payment.creator_cents, currency=payment.currency,
-                   status="PENDING", earned_at=now)
-
 
 async def complete(session: AsyncSession, events: Events, payment: Payment, **kwargs) -> None:
     payment.status = "COMPLETED"
