@@ -316,12 +316,12 @@ ops = APIRouter(prefix="/ops", tags=["ops"])
 async def list_flags(_: Operator, flags: FlagsDep,
                      status: Literal["OPEN", "CLEARED"] | None = None) -> list[FlagOut]:
     """Bidders that may be tied to a creator (soft signals, bid patterns), highest score first."""
-    return [FlagOut.of(f) for f in await flags.list(status)]
+    return [FlagOut.model_validate(f) for f in await flags.list(status)]
 
 
 @ops.post("/flags/{flag_id}/clear", response_model=FlagOut)
 async def clear_flag(flag_id: uuid.UUID, body: ClearFlagIn, principal: Operator, flags: FlagsDep) -> FlagOut:
-    return FlagOut.of(await flags.clear(principal.user_id, flag_id, body.reason))
+    return FlagOut.model_validate(await flags.clear(principal.user_id, flag_id, body.reason))
 
 
 ROUTERS = (market, creator, brand, ops)

@@ -8,9 +8,9 @@ POST /ops/flags/{id}/clear), each clear announced for the audit log."""
 
 import logging
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Literal
 
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
@@ -19,6 +19,7 @@ from pinbid_kit.events.marketplace import MarketplaceOperatorAction
 from pinbid_kit.events.trust import HARD_SIGNALS
 from pinbid_kit.events.trust import AccountSignal as Signal
 from pinbid_kit.outbox import publish
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -89,8 +90,11 @@ _CLEAR = text("""
     RETURNING id""")
 
 
-@dataclass(frozen=True)
-class FlagView:
+class FlagView(BaseModel):
+    """A flag as operators read it (schemas.FlagOut is this view in the API's shape)."""
+
+    model_config = ConfigDict(frozen=True)
+
     id: uuid.UUID
     user_id: uuid.UUID
     user_name: str | None
@@ -99,7 +103,7 @@ class FlagView:
     score: int
     reasons: list[str]
     created_at: datetime
-    status: str
+    status: Literal["OPEN", "CLEARED"]
     cleared_at: datetime | None
     clear_reason: str | None
 

@@ -403,26 +403,8 @@ class DecisionIn(ApiModel):
     status: Literal["APPROVED", "REJECTED"]
 
 
-class FlagOut(ApiModel):
+class FlagOut(ApiModel, FlagView):
     """A bidder that may be tied to a creator, for operators: the reasons found and their score (0..100)."""
-
-    id: uuid.UUID
-    user_id: uuid.UUID
-    user_name: str | None
-    creator_id: uuid.UUID
-    creator_name: str | None
-    score: int
-    reasons: list[str]
-    created_at: datetime
-    status: Literal["OPEN", "CLEARED"]
-    cleared_at: datetime | None
-    clear_reason: str | None
-
-    @classmethod
-    def of(cls, f: FlagView) -> "FlagOut":
-        return cls(id=f.id, user_id=f.user_id, user_name=f.user_name, creator_id=f.creator_id,
-                   creator_name=f.creator_name, score=f.score, reasons=f.reasons, created_at=f.created_at,
-                   status=f.status, cleared_at=f.cleared_at, clear_reason=f.clear_reason)  # type: ignore[arg-type]
 
 
 class ClearFlagIn(ApiModel):

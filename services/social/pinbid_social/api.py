@@ -398,7 +398,7 @@ ops_links = APIRouter(prefix="/ops/links", tags=["ops"])
 async def link_changes(_: Operator, links: LinksDep, bid_id: Annotated[uuid.UUID | None, Query(alias="bidId")] = None
                        ) -> list[LinkChangeOut]:
     """Short links whose target the brand changed after the comment was pinned, newest first."""
-    return [LinkChangeOut(**vars(c)) for c in await links.target_changes(bid_id)]
+    return [LinkChangeOut.model_validate(c) for c in await links.target_changes(bid_id)]
 
 
 ROUTERS = (instagram, creator, brand, ops_disputes, ops_links, go)

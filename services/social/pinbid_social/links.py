@@ -11,6 +11,7 @@ from datetime import datetime
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import BadGateway, Conflict, Invalid, NotFound
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import exc, select, text
 from sqlalchemy.dialects.postgresql import insert
 
@@ -67,8 +68,12 @@ def _slug(title: str | None, code: str) -> str:
     return slug or f"pinbid-{code}"
 
 
-@dataclass(frozen=True)
-class TargetChange:
+class TargetChange(BaseModel):
+    """A short link's target changed after its comment was pinned (schemas.LinkChangeOut is this in the API's
+    shape)."""
+
+    model_config = ConfigDict(frozen=True)
+
     id: uuid.UUID
     bid_id: uuid.UUID
     code: str

@@ -11,6 +11,7 @@ from pinbid_kit.events.trust import DisputeOutcome
 from pinbid_kit.product_rules import REASON_MAX_LENGTH
 from pydantic import Field
 
+from .links import TargetChange
 from .models import Slot
 from .queries import PostView
 
@@ -110,20 +111,8 @@ class LinkOut(ApiModel):
     promo_code: str | None
 
 
-class LinkChangeOut(ApiModel):
+class LinkChangeOut(ApiModel, TargetChange):
     """A short link's target changed after its comment was pinned (for operators)."""
-
-    id: uuid.UUID
-    bid_id: uuid.UUID
-    code: str
-    buyer_id: uuid.UUID
-    buyer_name: str | None
-    creator_id: uuid.UUID
-    creator_name: str | None
-    from_url: str
-    to_url: str
-    pinned_at: datetime
-    changed_at: datetime
 
 
 class ClicksAt(ApiModel):
