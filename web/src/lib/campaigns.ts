@@ -1,7 +1,7 @@
 /** A brand's campaign in words and figures (issue 36): its state, the bar of its budget, its audience, and the
  *  checks the form makes before sending (the server checks again and has the last word). */
 import type { CampaignBid, CampaignEdit, CampaignFilters, CampaignStatus } from '@/api/types'
-import { DEFAULT_FILTERS, KEPT_OPTIONS, MIN_VIEWS_OPTIONS, PRICE_MAX, PRICE_MIN, type Filters, type SlotQuery } from './filters'
+import { audienceFilters, DEFAULT_FILTERS, KEPT_OPTIONS, MIN_VIEWS_OPTIONS, PRICE_MAX, PRICE_MIN, type AudienceFilters, type Filters } from './filters'
 import { formatCents, formatMoney, MAX_PRICE_CENTS, readMoney } from './money'
 import { capitalize } from './utils'
 import { maxNewCommentLength } from './disclosure'
@@ -159,20 +159,10 @@ export function formFilters(f: CampaignFilters | null | undefined): Filters {
 
 /** The campaign's filters from the marketplace's: only what narrows the audience is sent (the time left of an
  *  auction does not describe who to reach). */
-export type AudienceQuery = Pick<SlotQuery, 'category' | 'minPrice' | 'maxPrice' | 'minViews' | 'verified' | 'minKeptPercent'> & { search?: string }
+export type AudienceQuery = AudienceFilters & { search?: string }
 
 export function campaignFilters(f: Filters, search = ''): AudienceQuery {
-  const out: AudienceQuery = {}
-  if (search.trim()) out.search = search.trim()
-  if (f.category !== 'all') out.category = f.category
-  if (f.price[0] > PRICE_MIN) out.minPrice = f.price[0]
-  if (f.price[1] < PRICE_MAX) out.maxPrice = f.price[1]
-  const views = MIN_VIEWS_OPTIONS.find((o) => o.value === f.minViews)?.views
-  if (views) out.minViews = views
-  if (f.verified) out.verified = true
-  const kept = KEPT_OPTIONS.find((o) => o.value === f.minKept)?.percent
-  if (kept) out.minKeptPercent = kept
-  return out
+  return search.trim() ? { search: search.trim(), ...audienceFilters(f) } : audienceFilters(f)
 }
 
 /** The audience in words: "Fitness · $20 – $100 · 10K+ views · verified · 80%+ placements kept". */

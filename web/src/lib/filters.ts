@@ -91,20 +91,29 @@ export interface SlotQuery {
   limit: number
 }
 
-/** Query for GET /marketplace/slots: only what differs from the defaults is sent. */
-export function slotQuery(search: string, f: Filters, sortBy: string, page: number, limit = PAGE_SIZE): SlotQuery {
-  const q: SlotQuery = { sortBy, page, limit }
-  if (search.trim()) q.q = search.trim()
+/** The filters that say who a slot reaches, as the listing's parameters: only what differs from the defaults (the
+ *  listing's query and a campaign's audience both send these). */
+export type AudienceFilters = Pick<SlotQuery, 'category' | 'minPrice' | 'maxPrice' | 'minViews' | 'verified' | 'minKeptPercent'>
+
+export function audienceFilters(f: Filters): AudienceFilters {
+  const q: AudienceFilters = {}
   if (f.category !== 'all') q.category = f.category
   if (f.price[0] > PRICE_MIN) q.minPrice = f.price[0]
   // the top of the slider means "no upper limit"
   if (f.price[1] < PRICE_MAX) q.maxPrice = f.price[1]
   const views = MIN_VIEWS_OPTIONS.find((o) => o.value === f.minViews)?.views
   if (views) q.minViews = views
-  if (f.timeLeft !== 'all') q.timeLeft = f.timeLeft
   if (f.verified) q.verified = true
   const kept = KEPT_OPTIONS.find((o) => o.value === f.minKept)?.percent
   if (kept) q.minKeptPercent = kept
+  return q
+}
+
+/** Query for GET /marketplace/slots: only what differs from the defaults is sent. */
+export function slotQuery(search: string, f: Filters, sortBy: string, page: number, limit = PAGE_SIZE): SlotQuery {
+  const q: SlotQuery = { sortBy, page, limit, ...audienceFilters(f) }
+  if (search.trim()) q.q = search.trim()
+  if (f.timeLeft !== 'all') q.timeLeft = f.timeLeft
   return q
 }
 
