@@ -6,7 +6,6 @@ from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_testing import client, running
 
@@ -28,11 +27,8 @@ def echo_service() -> FastAPI:
 
 
 @pytest.fixture
-async def stack(new_database, tmp_path):
-    settings = IdentitySettings(database_url=new_database("pinbid_identity"),
-                                jwt_private_key_file=tmp_path / "k.pem", jwt_public_key_file=tmp_path / "k.pub",
-                                mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024)
-    identity = build(settings)
+async def stack(identity_settings, tmp_path):
+    identity = build(identity_settings())
     dist = tmp_path / "dist"
     (dist / "assets").mkdir(parents=True)
     (dist / "index.html").write_text("<!doctype html><title>Pinbid app</title>")

@@ -8,7 +8,6 @@ from pinbid_gateway.routing import Access, matches, route_for
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_testing import client, running
 
@@ -62,12 +61,9 @@ def tagged(name: str) -> FastAPI:
 
 
 @pytest.fixture
-async def routed(new_database, tmp_path):
+async def routed(identity_settings, tmp_path):
     """A gateway before identity and two stand-ins that say who they are."""
-    settings = IdentitySettings(database_url=new_database("pinbid_identity"),
-                                jwt_private_key_file=tmp_path / "k.pem", jwt_public_key_file=tmp_path / "k.pub",
-                                mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024)
-    identity = build(settings)
+    identity = build(identity_settings())
     upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": tagged("marketplace"),
                                       "payments": tagged("payments")}, timeout=10)
     gateway = Gateway(GatewaySettings(web_dist=tmp_path, jwt_public_key_file=tmp_path / "k.pub"), upstreams,

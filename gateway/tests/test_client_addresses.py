@@ -10,7 +10,6 @@ from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.tokens import TokenVerifier
 from pinbid_testing import running
 
@@ -22,11 +21,8 @@ OUTSIDER = "203.0.113.50"  # connects directly, untrusted
 
 
 @pytest.fixture
-async def gateway(new_database, tmp_path):
-    identity = build(IdentitySettings(
-        database_url=new_database("pinbid_identity"), jwt_private_key_file=tmp_path / "k.pem",
-        jwt_public_key_file=tmp_path / "k.pub", mail_folder=tmp_path / "mail", argon2_time_cost=1,
-        argon2_memory_kib=1024, login_failures_per_email_and_client=3, login_failures_per_client=5))
+async def gateway(identity_settings, tmp_path):
+    identity = build(identity_settings(login_failures_per_email_and_client=3, login_failures_per_client=5))
     settings = GatewaySettings(web_dist=tmp_path / "dist", jwt_public_key_file=tmp_path / "k.pub",
                                trusted_proxies=["10.1.0.0/16"])
     upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": echo_service()}, timeout=10)

@@ -7,14 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
-from pinbid_gateway.app import Gateway
-from pinbid_gateway.settings import GatewaySettings
-from pinbid_gateway.upstreams import Upstreams
-from pinbid_identity.app import build as build_identity
-from pinbid_identity.settings import IdentitySettings
-from pinbid_kit.tokens import TokenVerifier
-from pinbid_marketplace.app import build as build_marketplace
-from pinbid_marketplace.settings import MarketplaceSettings
 from pinbid_testing import announce_a_post, free_port, running, serving
 
 from .conftest import bearer, session
@@ -22,15 +14,8 @@ from .test_live_stream import open_stream
 
 
 @pytest.fixture
-async def product(new_database, tmp_path):
-    keys = {"jwt_public_key_file": tmp_path / "k.pub"}
-    identity = build_identity(IdentitySettings(
-        database_url=new_database("pinbid_identity"), jwt_private_key_file=tmp_path / "k.pem",
-        mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024, **keys))
-    marketplace = build_marketplace(MarketplaceSettings(database_url=new_database("pinbid_marketplace"), **keys))
-    upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": marketplace.app}, timeout=30)
-    verifier = TokenVerifier.from_file(tmp_path / "k.pub")
-    gateway = Gateway(GatewaySettings(web_dist=tmp_path, **keys), upstreams, verifier)
+async def product(gateway_before_identity_and_marketplace):
+    gateway, identity, marketplace = gateway_before_identity_and_marketplace
     port = free_port()
     async with running(identity, marketplace) as bus:
         gateway.attach(bus)

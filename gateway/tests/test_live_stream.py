@@ -14,7 +14,6 @@ from pinbid_gateway.live.hub import QUEUE_SIZE, Hub
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
@@ -26,11 +25,9 @@ from .conftest import bearer, session
 
 
 @pytest.fixture
-async def served(new_database, tmp_path):
+async def served(identity_settings, tmp_path):
     """(base url, in-process bus, identity) with the gateway's hub on the bus, as the embedded launcher wires it."""
-    identity = build(IdentitySettings(database_url=new_database("pinbid_identity"),
-                                      jwt_private_key_file=tmp_path / "k.pem", jwt_public_key_file=tmp_path / "k.pub",
-                                      mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024))
+    identity = build(identity_settings())
     settings = GatewaySettings(web_dist=tmp_path, jwt_public_key_file=tmp_path / "k.pub", live_heartbeat_seconds=0.3)
     gateway = Gateway(settings, Upstreams.in_process({"identity": identity.app}, timeout=10),
                       TokenVerifier.from_file(tmp_path / "k.pub"))

@@ -12,7 +12,6 @@ from pinbid_gateway.app import Gateway
 from pinbid_gateway.settings import GatewaySettings
 from pinbid_gateway.upstreams import Upstreams
 from pinbid_identity.app import build
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues, prefixed
 from pinbid_kit.events.identity import UserRegistered
@@ -30,11 +29,8 @@ def ancestors(span: ReadableSpan, by_id: dict[int, ReadableSpan]) -> list[Readab
 
 
 async def test_a_signup_is_one_trace_across_http_sql_outbox_rabbitmq_and_the_consumer(
-        captured_spans, new_database, amqp_url, tmp_path):
-    settings = IdentitySettings(database_url=new_database("pinbid_identity"), jwt_private_key_file=tmp_path / "k.pem",
-                                jwt_public_key_file=tmp_path / "k.pub", mail_folder=tmp_path / "mail",
-                                argon2_time_cost=1, argon2_memory_kib=1024)
-    identity = build(settings)
+        captured_spans, identity_settings, amqp_url, tmp_path):
+    identity = build(identity_settings())
     prefix = f"trace-{uuid.uuid4().hex[:8]}"
     bus = RabbitBus(amqp_url, prefix=prefix)
     consumed: list[str] = []

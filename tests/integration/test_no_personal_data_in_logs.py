@@ -10,19 +10,11 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from pinbid_gateway.app import Gateway
-from pinbid_gateway.settings import GatewaySettings
-from pinbid_gateway.upstreams import Upstreams
-from pinbid_identity.app import build as build_identity
-from pinbid_identity.settings import IdentitySettings
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events import EventData
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import social as s
 from pinbid_kit.logs import configure_logging, email_digest
-from pinbid_kit.tokens import TokenVerifier
-from pinbid_marketplace.app import build as build_marketplace
-from pinbid_marketplace.settings import MarketplaceSettings
 from pinbid_testing import client, eventually, running
 from sqlalchemy import text
 
@@ -56,15 +48,8 @@ def captured_log():
 
 
 @pytest.fixture
-async def product(new_database, tmp_path):
-    keys = {"jwt_public_key_file": tmp_path / "k.pub"}
-    identity = build_identity(IdentitySettings(
-        database_url=new_database("pinbid_identity"), jwt_private_key_file=tmp_path / "k.pem",
-        mail_folder=tmp_path / "mail", argon2_time_cost=1, argon2_memory_kib=1024, **keys))
-    marketplace = build_marketplace(MarketplaceSettings(database_url=new_database("pinbid_marketplace"), **keys))
-    upstreams = Upstreams.in_process({"identity": identity.app, "marketplace": marketplace.app}, timeout=30)
-    gateway = Gateway(GatewaySettings(web_dist=tmp_path / "dist", **keys), upstreams,
-                      TokenVerifier.from_file(tmp_path / "k.pub"))
+async def product(gateway_before_identity_and_marketplace, tmp_path):
+    gateway, identity, marketplace = gateway_before_identity_and_marketplace
     async with running(identity, marketplace) as bus, client(gateway.app) as http:
         yield http, bus, identity, marketplace, tmp_path / "mail"
 

@@ -49,17 +49,13 @@ class CampaignWorld(World):
         body = {"name": "Latte lovers", "filters": {"category": "food"}, "budget": BUDGET / 100,
                 "maxPerSlot": MOST_PER_COMMENT / 100, "commentText": COMMENT,
                 "endsAt": (self.clock() + timedelta(days=20)).isoformat(), **fields}
-        created = await self.http["marketplace"].post("/buyer/campaigns", json=body, headers=self.auth(buyer, "BUYER"))
-        assert created.status_code == 201, created.text
+        created = await self.act("marketplace", "POST", "/buyer/campaigns", buyer, "BUYER", status=201, json=body)
         assert created.json()["status"] == "DRAFT"
         await self.settled()
         return created.json()["id"]
 
     async def campaign(self, buyer: uuid.UUID, campaign_id: str) -> dict:
-        answer = await self.http["marketplace"].get(f"/buyer/campaigns/{campaign_id}",
-                                                    headers=self.auth(buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()
+        return (await self.act("marketplace", "GET", f"/buyer/campaigns/{campaign_id}", buyer, "BUYER")).json()
 
     async def fund(self, buyer: uuid.UUID, campaign_id: str, *, copies: int = 1) -> str:
         """Payments' fund call (`copies` of it at once: one checkout) and the sandbox's checkout page: returns the
@@ -77,34 +73,27 @@ class CampaignWorld(World):
         return intent
 
     async def end(self, buyer: uuid.UUID, campaign_id: str) -> dict:
-        ended = await self.http["marketplace"].post(f"/buyer/campaigns/{campaign_id}/end",
-                                                    headers=self.auth(buyer, "BUYER"))
-        assert ended.status_code == 200, ended.text
+        ended = await self.act("marketplace", "POST", f"/buyer/campaigns/{campaign_id}/end", buyer, "BUYER")
         await self.settled()
         return ended.json()
 
     # --- the creator's slots and decisions ---------------------------------------------------------------------
     async def list_slot(self, creator: uuid.UUID, post_index: int, category: str, *, min_bid: int = 10) -> str:
         post = await self.post(creator, post_index)
-        slot = await self.http["marketplace"].post("/influencer/pin-slots", headers=self.auth(creator, "INFLUENCER"),
-                                                   json={"postId": post, "title": f"Reel {post_index}",
-                                                         "description": "A reel", "category": category,
-                                                         "minBid": min_bid, "duration": 7,
-                                                         "auctionEnd": (self.clock() + timedelta(days=2)).isoformat()})
-        assert slot.status_code == 201, slot.text
+        slot = await self.act("marketplace", "POST", "/influencer/pin-slots", creator, "INFLUENCER", status=201,
+                              json={"postId": post, "title": f"Reel {post_index}", "description": "A reel",
+                                    "category": category, "minBid": min_bid, "duration": 7,
+                                    "auctionEnd": (self.clock() + timedelta(days=2)).isoformat()})
         await self.settled()
         return slot.json()["id"]
 
     async def close(self, creator: uuid.UUID, slot_id: str) -> None:
-        closed = await self.http["marketplace"].post(f"/influencer/pin-slots/{slot_id}/end-auction",
-                                                     headers=self.auth(creator, "INFLUENCER"))
-        assert closed.status_code == 200, closed.text
+        await self.act("marketplace", "POST", f"/influencer/pin-slots/{slot_id}/end-auction", creator, "INFLUENCER")
         await self.settled()
 
     async def approval(self, creator: uuid.UUID, bid_id: str, status: str) -> dict:
-        decided = await self.http["marketplace"].post(f"/influencer/approvals/{bid_id}", json={"status": status},
-                                                      headers=self.auth(creator, "INFLUENCER"))
-        assert decided.status_code == 200, decided.text
+        decided = await self.act("marketplace", "POST", f"/influencer/approvals/{bid_id}", creator, "INFLUENCER",
+                                 json={"status": status})
         await self.settled()
         return decided.json()
 
@@ -181,9 +170,8 @@ async def test_a_funded_campaign_bids_within_its_budget_wins_pays_from_the_balan
     assert (detail["status"], detail["reason"], cents(detail["committed"])) == ("OUT_OF_BUDGET", "budget", BUDGET)
 
     # a rival bids on the first slot; the campaign's proxy bid leads; the auction closes at the second price
-    rivals = await world.http["marketplace"].post("/buyer/bids", headers=world.auth(rival, "BUYER"), json={
+    await world.act("marketplace", "POST", "/buyer/bids", rival, "BUYER", status=201, json={
         "pinSlotId": first, "amount": 30, "newCommentText": "Southside's chai, steeped slow"})
-    assert rivals.status_code == 201, rivals.text
     await world.settled()
     await world.close(creator, first)
     win, status, _, price = (await world.campaign_bids(c))[first]
@@ -476,9 +464,8 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
     await world.approval(creator, win, "APPROVED")
     assert await world.one(world.payments, "SELECT status FROM payments WHERE bid_id = :b", b=win) == "REQUESTED"
-    checkout = await world.http["payments"].post("/payments/create-checkout-session", json={"bidId": win},
-                                                 headers=world.auth(brand, "BUYER"))
-    assert checkout.status_code == 200, checkout.text
+    checkout = await world.act("payments", "POST", "/payments/create-checkout-session", brand, "BUYER",
+                               json={"bidId": win})
     await world.pay_on_the_checkout_page(checkout.json()["url"])
     await world.settled()
     assert (await world.campaign_bids(c))[first][1] == "WON"

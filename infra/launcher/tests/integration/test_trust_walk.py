@@ -34,29 +34,23 @@ class TrustWorld(World):
         """A Buy Now on one of the creator's posts, approved by the creator and paid by the brand on the sandbox
         checkout page; returns once social awaits the pin."""
         post = await self.post(creator, post_index)
-        market = self.http["marketplace"]
-        slot = await market.post("/influencer/pin-slots", headers=self.auth(creator, "INFLUENCER"), json={
+        slot = await self.act("marketplace", "POST", "/influencer/pin-slots", creator, "INFLUENCER", status=201, json={
             "postId": post, "title": "Morning latte art", "description": "A reel", "category": "food",
             "minBid": 100, "buyNowPrice": PRICE / 100, "duration": DURATION,
             "auctionEnd": (self.clock() + timedelta(days=2)).isoformat()})
-        assert slot.status_code == 201, slot.text
         slot_id = uuid.UUID(slot.json()["id"])
-        bought = await market.post("/buyer/buy-now", headers=self.auth(buyer, "BUYER"), json={
+        bought = await self.act("marketplace", "POST", "/buyer/buy-now", buyer, "BUYER", status=201, json={
             "pinSlotId": str(slot_id), "newCommentText": "The best oat latte in town"})
-        assert bought.status_code == 201, bought.text
         bid = uuid.UUID(bought.json()["id"])
-        approved = await market.post(f"/influencer/approvals/{bid}", json={"status": "APPROVED"},
-                                     headers=self.auth(creator, "INFLUENCER"))
-        assert approved.status_code == 200, approved.text
+        await self.act("marketplace", "POST", f"/influencer/approvals/{bid}", creator, "INFLUENCER",
+                       json={"status": "APPROVED"})
 
         async def payment_requested() -> bool:  # BidApproved reached payments
             return await self.one(self.payments, "SELECT status FROM payments WHERE bid_id = :b", b=bid) == "REQUESTED"
 
         await eventually(payment_requested, within=10)
-        pay = self.http["payments"]
-        checkout = await pay.post("/payments/create-checkout-session", json={"bidId": str(bid)},
-                                  headers=self.auth(buyer, "BUYER"))
-        assert checkout.status_code == 200, checkout.text
+        checkout = await self.act("payments", "POST", "/payments/create-checkout-session", buyer, "BUYER",
+                                  json={"bidId": str(bid)})
         await self.pay_on_the_checkout_page(checkout.json()["url"])
 
         async def awaiting_pin() -> bool:  # PaymentCompleted → marketplace → BidAwarded → social
@@ -135,8 +129,7 @@ class TrustWorld(World):
 
     async def brand_sees(self, sale: Sale) -> tuple[str | None, str]:
         """The placement on the brand's My Bids (marketplace): the pinned comment's status and the bid's tab."""
-        bids = await self.http["marketplace"].get("/buyer/bids", headers=self.auth(sale.buyer, "BUYER"))
-        assert bids.status_code == 200, bids.text
+        bids = await self.act("marketplace", "GET", "/buyer/bids", sale.buyer, "BUYER")
         [bid] = [b for b in bids.json() if b["id"] == str(sale.bid)]
         return (bid["pinnedComment"] or {}).get("status"), bid["tab"]
 

@@ -74,6 +74,13 @@ class World:
     def auth(self, user_id: uuid.UUID, role: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.signer.sign(user_id, role, 0)}"}
 
+    async def act(self, service: str, method: str, path: str, user: uuid.UUID, role: str, *, status: int = 200,
+                  **request) -> httpx.Response:
+        """A person's request to one service, which must answer `status`."""
+        answer = await self.http[service].request(method, path, headers=self.auth(user, role), **request)
+        assert answer.status_code == status, answer.text
+        return answer
+
     async def sql(self, service, statement: str, **params) -> list:
         async with service.db.transaction() as session:
             return list((await session.execute(text(statement), params)).all())
@@ -172,21 +179,15 @@ class World:
 
     # --- the brand, the creator, the operator ----------------------------------------------------------------------
     async def trust(self, sale: Sale) -> dict:
-        answer = await self.http["social"].get(f"/instagram/placements/{sale.bid}/trust",
-                                               headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()
+        return (await self.act("social", "GET", f"/instagram/placements/{sale.bid}/trust", sale.buyer, "BUYER")).json()
 
     async def accept(self, sale: Sale) -> None:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/accept",
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
+        await self.act("social", "POST", f"/buyer/placements/{sale.bid}/accept", sale.buyer, "BUYER")
 
     async def report(self, sale: Sale, reason: str) -> str:
-        answer = await self.http["social"].post(f"/buyer/placements/{sale.bid}/report", json={"reason": reason},
-                                                headers=self.auth(sale.buyer, "BUYER"))
-        assert answer.status_code == 200, answer.text
-        return answer.json()["dispute"]["id"]
+        reported = await self.act("social", "POST", f"/buyer/placements/{sale.bid}/report", sale.buyer, "BUYER",
+                                  json={"reason": reason})
+        return reported.json()["dispute"]["id"]
 
     async def answer(self, sale: Sale, note: str | None = None) -> httpx.Response:
         return await self.http["social"].post(
@@ -195,11 +196,8 @@ class World:
             data={"note": note} if note else None)
 
     async def decide(self, dispute_id: str, outcome: str) -> None:
-        answer = await self.http["social"].post(f"/ops/disputes/{dispute_id}/decision",
-                                                headers=self.auth(self.operator, "OPERATOR"),
-                                                json={"outcome": outcome, "reason": "Compared the screenshots "
-                                                                                    "with the post."})
-        assert answer.status_code == 200, answer.text
+        await self.act("social", "POST", f"/ops/disputes/{dispute_id}/decision", self.operator, "OPERATOR",
+                       json={"outcome": outcome, "reason": "Compared the screenshots with the post."})
 
     # --- the provider's pages ------------------------------------------------------------------------------------
     async def pay_on_the_checkout_page(self, url: str) -> None:

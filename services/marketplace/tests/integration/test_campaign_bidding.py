@@ -91,6 +91,17 @@ async def fitness_slots(world, creator, posts, n: int, **fields) -> list[dict]:
     return [await world.slot(creator, posts[k], category="fitness", **fields) for k in range(n)]
 
 
+async def a_campaign_bidding(world) -> tuple[dict, dict, dict, dict]:
+    """(creator, slot, buyer, campaign): a creator's open fitness slot and a brand's funded campaign, once the
+    campaign's bid on it is placed."""
+    creator, posts = await world.creator(posts=1)
+    slot = await world.slot(creator, posts[0], category="fitness")
+    buyer = await world.buyer()
+    c = await new_campaign(world, buyer)
+    await eventually(lambda: _count(world, c["id"], 1))
+    return creator, slot, buyer, c
+
+
 async def test_a_funded_campaign_bids_on_every_open_slot_that_fits_and_on_new_ones(world):
     creator, posts = await world.creator(posts=5)
     fitting = await fitness_slots(world, creator, posts, 2)
@@ -162,11 +173,8 @@ async def test_never_against_the_brands_own_bid_and_a_campaigns_bid_is_not_chang
 
 
 async def test_an_outbid_campaign_bid_is_cancelled_and_its_ceiling_released(world):
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    buyer, rival = await world.buyer(), await world.buyer("Rival")
-    c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
+    creator, slot, buyer, c = await a_campaign_bidding(world)
+    rival = await world.buyer("Rival")
     assert (await world.bid(rival, slot["id"], 50)).status_code == 201
     async def cancelled() -> bool:
         return [r.status for r in await bids_of(world, c["id"])] == ["CANCELLED"]
@@ -256,11 +264,7 @@ async def test_funding_reversed_ends_the_campaign(world):
 
 
 async def test_a_creator_suspended_while_the_campaign_leads_releases_the_commitment(world):
-    creator, posts = await world.creator(posts=1)
-    await world.slot(creator, posts[0], category="fitness")
-    buyer = await world.buyer()
-    c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
+    creator, _, buyer, c = await a_campaign_bidding(world)
     await suspend(world, creator)
     await settled(world)
     assert await committed_on_rows(world, c["id"]) == 0
@@ -358,11 +362,7 @@ async def test_a_campaign_that_starts_later_waits_for_its_start(world):
 
 
 async def test_an_ended_campaign_settles_once_its_last_win_is_lost(world):
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    buyer = await world.buyer()
-    c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
+    creator, slot, buyer, c = await a_campaign_bidding(world)
     ended = (await world.http.post(f"/buyer/campaigns/{c['id']}/end", headers=buyer)).json()
     assert ended["status"] == "ENDED" and ended["committed"] == 40  # its leading bid runs its course
     closed = await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
@@ -397,11 +397,7 @@ async def test_never_on_a_slot_of_a_creator_the_brand_is_tied_to(world):
 
 async def test_a_campaigns_win_approved_tells_payments_its_campaign(world):
     from pinbid_kit.events import marketplace as m
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    buyer = await world.buyer()
-    c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
+    creator, slot, buyer, c = await a_campaign_bidding(world)
     await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
     approved = await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "APPROVED"},
@@ -447,11 +443,7 @@ async def test_past_its_end_it_does_not_bid_even_before_the_clock_ends_it(world)
 
 async def test_a_paid_win_partly_refunded_leaves_nothing_outstanding(world):
     from pinbid_kit.events import payments as p
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    buyer = await world.buyer()
-    c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
+    creator, slot, buyer, c = await a_campaign_bidding(world)
     await world.http.post(f"/influencer/pin-slots/{slot['id']}/end-auction", headers=creator)
     bid_id = (await campaign(world, buyer, c["id"]))["bids"][0]["id"]
     await world.http.post(f"/influencer/approvals/{bid_id}", json={"status": "APPROVED"}, headers=creator)
