@@ -43,18 +43,11 @@ class Refunds:
         """One payment per transaction: the row stays locked (SKIP LOCKED for other replicas, and the
         pinned event waits) while the provider refunds it under an idempotency key."""
         async with self.db.transaction() as session:
-            payment = await session.scalar(
-                select(Payment).where(Payment.status == "COMPLETED", Payment.pinned_at.is_(None),
-                                      Payment.pin_deadline_at <= self.clock())
-                .order_by(Payment.pin_deadline_at).limit(1).with_for_update(skip_locked=True))
+            payment = await _next_due(session, Payment.pin_deadline_at, self.clock(), Payment.pinned_at.is_(None))
             if payment is None:
                 return None
             campaign = await campaign_money.lock_payer(session, payment)
-            try:
-                if payment.payment_intent:
-                    await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
-            except ProviderError as exc:
-                self._refused(payment, exc)
+            if not await self._provider_refunds(payment, f"refund-{payment.id}"):
                 payment.pin_deadline_at = self.clock() + _RETRY
                 return 0
             events: list[EventData] = []
@@ -67,21 +60,13 @@ class Refunds:
     async def _refund_ended_early(self) -> int | None:
         async with self.db.transaction() as session:
             now = self.clock()
-            payment = await session.scalar(
-                select(Payment).where(Payment.early_refund_next_at <= now, Payment.early_refunded_at.is_(None),
-                                      Payment.status == "COMPLETED")
-                .order_by(Payment.early_refund_next_at).limit(1).with_for_update(skip_locked=True))
+            payment = await _next_due(session, Payment.early_refund_next_at, now, Payment.early_refunded_at.is_(None))
             if payment is None:
                 return None
             campaign = await campaign_money.lock_payer(session, payment)
-            try:
-                if payment.payment_intent:
-                    await self.provider.refund(payment.payment_intent, f"early-refund-{payment.id}",
-                                               amount_cents=payment.early_refund_cents)
-            except ProviderError as exc:
+            if not await self._provider_refunds(payment, f"early-refund-{payment.id}", payment.early_refund_cents):
                 payment.early_refund_attempts += 1
                 payment.early_refund_next_at = now + retry_delay(payment.early_refund_attempts)
-                self._refused(payment, exc)
                 return 0
             events: list[EventData] = []
             await settlement.early_refund_done(session, events, payment, now=now)
@@ -93,9 +78,7 @@ class Refunds:
     async def _refund_ordered(self) -> int | None:
         """The full refund ordered longest ago and due."""
         async with self.db.transaction() as session:
-            payment = await session.scalar(
-                select(Payment).where(Payment.full_refund_next_at <= self.clock(), Payment.status == "COMPLETED")
-                .order_by(Payment.full_refund_next_at).limit(1).with_for_update(skip_locked=True))
+            payment = await _next_due(session, Payment.full_refund_next_at, self.clock())
             if payment is None:
                 return None
             return int(await self.make_ordered(session, payment))
@@ -106,13 +89,9 @@ class Refunds:
         delay)."""
         now = self.clock()
         campaign = await campaign_money.lock_payer(session, payment)
-        try:
-            if payment.payment_intent:
-                await self.provider.refund(payment.payment_intent, f"refund-{payment.id}")
-        except ProviderError as exc:
+        if not await self._provider_refunds(payment, f"refund-{payment.id}"):
             payment.full_refund_attempts += 1
             payment.full_refund_next_at = now + retry_delay(payment.full_refund_attempts)
-            self._refused(payment, exc)
             return False
         events: list[EventData] = []
         await settlement.reverse(session, events, payment, now=now, reason=payment.full_refund_reason or "refunded")
@@ -121,7 +100,23 @@ class Refunds:
         await outbox.publish_all(session, events, source=SERVICE)
         return True
 
-    def _refused(self, payment: Payment, exc: ProviderError) -> None:
-        log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)
-        payment.last_failure = f"refund failed: {exc}"[:1000]
-        REFUNDS_FAILED.inc()
+    async def _provider_refunds(self, payment: Payment, idempotency_key: str, amount_cents: int | None = None) -> bool:
+        """The provider takes the refund (all that is left of the payment when `amount_cents` is None; a payment
+        without a payment intent has nothing to give back there); False when it refused: counted, logged and kept
+        on the payment for the caller to try again later."""
+        try:
+            if payment.payment_intent:
+                await self.provider.refund(payment.payment_intent, idempotency_key, amount_cents=amount_cents)
+        except ProviderError as exc:
+            log.warning("refund of payment %s failed, will retry: %s", payment.id, exc)
+            payment.last_failure = f"refund failed: {exc}"[:1000]
+            REFUNDS_FAILED.inc()
+            return False
+        return True
+
+
+async def _next_due(session: AsyncSession, due, now, *more) -> Payment | None:
+    """The completed payment whose `due` time came longest ago (and that meets `more`), locked; SKIP LOCKED lets
+    another replica take the next one meanwhile."""
+    return await session.scalar(select(Payment).where(due <= now, Payment.status == "COMPLETED", *more)
+                                .order_by(due).limit(1).with_for_update(skip_locked=True))
