@@ -72,6 +72,15 @@ class CampaignWorld(World):
         assert intent is not None
         return intent
 
+    async def funded_campaign_and_a_slot(self) -> tuple[uuid.UUID, uuid.UUID, str, str, str]:
+        """(creator, brand, campaign, its funding's payment intent, slot): a new creator and brand, the brand's
+        campaign created and funded, then the creator's first post listed as a food slot, which the campaign bids
+        on."""
+        creator, brand = await self.creator_and_brand()
+        c = await self.create_campaign(brand)
+        intent = await self.fund(brand, c)
+        return creator, brand, c, intent, await self.list_slot(creator, 0, "food")
+
     async def end(self, buyer: uuid.UUID, campaign_id: str) -> dict:
         ended = await self.act("marketplace", "POST", f"/buyer/campaigns/{campaign_id}/end", buyer, "BUYER")
         await self.settled()
@@ -329,10 +338,7 @@ async def test_four_wins_closing_and_approved_at_once_are_all_drawn_and_add_up_t
 
 
 async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_to_the_brand(world):
-    creator, brand = await world.creator_and_brand()
-    c = await world.create_campaign(brand)
-    intent = await world.fund(brand, c)
-    first = await world.list_slot(creator, 0, "food")
+    creator, brand, c, intent, first = await world.funded_campaign_and_a_slot()
     await world.close(creator, first)
     win, status, _, price = (await world.campaign_bids(c))[first]
     assert (status, price) == ("PENDING_INFLUENCER_APPROVAL", 10_00)
@@ -365,10 +371,7 @@ async def test_a_drawn_win_not_pinned_in_time_goes_back_to_the_balance_and_then_
 
 
 async def test_a_drawn_win_ended_early_returns_its_unearned_share_to_the_balance_and_the_campaign_settles(world):
-    creator, brand = await world.creator_and_brand()
-    c = await world.create_campaign(brand)
-    intent = await world.fund(brand, c)
-    first = await world.list_slot(creator, 0, "food")
+    creator, brand, c, intent, first = await world.funded_campaign_and_a_slot()
     await world.close(creator, first)
     win = (await world.campaign_bids(c))[first][0]
     await world.approval(creator, win, "APPROVED")
@@ -433,10 +436,7 @@ async def test_with_a_buyer_fee_the_wins_still_add_up_to_the_budget_and_no_more(
 
 
 async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_is_lost(world):
-    creator, brand = await world.creator_and_brand()
-    c = await world.create_campaign(brand)
-    intent = await world.fund(brand, c)
-    first = await world.list_slot(creator, 0, "food")
+    creator, brand, c, intent, first = await world.funded_campaign_and_a_slot()
     assert (await world.campaign_bids(c))[first][1:3] == ("ACTIVE", MOST_PER_COMMENT)
 
     # someone refunds the funding in the provider's dashboard: its webhook reverses it, marketplace ends it
