@@ -18,7 +18,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError
-from sqlalchemy import and_, exists, or_, select, text
+from sqlalchemy import and_, exists, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -183,7 +183,8 @@ class CampaignBidding:
     # --- released commitment -----------------------------------------------------------------------------------
     async def release_outbid(self, session: AsyncSession, bid_id: uuid.UUID) -> bool:
         """A campaign's bid that lost the lead is cancelled by the campaign (the ordinary cancel of a bid that does
-        not lead), which releases its ceiling; an out-of-budget campaign may bid again."""
+        not lead), which releases its ceiling; an out-of-budget campaign may bid again. The bid is marked released
+        (`released_at`): unlike a brand's own cancel, it stays the runner-up for a second chance."""
         bid = (await session.execute(select(Bid.campaign_id, Bid.buyer_id, Bid.status).where(Bid.id == bid_id))).first()
         if bid is None or bid.campaign_id is None or bid.status != "OUTBID":
             return False
@@ -194,6 +195,7 @@ class CampaignBidding:
             await self.bidding.cancel_within(await session.connection(), bid.buyer_id, bid_id)
         except ApiError:
             return False  # it leads again (the leader left), or it ended meanwhile
+        await session.execute(update(Bid).where(Bid.id == bid_id).values(released_at=self.clock()))
         figures = (await figures_of(session, [row.id]))[row.id]
         life = life_of(row)
         rules.released(life, available(row, figures), self.clock())
