@@ -97,30 +97,35 @@ class CampaignBidding:
         return [c.id for c in active if rules.matches(Filters.of_json(c.filters), slot, now)]
 
     # --- a campaign that becomes ACTIVE ------------------------------------------------------------------------
-    async def match(self, campaign_id: uuid.UUID) -> int:
-        """Every open slot that fits and that the campaign has not considered gets its bid, one transaction a
-        slot (the campaign's lock, then the slot's), soonest ending first, while the campaign stays ACTIVE."""
+    async def match(self, session: AsyncSession, campaign_id: uuid.UUID) -> int:
+        """In the caller's transaction (the handler of the campaign's `updated`, with its inbox row): every open slot
+        that fits and that the campaign has not considered gets its bid, soonest ending first, while the campaign
+        stays ACTIVE. One connection only: a delivery that held its own while waiting for a second one from the
+        pool could wait on every other delivery doing the same (docs/decisions/campaigns.md). The campaign's row
+        lock is taken only when there is a slot to bid on, and held to the end."""
         placed = 0
         tried: set[uuid.UUID] = set()
+        row: Campaign | None = None
         while True:
             now = self.clock()
-            async with self.db.transaction() as session:
-                row = await session.get(Campaign, campaign_id)
-                if row is None or row.status != CampaignStatus.ACTIVE.value:
-                    return placed
-                query = (filtered(search_of(Filters.of_json(row.filters)), now).with_only_columns(Slot.id)
-                         .where(not_considered(row.id), Slot.creator_id != row.buyer_id)
-                         .order_by(Slot.auction_end, Slot.id).limit(MATCH_PAGE))
-                slot_ids = [i for i in await session.scalars(query) if i not in tried]
+            current = row or (await session.execute(select(Campaign.id, Campaign.filters, Campaign.buyer_id,
+                                                            Campaign.status).where(Campaign.id == campaign_id))).first()
+            if current is None or current.status != CampaignStatus.ACTIVE.value:
+                return placed
+            query = (filtered(search_of(Filters.of_json(current.filters)), now).with_only_columns(Slot.id)
+                     .where(not_considered(current.id), Slot.creator_id != current.buyer_id)
+                     .order_by(Slot.auction_end, Slot.id).limit(MATCH_PAGE))
+            slot_ids = [i for i in await session.scalars(query) if i not in tried]
             if not slot_ids:
                 return placed
+            if row is None:
+                row = await lock(session, campaign_id)  # its status and filters read again under the lock
+                continue
             for slot_id in slot_ids:
                 tried.add(slot_id)
-                async with self.db.transaction() as session:
-                    locked = await lock(session, campaign_id)
-                    if locked is None or locked.status != CampaignStatus.ACTIVE.value:
-                        return placed
-                    placed += await self.bid_within(session, locked, slot_id)
+                if row.status != CampaignStatus.ACTIVE.value:
+                    return placed
+                placed += await self.bid_within(session, row, slot_id)
 
     # --- one bid ----------------------------------------------------------------------------------------------
     async def bid_within(self, session: AsyncSession, row: Campaign, slot_id: uuid.UUID) -> int:

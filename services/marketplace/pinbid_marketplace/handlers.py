@@ -289,10 +289,10 @@ async def campaign_cancels_outbid(session: AsyncSession, d: ce.CampaignBidOutbid
 
 
 async def match_active_campaign(session: AsyncSession, d: ce.CampaignUpdated, delivery: Delivery) -> None:
-    """An ACTIVE campaign bids on every open slot that fits and it has not considered (a no-op when none is left).
-    Each bid commits in its own transaction; a redelivery finds the slots already considered."""
+    """An ACTIVE campaign bids on every open slot that fits and it has not considered (a no-op when none is left),
+    in this delivery's transaction: the bids commit with its inbox row, so a redelivery has no second effect."""
     if d.status == campaign_rules.CampaignStatus.ACTIVE and delivery.deps.campaign_bidding is not None:
-        await delivery.deps.campaign_bidding.match(d.campaign_id)
+        await delivery.deps.campaign_bidding.match(session, d.campaign_id)
 
 
 async def campaign_funded(session: AsyncSession, d: ce.CampaignFunded, delivery: Delivery) -> None:
