@@ -18,7 +18,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError
-from sqlalchemy import and_, exists, or_, select, text, update
+from sqlalchemy import and_, delete, exists, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -126,6 +126,31 @@ class CampaignBidding:
                 if row.status != CampaignStatus.ACTIVE.value:
                     return placed
                 placed += await self.bid_within(session, row, slot_id)
+
+    # --- the brand's own bid cancelled -----------------------------------------------------------------------
+    async def after_own_bid_cancelled(self, session: AsyncSession, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> int:
+        """In the caller's transaction (the handler of `campaign.own_bid_cancelled`): the brand's ACTIVE campaigns
+        that skipped the slot for the brand's own bid (`OWN_BID`) and still fit it get their chance on it, as on a
+        new slot: the skip is forgotten and each bids under its lock (id order). Returns how many bid."""
+        now = self.clock()
+        slot = (await session.execute(select(Slot.category, Slot.price, Slot.avg_views, Slot.verified,
+                                             Slot.creator_kept_pct, Slot.auction_end, Slot.search, Slot.status)
+                                      .where(Slot.id == slot_id))).first()
+        if slot is None or slot.status != "ACTIVE":
+            return 0
+        skipped = (await session.execute(
+            select(Campaign.id, Campaign.filters).join(CampaignSlot, CampaignSlot.campaign_id == Campaign.id)
+            .where(Campaign.buyer_id == buyer_id, Campaign.status == CampaignStatus.ACTIVE.value,
+                   CampaignSlot.slot_id == slot_id, CampaignSlot.outcome == Skip.OWN_BID.value))).all()
+        fitting = [c.id for c in skipped if rules.matches(Filters.of_json(c.filters), open_slot(slot), now)]
+        placed = 0
+        for row in await session.scalars(select(Campaign).where(Campaign.id.in_(fitting)).order_by(Campaign.id)
+                                         .with_for_update()):
+            await session.execute(delete(CampaignSlot).where(CampaignSlot.campaign_id == row.id,
+                                                             CampaignSlot.slot_id == slot_id,
+                                                             CampaignSlot.outcome == Skip.OWN_BID.value))
+            placed += await self.bid_within(session, row, slot_id)
+        return placed
 
     # --- one bid ----------------------------------------------------------------------------------------------
     async def bid_within(self, session: AsyncSession, row: Campaign, slot_id: uuid.UUID) -> int:
