@@ -17,7 +17,7 @@ every service in its own process and RabbitMQ between them, the creator's call g
 5. Checks: every slot got exactly one bid of the campaign, committed never above the budget, no 5xx. Stops what it
    started and drops its databases (KEEP=1 keeps them).
 
-  uv run python services/marketplace/benchmarks/campaigns_distributed.py
+  uv run python services/marketplace/benchmarks/campaigns_distributed.py   (or make bench-campaigns)
 Environment: SLOTS (300), RATE (5 slots a second), WARMUP (10), POLL_MS (50), BENCH_CAMPAIGNS_PREFIX (benchcamp),
 BENCH_CAMPAIGNS_BASE_PORT (8741), BENCH_CAMPAIGNS_GATEWAY_PORT (8761), KEEP."""
 
