@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 2
 unexport PYTHONDONTWRITEBYTECODE
 WEB_SOURCES := $(shell find web/src web/scripts web/index.html web/package.json web/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test install install-dev python-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot clean operator
+.PHONY: run test install install-dev python-dev web contracts lint test-python test-fuzz test-web test-browser up down status bench bench-hot bench-campaigns clean operator
 
 ## install: what the product runs on: the runtime Python packages (uv, locked, without the dev group; packages
 ## already there stay) and the web app's locked packages (npm ci, again only when the lock changed)
@@ -116,6 +116,10 @@ bench: install-dev
 ## bench-hot: the hot slot against pgbench's ceiling, in a distributed run of its own (docs/benchmarks.md, "Hot path")
 bench-hot: install-dev web
 	$(UV) run python services/marketplace/benchmarks/bench_hot.py
+
+## bench-campaigns: a campaign's listed-to-bid time through a distributed run of its own (docs/benchmarks.md, "Campaigns")
+bench-campaigns: install-dev web
+	$(UV) run python services/marketplace/benchmarks/campaigns_distributed.py
 
 clean:
 	rm -rf var web/dist

@@ -227,13 +227,13 @@ class Bidding:
         return BidView(bid=store.copy_bid(own), slot=store.copy_slot(slot_row), buyer=placing.buyer)
 
     async def cancel(self, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
-        """Two statements: lock the bid with its slot (marked changed), its buyer and the slot's best live bids;
-        write the bid, and the slot with its `slot.updated`: one brand fewer in the running (`bidderCount`), and the
-        price lower when the runner-up cancelled (the next maximum)."""
+        """The brand's own cancel, two statements: lock the bid, its slot, buyer and the best live bids; write them
+        and `slot.updated` (`bidderCount` one fewer, the price lower when the runner-up left), its campaigns' cue."""
         async with self.db.transaction() as session:
-            return await self.cancel_within(await session.connection(), buyer_id, bid_id)
+            return await self.cancel_within(await session.connection(), buyer_id, bid_id, by_brand=True)
 
-    async def cancel_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, bid_id: uuid.UUID) -> BidView:
+    async def cancel_within(self, conn: AsyncConnection, buyer_id: uuid.UUID, bid_id: uuid.UUID,
+                            by_brand: bool = False) -> BidView:
         """The cancellation in the caller's transaction (a campaign cancels its outbid bid holding its own lock)."""
         locked = await store.lock_bid_of_buyer(conn, bid_id, buyer_id, with_best=True)
         if locked is None:
@@ -250,7 +250,7 @@ class Bidding:
         store_slot(slot_row, slot)
         slot_row.updated_at = now
         await store_write.write(conn, slots=[slot_row], bids=[bid],
-                                events=[events_out.slot_updated_event(slot_row, self.settings.currency)])
+                                events=events_out.cancel_events(slot_row, bid, self.settings.currency, by_brand))
         return BidView(bid=bid, slot=slot_row, buyer=locked.buyer)
 
     async def buy_now(self, buyer_id: uuid.UUID, slot_id: uuid.UUID, comment: Comment | None) -> BidView:

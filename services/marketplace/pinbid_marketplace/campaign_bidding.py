@@ -18,7 +18,7 @@ from pinbid_kit import outbox
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import ApiError
-from sqlalchemy import and_, exists, or_, select, text
+from sqlalchemy import and_, delete, exists, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -97,30 +97,60 @@ class CampaignBidding:
         return [c.id for c in active if rules.matches(Filters.of_json(c.filters), slot, now)]
 
     # --- a campaign that becomes ACTIVE ------------------------------------------------------------------------
-    async def match(self, campaign_id: uuid.UUID) -> int:
-        """Every open slot that fits and that the campaign has not considered gets its bid, one transaction a
-        slot (the campaign's lock, then the slot's), soonest ending first, while the campaign stays ACTIVE."""
+    async def match(self, session: AsyncSession, campaign_id: uuid.UUID) -> int:
+        """In the caller's transaction (the handler of the campaign's `updated`, with its inbox row): every open slot
+        that fits and that the campaign has not considered gets its bid, soonest ending first, while the campaign
+        stays ACTIVE. One connection only: a delivery that held its own while waiting for a second one from the
+        pool could wait on every other delivery doing the same (docs/decisions/campaigns.md). The campaign's row
+        lock is taken only when there is a slot to bid on, and held to the end."""
         placed = 0
         tried: set[uuid.UUID] = set()
+        row: Campaign | None = None
         while True:
             now = self.clock()
-            async with self.db.transaction() as session:
-                row = await session.get(Campaign, campaign_id)
-                if row is None or row.status != CampaignStatus.ACTIVE.value:
-                    return placed
-                query = (filtered(search_of(Filters.of_json(row.filters)), now).with_only_columns(Slot.id)
-                         .where(not_considered(row.id), Slot.creator_id != row.buyer_id)
-                         .order_by(Slot.auction_end, Slot.id).limit(MATCH_PAGE))
-                slot_ids = [i for i in await session.scalars(query) if i not in tried]
+            current = row or (await session.execute(select(Campaign.id, Campaign.filters, Campaign.buyer_id,
+                                                            Campaign.status).where(Campaign.id == campaign_id))).first()
+            if current is None or current.status != CampaignStatus.ACTIVE.value:
+                return placed
+            query = (filtered(search_of(Filters.of_json(current.filters)), now).with_only_columns(Slot.id)
+                     .where(not_considered(current.id), Slot.creator_id != current.buyer_id)
+                     .order_by(Slot.auction_end, Slot.id).limit(MATCH_PAGE))
+            slot_ids = [i for i in await session.scalars(query) if i not in tried]
             if not slot_ids:
                 return placed
+            if row is None:
+                row = await lock(session, campaign_id)  # its status and filters read again under the lock
+                continue
             for slot_id in slot_ids:
                 tried.add(slot_id)
-                async with self.db.transaction() as session:
-                    locked = await lock(session, campaign_id)
-                    if locked is None or locked.status != CampaignStatus.ACTIVE.value:
-                        return placed
-                    placed += await self.bid_within(session, locked, slot_id)
+                if row.status != CampaignStatus.ACTIVE.value:
+                    return placed
+                placed += await self.bid_within(session, row, slot_id)
+
+    # --- the brand's own bid cancelled -----------------------------------------------------------------------
+    async def after_own_bid_cancelled(self, session: AsyncSession, buyer_id: uuid.UUID, slot_id: uuid.UUID) -> int:
+        """In the caller's transaction (the handler of `campaign.own_bid_cancelled`): the brand's ACTIVE campaigns
+        that skipped the slot for the brand's own bid (`OWN_BID`) and still fit it get their chance on it, as on a
+        new slot: the skip is forgotten and each bids under its lock (id order). Returns how many bid."""
+        now = self.clock()
+        slot = (await session.execute(select(Slot.category, Slot.price, Slot.avg_views, Slot.verified,
+                                             Slot.creator_kept_pct, Slot.auction_end, Slot.search, Slot.status)
+                                      .where(Slot.id == slot_id))).first()
+        if slot is None or slot.status != "ACTIVE":
+            return 0
+        skipped = (await session.execute(
+            select(Campaign.id, Campaign.filters).join(CampaignSlot, CampaignSlot.campaign_id == Campaign.id)
+            .where(Campaign.buyer_id == buyer_id, Campaign.status == CampaignStatus.ACTIVE.value,
+                   CampaignSlot.slot_id == slot_id, CampaignSlot.outcome == Skip.OWN_BID.value))).all()
+        fitting = [c.id for c in skipped if rules.matches(Filters.of_json(c.filters), open_slot(slot), now)]
+        placed = 0
+        for row in await session.scalars(select(Campaign).where(Campaign.id.in_(fitting)).order_by(Campaign.id)
+                                         .with_for_update()):
+            await session.execute(delete(CampaignSlot).where(CampaignSlot.campaign_id == row.id,
+                                                             CampaignSlot.slot_id == slot_id,
+                                                             CampaignSlot.outcome == Skip.OWN_BID.value))
+            placed += await self.bid_within(session, row, slot_id)
+        return placed
 
     # --- one bid ----------------------------------------------------------------------------------------------
     async def bid_within(self, session: AsyncSession, row: Campaign, slot_id: uuid.UUID) -> int:
@@ -183,7 +213,8 @@ class CampaignBidding:
     # --- released commitment -----------------------------------------------------------------------------------
     async def release_outbid(self, session: AsyncSession, bid_id: uuid.UUID) -> bool:
         """A campaign's bid that lost the lead is cancelled by the campaign (the ordinary cancel of a bid that does
-        not lead), which releases its ceiling; an out-of-budget campaign may bid again."""
+        not lead), which releases its ceiling; an out-of-budget campaign may bid again. The bid is marked released
+        (`released_at`): unlike a brand's own cancel, it stays the runner-up for a second chance."""
         bid = (await session.execute(select(Bid.campaign_id, Bid.buyer_id, Bid.status).where(Bid.id == bid_id))).first()
         if bid is None or bid.campaign_id is None or bid.status != "OUTBID":
             return False
@@ -194,6 +225,7 @@ class CampaignBidding:
             await self.bidding.cancel_within(await session.connection(), bid.buyer_id, bid_id)
         except ApiError:
             return False  # it leads again (the leader left), or it ended meanwhile
+        await session.execute(update(Bid).where(Bid.id == bid_id).values(released_at=self.clock()))
         figures = (await figures_of(session, [row.id]))[row.id]
         life = life_of(row)
         rules.released(life, available(row, figures), self.clock())

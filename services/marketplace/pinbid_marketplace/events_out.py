@@ -40,6 +40,15 @@ def bid_outbid_event(slot: Slot, bid: Bid, currency: str) -> m.BidOutbid:
         current_bid_cents=to_cents(slot.current_bid), currency=currency, auction_end=slot.auction_end)
 
 
+def cancel_events(slot: Slot, bid: Bid, currency: str, by_brand: bool) -> list[EventData]:
+    """A cancelled bid: its slot's `slot.updated`, and when the brand cancelled its own bid (not a campaign's), the
+    cue for its campaigns that skipped the slot for it (campaign_bidding.after_own_bid_cancelled)."""
+    events: list[EventData] = [slot_updated_event(slot, currency)]
+    if by_brand and bid.campaign_id is None:
+        events.append(ce.OwnBidCancelled(buyer_id=bid.buyer_id, bid_id=bid.id, slot_id=bid.slot_id))
+    return events
+
+
 def outbid_events(slot: Slot, bid: Bid, currency: str) -> list[EventData]:
     """A bid that lost the lead: its `bid.outbid`, and when it is a campaign's, the campaign's own cue to release it."""
     events: list[EventData] = [bid_outbid_event(slot, bid, currency)]

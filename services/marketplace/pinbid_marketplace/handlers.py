@@ -288,11 +288,17 @@ async def campaign_cancels_outbid(session: AsyncSession, d: ce.CampaignBidOutbid
         await delivery.deps.campaign_bidding.release_outbid(session, d.bid_id)
 
 
+async def campaigns_after_own_bid_cancelled(session: AsyncSession, d: ce.OwnBidCancelled, delivery: Delivery) -> None:
+    """The brand cancelled its own bid: its campaigns that skipped the slot for it may bid there now."""
+    if delivery.deps.campaign_bidding is not None:
+        await delivery.deps.campaign_bidding.after_own_bid_cancelled(session, d.buyer_id, d.slot_id)
+
+
 async def match_active_campaign(session: AsyncSession, d: ce.CampaignUpdated, delivery: Delivery) -> None:
-    """An ACTIVE campaign bids on every open slot that fits and it has not considered (a no-op when none is left).
-    Each bid commits in its own transaction; a redelivery finds the slots already considered."""
+    """An ACTIVE campaign bids on every open slot that fits and it has not considered (a no-op when none is left),
+    in this delivery's transaction: the bids commit with its inbox row, so a redelivery has no second effect."""
     if d.status == campaign_rules.CampaignStatus.ACTIVE and delivery.deps.campaign_bidding is not None:
-        await delivery.deps.campaign_bidding.match(d.campaign_id)
+        await delivery.deps.campaign_bidding.match(session, d.campaign_id)
 
 
 async def campaign_funded(session: AsyncSession, d: ce.CampaignFunded, delivery: Delivery) -> None:
@@ -351,6 +357,7 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     s.BidCommentResolved.event_type: [fill_named_comment],
     m.SlotCreated.event_type: [bid_for_campaigns],
     ce.CampaignBidOutbid.event_type: [campaign_cancels_outbid],
+    ce.OwnBidCancelled.event_type: [campaigns_after_own_bid_cancelled],
     ce.CampaignUpdated.event_type: [match_active_campaign],
     ce.CampaignFunded.event_type: [campaign_funded],
     ce.CampaignFundingReversed.event_type: [campaign_funding_reversed],

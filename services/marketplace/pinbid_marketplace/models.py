@@ -238,6 +238,8 @@ class Bid(Base):
     campaign_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     # a runner-up offered the slot after the winner fell through (second chance): the offer lapses then
     offer_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # when its campaign cancelled it for being outbid, to free its ceiling (not the brand): it stays a runner-up
+    released_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Campaign(Base):

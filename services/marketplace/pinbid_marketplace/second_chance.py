@@ -58,7 +58,8 @@ class SecondChanceView:
 def _standing(bid: Bid, suspended: bool, tied: bool) -> rules.Standing:
     return rules.Standing(id=bid.id, buyer_id=bid.buyer_id, status=BidStatus(bid.status), ceiling=bid.ceiling,
                           seq=bid.seq, final_price=bid.final_price, payment_status=bid.payment_status,
-                          offered_before=bid.offer_expires_at is not None, suspended=suspended, tied=tied)
+                          offered_before=bid.offer_expires_at is not None, suspended=suspended, tied=tied,
+                          released=bid.released_at is not None)
 
 
 def _bids_of_slots(slot_ids: list[uuid.UUID]):

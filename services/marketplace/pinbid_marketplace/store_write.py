@@ -17,7 +17,8 @@ from .models import Bid, Slot
 # The columns a use case writes. A slot's others are its listing's (written when it is created, and by the event
 # handlers that keep the creator's figures fresh). A bid's columns are split in three, and a test checks that
 # together they are the model's: the use cases write BID_INSERTED (BID_UPDATED once the bid exists), and the event
-# handlers own the payment, the pin and the pinned comment's figures (a new bid's start at 0).
+# handlers own the payment, the pin, the pinned comment's figures (a new bid's start at 0), the offer's window and a
+# campaign's release.
 SLOT_WRITTEN = ("id", "current_bid", "bid_count", "bidder_count", "auction_end", "status", "outcome", "winning_bid_id",
                 "closed_at", "updated_at")
 BID_INSERTED = ("id", "slot_id", "buyer_id", "amount", "ceiling", "auto_bid_enabled", "max_auto_bid", "seq", "status",
@@ -28,7 +29,7 @@ BID_SET_ONCE = ("id", "slot_id", "buyer_id", "is_demo", "created_at", "campaign_
 BID_UPDATED = tuple(c for c in BID_INSERTED if c not in BID_SET_ONCE)
 BID_OF_HANDLERS = ("pin_deadline_at", "payment_id", "payment_status", "payment_expires_at", "pinned_comment_id",
                    "pinned_text", "pinned_status", "pinned_at", "dispute_outcome", "paid_at", "refunded",
-                   "offer_expires_at")
+                   "offer_expires_at", "released_at")
 BID_COUNTERS = ("likes", "replies", "clicks")
 _POSTGRESQL = postgresql.dialect()
 

@@ -6,7 +6,8 @@ goes back through the provider. After each step the ledger is balanced, the camp
 marketplace answers them agree with payments' balance, and each finance event is announced once with its amount.
 Also: the funding refunded at the provider ends the campaign, which stops bidding, and no cent is lost; a funding
 left unpaid; four wins approved at once; a drawn win not pinned in time, and one ended early (its unearned share
-back in the balance); a buyer fee, which a campaign's wins do not carry."""
+back in the balance); a buyer fee, which a campaign's wins do not carry; a campaign outbid early that takes the
+slot's second chance when the winner is rejected, paid from the balance."""
 
 import asyncio
 import uuid
@@ -484,3 +485,54 @@ async def test_a_funding_refunded_at_the_provider_ends_the_campaign_and_no_cent_
     assert [(e["campaignId"], e["spentCents"]) for e in settled] == [(c, 10_00)]
     assert [e["amountCents"] for e in await world.events(world.payments, RETURNED)] == [0]
     await world.balanced()
+
+
+async def test_a_campaign_outbid_early_takes_the_second_chance_and_pays_from_the_balance(world):
+    creator, brand = await world.creator_and_brand()
+    rival = await world.brand("Southside Tea", "southside.tea")
+    c = await world.create_campaign(brand)
+    await world.fund(brand, c)
+    slot = await world.list_slot(creator, 0, "food")
+    bid, status, ceiling, _ = (await world.campaign_bids(c))[slot]
+    assert (status, ceiling) == ("ACTIVE", MOST_PER_COMMENT)
+
+    # outbid two days before the close: the campaign releases its bid (cancelled, marked), its ceiling back
+    taken = await world.http["marketplace"].post("/buyer/bids", headers=world.auth(rival, "BUYER"), json={
+        "pinSlotId": slot, "amount": 80, "newCommentText": "Southside's chai, steeped slow"})
+    assert taken.status_code == 201, taken.text
+    await world.settled()
+    assert (await world.campaign_bids(c))[slot][1] == "CANCELLED"
+    assert await world.one(world.marketplace, "SELECT released_at IS NOT NULL FROM bids WHERE id = :b", b=bid)
+    detail, _ = await world.agree(brand, c)
+    assert (detail["status"], cents(detail["committed"])) == ("ACTIVE", 0)
+
+    # the rival wins and the creator rejects it; the creator offers the slot to the runner-up: the campaign's bid
+    await world.close(creator, slot)
+    rivals = taken.json()["id"]
+    await world.approval(creator, rivals, "REJECTED")
+    offered = await world.http["marketplace"].post(f"/influencer/bids/{rivals}/second-chance",
+                                                   headers=world.auth(creator, "INFLUENCER"))
+    assert offered.status_code == 200, offered.text
+    assert (offered.json()["id"], offered.json()["amountOffered"]) == (bid, MOST_PER_COMMENT / 100)
+    await world.settled()
+
+    # the campaign accepted at once within its budget: approved, drawn from the balance (no checkout), won
+    assert (await world.campaign_bids(c))[slot][1:] == ("WON", MOST_PER_COMMENT, MOST_PER_COMMENT)
+    assert await world.one(world.marketplace, "SELECT winning_bid_id FROM slots WHERE id = :s", s=slot) \
+        == uuid.UUID(bid)
+    payment = await world.sql(world.payments, "SELECT status, amount_cents, campaign_id, provider_session_id "
+                                              "FROM payments WHERE bid_id = :b", b=bid)
+    assert payment == [("COMPLETED", MOST_PER_COMMENT, uuid.UUID(c), None)]
+    detail, money = await world.agree(brand, c)
+    assert (cents(detail["committed"]), cents(detail["spent"])) == (MOST_PER_COMMENT, MOST_PER_COMMENT)
+    assert money == Money(balance=BUDGET - MOST_PER_COMMENT, charges=BUDGET, drawn=MOST_PER_COMMENT, returned=0,
+                          reversed=0)
+
+    # the offer, its acceptance and the draw delivered again: nothing more
+    for service, kind in ((world.marketplace, "marketplace.bid.offered.v1"),
+                          (world.marketplace, "marketplace.bid.approved.v1"), (world.payments, DRAWN)):
+        assert await world.redeliver(service, kind) >= 1, kind
+    await world.settled()
+    assert len(await world.events(world.payments, DRAWN)) == 1
+    assert len(await world.events(world.marketplace, "marketplace.bid.offer_accepted.v1")) == 1
+    assert await world.agree(brand, c) == (detail, money)

@@ -50,6 +50,16 @@ class CampaignBidOutbid(EventData):
     slot_id: uuid.UUID
 
 
+@event("marketplace.campaign.own_bid_cancelled.v1")
+class OwnBidCancelled(EventData):
+    """A brand cancelled its own bid (not a campaign's) on a slot: marketplace's own cue to let the brand's ACTIVE
+    campaigns that skipped the slot for that bid (`OWN_BID`) bid on it after all."""
+
+    buyer_id: uuid.UUID
+    bid_id: uuid.UUID
+    slot_id: uuid.UUID
+
+
 class CampaignMoney(EventData):
     """Money of a campaign's balance: what the payments events about a campaign carry first. For finance: amounts in
     minor units; `balanceCents` is the balance after the movement."""

@@ -1,8 +1,9 @@
 """The second-chance offer (eBay's Second Chance Offer): when a slot's winner falls through (the creator rejected it,
 or its pay window ran out unpaid), the creator may offer the slot to the runner-up, the best other bid that stood at
-the close, at that bid's own last amount (its ceiling). One offer open per slot at a time, each runner-up offered
-at most once, a window to answer; accepted, the bid is the slot's winner, approved at that price. Pure: the caller
-reads the rows and the facts about each bidder (suspended, tied to the creator), these rules decide."""
+the close (a campaign's bid its campaign released when outbid included), at that bid's own last amount (its
+ceiling). One offer open per slot at a time, each runner-up offered at most once, a window to answer; accepted, the
+bid is the slot's winner, approved at that price. Pure: the caller reads the rows and the facts about each bidder
+(suspended, tied to the creator), these rules decide."""
 
 import uuid
 from dataclasses import dataclass
@@ -36,6 +37,17 @@ class Standing:
     offered_before: bool = False  # `offer_expires_at` set: it was offered once already
     suspended: bool = False  # its brand is suspended
     tied: bool = False  # its brand shares a hard signal with the slot's creator
+    released: bool = False  # a campaign's bid its campaign cancelled when outbid (`released_at`), not the brand
+
+
+def stood(bid: Standing) -> bool:
+    """A bid that was still on offer at the close: it lost (EXPIRED without a price or a payment of its own), or it
+    is a campaign's bid its campaign released when outbid. The campaign cancels only to free the ceiling for its
+    other bids; its offer to pay stands, within its budget when asked (docs/decisions/campaigns.md). A bid the brand
+    cancelled itself, by hand, did not stand."""
+    if bid.final_price is not None or bid.payment_status is not None:
+        return False
+    return bid.status is BidStatus.EXPIRED or (bid.status is BidStatus.CANCELLED and bid.released)
 
 
 def fell_through(fallen: Standing) -> bool:
@@ -64,12 +76,11 @@ def check_can_offer(fallen: Standing, winning_bid_id: uuid.UUID | None, bids: li
 
 
 def runner_up(fallen: Standing, bids: list[Standing]) -> Standing | None:
-    """The best other bid that stood at the close (EXPIRED without a price of its own), never offered before, whose
-    brand is neither suspended nor tied to the creator, nor the fallen winner's: highest ceiling, then whoever
-    reached it first (the auction's own ranking)."""
+    """The best other bid that stood at the close (`stood`), never offered before, whose brand is neither suspended
+    nor tied to the creator, nor the fallen winner's: highest ceiling, then whoever reached it first (the auction's
+    own ranking)."""
     eligible = [b for b in bids
-                if b.id != fallen.id and b.buyer_id != fallen.buyer_id and b.status is BidStatus.EXPIRED
-                and b.final_price is None and b.payment_status is None and not b.offered_before
+                if b.id != fallen.id and b.buyer_id != fallen.buyer_id and stood(b) and not b.offered_before
                 and not b.suspended and not b.tied]
     return min(eligible, key=lambda b: (-b.ceiling, b.seq), default=None)
 

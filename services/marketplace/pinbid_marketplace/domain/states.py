@@ -37,9 +37,10 @@ TRANSITIONS: dict[BidStatus, frozenset[BidStatus]] = {
     S.APPROVED: frozenset({S.AWAITING_PAYMENT, S.WON, S.EXPIRED}),
     S.AWAITING_PAYMENT: frozenset({S.WON, S.EXPIRED}),
     S.WON: frozenset({S.PINNED}),
-    S.CANCELLED: frozenset(),
+    # only a campaign's bid that its campaign released when outbid is ever offered (domain/second_chance.py)
+    S.CANCELLED: frozenset({S.OFFERED}),
     # a bid that lost at the close may be offered the slot once its winner fell through (domain/second_chance.py);
-    # accepted, it is the slot's winner, approved; declined or lapsed, it is expired again (and never offered twice)
+    # accepted, it is the slot's winner, approved; declined or lapsed, it is expired (and never offered twice)
     S.EXPIRED: frozenset({S.OFFERED}),
     S.OFFERED: frozenset({S.APPROVED, S.EXPIRED}),
     S.REJECTED: frozenset(),

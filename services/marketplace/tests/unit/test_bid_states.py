@@ -5,7 +5,7 @@ from pinbid_marketplace.domain.errors import StateConflict
 from pinbid_marketplace.domain.states import LIVE, TRANSITIONS, BidStatus, can_move, check_move
 
 S = BidStatus
-ENDS = {S.CANCELLED, S.REJECTED, S.PINNED}
+ENDS = {S.REJECTED, S.PINNED}
 
 
 def test_every_status_has_its_moves():
@@ -13,8 +13,13 @@ def test_every_status_has_its_moves():
     assert all(targets <= set(BidStatus) for targets in TRANSITIONS.values())
 
 
-def test_cancelled_rejected_and_pinned_are_ends():
+def test_rejected_and_pinned_are_ends():
     assert {status for status, targets in TRANSITIONS.items() if not targets} == ENDS
+
+
+def test_a_cancelled_bid_only_comes_back_as_a_second_chance_offer():
+    # only a campaign's bid its campaign released when outbid is ever offered (domain/second_chance.stood)
+    assert TRANSITIONS[S.CANCELLED] == {S.OFFERED}
 
 
 def test_an_expired_bid_only_comes_back_as_a_second_chance_offer():

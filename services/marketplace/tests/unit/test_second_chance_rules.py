@@ -8,6 +8,7 @@ import pytest
 from pinbid_marketplace.domain import second_chance as sc
 from pinbid_marketplace.domain.errors import StateConflict
 from pinbid_marketplace.domain.states import BidStatus as S
+from pinbid_marketplace.domain.states import can_move
 
 NOW = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 
@@ -35,6 +36,34 @@ def test_a_bid_that_did_not_stand_or_cannot_take_it_is_passed_over(facts):
     winner = fallen_winner()
     barred, next_one = standing("250", 1, **facts), standing("100", 2)
     assert sc.runner_up(winner, [winner, barred, next_one]) == next_one
+
+
+def test_a_campaigns_bid_its_campaign_released_when_outbid_stands_and_ranks_by_its_ceiling():
+    winner = fallen_winner()
+    released = standing("250", 3, status=S.CANCELLED, released=True)
+    lost = standing("200", 1)
+    assert sc.stood(released) and sc.runner_up(winner, [winner, lost, released]) == released
+    assert sc.check_can_offer(winner, winner.id, [winner, lost, released]) == released
+    assert can_move(S.CANCELLED, S.OFFERED)  # the offer's step from a released bid
+    higher = standing("260", 5)
+    assert sc.runner_up(winner, [winner, released, higher]) == higher  # no precedence over a better bid
+
+
+@pytest.mark.parametrize("facts", [{"released": False}, {"offered_before": True}, {"suspended": True},
+                                   {"tied": True}])
+def test_a_bid_cancelled_by_its_brand_or_a_released_one_that_cannot_take_it_is_passed_over(facts):
+    winner = fallen_winner()
+    barred = standing("250", 1, **{"status": S.CANCELLED, "released": True, **facts})
+    next_one = standing("100", 2)
+    assert sc.runner_up(winner, [winner, barred, next_one]) == next_one
+
+
+def test_only_a_lost_or_released_bid_stood_at_the_close():
+    assert sc.stood(standing("1", 1)) and sc.stood(standing("1", 1, status=S.CANCELLED, released=True))
+    for status in set(S) - {S.EXPIRED}:
+        assert not sc.stood(standing("1", 1, status=status))  # not released: a brand's cancel among them
+    assert not sc.stood(standing("1", 1, final_price=Decimal(1)))
+    assert not sc.stood(standing("1", 1, status=S.CANCELLED, released=True, payment_status="EXPIRED"))
 
 
 def test_the_fallen_winners_own_brand_is_never_its_runner_up():
