@@ -153,11 +153,12 @@ async def test_a_changed_caption_makes_the_meaning_again(market):
     await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
         s.SyncedPost(id=posts[4], media_type="IMAGE", media_url="https://img.test/x.jpg",
                      permalink="https://instagram.test/p/x", caption="espresso shots and crema")]))
+    vectors = text("SELECT meaning, sentence_meaning FROM slots WHERE id = :id")
     async with world.service.db.autocommit() as conn:
-        assert await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]}) is None
+        assert tuple((await conn.execute(vectors, {"id": ids["Pasta night"]})).one()) == (None, None)
     other = MeaningIndex(world.service.db)
     await other.catch_up()
     async with world.service.db.autocommit() as conn:
-        made = await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]})
-    assert made is not None and len(made) == 128
+        made, sentence = (await conn.execute(vectors, {"id": ids["Pasta night"]})).one()
+    assert made is not None and len(made) == 128 and sentence is not None and len(sentence) == 384 * 2
     assert len(other) == len(SLOTS)
