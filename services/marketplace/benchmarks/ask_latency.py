@@ -3,8 +3,8 @@
 and each one's time is measured from when it was due, so a slow answer delays the ones behind it as it would a
 brand's. Every other request is the listing's own keyword search (`q`, newest first) as the same-run peer.
 The slots are the judged set's 300 (ask_judged/) repeated, each with its own vector, so the questions of the judged
-set match as many slots in the same way as they would in a market of that size. Also printed: the model's load
-time, the index's load time and the process's resident memory before and after it.
+set match as many slots in the same way as they would in a market of that size. Also printed: the models' load
+times, the index's load time and the process's resident memory before and after it.
 Usage: ROWS=100000 RATE=10 REQUESTS=400 uv run python services/marketplace/benchmarks/ask_latency.py
 (SERIAL=1 first asks each question alone, in turn; KEEP=1 keeps the seeded database, REUSE=1 measures it again)"""
 
@@ -22,7 +22,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking
-from pinbid_marketplace.meaning import MeaningIndex, meaning_of
+from pinbid_marketplace.meaning import MeaningIndex, meaning_of, sentences, slot_text, stored
 from pinbid_marketplace.queries import Queries, Search
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -38,11 +38,12 @@ SEED = f"""
 INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
                    duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
                    avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
-                   creator_placements, creator_kept_pct, creator_response_minutes, meaning)
+                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, sentence_meaning)
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n, c.title || ' #' || n, c.description,
        c.category, c.price, NULL, now() + ((60 + n % 20000) || ' minutes')::interval, 7, 'ACTIVE', n % 7,
        'Creator ' || (n % 5000), 'creator' || (n % 5000), 1000 * (n % 5000), c.views, 1, c.verified, 'IMAGE', '',
-       '', now() - (n || ' seconds')::interval, now(), false, n % 30, 60 + n % 41, 10 + n % 600, c.meaning
+       '', now() - (n || ' seconds')::interval, now(), false, n % 30, 60 + n % 41, 10 + n % 600, c.meaning,
+       c.sentence
 FROM generate_series(1, {ROWS}) AS n JOIN judged c ON c.k = n % 300
 """
 
@@ -66,11 +67,13 @@ def prepare() -> str:
     started = time.perf_counter()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE UNLOGGED TABLE judged (k int, title text, description text, category text, "
-                     "price numeric, views bigint, verified boolean, meaning bytea)")
+                     "price numeric, views bigint, verified boolean, meaning bytea, sentence bytea)")
         for k, slot in enumerate(corpus()):
-            conn.execute("INSERT INTO judged VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            text = slot_text(slot.title, slot.description, slot.caption, slot.category)
+            conn.execute("INSERT INTO judged VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                          (k, slot.title, slot.description, slot.category, slot.price, slot.views, slot.verified,
-                          meaning_of(slot.title, slot.description, slot.caption, slot.category)))
+                          meaning_of(slot.title, slot.description, slot.caption, slot.category),
+                          stored(sentences([text])[0])))
         conn.execute(SEED)
         conn.execute("DROP TABLE judged")
         conn.execute("VACUUM ANALYZE slots")
@@ -136,6 +139,10 @@ def main() -> None:
     started = time.perf_counter()
     meaning.model()
     print(f"model loaded in {time.perf_counter() - started:.2f}s; resident memory {before:.0f} -> {rss_mb():.0f} MB")
+    before, started = rss_mb(), time.perf_counter()
+    meaning.sentences(["a first text"])
+    print(f"sentence model loaded (and run once) in {time.perf_counter() - started:.2f}s; resident memory "
+          f"{before:.0f} -> {rss_mb():.0f} MB")
     url = prepare()
     asyncio.run(measure(url))
     if not os.environ.get("KEEP"):

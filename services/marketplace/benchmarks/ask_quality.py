@@ -4,8 +4,8 @@ the meaning ranking alone. The 300 slots are stored through a fresh migrated dat
 index's own job from their title, description, caption and category, and each question runs through the same
 use case as `GET /marketplace/slots?ask=`.
 Usage: uv run python services/marketplace/benchmarks/ask_quality.py   (VERBOSE=1 prints every question;
-DIMENSIONS=128 or 256 gives the index more of the model's dimensions; CATEGORY_WEIGHT=... and KEYWORD_WEIGHT=...
-try other weights of domain/relevance.py)
+DIMENSIONS=128 or 256 gives the index more of the model's dimensions; CATEGORY_WEIGHT=..., KEYWORD_WEIGHT=... and
+SENTENCE_WEIGHT=... try other weights of domain/relevance.py, SENTENCE_WEIGHT=0 the word model alone)
 The questions are split in two fixed halves by their order in questions.txt, decided before any result was seen:
 the 1st, 3rd, 5th... are the tuning half (what a change was tried on), the 2nd, 4th, 6th... the held-out half (a
 change is kept only if it holds there too)."""
@@ -26,8 +26,10 @@ from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking, with_filters
 from pinbid_marketplace.domain import relevance
 from pinbid_marketplace.domain.ask import understand
-from pinbid_marketplace.meaning import MODEL, MeaningIndex
+from pinbid_marketplace.meaning import MODEL, SENTENCE_MODEL, MeaningIndex
+from pinbid_marketplace.models import WITHOUT_MEANING_SQL
 from pinbid_marketplace.queries import Queries, Search
+from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ask_judged import corpus, ndcg, questions  # noqa: E402
@@ -40,6 +42,7 @@ NOW = datetime.now(UTC)
 meaning.DIMENSIONS = int(os.environ.get("DIMENSIONS", meaning.DIMENSIONS))
 relevance.CATEGORY_WEIGHT = float(os.environ.get("CATEGORY_WEIGHT", relevance.CATEGORY_WEIGHT))
 relevance.KEYWORD_WEIGHT = float(os.environ.get("KEYWORD_WEIGHT", relevance.KEYWORD_WEIGHT))
+relevance.SENTENCE_WEIGHT = float(os.environ.get("SENTENCE_WEIGHT", relevance.SENTENCE_WEIGHT))
 
 
 def prepare() -> str:
@@ -69,11 +72,16 @@ async def keys_of(queries: Queries, slot_ids) -> list[str]:
     return [slot.post_id for slot in await queries.slots_in_order(list(slot_ids))]
 
 
+async def unmade(db: Database) -> int:
+    async with db.autocommit() as conn:
+        return await conn.scalar(text(f"SELECT count(*) FROM slots WHERE {WITHOUT_MEANING_SQL}"))
+
+
 async def measure(url: str) -> None:
     db = Database(url)
     index = MeaningIndex(db)
-    while await index.catch_up() < len(corpus()):  # the first runs make the vectors, a batch each
-        pass
+    while await index.catch_up() < len(corpus()) or await unmade(db):  # the first runs make the vectors, a batch
+        pass  # each
     queries = Queries(db, lambda: NOW)
     asking = Asking(queries, index)
     scores: dict[str, list[float]] = {"ask": [], "keyword box": [], "keywords alone": [], "meaning alone": []}
@@ -96,8 +104,9 @@ async def measure(url: str) -> None:
             half = "T" if len(scores["ask"]) % 2 else "H"  # the 1st question (index 0) is tuning
             print(f"{half} {question.ask!r:58} " + " ".join(f"{scores[n][-1]:.2f}" for n in scores)
                   + f"  read: {answer.understood.sentence or '-'} | ranked by: {answer.understood.rest or '-'}")
-    print(f"model: {MODEL}, first {meaning.DIMENSIONS} dimensions; {len(corpus())} slots, {len(questions())} questions;"
-          f" category weight {relevance.CATEGORY_WEIGHT}, keyword weight {relevance.KEYWORD_WEIGHT}")
+    print(f"models: {MODEL}, first {meaning.DIMENSIONS} dimensions, and {SENTENCE_MODEL}; {len(corpus())} slots, "
+          f"{len(questions())} questions; category weight {relevance.CATEGORY_WEIGHT}, keyword weight "
+          f"{relevance.KEYWORD_WEIGHT}, sentence weight {relevance.SENTENCE_WEIGHT}")
     print(f"{'ranking':16} {'nDCG@10':>8} {'tuning':>7} {'held-out':>9} {'min':>5} {'questions at 0':>15}")
     for name, values in scores.items():
         tuning, held_out = values[0::2], values[1::2]

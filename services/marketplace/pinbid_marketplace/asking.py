@@ -1,5 +1,5 @@
 """The AI search box: a brand's question read into the listing's filters (domain/ask.py), the rest of it ranked by
-one score of meaning and words (domain/relevance.py)."""
+one score of meaning (two models) and words (domain/relevance.py)."""
 
 import asyncio
 import dataclasses
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .domain.ask import Understood, understand
-from .domain.relevance import by_relevance, keywords, relevance
-from .meaning import MeaningIndex, closeness, vectors
+from .domain.relevance import blended_closeness, by_relevance, keywords, relevance
+from .meaning import MeaningIndex, closeness, sentence_closeness, vectors
 from .queries import Page, Queries, Search
 
 CANDIDATES = 500  # the nearest in meaning, before the filters
@@ -67,11 +67,11 @@ class Asking:
     async def rankings(self, search: Search, rest: str) -> Rankings:
         """The candidates: the nearest in meaning on the index's dimensions, and the newest slots with every word
         of `rest` (an exact title far in meaning still counts), read at once. The first RERANKED of the nearest the
-        filters keep, and the slots with every word, are scored on all the model's dimensions, with their
-        category's closeness to the question and their share of its words (domain/relevance.py); the rest of the
-        nearest follow in their order. Slots with only some of the words and far in meaning are not looked for:
-        finding every slot with any word costs each of a common word's matches (220 ms for 'home ...' at a
-        million slots)."""
+        filters keep, and the slots with every word, are scored on all the word model's dimensions and by their
+        stored sentence vectors, with their category's closeness to the question and their share of its words
+        (domain/relevance.py); the rest of the nearest follow in their order. Slots with only some of the words and
+        far in meaning are not looked for: finding every slot with any word costs each of a common word's matches
+        (220 ms for 'home ...' at a million slots)."""
         category = search.category if search.category and search.category.lower() != "all" else None
         query = vectors([rest])[0]
         # numpy lets go of the GIL: the event loop does not wait for the dot products
@@ -83,11 +83,13 @@ class Asking:
         near = [slot_id for slot_id in nearest if slot_id in kept]
         kept = every_word | kept
         scored = list(dict.fromkeys(near[:RERANKED] + list(every_word)))
-        close = await asyncio.to_thread(closeness, rest, [kept[slot_id].text for slot_id in scored])
+        close, sentence_close = await asyncio.gather(
+            asyncio.to_thread(closeness, rest, [kept[slot_id].text for slot_id in scored]),
+            asyncio.to_thread(sentence_closeness, rest, [kept[slot_id].sentence for slot_id in scored]))
         categories = self.index.category_closeness(query)
         meaning, blended = {}, {}
-        for slot_id, cosine in zip(scored, close.tolist(), strict=True):
-            slot = kept[slot_id]
+        for slot_id, word_cosine, sentence_cosine in zip(scored, close.tolist(), sentence_close, strict=True):
+            slot, cosine = kept[slot_id], blended_closeness(word_cosine, sentence_cosine)
             meaning[slot_id] = relevance(cosine, categories.get(slot.category, 0.0), 0.0)
             blended[slot_id] = relevance(cosine, categories.get(slot.category, 0.0),
                                          slot.hits / len(words) if words else 0.0)

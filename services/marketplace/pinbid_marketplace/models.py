@@ -85,6 +85,9 @@ class Post(Base):
     posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
+WITHOUT_MEANING_SQL = "status = 'ACTIVE' AND (meaning IS NULL OR sentence_meaning IS NULL)"
+
+
 class Slot(Base):
     """A pin slot. The creator's and post's display fields are copied in (and kept fresh by the event
     handlers) so the marketplace listing filters and sorts on one table with plain indexes."""
@@ -107,6 +110,8 @@ class Slot(Base):
         Index("slots_one_open_per_post", "post_id", unique=True, postgresql_where=text(OPEN_SQL)),
         Index("slots_creator", "creator_id", "status"),
         Index("slots_updated", "updated_at"),  # how each process's search index hears of changed slots
+        # the open slots whose vectors the search index's job has still to make (meaning.py), found without a scan
+        Index("slots_without_meaning", "id", postgresql_where=text(WITHOUT_MEANING_SQL)),
         Index("slots_open_reliable", text("creator_kept_pct DESC NULLS LAST"), text("creator_placements DESC"), "id",
               postgresql_where=text(OPEN_SQL), postgresql_include=["auction_end", "category", "price", "avg_views",
                                                                    "verified"]),
@@ -152,6 +157,8 @@ class Slot(Base):
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
     # what the slot means to the AI search box (meaning.py): NULL until made, and again when its post's caption changes
     meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # the same from the sentence model (meaning.py), 384 float16: NULL until the index's job makes it
+    sentence_meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(),
                                                  onupdate=func.now())

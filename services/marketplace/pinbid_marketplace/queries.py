@@ -73,6 +73,7 @@ class Kept:
     hits: int  # how many of the question's words occur in the slot
     text: str  # what the slot's meaning is made of
     category: str
+    sentence: bytes | None  # its sentence vector (meaning.py), None until the index's job makes it
 
 
 @dataclass(frozen=True)
@@ -186,12 +187,12 @@ class Queries:
             return {}
         query = (filtered(search, self.clock())
                  .with_only_columns(Slot.id, Slot.title, Slot.description, Slot.category,
-                                    func.coalesce(Post.caption, ""))
+                                    func.coalesce(Post.caption, ""), Slot.sentence_meaning)
                  .outerjoin(Post, Post.id == Slot.post_id)
                  .where(*(text_match(word) for word in keywords))
                  .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(len(keywords), slot_text(row[1], row[2], row[4], row[3]), row[3])
+            return {row[0]: Kept(len(keywords), slot_text(row[1], row[2], row[4], row[3]), row[3], row[5])
                     for row in await conn.execute(query)}
 
     async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
@@ -203,10 +204,10 @@ class Queries:
         hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
         query = (filtered(search, self.clock())
                  .with_only_columns(Slot.id, hits, Slot.title, Slot.description, Slot.category,
-                                    func.coalesce(Post.caption, ""))
+                                    func.coalesce(Post.caption, ""), Slot.sentence_meaning)
                  .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]), row[4])
+            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]), row[4], row[6])
                     for row in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:

@@ -2,10 +2,12 @@
 applied and said, the rest ranked by meaning and keyword, the brand's own filters winning, bad questions answered
 with ordinary results or a 422, and every process's index kept current from the database."""
 
+import asyncio
+
 import pytest
 from pinbid_kit.events import social as s
 from pinbid_kit.product_rules import ASK_MAX_LENGTH as MAX_ASK
-from pinbid_marketplace import asking
+from pinbid_marketplace import asking, meaning
 from pinbid_marketplace.meaning import MeaningIndex
 from sqlalchemy import text
 
@@ -153,11 +155,39 @@ async def test_a_changed_caption_makes_the_meaning_again(market):
     await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
         s.SyncedPost(id=posts[4], media_type="IMAGE", media_url="https://img.test/x.jpg",
                      permalink="https://instagram.test/p/x", caption="espresso shots and crema")]))
+    vectors = text("SELECT meaning, sentence_meaning FROM slots WHERE id = :id")
     async with world.service.db.autocommit() as conn:
-        assert await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]}) is None
+        assert tuple((await conn.execute(vectors, {"id": ids["Pasta night"]})).one()) == (None, None)
     other = MeaningIndex(world.service.db)
     await other.catch_up()
     async with world.service.db.autocommit() as conn:
-        made = await conn.scalar(text("SELECT meaning FROM slots WHERE id = :id"), {"id": ids["Pasta night"]})
-    assert made is not None and len(made) == 128
+        made, sentence = (await conn.execute(vectors, {"id": ids["Pasta night"]})).one()
+    assert made is not None and len(made) == 128 and sentence is not None and len(sentence) == 384 * 2
     assert len(other) == len(SLOTS)
+
+
+async def test_the_job_never_writes_vectors_over_a_slot_changed_while_they_were_made(market, monkeypatch):
+    world, buyer, ids, *_ = market
+    loop, real = asyncio.get_running_loop(), meaning.sentences
+
+    async def change_pasta_night() -> None:
+        async with world.service.db.transaction() as session:
+            await session.execute(text("UPDATE slots SET description = 'now with truffle', "
+                                       "updated_at = now() + interval '1 second' WHERE id = :id"),
+                                  {"id": ids["Pasta night"]})
+
+    def made_while_a_slot_changes(texts: list[str]):  # runs in a worker thread, as the job runs it
+        asyncio.run_coroutine_threadsafe(change_pasta_night(), loop).result()
+        return real(texts)
+
+    monkeypatch.setattr(meaning, "sentences", made_while_a_slot_changes)
+    await MeaningIndex(world.service.db).catch_up()
+    made = text("SELECT id::text, sentence_meaning IS NOT NULL FROM slots")
+    async with world.service.db.autocommit() as conn:
+        has_sentence = dict((await conn.execute(made)).tuples().all())
+    assert not has_sentence[ids["Pasta night"]]  # read before its change: made again from its new text, later
+    assert all(has_sentence[slot_id] for title, slot_id in ids.items() if title != "Pasta night")
+    monkeypatch.setattr(meaning, "sentences", real)
+    await MeaningIndex(world.service.db).catch_up()
+    async with world.service.db.autocommit() as conn:
+        assert all(dict((await conn.execute(made)).tuples().all()).values())

@@ -5,7 +5,18 @@ model loads from its wheel and knows coffee from a workout."""
 import uuid
 
 import numpy as np
-from pinbid_marketplace.meaning import DIMENSIONS, MeaningIndex, closeness, meaning_of, slot_text, stored, vectors
+from pinbid_marketplace.meaning import (
+    DIMENSIONS,
+    SENTENCE_DIMENSIONS,
+    MeaningIndex,
+    closeness,
+    meaning_of,
+    sentence_closeness,
+    sentences,
+    slot_text,
+    stored,
+    vectors,
+)
 
 
 def unit(*values: float) -> np.ndarray:
@@ -73,6 +84,19 @@ def test_the_model_loads_from_its_wheel_and_reads_meaning():
     assert np.isclose(np.linalg.norm(coffee), 1.0, atol=1e-3)
     nothing = vectors(["🔥", ""])
     assert nothing.shape == (2, DIMENSIONS) and np.isfinite(nothing).all()
+
+
+def test_the_sentence_model_loads_from_its_wheels_and_reads_meaning():
+    latte, workout = (slot_text(title, "", caption, category)
+                      for title, caption, category in (("Latte art at dawn", "a burr grinder and espresso", "food"),
+                                                       ("Twenty minute circuit", "bodyweight moves", "fitness")))
+    made = sentences([latte, workout, "🔥", "", "word " * 2000])  # a text past the model's 256 tokens is cut
+    assert made.shape == (5, SENTENCE_DIMENSIONS) and np.isfinite(made).all()
+    assert np.allclose(np.linalg.norm(made[:2], axis=1), 1.0, atol=1e-3)
+    close = sentence_closeness("coffee", [stored(made[0]), stored(made[1]), None])
+    assert close[0] > close[1] + 0.2 and close[2] is None
+    assert sentence_closeness("coffee", [None]) == [None]  # no vector to compare: the model is not even run
+    assert sentences([]).shape == (0, SENTENCE_DIMENSIONS)
 
 
 def test_closeness_on_every_dimension_puts_the_closest_highest():

@@ -1,10 +1,12 @@
-"""The AI search box's relevance rules (domain/relevance.py): the suffix rule, the keywords looked up, and one score
-of meaning, category and words."""
+"""The AI search box's relevance rules (domain/relevance.py): the suffix rule, the keywords looked up, the two models'
+cosines blended, and one score of meaning, category and words."""
 
 import pytest
 from pinbid_marketplace.domain.relevance import (
     CATEGORY_WEIGHT,
     KEYWORD_WEIGHT,
+    SENTENCE_WEIGHT,
+    blended_closeness,
     by_relevance,
     keywords,
     relevance,
@@ -39,3 +41,8 @@ def test_the_score_adds_the_category_and_the_words_to_the_closeness():
 def test_most_relevant_first_ties_in_their_order():
     assert by_relevance({"a": 0.1, "b": 0.3, "c": 0.3, "d": -1.0}) == ["b", "c", "a", "d"]
     assert by_relevance({}) == []
+
+
+def test_the_two_models_cosines_are_averaged_by_weight_and_a_missing_one_changes_nothing():
+    assert blended_closeness(0.6, 0.2) == pytest.approx((0.6 + SENTENCE_WEIGHT * 0.2) / (1 + SENTENCE_WEIGHT))
+    assert blended_closeness(0.6, None) == 0.6  # the sentence vector not made yet: the word model alone, same scale
