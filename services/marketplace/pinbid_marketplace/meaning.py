@@ -246,7 +246,8 @@ class MeaningIndex:
         start = uuid.uuid4()
         async with self.db.autocommit() as conn:
             rows = (await conn.execute(backfill_batch().where(Slot.id >= start))).all()
-            rows = rows or (await conn.execute(backfill_batch())).all()
+            if len(rows) < BACKFILL_BATCH:  # wrapped round to the lowest ids: a run fills a whole batch when it can
+                rows += (await conn.execute(backfill_batch(BACKFILL_BATCH - len(rows)).where(Slot.id < start))).all()
         if not rows:
             return
         texts = [slot_text(r.title, r.description, r.caption, r.category) for r in rows]
@@ -261,9 +262,9 @@ class MeaningIndex:
         log.info("made the meaning of %d slots", written)
 
 
-def backfill_batch():
-    """The open slots still without a vector, in id order (the partial index `slots_without_meaning`)."""
+def backfill_batch(size: int = BACKFILL_BATCH):
+    """Up to `size` open slots still without a vector, in id order (the partial index `slots_without_meaning`)."""
     return (select(Slot.id, Slot.title, Slot.description, Slot.category, Slot.updated_at,
                    func.coalesce(Post.caption, "").label("caption"))
             .outerjoin(Post, Post.id == Slot.post_id).where(text(WITHOUT_MEANING_SQL))
-            .order_by(Slot.id).limit(BACKFILL_BATCH))
+            .order_by(Slot.id).limit(size))
