@@ -91,8 +91,11 @@ class BurstQueue:
             waiting.settle()
 
     async def _run_one(self, waiting: Waiting) -> None:
+        # in its bus handler's context (the trace its events join), not the drainer's, which an earlier delivery made
+        one = asyncio.get_running_loop().create_task(self.handle_one(waiting.envelope, waiting.headers),
+                                                     context=waiting.context.copy())
         try:
-            await self.handle_one(waiting.envelope, waiting.headers)
+            await one
         except Exception as failed:
             waiting.settle(failed)
             return

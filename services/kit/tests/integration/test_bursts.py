@@ -2,12 +2,14 @@
 exactly once whatever is redelivered or fails (pinbid_kit.inbox.Consumers.in_bursts, pinbid_kit.bursts)."""
 
 import asyncio
+import contextvars
 import uuid
 from datetime import UTC, datetime, timedelta
 
 import aio_pika
 import pytest
 from pinbid_kit import context
+from pinbid_kit.bursts import BurstQueue
 from pinbid_kit.bus import RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.envelope import Envelope
@@ -301,3 +303,26 @@ async def test_a_consumer_lost_mid_burst_leaves_each_event_handled_once_by_the_n
     handled = await rows(db, "SELECT event_id FROM handled")
     assert sorted(r.event_id for r in handled) == sorted(e.id for e in envelopes)
     assert await queue_depth(amqp_url, queue_name) == 0
+
+
+async def test_a_delivery_handled_alone_runs_in_its_own_bus_handlers_context():
+    """A delivery that makes a burst of one, or is handled again alone after its burst failed, writes its events in
+    its own context (the trace its bus handler joined), not in that of the delivery that started the drainer."""
+    trace: contextvars.ContextVar[str] = contextvars.ContextVar("trace", default="none")
+    seen: list[tuple[str, str]] = []
+
+    async def one(envelope, headers) -> None:
+        seen.append((envelope.data["name"], trace.get()))
+
+    async def failing_burst(burst) -> None:
+        raise RuntimeError("the burst fails")
+
+    queue = BurstQueue(failing_burst, one)
+
+    async def delivered(envelope: Envelope) -> None:
+        trace.set(f"trace of {envelope.data['name']}")
+        await queue.submit(envelope, {})
+
+    await asyncio.gather(*(delivered(updated(name)) for name in ("A", "B", "C")))
+    await delivered(updated("D"))
+    assert seen == [(n, f"trace of {n}") for n in "ABCD"]
