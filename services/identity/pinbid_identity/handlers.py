@@ -265,3 +265,6 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.PayoutFailed.event_type: [notify_payout_failed],
     p.PayoutAccountChanged.event_type: [notify_payout_account_changed],
 }
+
+# a hot slot's bids: the notices of those waiting together made in one transaction (pinbid_kit.inbox.in_bursts)
+IN_BURSTS = (m.BidPlaced.event_type, m.BidOutbid.event_type)

@@ -121,8 +121,9 @@ async def _insert(session: AsyncSession, notice: Notice, user_id: uuid.UUID,
                         message=notice.message, link=notice.link, source_event_id=source_event_id)
     values = {column: getattr(note, column) for column in ("id", "user_id", "kind", "title", "message", "link",
                                                             "source_event_id")}
-    if (moment := replayed()) is not None:
-        values["created_at"] = moment  # a replayed past (the demo): the notice is dated when its cause happened
+    # a replayed past (the demo): the notice is dated when its cause happened; otherwise the database's time when
+    # it is made (not the transaction's start: a burst's notices, one transaction, keep their order)
+    values["created_at"] = moment if (moment := replayed()) is not None else func.clock_timestamp()
     unread_before = (select(func.count()).select_from(Notification)
                      .where(Notification.user_id == user_id, Notification.read_at.is_(None)).scalar_subquery())
     # the database's time, as for every notice

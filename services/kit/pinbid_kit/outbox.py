@@ -52,9 +52,16 @@ async def publish_all(session: AsyncSession, events: list[EventData], *, source:
     if not events:
         return []
     envelopes = _envelopes(events, source)
-    rows = _rows(envelopes)
-    await session.execute(_WRITE, {key: [row[key] for row in rows] for key in ("id", "type", "envelope", "headers")})
+    await write_rows(session, _rows(envelopes))
     return envelopes
+
+
+async def write_rows(session: AsyncSession, rows: list[dict]) -> None:
+    """Insert rows made by `outbox_rows` (several callers' at once: a consumer's burst), with the relay's NOTIFY,
+    in one statement."""
+    if rows:
+        await session.execute(_WRITE, {key: [row[key] for row in rows]
+                                       for key in ("id", "type", "envelope", "headers")})
 
 
 def outbox_rows(events: list[EventData], *, source: str) -> list[dict]:

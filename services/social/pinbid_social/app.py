@@ -54,6 +54,7 @@ def build(settings: SocialSettings | None = None, *, providers: Providers | None
                          concurrency=settings.pin_sync_concurrency, clock=clock)
     consumers = Consumers(SERVICE, db)
     consumers.register_map(handlers.HANDLERS, handlers.Dependencies(pins))
+    consumers.in_bursts(*handlers.IN_BURSTS, latest_of=handlers.LATEST_OF)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=keep_revocations(consumers, token_revocations, verifier.revocations))
     links = Links(db, visitor_key(settings), clock, link_reputation(settings))

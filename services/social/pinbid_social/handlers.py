@@ -81,6 +81,7 @@ async def keep_slot_changes(session: AsyncSession, d: m.SlotUpdated, delivery: D
                   auction_end=d.auction_end, last_event_at=delivery.envelope.occurred_at)
     if d.bidder_count is not None:  # a marketplace that predates it leaves what social has
         moving["bidder_count"] = d.bidder_count
+    # guarded by the event's time: an older change than the one kept changes nothing (hence LATEST_OF below)
     await session.execute(insert(Slot).values(
         slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, currency=d.currency, **moving,
     ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=moving,
@@ -149,3 +150,8 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     m.BidCommentChanged.event_type: [resolve_named_comment, keep_comment],
     m.CommentApproved.event_type: [keep_approved_text],
 }
+
+# a hot slot's changes: those waiting together handled in one transaction, and of several of one slot only the latest
+# (keep_slot_changes keeps the latest by the event's time anyway; pinbid_kit.inbox.in_bursts)
+IN_BURSTS = (m.SlotUpdated.event_type,)
+LATEST_OF = {m.SlotUpdated.event_type: lambda d: d.slot_id}

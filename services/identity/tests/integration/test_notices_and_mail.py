@@ -150,6 +150,34 @@ async def test_mail_follows_the_preferences_and_the_notice_stays_in_app(web, qui
     assert f'href="{settings.public_url}/my-bids"' in html and "Bid again" in html and "$43.00" in html
 
 
+async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transaction(web, quiet, settings):
+    """identity takes bid.placed and bid.outbid in bursts (handlers.IN_BURSTS): the deliveries that wait together
+    make their notices, unread counts, mail and events in one transaction, as one at a time would."""
+    creator, creator_token = await person(web, "INFLUENCER")
+    buyer, token = await person(web)
+    slot = uuid.uuid4()
+    placed = [envelope(m.BidPlaced(bid_id=uuid.uuid4(), slot_id=slot, slot_title=SLOT, creator_id=creator,
+                                   buyer_id=buyer, buyer_name="Leo Brand", current_bid_cents=cents))
+              for cents in (4200, 4300, 4400)]
+    outbids = [outbid(buyer, slot, cents) for cents in (4300, 4400)]
+    burst = [placed[0], outbids[0], placed[1], outbids[1], placed[2]]
+    await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))  # redelivered: nothing more
+
+    async with quiet.db.transaction() as session:
+        announced = (await session.execute(text(
+            "SELECT xmin::text AS tx, envelope->'data' AS data FROM outbox "
+            "WHERE type = 'identity.notification.created.v1' ORDER BY seq"))).all()
+        sources = (await session.execute(text(
+            "SELECT source_event_id FROM notifications ORDER BY created_at"))).scalars().all()
+    assert len({row.tx for row in announced}) == 1
+    assert [(row.data["userId"], row.data["unreadCount"]) for row in announced] == [
+        (str(creator), 1), (str(buyer), 1), (str(creator), 2), (str(buyer), 2), (str(creator), 3)]
+    assert sources == [event.id for event in burst]  # dated as made, not at the burst's start: listed in order
+    assert len(await notes(web, creator_token)) == 3 and len(await notes(web, token)) == 2
+    assert await send_mail(quiet) == 2  # one mail each: the burst's later notices folded into the first
+
+
 async def test_a_burst_of_outbids_is_one_mail_now_and_one_with_the_latest_after_the_window(web, quiet, clock,
                                                                                             settings):
     buyer, _ = await person(web)

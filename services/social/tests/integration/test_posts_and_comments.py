@@ -1,10 +1,14 @@
 """GET /instagram/posts with pinSlots from the read model, and a buyer's own comments on a slot's post."""
 
+import asyncio
+import random
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.marketplace import SlotCreated, SlotUpdated
 from pinbid_kit.events.social import AccountUpdated, MediaSynced
+from prometheus_client import REGISTRY
 
 PUBLIC = "http://pinbid.test"
 
@@ -89,3 +93,48 @@ async def test_the_buyer_sees_only_their_own_comments_and_must_be_connected(soci
     assert len(mine) == 1 and mine[0]["username"] == "northwind.coffee" and mine[0]["comment"]
     unknown = await social.http.get(f"/instagram/comments/{uuid.uuid4()}", headers=social.auth(buyer, "BUYER"))
     assert unknown.status_code == 404
+
+
+async def test_a_burst_of_one_slots_changes_keeps_what_handling_each_in_turn_keeps(social):
+    """social takes `slot.updated` in bursts and, of several of one slot, handles only the latest (LATEST_OF): two
+    slots' changes, shuffled and with a tie, leave the rows the same changes handled one at a time leave."""
+    creator = await social.user(handle="burst.keeper")
+    await social.connect(creator)
+    post = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()[0]["id"]
+    end = datetime.now(UTC) + timedelta(days=1)
+    start = datetime.now(UTC) - timedelta(minutes=5)
+    slots = [uuid.uuid4(), uuid.uuid4()]
+
+    def change(slot_id: uuid.UUID, n: int, second: int, status: str = "ACTIVE") -> Envelope:
+        data = SlotUpdated(slot_id=slot_id, creator_id=creator, post_id=post, status=status, bid_count=n,
+                           bidder_count=n, current_bid_cents=1000 + 100 * n, auction_end=end + timedelta(seconds=n))
+        return Envelope(type=data.event_type, source="test", data=data.payload(),
+                        occurred_at=start + timedelta(seconds=second))
+
+    active_at_six = change(slots[0], 6, 6)
+    closed_at_six = change(slots[0], 9, 6, status="CLOSED")  # a tie with the latest: the later arrival stands
+    changes = [change(slots[0], n, n) for n in range(1, 6)] + [change(slots[1], n, n) for n in range(1, 7)]
+    changes += [active_at_six, closed_at_six]
+    random.Random(34).shuffle(changes)
+    read = "SELECT status, current_bid_cents, bid_count, bidder_count, auction_end FROM slots WHERE slot_id = :s"
+
+    def superseded() -> float:
+        return REGISTRY.get_sample_value("pinbid_events_handled_total", {
+            "service": "social", "type": SlotUpdated.event_type, "result": "superseded"}) or 0.0
+
+    before = superseded()
+    await asyncio.gather(*(social.service.consumers.dispatch(e, {}) for e in changes))
+    assert superseded() - before == len(changes) - 2  # one change handled a slot
+    in_a_burst = [await social.sql(read, s=slot) for slot in slots]
+    recorded = await social.sql("SELECT count(*) FROM inbox WHERE handler = 'social.keep_slot_changes'")
+
+    await social.sql("DELETE FROM slots WHERE slot_id = ANY(:s) RETURNING 1", s=slots)
+    await social.sql("DELETE FROM inbox WHERE handler = 'social.keep_slot_changes' RETURNING 1")
+    for one in changes:
+        await social.service.consumers.dispatch(one, {})
+    in_turn = [await social.sql(read, s=slot) for slot in slots]
+    assert in_a_burst == in_turn
+    closed_last = changes.index(closed_at_six) > changes.index(active_at_six)
+    expected = ("CLOSED", 1900, 9) if closed_last else ("ACTIVE", 1600, 6)
+    assert [rows[0][:3] for rows in in_turn] == [expected, ("ACTIVE", 1600, 6)]
+    assert recorded == [(len(changes),)]  # each change is recorded as handled
