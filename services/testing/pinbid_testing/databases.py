@@ -92,6 +92,7 @@ class RunDatabases:
         self.prefix = f"{run_prefix()}{next(_INSTANCES)}_"
         self.templates: dict[str, str] = {}
         self.made: dict[str, str | None] = {}  # by the test running now: name -> its package (None: empty)
+        self.shared: dict[str, str] = {}  # url -> package, of the databases a module's tests share (new_shared)
         self._fingerprints: dict[str, str] = {}  # package -> its template's (recycling.FINGERPRINT)
         self._numbers = itertools.count()
         self._worker = ThreadPoolExecutor(max_workers=DROPS_AT_ONCE, thread_name_prefix="test-databases")
@@ -131,15 +132,31 @@ class RunDatabases:
         """The databases of the test that just ended are emptied for the next tests (or dropped), while those
         tests run."""
         for name, package in self.made.items():
-            if package is None:
-                self._drops.append(self._worker.submit(drop_database, self.server_url, name))
-            else:
-                self._recycled.setdefault(package, deque()).append(self._worker.submit(self._recycle, name, package))
+            self._release(name, package)
         self.made.clear()
+
+    def new_shared(self, package: str) -> str:
+        """`new`'s database for the tests of a module that share it (a module-scoped fixture): not released when
+        a test ends, but by `release_shared`."""
+        url = self.new(package)
+        self.shared[url] = self.made.pop(url.rsplit("/", 1)[1])
+        return url
+
+    def release_shared(self, url: str) -> None:
+        """A `new_shared` database, emptied for the next tests (or dropped) in the background."""
+        self._release(url.rsplit("/", 1)[1], self.shared.pop(url))
+
+    def _release(self, name: str, package: str | None) -> None:
+        if package is None:
+            self._drops.append(self._worker.submit(drop_database, self.server_url, name))
+        else:
+            self._recycled.setdefault(package, deque()).append(self._worker.submit(self._recycle, name, package))
 
     def drop_all(self) -> None:
         """At the end of the run: what is left, the recycled databases, the templates."""
         self.release_made_in_background()
+        for url in list(self.shared):
+            self.release_shared(url)
         for queue in self._recycled.values():
             for name in (future.result() for future in queue):
                 if name:

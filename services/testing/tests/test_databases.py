@@ -98,6 +98,23 @@ def test_the_next_test_gets_the_last_ones_database_empty_under_a_new_name(run):
         psycopg.connect(first).close()  # whoever kept the old name cannot reach the next test's rows
 
 
+def test_a_shared_database_outlives_the_tests_and_is_recycled_when_released(run):
+    shared = run.new_shared("pinbid_content")
+    with psycopg.connect(shared, autocommit=True) as conn:
+        assert conn.execute(INSERT_EVENT).fetchone() == (1,)
+    run.release_made_in_background()  # a test of the module ends: the shared database stays as it is
+    with psycopg.connect(shared) as conn:
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (1,)
+
+    run.release_shared(shared)
+    after = run.new("pinbid_content")  # the shared one, emptied under a new name
+    assert after != shared and run.shared == {} and len(run.templates) == 1
+    with psycopg.connect(after) as conn:
+        assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        psycopg.connect(shared).close()
+
+
 @pytest.mark.parametrize("change", [
     "ALTER TABLE outbox ADD COLUMN extra text",
     "CREATE INDEX outbox_by_type ON outbox (type)",

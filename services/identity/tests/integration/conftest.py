@@ -9,19 +9,23 @@ from pinbid_identity.settings import IdentitySettings
 from pinbid_testing import client, running
 
 
-@pytest.fixture
-def settings(new_database, tmp_path):
+def settings_on(database_url: str, folder: Path) -> IdentitySettings:
     return IdentitySettings(
-        database_url=new_database("pinbid_identity"),
-        jwt_private_key_file=tmp_path / "keys" / "jwt.pem",
-        jwt_public_key_file=tmp_path / "keys" / "jwt.pub",
-        mail_folder=tmp_path / "mail",
+        database_url=database_url,
+        jwt_private_key_file=folder / "keys" / "jwt.pem",
+        jwt_public_key_file=folder / "keys" / "jwt.pub",
+        mail_folder=folder / "mail",
         login_failures_per_email_and_client=3,
         login_failures_per_client=10,
         login_failures_per_email=6,
         argon2_time_cost=1,
         argon2_memory_kib=1024,
     )
+
+
+@pytest.fixture
+def settings(new_database, tmp_path):
+    return settings_on(new_database("pinbid_identity"), tmp_path)
 
 
 @pytest.fixture
@@ -35,6 +39,26 @@ async def service(settings):
 @pytest.fixture
 async def http(service):
     async with client(service.app) as http:
+        yield http
+
+
+@pytest.fixture(scope="module")
+async def shared_service(run_databases, tmp_path_factory):
+    """One running identity for the tests of a module that change nothing in it (refusals; each still checks
+    that nothing changed)."""
+    database_url = run_databases.new_shared("pinbid_identity")
+    try:
+        service = build(settings_on(database_url, tmp_path_factory.mktemp("identity")))
+        async with running(service) as bus:
+            service.state["bus"] = bus
+            yield service
+    finally:
+        run_databases.release_shared(database_url)
+
+
+@pytest.fixture(scope="module")
+async def shared_http(shared_service):
+    async with client(shared_service.app) as http:
         yield http
 
 

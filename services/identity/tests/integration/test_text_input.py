@@ -18,14 +18,15 @@ async def counts(service) -> tuple:
 @pytest.mark.parametrize("bad", BAD)
 @pytest.mark.parametrize(("field", "role"), [("name", "BUYER"), ("businessName", "BUYER"), ("email", "BUYER"),
                                             ("instagramHandle", "INFLUENCER")])
-async def test_signup_with_a_control_character_is_a_422_and_makes_no_account(http, service, field, role, bad):
+async def test_signup_with_a_control_character_is_a_422_and_makes_no_account(shared_http, shared_service, field, role,
+                                                                          bad):
     body = signup(role)
     body[field] = bad if field != "email" else bad.replace(" ", "") + "@example.com"
-    before = await counts(service)
-    response = await http.post("/auth/register", json=body)
+    before = await counts(shared_service)
+    response = await shared_http.post("/auth/register", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["code"] and field in {e["field"] for e in response.json()["errors"]}
-    assert await counts(service) == before
+    assert await counts(shared_service) == before
 
 
 async def test_login_and_forgotten_password_with_a_nul_in_the_email_are_422(http, service):

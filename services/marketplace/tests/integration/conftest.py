@@ -1,7 +1,8 @@
 """A marketplace on a fresh real database, with tokens, a controllable clock and read models fed by events."""
 
+import contextlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -66,11 +67,10 @@ class World:
                                     headers=buyer)
 
 
-@pytest.fixture
-async def world(new_database, jwt_keys):
+@contextlib.asynccontextmanager
+async def a_world(database_url: str, jwt_keys) -> AsyncIterator[World]:
     clock = MovableClock(datetime.now(UTC).replace(microsecond=0))
-    settings = MarketplaceSettings(database_url=new_database("pinbid_marketplace"),
-                                   jwt_public_key_file=jwt_keys.public_key,
+    settings = MarketplaceSettings(database_url=database_url, jwt_public_key_file=jwt_keys.public_key,
                                    closer_interval_seconds=3600, campaign_clock_seconds=3600, db_pool_size=10,
                                    db_max_overflow=15)
     service = build(settings, clock=clock)
@@ -78,6 +78,24 @@ async def world(new_database, jwt_keys):
         w = World(service, jwt_keys.signer, clock)
         yield w
         await w.http.aclose()
+
+
+@pytest.fixture
+async def world(new_database, jwt_keys):
+    async with a_world(new_database("pinbid_marketplace"), jwt_keys) as w:
+        yield w
+
+
+@pytest.fixture(scope="module")
+async def shared_world(run_databases, jwt_keys):
+    """One world for the tests of a module that change nothing in it (refusals, reads; each still checks what it
+    claims): building and starting the service and its data was most of such a test's time."""
+    database_url = run_databases.new_shared("pinbid_marketplace")
+    try:
+        async with a_world(database_url, jwt_keys) as w:
+            yield w
+    finally:
+        run_databases.release_shared(database_url)
 
 
 async def snapshot(world: World) -> tuple:

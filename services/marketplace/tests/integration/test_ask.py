@@ -20,8 +20,7 @@ SLOTS = [  # title, category, minimum bid, caption
 ]
 
 
-@pytest.fixture
-async def market(world):
+async def a_market(world):
     creator, posts = await world.creator(posts=len(SLOTS))
     user_id = creator["x-user"]
     await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
@@ -35,6 +34,18 @@ async def market(world):
     return world, await world.buyer(), ids, posts, user_id
 
 
+@pytest.fixture
+async def market(world):
+    """A market of its own, for a test that changes it (a bid, a slot ended, a caption changed)."""
+    return await a_market(world)
+
+
+@pytest.fixture(scope="module")
+async def asked_market(shared_world):
+    """One market for the tests that only ask (each question a read)."""
+    return await a_market(shared_world)
+
+
 async def asked(world, buyer, **params) -> dict:
     response = await world.http.get("/marketplace/slots", params=params, headers=buyer)
     assert response.status_code == 200, response.text
@@ -45,8 +56,8 @@ def titles(page: dict) -> list[str]:
     return [slot["title"] for slot in page["slots"]]
 
 
-async def test_the_filters_read_are_applied_and_said(market):
-    world, buyer, *_ = market
+async def test_the_filters_read_are_applied_and_said(asked_market):
+    world, buyer, *_ = asked_market
     page = await asked(world, buyer, ask="fitness creators under $30")
     assert titles(page) == ["Home workout plan"]
     understood = page["understood"]
@@ -59,35 +70,35 @@ async def test_the_filters_read_are_applied_and_said(market):
     assert (understood["ignored"], understood["rankedBy"]) == ([], None)
 
 
-async def test_the_rest_is_ranked_by_meaning_where_the_word_appears_nowhere(market):
-    world, buyer, *_ = market
+async def test_the_rest_is_ranked_by_meaning_where_the_word_appears_nowhere(asked_market):
+    world, buyer, *_ = asked_market
     page = await asked(world, buyer, ask="coffee")
     assert titles(page)[0] == "Morning ritual at the bar"
     assert page["understood"]["rankedBy"] == "coffee"
     assert page["total"] == len(SLOTS)
 
 
-async def test_exact_words_still_count(market):
-    world, buyer, *_ = market
+async def test_exact_words_still_count(asked_market):
+    world, buyer, *_ = asked_market
     assert titles(await asked(world, buyer, ask="keyboard"))[0] == "Mechanical keyboard review"
 
 
-async def test_a_slot_with_every_word_counts_even_where_meaning_did_not_reach_it(market, monkeypatch):
-    world, buyer, *_ = market
+async def test_a_slot_with_every_word_counts_even_where_meaning_did_not_reach_it(asked_market, monkeypatch):
+    world, buyer, *_ = asked_market
     monkeypatch.setattr(asking, "CANDIDATES", 0)  # nothing comes from the nearest in meaning
     page = await asked(world, buyer, ask="workouts")  # the plural finds "workout": the stem is looked up
     assert titles(page) == ["Home workout plan"] and page["total"] == 1
     assert titles(await asked(world, buyer, ask="fitness workouts under $10")) == []  # the filters still apply
 
 
-async def test_a_sort_asked_for_orders_the_relevant_slots(market):
-    world, buyer, *_ = market
+async def test_a_sort_asked_for_orders_the_relevant_slots(asked_market):
+    world, buyer, *_ = asked_market
     page = await asked(world, buyer, ask="fitness gear, most expensive first")
     assert titles(page) == ["Trail running shoes", "Home workout plan"]
 
 
-async def test_the_brands_own_filters_win_and_removed_chips_stay_removed(market):
-    world, buyer, *_ = market
+async def test_the_brands_own_filters_win_and_removed_chips_stay_removed(asked_market):
+    world, buyer, *_ = asked_market
     page = await asked(world, buyer, ask="fitness under $30", category="tech")
     assert titles(page) == ["Mechanical keyboard review"]
     assert [chip["parameter"] for chip in page["understood"]["chips"]] == ["maxPrice"]
@@ -108,23 +119,23 @@ async def test_no_bids_yet_leaves_out_the_slots_bid_on(market):
     "🔥🔥🔥", "zapatillas para correr", "'; DROP TABLE slots; --", "<script>alert(1)</script>", "ok " * 100,
     "under $-5", "between 100 and 50", "pets category", "%_\\", "   ", "مقهى", "咖啡",
 ])
-async def test_bad_questions_get_ordinary_results_and_no_filter(market, question):
-    world, buyer, *_ = market
+async def test_bad_questions_get_ordinary_results_and_no_filter(asked_market, question):
+    world, buyer, *_ = asked_market
     page = await asked(world, buyer, ask=question)
     assert len(page["slots"]) == len(SLOTS)
     if page["understood"] is not None:
         assert page["understood"]["chips"] == []
 
 
-async def test_what_was_set_aside_is_said(market):
-    world, buyer, *_ = market
+async def test_what_was_set_aside_is_said(asked_market):
+    world, buyer, *_ = asked_market
     ignored = (await asked(world, buyer, ask="between 100 and 50"))["understood"]["ignored"]
     assert ignored == [{"phrase": "between 100 and 50",
                         "reason": "The lower price is above the higher one: no slot can be in that range."}]
 
 
-async def test_a_question_too_long_or_with_unsafe_characters_is_a_422_in_the_error_format(market):
-    world, buyer, *_ = market
+async def test_a_question_too_long_or_with_unsafe_characters_is_a_422_in_the_error_format(asked_market):
+    world, buyer, *_ = asked_market
     response = await world.http.get("/marketplace/slots", params={"ask": "coffee " * 300}, headers=buyer)
     assert response.status_code == 422
     body = response.json()

@@ -8,13 +8,23 @@ import pytest
 from .conftest import snapshot
 
 
-@pytest.fixture
-async def market(world):
+async def a_market(world):
     creator, posts = await world.creator()
     slot = await world.slot(creator, posts[0], minBid=10, buyNowPrice=90)
     buyer = await world.buyer()
     assert (await world.bid(buyer, slot["id"], 20)).status_code == 201
     return world, creator, posts, slot, buyer
+
+
+@pytest.fixture
+async def market(world):
+    return await a_market(world)
+
+
+@pytest.fixture(scope="module")
+async def unchanged_market(shared_world):
+    """The market of the refused bids: one for them all, each checking it stays unchanged."""
+    return await a_market(shared_world)
 
 
 BAD_BIDS = [
@@ -37,8 +47,8 @@ BAD_BIDS = [
 
 
 @pytest.mark.parametrize(("fields", "status", "detail"), BAD_BIDS)
-async def test_bad_bids_are_refused_without_effect(market, fields, status, detail):
-    world, _, _, slot, _ = market
+async def test_bad_bids_are_refused_without_effect(unchanged_market, fields, status, detail):
+    world, _, _, slot, _ = unchanged_market
     other = await world.buyer()
     before = await snapshot(world)
     response = await world.http.post("/buyer/bids", json={"pinSlotId": slot["id"], **fields}, headers=other)

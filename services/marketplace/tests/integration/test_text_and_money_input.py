@@ -13,12 +13,22 @@ BAD_TEXT = ["latte\x00art", "latte\x1bart", "latte \u202etra", "latte\u2066art"]
 BAD_MONEY = ["1e3", " 50 ", "50", "", True, [50]]
 
 
-@pytest.fixture
-async def market(world):
+async def a_market(world):
     creator, posts = await world.creator()
     slot = await world.slot(creator, posts[0], minBid=10)
     buyer = await world.buyer()
     return world, creator, posts, slot, buyer
+
+
+@pytest.fixture
+async def market(world):
+    return await a_market(world)
+
+
+@pytest.fixture(scope="module")
+async def unchanged_market(shared_world):
+    """The market of the tests whose requests are refused: one for them all, each checking it stays unchanged."""
+    return await a_market(shared_world)
 
 
 def new_slot(world, post_id: str, **fields) -> dict:
@@ -49,16 +59,18 @@ async def refused_without_effect(world, field: str, send: Callable[[], Awaitable
 
 @pytest.mark.parametrize(("field", "bad"), each(["title", "description", "category", "postId"], BAD_TEXT)
                          + each(["minBid", "buyNowPrice"], BAD_MONEY))
-async def test_a_slot_with_control_characters_or_money_not_a_number_is_refused_without_effect(market, field, bad):
-    world, creator, posts, _, _ = market
+async def test_a_slot_with_control_characters_or_money_not_a_number_is_refused_without_effect(unchanged_market, field,
+                                                                                                bad):
+    world, creator, posts, _, _ = unchanged_market
     await refused_without_effect(world, field, lambda: world.http.post(
         "/influencer/pin-slots", json=new_slot(world, posts[1], **{field: bad}), headers=creator))
 
 
 @pytest.mark.parametrize(("field", "bad"), each(["newCommentText", "commentId"], BAD_TEXT)
                          + each(["amount", "maxAutoBid"], BAD_MONEY))
-async def test_a_bid_with_control_characters_or_money_not_a_number_is_refused_without_effect(market, field, bad):
-    world, _, _, slot, buyer = market
+async def test_a_bid_with_control_characters_or_money_not_a_number_is_refused_without_effect(unchanged_market, field,
+                                                                                               bad):
+    world, _, _, slot, buyer = unchanged_market
     fields = {"amount": 20, "autoBidEnabled": True, "maxAutoBid": 40, field: bad}
     await refused_without_effect(world, field, lambda: world.http.post(
         "/buyer/bids", json={"pinSlotId": slot["id"], **fields}, headers=buyer))
@@ -76,8 +88,8 @@ async def test_a_comment_submission_with_a_bidi_override_changes_nothing(market)
 
 
 @pytest.mark.parametrize("param", ["q", "category", "sortBy"])
-async def test_a_nul_in_a_search_parameter_is_a_422(market, param):
-    world, _, _, _, buyer = market
+async def test_a_nul_in_a_search_parameter_is_a_422(unchanged_market, param):
+    world, _, _, _, buyer = unchanged_market
     response = await world.http.get("/marketplace/slots", params={param: "latte\x00"}, headers=buyer)
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["field"] == param
