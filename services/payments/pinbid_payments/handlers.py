@@ -3,11 +3,8 @@ its handlers), as the routes are module-level. `app.py` binds them to the `Depen
 each runs in its own transaction (the inbox's), adds the events it causes to `delivery.events`, and the inbox writes
 them once when it returns (pinbid_kit.inbox.Delivery)."""
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pinbid_kit import inbox
 from pinbid_kit.events import campaigns as c
@@ -55,19 +52,6 @@ async def payment_of(session: AsyncSession, bid_id) -> Payment | None:
     return await session.scalar(select(Payment).where(Payment.bid_id == bid_id).with_for_update())
 
 
-def with_its_payment(step: Callable[[AsyncSession, Any, Delivery, Payment], Awaitable[None]]) -> inbox.MappedHandler:
-    """A placement's event applied to its bid's payment, locked; a bid without a payment changes nothing. The handler
-    keeps the step's name (the inbox remembers what each handler handled by it)."""
-
-    @functools.wraps(step)
-    async def handle(session: AsyncSession, data: Any, delivery: Delivery) -> None:
-        payment = await payment_of(session, data.bid_id)
-        if payment is not None:
-            await step(session, data, delivery, payment)
-
-    return handle
-
-
 async def first_stage(session: AsyncSession, data: s.CommentPinned, delivery: Delivery) -> None:
     payment = await payment_of(session, data.bid_id)
     released = payment is not None and await settlement.pinned(
@@ -77,14 +61,16 @@ async def first_stage(session: AsyncSession, data: s.CommentPinned, delivery: De
                     payment.status if payment else "missing")
 
 
-@with_its_payment
-async def accepted(session: AsyncSession, data: s.PlacementAccepted, delivery: Delivery, payment: Payment) -> None:
-    await settlement.accepted(session, delivery.events, payment, data.accepted_at)
+async def accepted(session: AsyncSession, data: s.PlacementAccepted, delivery: Delivery) -> None:
+    payment = await payment_of(session, data.bid_id)
+    if payment is not None:
+        await settlement.accepted(session, delivery.events, payment, data.accepted_at)
 
 
-@with_its_payment
-async def disputed(session: AsyncSession, data: s.PlacementDisputed, delivery: Delivery, payment: Payment) -> None:
-    await settlement.disputed(session, payment, data.dispute_id, data.reported_at)
+async def disputed(session: AsyncSession, data: s.PlacementDisputed, delivery: Delivery) -> None:
+    payment = await payment_of(session, data.bid_id)
+    if payment is not None:
+        await settlement.disputed(session, payment, data.dispute_id, data.reported_at)
 
 
 async def decided(session: AsyncSession, data: s.DisputeDecided, delivery: Delivery) -> None:
@@ -96,20 +82,23 @@ async def decided(session: AsyncSession, data: s.DisputeDecided, delivery: Deliv
                              at=data.decided_at)
 
 
-@with_its_payment
-async def day_kept(session: AsyncSession, data: s.PlacementKept, delivery: Delivery, payment: Payment) -> None:
-    await settlement.kept(session, delivery.events, payment, days_kept=data.days_kept,
-                          duration_days=data.duration_days, at=data.checked_at)
+async def day_kept(session: AsyncSession, data: s.PlacementKept, delivery: Delivery) -> None:
+    payment = await payment_of(session, data.bid_id)
+    if payment is not None:
+        await settlement.kept(session, delivery.events, payment, days_kept=data.days_kept,
+                              duration_days=data.duration_days, at=data.checked_at)
 
 
-@with_its_payment
-async def last_stage(session: AsyncSession, data: s.PlacementCompleted, delivery: Delivery, payment: Payment) -> None:
-    await settlement.completed(session, delivery.events, payment, data.completed_at)
+async def last_stage(session: AsyncSession, data: s.PlacementCompleted, delivery: Delivery) -> None:
+    payment = await payment_of(session, data.bid_id)
+    if payment is not None:
+        await settlement.completed(session, delivery.events, payment, data.completed_at)
 
 
-@with_its_payment
-async def ended_early(session: AsyncSession, data: s.CommentUnpinned, delivery: Delivery, payment: Payment) -> None:
-    await settlement.end_early(session, payment, at=data.unpinned_at, reason=data.reason)
+async def ended_early(session: AsyncSession, data: s.CommentUnpinned, delivery: Delivery) -> None:
+    payment = await payment_of(session, data.bid_id)
+    if payment is not None:
+        await settlement.end_early(session, payment, at=data.unpinned_at, reason=data.reason)
 
 
 async def remember_user(session: AsyncSession, data: i.UserRegistered, delivery: Delivery) -> None:
