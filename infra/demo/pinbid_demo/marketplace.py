@@ -32,7 +32,7 @@ from . import plan as demo
 from .bidding import DemoBidders
 
 log = logging.getLogger("pinbid.demo.marketplace")
-WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
+WAIT_SECONDS = 120.0  # an upper bound: each wait ends as soon as what it waits for arrived
 BACKGROUND_BID_SECONDS = 20.0
 
 

@@ -32,7 +32,7 @@ from sqlalchemy import select
 from . import plan as demo
 
 log = logging.getLogger("pinbid.demo.payments")
-WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
+WAIT_SECONDS = 120.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 
 def _sandbox_only(service: Service) -> bool:

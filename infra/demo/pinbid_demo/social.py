@@ -30,7 +30,7 @@ from sqlalchemy import select
 from . import plan as demo
 
 log = logging.getLogger("pinbid.demo.social")
-WAIT_SECONDS = 30.0  # an upper bound: each wait ends as soon as what it waits for arrived
+WAIT_SECONDS = 120.0  # an upper bound: each wait ends as soon as what it waits for arrived
 
 
 def _figures(person: demo.Creator | demo.Brand) -> tuple[world.AccountSeed, list[world.PlannedPost] | None]:
