@@ -70,10 +70,8 @@ class CampaignBidding:
         """In the caller's transaction (the handler of `slot.created`, with its inbox row): every ACTIVE campaign
         the slot fits bids on it. Returns how many bid."""
         now = self.clock()
-        slot = (await session.execute(select(Slot.category, Slot.price, Slot.avg_views, Slot.verified,
-                                             Slot.creator_kept_pct, Slot.auction_end, Slot.search, Slot.status)
-                                      .where(Slot.id == slot_id))).first()
-        if slot is None or slot.status != "ACTIVE":
+        slot = await open_slot_row(session, slot_id)
+        if slot is None:
             return 0
         fitting = await self.campaigns_for(session, open_slot(slot), now)
         if not fitting:
@@ -133,10 +131,8 @@ class CampaignBidding:
         that skipped the slot for the brand's own bid (`OWN_BID`) and still fit it get their chance on it, as on a
         new slot: the skip is forgotten and each bids under its lock (id order). Returns how many bid."""
         now = self.clock()
-        slot = (await session.execute(select(Slot.category, Slot.price, Slot.avg_views, Slot.verified,
-                                             Slot.creator_kept_pct, Slot.auction_end, Slot.search, Slot.status)
-                                      .where(Slot.id == slot_id))).first()
-        if slot is None or slot.status != "ACTIVE":
+        slot = await open_slot_row(session, slot_id)
+        if slot is None:
             return 0
         skipped = (await session.execute(
             select(Campaign.id, Campaign.filters).join(CampaignSlot, CampaignSlot.campaign_id == Campaign.id)
@@ -275,3 +271,11 @@ class CampaignBidding:
         query = (filtered(search_of(filters, max_price=max(cap, Decimal(0))), now).with_only_columns(Slot.id)
                  .where(not_considered(row.id), Slot.creator_id != row.buyer_id).limit(1))
         return (await session.scalar(query)) is not None
+
+
+async def open_slot_row(session: AsyncSession, slot_id: uuid.UUID):
+    """What a campaign's filters read of a slot, or None when the slot is gone or no longer open."""
+    slot = (await session.execute(select(Slot.category, Slot.price, Slot.avg_views, Slot.verified,
+                                         Slot.creator_kept_pct, Slot.auction_end, Slot.search, Slot.status)
+                                  .where(Slot.id == slot_id))).first()
+    return slot if slot is not None and slot.status == "ACTIVE" else None
