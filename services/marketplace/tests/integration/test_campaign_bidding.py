@@ -22,6 +22,13 @@ COMMITTED = text("""
     FROM bids WHERE campaign_id = :id""")
 
 
+def campaigns_never_release(world, monkeypatch) -> None:
+    """The campaign's own cue (release an outbid bid) never comes: what the brand does by hand comes first."""
+    async def not_released(session, bid_id) -> bool:
+        return False
+    monkeypatch.setattr(world.service.state["campaign_bidding"], "release_outbid", not_released)
+
+
 async def new_campaign(world, buyer, *, fund: bool = True, **fields) -> dict:
     body = {"name": "Fitness push", "filters": {"category": "fitness"}, "budget": 200, "maxPerSlot": 40,
             "commentText": "Try our protein bars", "endsAt": (world.clock.now + timedelta(days=20)).isoformat(),

@@ -8,7 +8,7 @@ import uuid
 from pinbid_kit.events import campaigns as ce
 from sqlalchemy import text
 
-from .test_campaign_bidding import bids_of, campaign, new_campaign, settled
+from .test_campaign_bidding import bids_of, campaign, campaigns_never_release, new_campaign, settled
 from .test_second_chance import outbox_of
 
 
@@ -73,9 +73,7 @@ async def test_a_campaign_no_longer_fitting_the_slot_does_not_bid(world):
 
 
 async def test_a_campaigns_bid_cancelled_by_the_brand_sets_off_no_cue(world, monkeypatch):
-    async def not_released(session, bid_id) -> bool:  # the brand cancels before the campaign's own cue
-        return False
-    monkeypatch.setattr(world.service.state["campaign_bidding"], "release_outbid", not_released)
+    campaigns_never_release(world, monkeypatch)
     creator, posts = await world.creator(posts=1)
     slot = await world.slot(creator, posts[0], category="fitness")
     brand, rival = await world.buyer(), await world.buyer("Rival")

@@ -15,7 +15,7 @@ from pinbid_marketplace import SERVICE
 from pinbid_testing.waiting import eventually
 from sqlalchemy import text
 
-from .test_campaign_bidding import bids_of, campaign, new_campaign, settled
+from .test_campaign_bidding import bids_of, campaign, campaigns_never_release, new_campaign, settled
 from .test_second_chance import offer, outbox_of, status_of
 
 
@@ -141,9 +141,7 @@ async def test_a_paused_or_ended_campaign_declines(world, step):
 
 
 async def test_a_campaign_bid_the_brand_cancelled_by_hand_is_never_offered(world, monkeypatch):
-    async def not_released(session, bid_id) -> bool:  # the campaign's cue comes after the brand's own cancel
-        return False
-    monkeypatch.setattr(world.service.state["campaign_bidding"], "release_outbid", not_released)
+    campaigns_never_release(world, monkeypatch)
     creator, posts = await world.creator(posts=1)
     slot = await world.slot(creator, posts[0], category="fitness")
     brand, rival = await world.buyer(), await world.buyer("Rival")
