@@ -38,12 +38,13 @@ SEED = f"""
 INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
                    duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
                    avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
-                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, sentence_meaning)
+                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, word_meaning,
+                   sentence_meaning)
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n, c.title || ' #' || n, c.description,
        c.category, c.price, NULL, now() + ((60 + n % 20000) || ' minutes')::interval, 7, 'ACTIVE', n % 7,
        'Creator ' || (n % 5000), 'creator' || (n % 5000), 1000 * (n % 5000), c.views, 1, c.verified, 'IMAGE', '',
        '', now() - (n || ' seconds')::interval, now(), false, n % 30, 60 + n % 41, 10 + n % 600, c.meaning,
-       c.sentence
+       c.word_meaning, c.sentence
 FROM generate_series(1, {ROWS}) AS n JOIN judged c ON c.k = n % 300
 """
 
@@ -66,14 +67,14 @@ def prepare() -> str:
     upgrade(url, "pinbid_marketplace")
     started = time.perf_counter()
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE UNLOGGED TABLE judged (k int, title text, description text, category text, "
-                     "price numeric, views bigint, verified boolean, meaning bytea, sentence bytea)")
+        conn.execute("CREATE UNLOGGED TABLE judged (k int, title text, description text, category text, price numeric, "
+                     "views bigint, verified boolean, meaning bytea, word_meaning bytea, sentence bytea)")
         for k, slot in enumerate(corpus()):
             text = slot_text(slot.title, slot.description, slot.caption, slot.category)
-            conn.execute("INSERT INTO judged VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            made = meaning_of(slot.title, slot.description, slot.caption, slot.category)
+            conn.execute("INSERT INTO judged VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                          (k, slot.title, slot.description, slot.category, slot.price, slot.views, slot.verified,
-                          meaning_of(slot.title, slot.description, slot.caption, slot.category),
-                          stored(sentences([text])[0])))
+                          made["meaning"], made["word_meaning"], stored(sentences([text])[0])))
         conn.execute(SEED)
         conn.execute("DROP TABLE judged")
         conn.execute("VACUUM ANALYZE slots")

@@ -6,12 +6,13 @@ import dataclasses
 import uuid
 from dataclasses import dataclass
 
+import numpy as np
 from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .domain.ask import Understood, understand
 from .domain.relevance import blended_closeness, by_relevance, keywords, relevance
-from .meaning import MeaningIndex, closeness, sentence_closeness, vectors
-from .queries import Page, Queries, Search
+from .meaning import DIMENSIONS, WORD_DIMENSIONS, MeaningIndex, cosines, sentence_vector, unit, vectors
+from .queries import Kept, Page, Queries, Search, StoredMeaning
 
 CANDIDATES = 500  # the nearest in meaning, before the filters
 RERANKED = 200  # of the nearest the filters keep, these are ranked again on all the model's dimensions
@@ -29,6 +30,14 @@ class Answer:
     page: Page
     understood: Understood
     ranked: bool  # the rest of the question ranked the slots
+
+
+@dataclass(frozen=True)
+class Candidates:
+    scored: list[uuid.UUID]  # ranked on their vectors
+    tail: list[uuid.UUID]  # the rest of the nearest the filters keep, in their order
+    kept: dict[uuid.UUID, Kept]
+    meanings: dict[uuid.UUID, StoredMeaning]
 
 
 @dataclass(frozen=True)
@@ -67,34 +76,39 @@ class Asking:
     async def rankings(self, search: Search, rest: str) -> Rankings:
         """The candidates: the nearest in meaning on the index's dimensions, and the newest slots with every word
         of `rest` (an exact title far in meaning still counts), read at once. The first RERANKED of the nearest the
-        filters keep, and the slots with every word, are scored on all the word model's dimensions and by their
-        stored sentence vectors, with their category's closeness to the question and their share of its words
-        (domain/relevance.py); the rest of the nearest follow in their order. Slots with only some of the words and
-        far in meaning are not looked for: finding every slot with any word costs each of a common word's matches
-        (220 ms for 'home ...' at a million slots)."""
-        category = search.category if search.category and search.category.lower() != "all" else None
-        query = vectors([rest])[0]
-        # numpy lets go of the GIL: the event loop does not wait for the dot products
-        nearest = await asyncio.to_thread(self.index.nearest, query, category=category and category.lower(),
-                                          limit=CANDIDATES)
+        filters keep, and the slots with every word, are scored by their stored vectors of both models (all the word
+        model's dimensions), with their category's closeness to the question and their share of its words
+        (domain/relevance.py); the rest of the nearest follow in their order. The question's sentence vector (the
+        costliest step, several ms of the sentence model) is made in a thread while the candidates are read. Slots
+        with only some of the words and far in meaning are not looked for: finding every slot with any word costs
+        each of a common word's matches (220 ms for 'home ...' at a million slots)."""
+        question = vectors([rest], WORD_DIMENSIONS)[0]
         words = keywords(rest)
-        kept, every_word = await asyncio.gather(self.queries.kept_with_words(search, nearest, words),
-                                                self.queries.with_every_word(search, words, KEYWORD_CANDIDATES))
-        near = [slot_id for slot_id in nearest if slot_id in kept]
-        kept = every_word | kept
-        scored = list(dict.fromkeys(near[:RERANKED] + list(every_word)))
-        close, sentence_close = await asyncio.gather(
-            asyncio.to_thread(closeness, rest, [kept[slot_id].text for slot_id in scored]),
-            asyncio.to_thread(sentence_closeness, rest, [kept[slot_id].sentence for slot_id in scored]))
-        categories = self.index.category_closeness(query)
+        asked, found = await asyncio.gather(asyncio.to_thread(sentence_vector, rest),
+                                            self.candidates(search, unit(question[:DIMENSIONS]), words))
+        categories = self.index.category_closeness(unit(question[:DIMENSIONS]))
+        word_close = cosines(question, [found.meanings[slot_id].word for slot_id in found.scored])
+        sentence_close = cosines(asked, [found.meanings[slot_id].sentence for slot_id in found.scored])
         meaning, blended = {}, {}
-        for slot_id, word_cosine, sentence_cosine in zip(scored, close.tolist(), sentence_close, strict=True):
-            slot, cosine = kept[slot_id], blended_closeness(word_cosine, sentence_cosine)
+        for slot_id, word_cosine, sentence_cosine in zip(found.scored, word_close, sentence_close, strict=True):
+            slot = found.kept[slot_id]
+            cosine = blended_closeness(word_cosine or 0.0, sentence_cosine)
             meaning[slot_id] = relevance(cosine, categories.get(slot.category, 0.0), 0.0)
             blended[slot_id] = relevance(cosine, categories.get(slot.category, 0.0),
                                          slot.hits / len(words) if words else 0.0)
-        tail = [slot_id for slot_id in near[RERANKED:] if slot_id not in every_word]
-        by_keyword = sorted((slot_id for slot_id in kept if kept[slot_id].hits),
-                            key=lambda slot_id: -kept[slot_id].hits)
-        return Rankings(ask=by_relevance(blended) + tail, by_meaning=by_relevance(meaning) + tail,
+        by_keyword = sorted((slot_id for slot_id in found.kept if found.kept[slot_id].hits),
+                            key=lambda slot_id: -found.kept[slot_id].hits)
+        return Rankings(ask=by_relevance(blended) + found.tail, by_meaning=by_relevance(meaning) + found.tail,
                         by_keyword=by_keyword)
+
+    async def candidates(self, search: Search, query: np.ndarray, words: list[str]) -> Candidates:
+        category = search.category if search.category and search.category.lower() != "all" else None
+        # numpy lets go of the GIL: the event loop does not wait for the dot products
+        nearest = await asyncio.to_thread(self.index.nearest, query, category=category and category.lower(),
+                                          limit=CANDIDATES)
+        kept, every_word = await asyncio.gather(self.queries.kept_with_words(search, nearest, words),
+                                                self.queries.with_every_word(search, words, KEYWORD_CANDIDATES))
+        near = [slot_id for slot_id in nearest if slot_id in kept]
+        scored = list(dict.fromkeys(near[:RERANKED] + list(every_word)))
+        tail = [slot_id for slot_id in near[RERANKED:] if slot_id not in every_word]
+        return Candidates(scored, tail, every_word | kept, await self.queries.meanings(scored))

@@ -120,7 +120,7 @@ async def keep_posts(session: AsyncSession, d: s.MediaSynced, delivery: Delivery
         if caption_before is not None and caption_before != post.caption:
             # the slot's meaning is made again, with the new caption, by the search index's job (meaning.py)
             await session.execute(update(Slot).where(Slot.post_id == post.id, Slot.status == "ACTIVE")
-                                  .values(meaning=None, sentence_meaning=None))
+                                  .values(meaning=None, word_meaning=None, sentence_meaning=None))
 
 
 async def payment_requested(session: AsyncSession, d: p.PaymentRequested, delivery: Delivery) -> None:

@@ -27,7 +27,7 @@ SENTENCE_DIMENSIONS = 384
 SENTENCE_TOKENS = 256  # the model's own limit (sentence-transformers' max_seq_length); a slot's text is far shorter
 SENTENCE_BATCH = 32
 DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 bytes a slot stored, 256 in memory
-RERANK_DIMENSIONS = 256  # all of them, for the few hundred nearest, made again from their text at each question
+WORD_DIMENSIONS = 256  # all of them: 512 bytes a slot stored, read only for the few hundred nearest of a question
 STORED = np.float16
 CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
 BACKFILL_BATCH = 100  # 0.2 to 2 s of the sentence model, off the event loop and with no row locked
@@ -86,26 +86,30 @@ def sentences(texts: list[str]) -> np.ndarray:
     return unit(np.concatenate(made))
 
 
-def sentence_closeness(query: str, meanings: list[bytes | None]) -> list[float | None]:
-    """The cosine of `query` and each slot's stored sentence vector (None where the job has not made it yet)."""
-    if not any(meaning is not None for meaning in meanings):
-        return [None] * len(meanings)
-    asked = sentences([query])[0]
-    return [None if meaning is None else float(np.frombuffer(meaning, dtype=STORED).astype(np.float32) @ asked)
-            for meaning in meanings]
+def sentence_vector(text: str) -> np.ndarray:
+    return sentences([text])[0]
+
+
+def cosines(query: np.ndarray, meanings: list[bytes | None]) -> list[float | None]:
+    """The cosine of the unit vector `query` and each stored unit vector (None where none is stored yet). A stored
+    vector with fewer dimensions than `query` is compared on `query`'s first ones (the model's Matryoshka
+    dimensions: a slot whose whole word vector is not made yet has its index's DIMENSIONS)."""
+    cut = {len(query): query}
+    found: list[float | None] = []
+    for meaning in meanings:
+        if meaning is None:
+            found.append(None)
+            continue
+        vector = np.frombuffer(meaning, dtype=STORED).astype(np.float32)
+        if len(vector) not in cut:
+            cut[len(vector)] = unit(query[:len(vector)])
+        found.append(float(vector @ cut[len(vector)]))
+    return found
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
     return np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
-
-
-def closeness(query: str, texts: list[str]) -> np.ndarray:
-    """The cosine of `query` and each of `texts` on all the model's dimensions (made again from the texts: about
-    18 µs a text)."""
-    if not texts:
-        return np.zeros(0, dtype=np.float32)
-    return vectors(texts, RERANK_DIMENSIONS) @ vectors([query], RERANK_DIMENSIONS)[0]
 
 
 CAPTION_NOISE = re.compile(r"https?://\S+|www\.\S+|@[\w.]+")  # links and handles: no meaning a brand asks for
@@ -123,8 +127,15 @@ def stored(vector: np.ndarray) -> bytes:
     return vector.astype(STORED).tobytes()
 
 
-def meaning_of(title: str, description: str, caption: str, category: str) -> bytes:
-    return stored(vectors([slot_text(title, description, caption, category)])[0])
+def word_meanings(texts: list[str]) -> list[dict[str, bytes]]:
+    """Each text's word vectors as the slot's columns: the index's first DIMENSIONS (`meaning`) and all the model's
+    (`word_meaning`), from one pass of the model."""
+    whole = vectors(texts, WORD_DIMENSIONS)
+    return [{"meaning": stored(unit(vector[:DIMENSIONS])), "word_meaning": stored(vector)} for vector in whole]
+
+
+def meaning_of(title: str, description: str, caption: str, category: str) -> dict[str, bytes]:
+    return word_meanings([slot_text(title, description, caption, category)])[0]
 
 
 CATEGORY_CODE = {category: code for code, category in enumerate(CATEGORIES)}
@@ -251,13 +262,18 @@ class MeaningIndex:
         if not rows:
             return
         texts = [slot_text(r.title, r.description, r.caption, r.category) for r in rows]
-        made, sentence_made = vectors(texts), await asyncio.to_thread(sentences, texts)
+        made = word_meanings(texts)
+        # the sentence model only where its vector is missing: several ms a slot, where the word model takes µs
+        without_sentence = [i for i, row in enumerate(rows) if not row.has_sentence]
+        sentence_made = await asyncio.to_thread(sentences, [texts[i] for i in without_sentence])
+        for i, sentence in zip(without_sentence, sentence_made, strict=True):
+            made[i]["sentence_meaning"] = stored(sentence)
         written = 0
         async with self.db.transaction() as session:
-            for row, vector, sentence in zip(rows, made, sentence_made, strict=True):
+            for row, values in zip(rows, made, strict=True):
                 result = await session.execute(
                     update(Slot).where(Slot.id == row.id, Slot.updated_at == row.updated_at)
-                    .values(meaning=stored(vector), sentence_meaning=stored(sentence), updated_at=func.now()))
+                    .values(**values, updated_at=func.now()))
                 written += result.rowcount
         log.info("made the meaning of %d slots", written)
 
@@ -265,6 +281,7 @@ class MeaningIndex:
 def backfill_batch(size: int = BACKFILL_BATCH):
     """Up to `size` open slots still without a vector, in id order (the partial index `slots_without_meaning`)."""
     return (select(Slot.id, Slot.title, Slot.description, Slot.category, Slot.updated_at,
-                   func.coalesce(Post.caption, "").label("caption"))
+                   func.coalesce(Post.caption, "").label("caption"),
+                   Slot.sentence_meaning.is_not(None).label("has_sentence"))
             .outerjoin(Post, Post.id == Slot.post_id).where(text(WITHOUT_MEANING_SQL))
             .order_by(Slot.id).limit(size))

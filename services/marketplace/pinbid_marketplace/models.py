@@ -85,7 +85,7 @@ class Post(Base):
     posted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-WITHOUT_MEANING_SQL = "status = 'ACTIVE' AND (meaning IS NULL OR sentence_meaning IS NULL)"
+WITHOUT_MEANING_SQL = "status = 'ACTIVE' AND (meaning IS NULL OR word_meaning IS NULL OR sentence_meaning IS NULL)"
 
 
 class Slot(Base):
@@ -157,6 +157,8 @@ class Slot(Base):
     is_demo: Mapped[bool] = mapped_column(Boolean, default=False)
     # what the slot means to the AI search box (meaning.py): NULL until made, and again when its post's caption changes
     meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
+    # the same on all the word model's dimensions (256 float16): what the nearest are ranked on, read only for them
+    word_meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
     # the same from the sentence model (meaning.py), 384 float16: NULL until the index's job makes it
     sentence_meaning: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -10,7 +10,9 @@ from decimal import Decimal
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.errors import Invalid, NotFound
-from sqlalchemy import ColumnElement, Select, bindparam, case, func, literal, or_, select, text
+from sqlalchemy import ColumnElement, Select, any_, bindparam, case, cast, func, literal, or_, select, text
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import UUID as PG_UUID
 
 from . import reliability, store
 from .domain.campaigns import PAID_STATUSES, WIN_STATUSES, Figures
@@ -19,8 +21,7 @@ from .domain.listing import CATEGORIES, COUNT_CAP, TIME_LEFT
 from .domain.reliability import Record
 from .domain.states import BidStatus
 from .domain.tabs import COMPLETED_PLACEMENT, REFUNDED_PAYMENT, RUNNING_PLACEMENT, TAB_OF_STATUS, WON_AUCTION, Tab
-from .meaning import slot_text
-from .models import Bid, Campaign, CampaignSlot, Post, Slot, SlotPrice, User, open_slot_counts
+from .models import Bid, Campaign, CampaignSlot, Slot, SlotPrice, User, open_slot_counts
 
 # Approvals screen: the decision, then the payment and the pin it waits for.
 APPROVAL_STATUSES = (BidStatus.PENDING_INFLUENCER_APPROVAL, BidStatus.APPROVED, BidStatus.AWAITING_PAYMENT,
@@ -71,9 +72,14 @@ class Page:
 @dataclass(frozen=True)
 class Kept:
     hits: int  # how many of the question's words occur in the slot
-    text: str  # what the slot's meaning is made of
     category: str
-    sentence: bytes | None  # its sentence vector (meaning.py), None until the index's job makes it
+
+
+@dataclass(frozen=True)
+class StoredMeaning:
+    """A slot's stored vectors (meaning.py), each None until made."""
+    word: bytes | None  # all the word model's dimensions, or the index's first ones where those are not made yet
+    sentence: bytes | None
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,11 @@ def text_match(q: str) -> ColumnElement[bool]:
     if any(len(word) >= 3 for word in words(q)):
         return Slot.search.like(f"%{typed}%", escape="\\")
     return or_(Slot.search.like(f"{typed}%", escape="\\"), Slot.search.like(f"% {typed}%", escape="\\"))
+
+
+def one_of(slot_ids: Sequence[uuid.UUID]) -> ColumnElement[bool]:
+    """The slot is one of `slot_ids`, sent as one array (hundreds of candidates as one parameter, not hundreds)."""
+    return Slot.id == any_(cast(list(slot_ids), ARRAY(PG_UUID(as_uuid=True))))
 
 
 def filtered(search: Search, now: datetime) -> Select:
@@ -181,47 +192,49 @@ class Queries:
 
     async def with_every_word(self, search: Search, keywords: Sequence[str], limit: int) -> dict[uuid.UUID, Kept]:
         """The newest slots the search's filters keep where every one of `keywords` occurs (the trigram index
-        intersects the words' matches, so a common word costs no more than the rarest), newest first, each with the
-        text its meaning is made of and its category."""
+        intersects the words' matches, so a common word costs no more than the rarest), newest first, each with its
+        category."""
         if not keywords:
             return {}
-        query = (filtered(search, self.clock())
-                 .with_only_columns(Slot.id, Slot.title, Slot.description, Slot.category,
-                                    func.coalesce(Post.caption, ""), Slot.sentence_meaning)
-                 .outerjoin(Post, Post.id == Slot.post_id)
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id, Slot.category)
                  .where(*(text_match(word) for word in keywords))
                  .order_by(Slot.created_at.desc(), Slot.id).limit(limit))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(len(keywords), slot_text(row[1], row[2], row[4], row[3]), row[3], row[5])
-                    for row in await conn.execute(query)}
+            return {slot_id: Kept(len(keywords), category) for slot_id, category in await conn.execute(query)}
 
     async def kept_with_words(self, search: Search, slot_ids: Sequence[uuid.UUID],
                               keywords: Sequence[str]) -> dict[uuid.UUID, Kept]:
-        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and the text
-        its meaning is made of and its category."""
+        """Which of `slot_ids` the search's filters keep, each with how many of `keywords` occur in it and its
+        category."""
         if not slot_ids:
             return {}
         hits = sum((case((text_match(word), 1), else_=0) for word in keywords), literal(0))
-        query = (filtered(search, self.clock())
-                 .with_only_columns(Slot.id, hits, Slot.title, Slot.description, Slot.category,
-                                    func.coalesce(Post.caption, ""), Slot.sentence_meaning)
-                 .outerjoin(Post, Post.id == Slot.post_id).where(Slot.id.in_(slot_ids)))
+        query = filtered(search, self.clock()).with_only_columns(Slot.id, hits, Slot.category).where(
+            one_of(slot_ids))
         async with self.db.autocommit() as conn:
-            return {row[0]: Kept(row[1], slot_text(row[2], row[3], row[5], row[4]), row[4], row[6])
-                    for row in await conn.execute(query)}
+            return {slot_id: Kept(hits, category) for slot_id, hits, category in await conn.execute(query)}
+
+    async def meanings(self, slot_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, StoredMeaning]:
+        """The stored vectors of `slot_ids` (the candidates a question ranks)."""
+        if not slot_ids:
+            return {}
+        query = select(Slot.id, func.coalesce(Slot.word_meaning, Slot.meaning), Slot.sentence_meaning).where(
+            one_of(slot_ids))
+        async with self.db.autocommit() as conn:
+            return {slot_id: StoredMeaning(word, sentence) for slot_id, word, sentence in await conn.execute(query)}
 
     async def kept_in_order(self, search: Search, slot_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
         """Which of `slot_ids` the search's filters keep, in the search's own order."""
         if not slot_ids:
             return []
-        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(Slot.id.in_(slot_ids))
+        query = (filtered(search, self.clock()).with_only_columns(Slot.id).where(one_of(slot_ids))
                  .order_by(*ORDER[search.sort_by]))
         async with self.db.autocommit() as conn:
             return list(await conn.scalars(query))
 
     async def slots_in_order(self, slot_ids: Sequence[uuid.UUID]) -> list[Slot]:
         async with self.db.transaction() as session:
-            found = {slot.id: slot for slot in await session.scalars(select(Slot).where(Slot.id.in_(slot_ids)))}
+            found = {slot.id: slot for slot in await session.scalars(select(Slot).where(one_of(slot_ids)))}
         return [found[i] for i in slot_ids if i in found]
 
     @staticmethod

@@ -66,8 +66,7 @@ class Slots:
                        status="ACTIVE", bid_count=0, bidder_count=0, media_type=post.media_type,
                        media_url=post.media_url,
                        permalink=post.permalink, creator_name=user.name if user else "", is_demo=demo,
-                       created_at=self.clock(), meaning=meaning_of(new.title, new.description, post.caption,
-                                                                   new.category),
+                       created_at=self.clock(), **meaning_of(new.title, new.description, post.caption, new.category),
                        creator_handle=(profile.username if profile else None) or (user.instagram_handle if user
                                                                                   else None))
             if profile is not None:

@@ -166,14 +166,14 @@ async def test_a_changed_caption_makes_the_meaning_again(market):
     await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
         s.SyncedPost(id=posts[4], media_type="IMAGE", media_url="https://img.test/x.jpg",
                      permalink="https://instagram.test/p/x", caption="espresso shots and crema")]))
-    vectors = text("SELECT meaning, sentence_meaning FROM slots WHERE id = :id")
+    vectors = text("SELECT meaning, word_meaning, sentence_meaning FROM slots WHERE id = :id")
     async with world.service.db.autocommit() as conn:
-        assert tuple((await conn.execute(vectors, {"id": ids["Pasta night"]})).one()) == (None, None)
+        assert tuple((await conn.execute(vectors, {"id": ids["Pasta night"]})).one()) == (None, None, None)
     other = MeaningIndex(world.service.db)
     await other.catch_up()
     async with world.service.db.autocommit() as conn:
-        made, sentence = (await conn.execute(vectors, {"id": ids["Pasta night"]})).one()
-    assert made is not None and len(made) == 128 and sentence is not None and len(sentence) == 384 * 2
+        made, word, sentence = (await conn.execute(vectors, {"id": ids["Pasta night"]})).one()
+    assert (len(made), len(word), len(sentence)) == (64 * 2, 256 * 2, 384 * 2)
     assert len(other) == len(SLOTS)
 
 

@@ -5,13 +5,15 @@ model loads from its wheel and knows coffee from a workout."""
 import uuid
 
 import numpy as np
+import pytest
 from pinbid_marketplace.meaning import (
     DIMENSIONS,
     SENTENCE_DIMENSIONS,
+    WORD_DIMENSIONS,
     MeaningIndex,
-    closeness,
+    cosines,
     meaning_of,
-    sentence_closeness,
+    sentence_vector,
     sentences,
     slot_text,
     stored,
@@ -77,10 +79,16 @@ def test_a_closed_slots_row_goes_to_the_next_slot_that_opens():
 
 def test_the_model_loads_from_its_wheel_and_reads_meaning():
     coffee = vectors(["coffee"])[0]
-    latte, workout = (np.frombuffer(meaning_of(title, "", caption, category), dtype=np.float16).astype(np.float32)
+    latte, workout = (meaning_of(title, "", caption, category)
                       for title, caption, category in (("Latte art at dawn", "a burr grinder and espresso", "food"),
                                                        ("Twenty minute circuit", "bodyweight moves", "fitness")))
-    assert float(coffee @ latte) > float(coffee @ workout)
+    for column, dimensions in (("meaning", DIMENSIONS), ("word_meaning", WORD_DIMENSIONS)):
+        asked = vectors(["coffee"], dimensions)[0]
+        close, far = (np.frombuffer(made[column], dtype=np.float16).astype(np.float32) for made in (latte, workout))
+        assert len(close) == dimensions and float(asked @ close) > float(asked @ far)
+    # a slot with only the index's dimensions is compared on the question's first ones
+    whole_question = vectors(["coffee"], WORD_DIMENSIONS)[0]
+    assert cosines(whole_question, [latte["meaning"]]) == pytest.approx(cosines(coffee, [latte["meaning"]]))
     assert np.isclose(np.linalg.norm(coffee), 1.0, atol=1e-3)
     nothing = vectors(["🔥", ""])
     assert nothing.shape == (2, DIMENSIONS) and np.isfinite(nothing).all()
@@ -93,16 +101,17 @@ def test_the_sentence_model_loads_from_its_wheels_and_reads_meaning():
     made = sentences([latte, workout, "🔥", "", "word " * 2000])  # a text past the model's 256 tokens is cut
     assert made.shape == (5, SENTENCE_DIMENSIONS) and np.isfinite(made).all()
     assert np.allclose(np.linalg.norm(made[:2], axis=1), 1.0, atol=1e-3)
-    close = sentence_closeness("coffee", [stored(made[0]), stored(made[1]), None])
+    close = cosines(sentence_vector("coffee"), [stored(made[0]), stored(made[1]), None])
     assert close[0] > close[1] + 0.2 and close[2] is None
-    assert sentence_closeness("coffee", [None]) == [None]  # no vector to compare: the model is not even run
     assert sentences([]).shape == (0, SENTENCE_DIMENSIONS)
 
 
-def test_closeness_on_every_dimension_puts_the_closest_highest():
-    scores = closeness("espresso", ["home workout plan", "latte art and a grinder"])
-    assert scores.shape == (2,) and scores[1] > scores[0]
-    assert closeness("espresso", []).shape == (0,)
+def test_cosines_on_every_dimension_put_the_closest_highest():
+    stored_meanings = [meaning_of(title, "", "", "food")["word_meaning"]
+                       for title in ("home workout plan", "latte art and a grinder")]
+    scores = cosines(vectors(["espresso"], WORD_DIMENSIONS)[0], stored_meanings + [None])
+    assert scores[1] > scores[0] and scores[2] is None
+    assert cosines(vectors(["espresso"], WORD_DIMENSIONS)[0], []) == []
 
 
 def test_a_slots_text_is_in_lower_case_as_the_question_is_read():
