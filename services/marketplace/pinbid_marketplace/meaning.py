@@ -141,6 +141,25 @@ def meaning_of(title: str, description: str, caption: str, category: str) -> dic
 CATEGORY_CODE = {category: code for code, category in enumerate(CATEGORIES)}
 
 
+SAMPLED = 20_000  # scores looked at to set the bar
+OVER_THE_BAR = 4  # the bar leaves about this many times the rows asked for
+
+
+def above_a_sampled_bar(scores: np.ndarray, keep: np.ndarray, limit: int) -> np.ndarray:
+    """The kept rows that can be among the `limit` best: those at or above a bar set from a sample of the scores
+    (one comparison over every row, where a partition of a million rows costs 10 to 25 ms). Exact: when at least
+    `limit` kept rows clear the bar, the best `limit` are among them; otherwise every kept row is returned."""
+    step = max(1, len(scores) // SAMPLED)
+    sample = scores[::step][keep[::step]]
+    about_kept = len(sample) * step
+    if about_kept > 4 * OVER_THE_BAR * limit:  # a bar pays only where the kept rows far outnumber those asked for
+        at = int(len(sample) * (1 - OVER_THE_BAR * limit / about_kept))
+        rows = np.flatnonzero((scores >= np.partition(sample, at)[at]) & keep)
+        if len(rows) >= limit:
+            return rows
+    return np.flatnonzero(keep)
+
+
 class MeaningIndex:
     """The open slots' vectors in one matrix, searched exactly (a dot product with every row: 64 multiply-adds a
     slot). The row of a slot that closed is marked dead and given to the next slot that opens, so the matrix
@@ -203,17 +222,17 @@ class MeaningIndex:
     def nearest(self, query: np.ndarray, *, category: str | None, limit: int) -> list[uuid.UUID]:
         """The `limit` open slots closest in meaning to `query`, closest first (of one category when given)."""
         count = len(self.ids)
-        if count == 0:
+        if count == 0 or limit < 1:
             return []
         scores = self.matrix[:count] @ query
         keep = self.alive[:count]
         if category is not None:
             keep = keep & (self.category[:count] == CATEGORY_CODE.get(category, -1))
-        scores = np.where(keep, scores, -np.inf)
-        limit = min(limit, int(keep.sum()))
+        rows = above_a_sampled_bar(scores, keep, limit)
+        limit = min(limit, len(rows))
         if limit == 0:
             return []
-        top = np.argpartition(-scores, limit - 1)[:limit]
+        top = rows[np.argpartition(-scores[rows], limit - 1)[:limit]]
         return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
 
     def _grow(self) -> None:

@@ -13,6 +13,7 @@ from pinbid_kit.errors import Invalid, NotFound
 from sqlalchemy import ColumnElement, Select, any_, bindparam, case, cast, func, literal, or_, select, text
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import UUID as PG_UUID
+from sqlalchemy.types import Text
 
 from . import reliability, store
 from .domain.campaigns import PAID_STATUSES, WIN_STATUSES, Figures
@@ -110,8 +111,10 @@ def text_match(q: str) -> ColumnElement[bool]:
 
 
 def one_of(slot_ids: Sequence[uuid.UUID]) -> ColumnElement[bool]:
-    """The slot is one of `slot_ids`, sent as one array (hundreds of candidates as one parameter, not hundreds)."""
-    return Slot.id == any_(cast(list(slot_ids), ARRAY(PG_UUID(as_uuid=True))))
+    """The slot is one of `slot_ids`, sent as one array literal (hundreds of candidates as one parameter; the
+    driver's array dumper would quote each id in Python)."""
+    ids = "{" + ",".join(str(slot_id) for slot_id in slot_ids) + "}"
+    return Slot.id == any_(cast(cast(ids, Text), ARRAY(PG_UUID(as_uuid=True))))
 
 
 def filtered(search: Search, now: datetime) -> Select:

@@ -7,6 +7,7 @@ import uuid
 import numpy as np
 import pytest
 from pinbid_marketplace.meaning import (
+    CATEGORY_CODE,
     DIMENSIONS,
     SENTENCE_DIMENSIONS,
     WORD_DIMENSIONS,
@@ -142,3 +143,24 @@ def test_each_category_means_the_mean_of_its_open_slots():
     assert np.isclose(index.category_closeness(unit(0, 1))["tech"], 1.0, atol=1e-3)
     index.drop(east)  # already gone: nothing changes
     assert index.category_closeness(unit(1, 0))["food"] == 0.0
+
+
+def test_the_nearest_of_many_rows_are_exactly_the_best_whatever_the_sample():
+    rng = np.random.default_rng(7)
+    index = MeaningIndex()
+    ids = [uuid.uuid4() for _ in range(60_000)]
+    for slot_id, row in zip(ids, rng.standard_normal((len(ids), DIMENSIONS)).astype(np.float32), strict=True):
+        index.put(slot_id, ["food", "tech", "fitness"][slot_id.int % 3], stored(row / np.linalg.norm(row)))
+    for slot_id in ids[::7]:
+        index.drop(slot_id)
+    open_rows = [index.row_of[slot_id] for slot_id in ids if slot_id in index.row_of]
+    for query in rng.standard_normal((5, DIMENSIONS)).astype(np.float32):
+        query /= np.linalg.norm(query)
+        for category, limit in ((None, 500), ("tech", 500), ("food", 30_000), (None, 1)):
+            rows = [row for row in open_rows if category is None or index.category[row] == CATEGORY_CODE[category]]
+            scores = index.matrix[rows] @ query
+            best = {index.ids[rows[i]] for i in np.argsort(-scores)[:limit]}
+            found = index.nearest(query, category=category, limit=limit)
+            assert set(found) == best and len(found) == min(limit, len(rows))
+            closeness = [float(index.matrix[index.row_of[slot_id]] @ query) for slot_id in found]
+            assert (np.diff(closeness) <= 1e-6).all()  # closest first (a dot product alone rounds a little apart)
