@@ -235,9 +235,12 @@ class MeaningIndex:
         top = rows[np.argpartition(-scores[rows], limit - 1)[:limit]]
         return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
 
-    def _grow(self) -> None:
-        size = len(self.alive) * 2
-        self.matrix = np.resize(self.matrix, (size, DIMENSIONS))
+    def _grow(self, at_least: int | None = None) -> None:
+        """Twice the rows, or `at_least` of them where that is more."""
+        if at_least is not None and at_least <= len(self.alive):
+            return
+        size = max(len(self.alive) * 2, at_least or 0)
+        self.matrix = np.concatenate([self.matrix, np.zeros((size - len(self.matrix), DIMENSIONS), np.float32)])
         self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
         self.category = np.concatenate([self.category, np.zeros(size - len(self.category), dtype=np.int8)])
 
@@ -249,22 +252,51 @@ class MeaningIndex:
         await asyncio.to_thread(model)  # the first run loads the model off the event loop (a second or two)
         await self._backfill()
         since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
-        query = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)
-        query = query.where(Slot.updated_at >= since) if since else query.where(Slot.status == "ACTIVE")
-        taken, newest = 0, self.seen_until
-        async with self.db.transaction() as session:  # streamed: a million rows never held at once
-            result = await session.stream(query.execution_options(yield_per=STREAMED))
-            async for rows in result.partitions():
-                for row in rows:
-                    if row.status == "ACTIVE" and row.meaning is not None:
-                        self.put(row.id, row.category, row.meaning)
-                    elif row.status != "ACTIVE":
-                        self.drop(row.id)
-                    if newest is None or row.updated_at > newest:
-                        newest = row.updated_at
-                taken += len(rows)
-        self.seen_until = newest
+        changed = Slot.updated_at >= since if since else Slot.status == "ACTIVE"
+        taken, newest, after = 0, self.seen_until, None
+        async with self.db.autocommit() as conn:
+            # read in pages by id, a page a statement: a slot changed while the pages are read may be missed by
+            # them, so the next run reads again from before this one began
+            began = await conn.scalar(select(func.now()))
+            if since is None:  # the matrix made once at its size, not doubled a page at a time
+                self._grow(await conn.scalar(select(func.count()).where(changed)) or 0)
+            while rows := (await conn.execute(
+                    select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)
+                    .where(changed, *([Slot.id > after] if after else [])).order_by(Slot.id).limit(STREAMED))).all():
+                self.take(rows)
+                newest = max([row.updated_at for row in rows] + ([newest] if newest else []))
+                taken, after = taken + len(rows), rows[-1].id
+        self.seen_until = min(newest, began) if newest else None
         return taken
+
+    def take(self, rows: list) -> None:
+        """A page of catch_up's rows: open slots in, closed ones out; slots new to the index at its end at once
+        (a first run takes a million)."""
+        new = [row for row in rows if row.status == "ACTIVE" and row.meaning is not None and row.id not in self.row_of]
+        if len(new) > 1 and not self.free:
+            self._append(new)
+            new_ids = {row.id for row in new}
+            rows = [row for row in rows if row.id not in new_ids]
+        for row in rows:
+            if row.status == "ACTIVE" and row.meaning is not None:
+                self.put(row.id, row.category, row.meaning)
+            elif row.status != "ACTIVE":
+                self.drop(row.id)
+
+    def _append(self, rows: list) -> None:
+        start, end = len(self.ids), len(self.ids) + len(rows)
+        if end > len(self.alive):
+            self._grow(end)
+        added = slice(start, end)
+        self.matrix[added] = np.frombuffer(b"".join(row.meaning for row in rows), dtype=STORED).reshape(
+            len(rows), DIMENSIONS)
+        self.category[added] = [CATEGORY_CODE.get(row.category, -1) for row in rows]
+        self.alive[added] = True
+        self.ids.extend(row.id for row in rows)
+        self.row_of.update((row.id, row_at) for row_at, row in enumerate(rows, start))
+        for code in np.unique(self.category[added]):
+            if code >= 0:
+                self.sums[code] += self.matrix[added][self.category[added] == code].sum(axis=0)
 
     async def _backfill(self) -> None:
         """Open slots without a vector (or without their sentence vector) get them, a batch a run. No row is
