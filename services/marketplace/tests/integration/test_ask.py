@@ -3,13 +3,15 @@ applied and said, the rest ranked by meaning and keyword, the brand's own filter
 with ordinary results or a 422, and every process's index kept current from the database."""
 
 import asyncio
+import uuid
 
+import psycopg
 import pytest
 from pinbid_kit.events import social as s
 from pinbid_kit.product_rules import ASK_MAX_LENGTH as MAX_ASK
 from pinbid_marketplace import asking, meaning
 from pinbid_marketplace.meaning import MeaningIndex
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 
 SLOTS = [  # title, category, minimum bid, caption
     ("Morning ritual at the bar", "food", 12, "latte art and a fresh burr grinder on the counter"),
@@ -159,6 +161,28 @@ async def test_another_process_takes_in_every_open_slot_and_drops_the_closed(mar
                               {"id": ids["Pasta night"]})
     await other.catch_up()
     assert len(other) == len(SLOTS) - 1
+
+
+async def test_a_first_load_in_pages_takes_every_slot_and_reads_again_what_changed_meanwhile(market, monkeypatch):
+    world, buyer, ids, *_ = market
+    first, *_, last = sorted(ids.values(), key=uuid.UUID)  # in the first page and the last
+    monkeypatch.setattr(meaning, "STREAMED", 2)  # five open slots: three pages
+    other, take, pages = MeaningIndex(world.service.db), MeaningIndex.take, []
+    plain_url = make_url(world.service.db.url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def take_while_slots_change(index: MeaningIndex, rows: list) -> None:
+        take(index, rows)
+        pages.append(rows)
+        if len(pages) == 1:  # after the first page: its slot closes, and a later page's slot is written an hour on
+            with psycopg.connect(plain_url, autocommit=True) as conn:
+                conn.execute("UPDATE slots SET status = 'ENDED', updated_at = now() WHERE id = %s", (first,))
+                conn.execute("UPDATE slots SET updated_at = now() + interval '1 hour' WHERE id = %s", (last,))
+
+    monkeypatch.setattr(MeaningIndex, "take", take_while_slots_change)
+    await other.catch_up()
+    assert len(pages) == 3 and len(other) == len(SLOTS)  # the first page was read before its slot closed
+    await other.catch_up()  # the next run reads from before the first began, not from the newest change it saw
+    assert len(other) == len(SLOTS) - 1 and uuid.UUID(first) not in other.row_of
 
 
 async def test_a_changed_caption_makes_the_meaning_again(market):
