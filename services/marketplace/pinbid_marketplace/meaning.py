@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from pinbid_kit.db import Database
 from sqlalchemy import func, select, text, update
+from threadpoolctl import threadpool_limits
 
 from .domain.listing import CATEGORIES
 from .models import WITHOUT_MEANING_SQL, Post, Slot
@@ -40,6 +41,10 @@ def model():
     wheel; `disable_download` makes a missing file an error instead of a call to Hugging Face)."""
     import wordllama
 
+    # one BLAS thread in the process: the index's product of a matrix and one vector is bound by memory, not by
+    # cores (a million rows take as long on one thread as on two), and OpenBLAS's second thread spins after each
+    # call, burning about as much CPU again that the database and the event loop need
+    threadpool_limits(1, user_api="blas")
     return wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
 
 
