@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ask_judged import corpus, questions  # noqa: E402
 
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
-DB = "bench_marketplace_ask_latency"
 ROWS = int(os.environ.get("ROWS", "100000"))
+DB = f"bench_marketplace_ask_latency_{ROWS}"  # one a size: KEEP=1 keeps each for REUSE=1
 RATE = float(os.environ.get("RATE", "10"))
 REQUESTS = int(os.environ.get("REQUESTS", "400"))
 
