@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 from pinbid_kit.db import Database
-from sqlalchemy import func, select, text, update
+from sqlalchemy import func, select, text, tuple_, update
 from threadpoolctl import threadpool_limits
 
 from .domain.listing import CATEGORIES
@@ -260,17 +260,18 @@ class MeaningIndex:
         changed = Slot.updated_at >= since if since else Slot.status == "ACTIVE"
         taken, newest, after = 0, self.seen_until, None
         async with self.db.autocommit() as conn:
-            # read in pages by id, a page a statement: a slot changed while the pages are read may be missed by
-            # them, so the next run reads again from before this one began
+            # read in pages in the order of change, a page a statement (the index on `updated_at` gives the order,
+            # however many changed); a slot changed while the pages are read may be missed by them, so the next
+            # run reads again from before this one began
             began = await conn.scalar(select(func.now()))
             if since is None:  # the matrix made once at its size, not doubled a page at a time
                 self._grow(await conn.scalar(select(func.count()).where(changed)) or 0)
+            page = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at).where(changed)
             while rows := (await conn.execute(
-                    select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at)
-                    .where(changed, *([Slot.id > after] if after else [])).order_by(Slot.id).limit(STREAMED))).all():
+                    (page.where(tuple_(Slot.updated_at, Slot.id) > after) if after else page)
+                    .order_by(Slot.updated_at, Slot.id).limit(STREAMED))).all():
                 self.take(rows)
-                newest = max([row.updated_at for row in rows] + ([newest] if newest else []))
-                taken, after = taken + len(rows), rows[-1].id
+                taken, after, newest = taken + len(rows), (rows[-1].updated_at, rows[-1].id), rows[-1].updated_at
         self.seen_until = min(newest, began) if newest else None
         return taken
 

@@ -109,7 +109,8 @@ class Slot(Base):
               postgresql_where=text(OPEN_SQL)),
         Index("slots_one_open_per_post", "post_id", unique=True, postgresql_where=text(OPEN_SQL)),
         Index("slots_creator", "creator_id", "status"),
-        Index("slots_updated", "updated_at"),  # how each process's search index hears of changed slots
+        # how each process's search index hears of changed slots, a page at a time in this order (meaning.py)
+        Index("slots_updated", "updated_at", "id"),
         # the open slots whose vectors the search index's job has still to make (meaning.py), found without a scan
         Index("slots_without_meaning", "id", postgresql_where=text(WITHOUT_MEANING_SQL)),
         Index("slots_open_reliable", text("creator_kept_pct DESC NULLS LAST"), text("creator_placements DESC"), "id",
