@@ -15,6 +15,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import open_counts
 from pinbid_marketplace.domain.listing import COUNT_CAP
+from pinbid_marketplace.meaning import meaning_of, sentences, slot_text, stored
 from pinbid_marketplace.queries import Page, Queries, Search, page_query
 from sqlalchemy.dialects import postgresql
 
@@ -23,23 +24,33 @@ DB = "bench_marketplace_listing"
 ROWS = int(os.environ.get("ROWS", "100000"))
 RUNS = int(os.environ.get("RUNS", "200"))
 
+# a slot's kind is n % 6: its title, what its description is about, its category
+KINDS = [("Latte art", "coffee", "food"), ("Morning run", "running", "fitness"), ("Street style", "fashion", "fashion"),
+         ("Gaming setup", "games", "gaming"), ("Beach sunset", "travel", "travel"), ("Pasta night", "food", "tech")]
+
+
+def sql_array(values: list[str]) -> str:
+    return "ARRAY[" + ",".join(f"'{value}'" for value in values) + "]"
+
+
 SEED = f"""
 INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
                    duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
                    avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
-                   creator_placements, creator_kept_pct, creator_response_minutes)
+                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, word_meaning,
+                   sentence_meaning)
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n,
-       (ARRAY['Latte art','Morning run','Street style','Gaming setup','Beach sunset','Pasta night'])[1 + n % 6]
-         || ' #' || n,
-       'A post about ' || (ARRAY['coffee','running','fashion','games','travel','food'])[1 + n % 6],
-       (ARRAY['food','fitness','fashion','gaming','travel','tech'])[1 + n % 6],
+       ({sql_array([title for title, _, _ in KINDS])})[1 + n % 6] || ' #' || n,
+       'A post about ' || ({sql_array([about for _, about, _ in KINDS])})[1 + n % 6],
+       ({sql_array([category for _, _, category in KINDS])})[1 + n % 6],
        5 + (n % 200), CASE WHEN n % 3 = 0 THEN NULL ELSE 10 + (n * 7 % 990) END,
        now() + ((n % 20000) || ' minutes')::interval, 7 + n % 24, 'ACTIVE', n % 40,
        'Creator ' || (n % 5000), 'creator' || (n % 5000), 1000 * (n % 5000), (n * 37) % 2000000,
        (n % 900) / 100.0, n % 4 = 0, 'IMAGE', 'https://img.test/' || n, 'https://ig.test/' || n,
        now() - (n || ' seconds')::interval, now(), false,
-       n % 5000 % 30, CASE WHEN n % 5000 % 30 = 0 THEN NULL ELSE 60 + (n % 5000) % 41 END, 10 + (n % 5000) % 600
-FROM generate_series(1, {ROWS}) AS n
+       n % 5000 % 30, CASE WHEN n % 5000 % 30 = 0 THEN NULL ELSE 60 + (n % 5000) % 41 END, 10 + (n % 5000) % 600,
+       v.meaning, v.word_meaning, v.sentence_meaning
+FROM generate_series(1, {ROWS}) AS n JOIN kinds v ON v.k = n % 6
 """
 
 SHAPES = {
@@ -86,8 +97,17 @@ def prepare() -> str:
 
 
 def seed(url: str) -> None:
+    """The slots with their vectors made, as the AI search box's job leaves them (each kind of title has its own):
+    a process serving the listing then has no vectors to make while it is measured."""
     with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE UNLOGGED TABLE kinds (k int, meaning bytea, word_meaning bytea, sentence_meaning bytea)")
+        for k, (title, about, category) in enumerate(KINDS):
+            text = slot_text(f"{title} #{k}", f"A post about {about}", "", category)
+            made = meaning_of(f"{title} #{k}", f"A post about {about}", "", category)
+            conn.execute("INSERT INTO kinds VALUES (%s, %s, %s, %s)",
+                         (k, made["meaning"], made["word_meaning"], stored(sentences([text])[0])))
         conn.execute(SEED)
+        conn.execute("DROP TABLE kinds")
         conn.execute(open_counts._FOLD.text)  # what the open-slot-counts job does every few seconds
         conn.execute("VACUUM ANALYZE slots")
         compact_open_counts(conn)

@@ -30,7 +30,7 @@ SENTENCE_BATCH = 32
 DIMENSIONS = 64  # the model's first 64 (of 256) Matryoshka dimensions: 128 bytes a slot stored, 256 in memory
 WORD_DIMENSIONS = 256  # all of them: 512 bytes a slot stored, read only for the few hundred nearest of a question
 STORED = np.float16
-CATCH_UP_MARGIN = timedelta(seconds=30)  # writes that commit late behind the newest change already seen
+CATCH_UP_MARGIN = timedelta(seconds=30)  # a write stamped before the last run began may commit after it read
 BACKFILL_BATCH = 100  # 0.2 to 2 s of the sentence model, off the event loop and with no row locked
 STREAMED = 10_000  # rows read at a time by a catch-up
 
@@ -258,7 +258,7 @@ class MeaningIndex:
         await self._backfill()
         since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
         changed = Slot.updated_at >= since if since else Slot.status == "ACTIVE"
-        taken, newest, after = 0, self.seen_until, None
+        taken, after = 0, None
         async with self.db.autocommit() as conn:
             # read in pages in the order of change, a page a statement (the index on `updated_at` gives the order,
             # however many changed); a slot changed while the pages are read may be missed by them, so the next
@@ -271,8 +271,10 @@ class MeaningIndex:
                     (page.where(tuple_(Slot.updated_at, Slot.id) > after) if after else page)
                     .order_by(Slot.updated_at, Slot.id).limit(STREAMED))).all():
                 self.take(rows)
-                taken, after, newest = taken + len(rows), (rows[-1].updated_at, rows[-1].id), rows[-1].updated_at
-        self.seen_until = min(newest, began) if newest else None
+                taken, after = taken + len(rows), (rows[-1].updated_at, rows[-1].id)
+        self.seen_until = began
+        if taken >= STREAMED:  # a process's first load, or a bulk change: a replica's search is whole from here
+            log.info("the search index took in %d changed slots; %d open", taken, len(self))
         return taken
 
     def take(self, rows: list) -> None:

@@ -4,6 +4,7 @@ with ordinary results or a 422, and every process's index kept current from the 
 
 import asyncio
 import uuid
+from datetime import timedelta
 
 import psycopg
 import pytest
@@ -185,6 +186,18 @@ async def test_a_first_load_in_pages_takes_every_slot_and_reads_again_what_chang
     assert len(pages) == 3 and len(other) == len(SLOTS)  # the first page was read before its slot closed
     await other.catch_up()  # the next run reads from before the first began, not from the newest change it saw
     assert len(other) == len(SLOTS) - 1 and uuid.UUID(first) not in other.row_of
+
+
+async def test_a_run_reads_again_only_what_changed_within_the_margin_of_the_last_runs_start(market, monkeypatch):
+    world, buyer, ids, *_ = market
+    monkeypatch.setattr(meaning, "CATCH_UP_MARGIN", timedelta(0))
+    other = MeaningIndex(world.service.db)
+    assert await other.catch_up() == len(SLOTS)
+    assert await other.catch_up() == 0  # nothing changed since the last run began: nothing read again
+    async with world.service.db.transaction() as session:
+        await session.execute(text("UPDATE slots SET status = 'ENDED', updated_at = now() WHERE id = :id"),
+                              {"id": ids["Pasta night"]})
+    assert await other.catch_up() == 1 and len(other) == len(SLOTS) - 1
 
 
 async def test_a_changed_caption_makes_the_meaning_again(market):
