@@ -3,6 +3,7 @@ bursts coalesced, and sent by a job through the kit's sender (SMTP, or .eml file
 
 import logging
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -10,11 +11,11 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.logs import email_digest
 from pinbid_kit.mail import MAX_ATTEMPTS, MailSender, build_message
-from sqlalchemy import func, select, text
+from sqlalchemy import Row, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .domain.notices import SETTINGS, Notice, mail_send_after
-from .models import NoticeMail, User
+from .domain.notices import SETTINGS, Category, Notice, mail_send_after
+from .models import NoticeMail
 
 log = logging.getLogger("pinbid.identity.notice_mail")
 _templates = Environment(loader=PackageLoader("pinbid_identity", "mail_templates"),
@@ -29,38 +30,62 @@ def render(notice: Notice, name: str, public_url: str, also: int = 0) -> tuple[s
     return _templates.get_template("notice.txt").render(values), _templates.get_template("notice.html").render(values)
 
 
+@dataclass(frozen=True)
+class Recipient:
+    """What a notice needs of its user: the mail's address and greeting, and whether to mail at all."""
+    id: uuid.UUID
+    name: str
+    email: str
+    is_demo: bool
+    preferences: dict[Category, bool]
+
+
 class NoticeMailQueue:
     def __init__(self, public_url: str, coalesce_window: timedelta, clock: Clock):
         self.public_url, self.window, self.clock = public_url, coalesce_window, clock
 
-    async def add(self, session: AsyncSession, notice: Notice, user: User, topic: uuid.UUID) -> None:
-        """Queue the notice's mail, or fold it into the mail of the same kind and topic still waiting.
-        Runs in the notice's transaction."""
-        key = (NoticeMail.user_id == user.id, NoticeMail.kind == notice.kind, NoticeMail.topic == topic)
-        pending = select(NoticeMail).where(*key, NoticeMail.sent_at.is_(None)).with_for_update()
+    async def add_all(self, session: AsyncSession, mails: list[tuple[Notice, Recipient, uuid.UUID]]) -> None:
+        """Queue each notice's mail (notice, its user, its topic), or fold it into the mail of the same kind and
+        topic still waiting; the notices of one (user, kind, topic) in turn, as one fold. Runs in the notices'
+        transaction."""
+        groups: dict[tuple[uuid.UUID, str, uuid.UUID], list[Notice]] = {}
+        recipients: dict[uuid.UUID, Recipient] = {}
+        for notice, recipient, topic in mails:
+            groups.setdefault((recipient.id, notice.kind, topic), []).append(notice)
+            recipients[recipient.id] = recipient
+        for (user_id, _, topic), notices in groups.items():
+            await self._add(session, notices, recipients[user_id], topic)
+
+    async def _add(self, session: AsyncSession, notices: list[Notice], recipient: Recipient,
+                   topic: uuid.UUID) -> None:
+        """Notices of one kind and topic to one user: the mail says the last and how many came before it."""
+        key = (NoticeMail.user_id == recipient.id, NoticeMail.kind == notices[0].kind, NoticeMail.topic == topic)
+        pending = select(NoticeMail.id, NoticeMail.notices).where(*key, NoticeMail.sent_at.is_(None)).with_for_update()
         # A burst's later notices find its mail waiting and hold its row: no other writer can fold into it or send
         # it meanwhile (a mail being sent is waited for, then no longer pending).
-        if (waiting := await session.scalar(pending)) is not None:
-            self._fold(waiting, notice, user)
+        if (waiting := (await session.execute(pending)).first()) is not None:
+            await self._fold(session, waiting, notices, recipient)
             return
         # Opening a mail: one writer per (user, kind, topic) at a time, so two notices of a burst handled at once
         # cannot both open one; the one that waited finds the other's mail.
         await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
-                              {"key": f"notice-mail:{user.id}:{notice.kind}:{topic}"})
-        if (waiting := await session.scalar(pending)) is not None:
-            self._fold(waiting, notice, user)
+                              {"key": f"notice-mail:{recipient.id}:{notices[0].kind}:{topic}"})
+        if (waiting := (await session.execute(pending)).first()) is not None:
+            await self._fold(session, waiting, notices, recipient)
             return
         previous = await session.scalar(select(func.max(NoticeMail.send_after)).where(*key))
-        text_body, html_body = render(notice, user.name, self.public_url)
+        last = notices[-1]
+        text_body, html_body = render(last, recipient.name, self.public_url, len(notices) - 1)
         send_after = mail_send_after(self.clock(), previous, self.window)
-        session.add(NoticeMail(user_id=user.id, kind=notice.kind, topic=topic, to_address=user.email,
-                               subject=notice.title, text_body=text_body, html_body=html_body, notices=1,
+        session.add(NoticeMail(user_id=recipient.id, kind=last.kind, topic=topic, to_address=recipient.email,
+                               subject=last.title, text_body=text_body, html_body=html_body, notices=len(notices),
                                send_after=send_after, next_attempt_at=send_after))
 
-    def _fold(self, pending: NoticeMail, notice: Notice, user: User) -> None:
-        pending.text_body, pending.html_body = render(notice, user.name, self.public_url, pending.notices)
-        pending.subject = notice.title
-        pending.notices += 1
+    async def _fold(self, session: AsyncSession, pending: Row, notices: list[Notice], recipient: Recipient) -> None:
+        last = notices[-1]
+        text_body, html_body = render(last, recipient.name, self.public_url, pending.notices + len(notices) - 1)
+        await session.execute(update(NoticeMail).where(NoticeMail.id == pending.id).values(
+            text_body=text_body, html_body=html_body, subject=last.title, notices=pending.notices + len(notices)))
 
 
 class NoticeMailWorker:

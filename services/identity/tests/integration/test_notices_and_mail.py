@@ -152,7 +152,8 @@ async def test_mail_follows_the_preferences_and_the_notice_stays_in_app(web, qui
 
 async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transaction(web, quiet, settings):
     """identity takes bid.placed and bid.outbid in bursts (handlers.IN_BURSTS): the deliveries that wait together
-    make their notices, unread counts, mail and events in one transaction, as one at a time would."""
+    make their notices, unread counts, mail and events in one transaction, as one at a time would, and all their
+    notices in one statement (handlers.TOGETHER)."""
     creator, creator_token = await person(web, "INFLUENCER")
     buyer, token = await person(web)
     slot = uuid.uuid4()
@@ -161,7 +162,9 @@ async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transact
               for cents in (4200, 4300, 4400)]
     outbids = [outbid(buyer, slot, cents) for cents in (4300, 4400)]
     burst = [placed[0], outbids[0], placed[1], outbids[1], placed[2]]
-    await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    with counting_statements(quiet.db) as counted:
+        await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    assert len([s for s in counted.statements if s.startswith("INSERT INTO notifications")]) == 1
     await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))  # redelivered: nothing more
 
     async with quiet.db.transaction() as session:
