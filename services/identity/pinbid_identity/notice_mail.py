@@ -5,13 +5,14 @@ import logging
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.logs import email_digest
 from pinbid_kit.mail import MAX_ATTEMPTS, MailSender, build_message
-from sqlalchemy import Row, func, select, text, update
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .domain.notices import SETTINGS, Category, Notice, mail_send_after
@@ -40,6 +41,13 @@ class Recipient:
     preferences: dict[Category, bool]
 
 
+class MailKey(NamedTuple):
+    """The mails of one user, kind and topic wait as one."""
+    user_id: uuid.UUID
+    kind: str
+    topic: uuid.UUID
+
+
 class NoticeMailQueue:
     def __init__(self, public_url: str, coalesce_window: timedelta, clock: Clock):
         self.public_url, self.window, self.clock = public_url, coalesce_window, clock
@@ -47,45 +55,75 @@ class NoticeMailQueue:
     async def add_all(self, session: AsyncSession, mails: list[tuple[Notice, Recipient, uuid.UUID]]) -> None:
         """Queue each notice's mail (notice, its user, its topic), or fold it into the mail of the same kind and
         topic still waiting; the notices of one (user, kind, topic) in turn, as one fold. Runs in the notices'
-        transaction."""
-        groups: dict[tuple[uuid.UUID, str, uuid.UUID], list[Notice]] = {}
+        transaction: the waiting mails found and folded in one statement each, whatever their number."""
+        groups: dict[MailKey, list[Notice]] = {}
         recipients: dict[uuid.UUID, Recipient] = {}
         for notice, recipient, topic in mails:
-            groups.setdefault((recipient.id, notice.kind, topic), []).append(notice)
+            groups.setdefault(MailKey(recipient.id, notice.kind, topic), []).append(notice)
             recipients[recipient.id] = recipient
-        for (user_id, _, topic), notices in groups.items():
-            await self._add(session, notices, recipients[user_id], topic)
-
-    async def _add(self, session: AsyncSession, notices: list[Notice], recipient: Recipient,
-                   topic: uuid.UUID) -> None:
-        """Notices of one kind and topic to one user: the mail says the last and how many came before it."""
-        key = (NoticeMail.user_id == recipient.id, NoticeMail.kind == notices[0].kind, NoticeMail.topic == topic)
-        pending = select(NoticeMail.id, NoticeMail.notices).where(*key, NoticeMail.sent_at.is_(None)).with_for_update()
+        if not groups:
+            return
         # A burst's later notices find its mail waiting and hold its row: no other writer can fold into it or send
         # it meanwhile (a mail being sent is waited for, then no longer pending).
-        if (waiting := (await session.execute(pending)).first()) is not None:
-            await self._fold(session, waiting, notices, recipient)
-            return
-        # Opening a mail: one writer per (user, kind, topic) at a time, so two notices of a burst handled at once
-        # cannot both open one; the one that waited finds the other's mail.
+        waiting = await _pending(session, list(groups))
+        folds: list[dict] = []
+        for key in sorted(groups.keys() - waiting.keys(), key=str):  # the opening locks in one order
+            if (found := await self._open(session, key, groups[key], recipients[key.user_id])) is not None:
+                waiting[key] = found
+        for key, (mail_id, notices_before) in waiting.items():
+            folds.append(self._folded(mail_id, notices_before, groups[key], recipients[key.user_id]))
+        if folds:
+            await session.execute(_FOLD, {column: [fold[column] for fold in folds]
+                                          for column in ("id", "subject", "text_body", "html_body", "notices")})
+
+    async def _open(self, session: AsyncSession, key: MailKey, notices: list[Notice],
+                    recipient: Recipient) -> tuple[int, int] | None:
+        """A new mail for notices of one kind and topic to one user, or the mail another writer opened meanwhile
+        (its id and count, to fold into)."""
+        # One writer per (user, kind, topic) at a time, so two notices handled at once cannot both open a mail;
+        # the one that waited finds the other's mail.
         await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
-                              {"key": f"notice-mail:{recipient.id}:{notices[0].kind}:{topic}"})
-        if (waiting := (await session.execute(pending)).first()) is not None:
-            await self._fold(session, waiting, notices, recipient)
-            return
-        previous = await session.scalar(select(func.max(NoticeMail.send_after)).where(*key))
+                              {"key": f"notice-mail:{key.user_id}:{key.kind}:{key.topic}"})
+        if (found := (await _pending(session, [key])).get(key)) is not None:
+            return found
+        previous = await session.scalar(select(func.max(NoticeMail.send_after)).where(
+            NoticeMail.user_id == key.user_id, NoticeMail.kind == key.kind, NoticeMail.topic == key.topic))
         last = notices[-1]
         text_body, html_body = render(last, recipient.name, self.public_url, len(notices) - 1)
         send_after = mail_send_after(self.clock(), previous, self.window)
-        session.add(NoticeMail(user_id=recipient.id, kind=last.kind, topic=topic, to_address=recipient.email,
+        session.add(NoticeMail(user_id=key.user_id, kind=key.kind, topic=key.topic, to_address=recipient.email,
                                subject=last.title, text_body=text_body, html_body=html_body, notices=len(notices),
                                send_after=send_after, next_attempt_at=send_after))
+        return None
 
-    async def _fold(self, session: AsyncSession, pending: Row, notices: list[Notice], recipient: Recipient) -> None:
+    def _folded(self, mail_id: int, notices_before: int, notices: list[Notice], recipient: Recipient) -> dict:
+        """A waiting mail's new content: it says the last notice and how many came before it."""
         last = notices[-1]
-        text_body, html_body = render(last, recipient.name, self.public_url, pending.notices + len(notices) - 1)
-        await session.execute(update(NoticeMail).where(NoticeMail.id == pending.id).values(
-            text_body=text_body, html_body=html_body, subject=last.title, notices=pending.notices + len(notices)))
+        text_body, html_body = render(last, recipient.name, self.public_url, notices_before + len(notices) - 1)
+        return {"id": mail_id, "subject": last.title, "text_body": text_body, "html_body": html_body,
+                "notices": notices_before + len(notices)}
+
+
+# locked in one order (their ids), so two writers folding into the same mails never wait for each other in a cycle
+_PENDING = text(
+    "SELECT m.id, m.user_id, m.kind, m.topic, m.notices FROM notice_mails AS m "
+    "JOIN unnest(CAST(:user_id AS uuid[]), CAST(:kind AS text[]), CAST(:topic AS uuid[])) AS k(user_id, kind, topic) "
+    "ON m.user_id = k.user_id AND m.kind = k.kind AND m.topic = k.topic "
+    "WHERE m.sent_at IS NULL ORDER BY m.id FOR UPDATE OF m"
+)
+_FOLD = text(
+    "UPDATE notice_mails AS m SET subject = f.subject, text_body = f.text_body, html_body = f.html_body, "
+    "notices = f.notices FROM unnest(CAST(:id AS bigint[]), CAST(:subject AS text[]), CAST(:text_body AS text[]), "
+    "CAST(:html_body AS text[]), CAST(:notices AS int[])) AS f(id, subject, text_body, html_body, notices) "
+    "WHERE m.id = f.id"
+)
+
+
+async def _pending(session: AsyncSession, keys: list[MailKey]) -> dict[MailKey, tuple[int, int]]:
+    """The waiting mail of each key that has one (its id and how many notices it stands for), its row held."""
+    rows = await session.execute(_PENDING, {"user_id": [k.user_id for k in keys], "kind": [k.kind for k in keys],
+                                            "topic": [k.topic for k in keys]})
+    return {MailKey(row.user_id, row.kind, row.topic): (row.id, row.notices) for row in rows}
 
 
 class NoticeMailWorker:

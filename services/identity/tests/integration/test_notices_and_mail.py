@@ -439,3 +439,23 @@ async def test_a_notice_folded_into_a_waiting_mail_takes_no_advisory_lock(web, q
     async with quiet.db.transaction() as session:
         assert (await session.execute(text(
             "SELECT count(*), max(notices) FROM notice_mails WHERE sent_at IS NULL"))).one() == (1, 2)
+
+
+async def test_a_burst_folds_into_every_waiting_mail_with_one_read_and_one_write(web, quiet, settings):
+    """Outbids of one slot to two brands whose mails wait: the burst finds both mails in one statement and folds
+    its notices into them in another (notice_mail._PENDING, _FOLD), each mail saying the last notice."""
+    (first, _), (second, _) = await person(web), await person(web)
+    slot = uuid.uuid4()
+    for buyer in (first, second):
+        await quiet.consumers.dispatch(outbid(buyer, slot, 4300), {})
+    burst = [outbid(buyer, slot, cents) for cents in (4400, 4500) for buyer in (first, second)]
+    with counting_statements(quiet.db) as counted:
+        await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    mail_statements = [s for s in counted.statements if "notice_mails" in s]
+    assert len(mail_statements) == 2 and mail_statements[1].startswith("UPDATE notice_mails")
+    assert not [s for s in counted.statements if "pg_advisory_xact_lock" in s]
+    async with quiet.db.transaction() as session:
+        waiting = (await session.execute(text(
+            "SELECT user_id, notices, text_body FROM notice_mails WHERE sent_at IS NULL"))).all()
+    assert sorted((row.user_id, row.notices) for row in waiting) == sorted([(first, 3), (second, 3)])
+    assert all("$45.00" in row.text_body and "$44.00" not in row.text_body for row in waiting)
