@@ -12,6 +12,7 @@ cause (pinbid_kit.bursts); of an event type whose handlers keep only the latest 
 only the latest of each thing in a burst is handled, the others claimed as handled; a handler with a form that takes
 many deliveries (`together`) is called once with all of its burst's."""
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Hashable
@@ -120,6 +121,7 @@ class Consumers:
         self._latest_of: dict[str, Callable[[EventData], Hashable]] = {}
         self._together: dict[MappedHandler, ManyHandler] = {}
         self._bursts: BurstQueue | None = None
+        self._handling = asyncio.Semaphore(8)  # deliveries handled at a time, each holding a connection (`attach`)
 
     def on(self, event_type: str, name: str | None = None) -> Callable[[EventHandler], EventHandler]:
         if event_type not in EVENTS:
@@ -161,24 +163,35 @@ class Consumers:
         self._burst_types = frozenset(event_types)
         self._latest_of = dict(latest_of or {})
         self._together = dict(together or {})
-        self._bursts = BurstQueue(self._handle_burst, self.dispatch_one, size=size)
+        self._bursts = BurstQueue(self._handle_burst_held, self._dispatch_one_held, size=size)
 
     @property
     def patterns(self) -> list[str]:
         return sorted({r.pattern for r in self.registrations})
 
-    def attach(self, bus: Bus) -> None:
+    def attach(self, bus: Bus, *, at_once: int = 8) -> None:
+        """Subscribes the handlers. The bus may hand over more deliveries than `at_once` (its prefetch); at most
+        `at_once` are handled at a time, a burst counting one: the others wait holding no connection."""
+        self._handling = asyncio.Semaphore(at_once)
         if self.registrations:
             bus.subscribe(self.service, self.patterns, self.dispatch)
 
     async def dispatch(self, envelope: Envelope, headers: dict[str, str]) -> None:
         """The bus's handler: returns once the delivery is handled and committed (or raises)."""
         if self._bursts is None or envelope.type not in self._burst_types:
-            await self.dispatch_one(envelope, headers)
+            await self._dispatch_one_held(envelope, headers)
             return
         context.request_id.set(envelope.correlation_id)
         with as_of(moment_of(headers)):  # kept with the parked delivery, for the events it causes
             await self._bursts.submit(envelope, headers)
+
+    async def _dispatch_one_held(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        async with self._handling:
+            await self.dispatch_one(envelope, headers)
+
+    async def _handle_burst_held(self, burst: list[Waiting]) -> None:
+        async with self._handling:
+            await self._handle_burst(burst)
 
     async def dispatch_one(self, envelope: Envelope, headers: dict[str, str]) -> None:
         """One delivery in a transaction of each handler's own (a failed burst's deliveries too, each in turn)."""

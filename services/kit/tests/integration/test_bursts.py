@@ -10,7 +10,7 @@ import aio_pika
 import pytest
 from pinbid_kit import context
 from pinbid_kit.bursts import BurstQueue
-from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus import InProcessBus, RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
 from pinbid_kit.clock import AS_OF_HEADER
 from pinbid_kit.envelope import Envelope
@@ -390,3 +390,29 @@ async def test_a_delivery_handled_alone_runs_in_its_own_bus_handlers_context():
     await asyncio.gather(*(delivered(updated(name)) for name in ("A", "B", "C")))
     await delivered(updated("D"))
     assert seen == [(n, f"trace of {n}") for n in "ABCD"]
+
+
+async def test_no_more_deliveries_are_handled_at_a_time_than_attach_allows_a_burst_counting_one(db):
+    """The bus may hand over more deliveries than the pool has connections (its prefetch): those beyond `at_once`
+    wait, holding none, and a burst holds one however many it takes."""
+    running, most = 0, 0
+
+    async def hold(session, data, delivery) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.05)
+        running -= 1
+
+    consumers = Consumers("test", db)
+    consumers.register_map({UserUpdated.event_type: [hold], UserRegistered.event_type: [hold]}, deps=None)
+    consumers.in_bursts(UserRegistered.event_type)
+    consumers.attach(InProcessBus(), at_once=2)
+
+    await asyncio.gather(*(consumers.dispatch(updated(f"U{n}"), {}) for n in range(6)))
+    assert most == 2
+    most = 0
+    await asyncio.gather(*(consumers.dispatch(e, {}) for e in [*(registered(f"R{n}") for n in range(6)),
+                                                              updated("U"), updated("V"), updated("W")]))
+    assert most == 2  # the burst's six one after another inside one of the two, the others in the second
+    assert len(await rows(db, "SELECT 1 FROM inbox")) == 6 + 9
