@@ -12,7 +12,7 @@ from pinbid_kit.clock import Clock
 from pinbid_kit.db import Database
 from pinbid_kit.logs import email_digest
 from pinbid_kit.mail import MAX_ATTEMPTS, MailSender, build_message
-from sqlalchemy import func, select, text
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .domain.notices import SETTINGS, Category, Notice, mail_send_after
@@ -55,7 +55,8 @@ class NoticeMailQueue:
     async def add_all(self, session: AsyncSession, mails: list[tuple[Notice, Recipient, uuid.UUID]]) -> None:
         """Queue each notice's mail (notice, its user, its topic), or fold it into the mail of the same kind and
         topic still waiting; the notices of one (user, kind, topic) in turn, as one fold. Runs in the notices'
-        transaction: the waiting mails found and folded in one statement each, whatever their number."""
+        transaction: the waiting mails found and folded in one statement each, whatever their number, and the new
+    ones opened with three more."""
         groups: dict[MailKey, list[Notice]] = {}
         recipients: dict[uuid.UUID, Recipient] = {}
         for notice, recipient, topic in mails:
@@ -66,35 +67,33 @@ class NoticeMailQueue:
         # A burst's later notices find its mail waiting and hold its row: no other writer can fold into it or send
         # it meanwhile (a mail being sent is waited for, then no longer pending).
         waiting = await _pending(session, list(groups))
-        folds: list[dict] = []
-        for key in sorted(groups.keys() - waiting.keys(), key=str):  # the opening locks in one order
-            if (found := await self._open(session, key, groups[key], recipients[key.user_id])) is not None:
-                waiting[key] = found
-        for key, (mail_id, notices_before) in waiting.items():
-            folds.append(self._folded(mail_id, notices_before, groups[key], recipients[key.user_id]))
-        if folds:
+        if new := [key for key in groups if key not in waiting]:
+            waiting |= await self._open_all(session, {key: groups[key] for key in new}, recipients)
+        if waiting:
+            folds = [self._folded(mail_id, notices_before, groups[key], recipients[key.user_id])
+                     for key, (mail_id, notices_before) in waiting.items()]
             await session.execute(_FOLD, {column: [fold[column] for fold in folds]
                                           for column in ("id", "subject", "text_body", "html_body", "notices")})
 
-    async def _open(self, session: AsyncSession, key: MailKey, notices: list[Notice],
-                    recipient: Recipient) -> tuple[int, int] | None:
-        """A new mail for notices of one kind and topic to one user, or the mail another writer opened meanwhile
-        (its id and count, to fold into)."""
+    async def _open_all(self, session: AsyncSession, groups: dict[MailKey, list[Notice]],
+                        recipients: dict[uuid.UUID, Recipient]) -> dict[MailKey, tuple[int, int]]:
+        """New mails for the keys none waited for, each saying its last notice; the mails other writers opened for
+        some of them meanwhile are answered instead (id and count, to fold into)."""
         # One writer per (user, kind, topic) at a time, so two notices handled at once cannot both open a mail;
-        # the one that waited finds the other's mail.
-        await session.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
-                              {"key": f"notice-mail:{key.user_id}:{key.kind}:{key.topic}"})
-        if (found := (await _pending(session, [key])).get(key)) is not None:
-            return found
-        previous = await session.scalar(select(func.max(NoticeMail.send_after)).where(
-            NoticeMail.user_id == key.user_id, NoticeMail.kind == key.kind, NoticeMail.topic == key.topic))
-        last = notices[-1]
-        text_body, html_body = render(last, recipient.name, self.public_url, len(notices) - 1)
-        send_after = mail_send_after(self.clock(), previous, self.window)
-        session.add(NoticeMail(user_id=key.user_id, kind=key.kind, topic=key.topic, to_address=recipient.email,
-                               subject=last.title, text_body=text_body, html_body=html_body, notices=len(notices),
-                               send_after=send_after, next_attempt_at=send_after))
-        return None
+        # the one that waited finds the other's mail. The locks in one order: two bursts never wait in a cycle.
+        await session.execute(_LOCK_KEYS, {"keys": sorted(_lock_key(key) for key in groups)})
+        opened_meanwhile = await _pending(session, list(groups))
+        keys = [key for key in groups if key not in opened_meanwhile]
+        previous = {MailKey(row.user_id, row.kind, row.topic): row.send_after
+                    for row in await session.execute(_PREVIOUS, _key_columns(keys))} if keys else {}
+        for key in keys:
+            last, recipient = groups[key][-1], recipients[key.user_id]
+            text_body, html_body = render(last, recipient.name, self.public_url, len(groups[key]) - 1)
+            send_after = mail_send_after(self.clock(), previous.get(key), self.window)
+            session.add(NoticeMail(user_id=key.user_id, kind=key.kind, topic=key.topic, to_address=recipient.email,
+                                   subject=last.title, text_body=text_body, html_body=html_body,
+                                   notices=len(groups[key]), send_after=send_after, next_attempt_at=send_after))
+        return opened_meanwhile
 
     def _folded(self, mail_id: int, notices_before: int, notices: list[Notice], recipient: Recipient) -> dict:
         """A waiting mail's new content: it says the last notice and how many came before it."""
@@ -104,10 +103,10 @@ class NoticeMailQueue:
                 "notices": notices_before + len(notices)}
 
 
+_KEYS = "unnest(CAST(:user_id AS uuid[]), CAST(:kind AS text[]), CAST(:topic AS uuid[])) AS k(user_id, kind, topic)"
 # locked in one order (their ids), so two writers folding into the same mails never wait for each other in a cycle
 _PENDING = text(
-    "SELECT m.id, m.user_id, m.kind, m.topic, m.notices FROM notice_mails AS m "
-    "JOIN unnest(CAST(:user_id AS uuid[]), CAST(:kind AS text[]), CAST(:topic AS uuid[])) AS k(user_id, kind, topic) "
+    f"SELECT m.id, m.user_id, m.kind, m.topic, m.notices FROM notice_mails AS m JOIN {_KEYS} "
     "ON m.user_id = k.user_id AND m.kind = k.kind AND m.topic = k.topic "
     "WHERE m.sent_at IS NULL ORDER BY m.id FOR UPDATE OF m"
 )
@@ -119,10 +118,25 @@ _FOLD = text(
 )
 
 
+_PREVIOUS = text(
+    f"SELECT k.user_id, k.kind, k.topic, max(m.send_after) AS send_after FROM {_KEYS} JOIN notice_mails AS m "
+    "ON m.user_id = k.user_id AND m.kind = k.kind AND m.topic = k.topic GROUP BY k.user_id, k.kind, k.topic"
+)
+# in the array's order (sorted by the caller)
+_LOCK_KEYS = text("SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(CAST(:keys AS text[])) AS key")
+
+
+def _lock_key(key: MailKey) -> str:
+    return f"notice-mail:{key.user_id}:{key.kind}:{key.topic}"
+
+
+def _key_columns(keys: list[MailKey]) -> dict[str, list]:
+    return {"user_id": [k.user_id for k in keys], "kind": [k.kind for k in keys], "topic": [k.topic for k in keys]}
+
+
 async def _pending(session: AsyncSession, keys: list[MailKey]) -> dict[MailKey, tuple[int, int]]:
     """The waiting mail of each key that has one (its id and how many notices it stands for), its row held."""
-    rows = await session.execute(_PENDING, {"user_id": [k.user_id for k in keys], "kind": [k.kind for k in keys],
-                                            "topic": [k.topic for k in keys]})
+    rows = await session.execute(_PENDING, _key_columns(keys))
     return {MailKey(row.user_id, row.kind, row.topic): (row.id, row.notices) for row in rows}
 
 

@@ -165,6 +165,7 @@ async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transact
     with counting_statements(quiet.db) as counted:
         await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
     assert len([s for s in counted.statements if s.startswith("INSERT INTO notifications")]) == 1
+    assert len([s for s in counted.statements if "pg_advisory_xact_lock" in s]) == 1  # both mails opened at once
     await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))  # redelivered: nothing more
 
     async with quiet.db.transaction() as session:
