@@ -394,14 +394,15 @@ async def test_a_delivery_handled_alone_runs_in_its_own_bus_handlers_context():
 
 async def test_no_more_deliveries_are_handled_at_a_time_than_attach_allows_a_burst_counting_one(db):
     """The bus may hand over more deliveries than the pool has connections (its prefetch): those beyond `at_once`
-    wait, holding none, and a burst holds one however many it takes."""
+    wait, holding none, and a burst holds one place however many deliveries it takes."""
     running, most = 0, 0
+    release = asyncio.Event()
 
     async def hold(session, data, delivery) -> None:
         nonlocal running, most
         running += 1
         most = max(most, running)
-        await asyncio.sleep(0.05)
+        await release.wait()  # each handler holds its place until the test lets them all go
         running -= 1
 
     consumers = Consumers("test", db)
@@ -409,10 +410,18 @@ async def test_no_more_deliveries_are_handled_at_a_time_than_attach_allows_a_bur
     consumers.in_bursts(UserRegistered.event_type)
     consumers.attach(InProcessBus(), at_once=2)
 
-    await asyncio.gather(*(consumers.dispatch(updated(f"U{n}"), {}) for n in range(6)))
+    async def handle_all(envelopes: list[Envelope]) -> None:
+        nonlocal most
+        release.clear()
+        most = 0
+        dispatched = asyncio.gather(*(consumers.dispatch(e, {}) for e in envelopes))
+        await eventually(lambda: running >= 2)
+        release.set()
+        await dispatched
+
+    await handle_all([updated(f"U{n}") for n in range(6)])
     assert most == 2
-    most = 0
-    await asyncio.gather(*(consumers.dispatch(e, {}) for e in [*(registered(f"R{n}") for n in range(6)),
-                                                              updated("U"), updated("V"), updated("W")]))
-    assert most == 2  # the burst's six one after another inside one of the two, the others in the second
+    # the burst's six in one place, one after another; the three others share the second place
+    await handle_all([*(registered(f"R{n}") for n in range(6)), updated("U"), updated("V"), updated("W")])
+    assert most == 2
     assert len(await rows(db, "SELECT 1 FROM inbox")) == 6 + 9
