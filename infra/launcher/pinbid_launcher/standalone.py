@@ -32,7 +32,8 @@ def serve_service(name: str, settings) -> None:
     fit_for_pooler(service.db, settings)
     bus = _bus(settings)
     service.attach(bus, relay_batch_size=settings.relay_batch_size, relay_idle_seconds=settings.relay_idle_seconds,
-                   outbox_retention_days=settings.outbox_retention_days, listen_url=settings.listen_url())
+                   outbox_retention_days=settings.outbox_retention_days, listen_url=settings.listen_url(),
+                   events_at_once=settings.events_at_once())
 
     _run_on_bus(service.app, bus, service, close=service.db.dispose,
                 serving=(name, settings.host, settings.port))
@@ -43,7 +44,7 @@ def serve_service(name: str, settings) -> None:
 
 def _bus(settings):
     return create_bus(settings.bus, amqp_url=settings.amqp_url, max_deliveries=settings.bus_max_deliveries,
-                      prefix=settings.bus_prefix, prefetch=settings.events_at_once())
+                      prefix=settings.bus_prefix, prefetch=settings.bus_prefetch)
 
 
 def _run_on_bus(app: FastAPI, bus, runner, *, close: Callable[[], Awaitable[None]],

@@ -47,7 +47,7 @@ def build(settings: IdentitySettings | None = None, *, mailer: MailSender | None
     ops_queries = OpsQueries(db)
     consumers = Consumers(SERVICE, db)
     consumers.register_map(handlers.HANDLERS, handlers.Dependencies(notifier, clock))
-    consumers.in_bursts(*handlers.IN_BURSTS)
+    consumers.in_bursts(*handlers.IN_BURSTS, together=handlers.TOGETHER)
     service = Service(name=SERVICE, db=db, consumers=consumers, revocations=verifier.revocations,
                       load_revocations=lambda: accounts.load_revocations(verifier.revocations))
     service.app = create_app(SERVICE, routers=ROUTERS, checks=service.readiness_checks(),

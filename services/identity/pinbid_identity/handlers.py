@@ -24,7 +24,7 @@ from .domain.notices import (
     reminder_due,
 )
 from .models import CampaignSeen, User
-from .notifications import Notifier
+from .notifications import Notifier, Told
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,14 @@ Delivery = inbox.Delivery[Dependencies]
 
 async def tell(session: AsyncSession, delivery: Delivery, told: list[notices.Notice]) -> None:
     """The notices an event causes, their events added to the delivery's (written once when the handler returns)."""
-    await delivery.deps.notifier.deliver(session, delivery.events, told, delivery.envelope.id)
+    await tell_all(session, [(delivery, told)])
+
+
+async def tell_all(session: AsyncSession, told: list[tuple[Delivery, list[notices.Notice]]]) -> None:
+    """The notices several events cause (a burst's), made at once; each one's events added to its own delivery's."""
+    if told:
+        await told[0][0].deps.notifier.deliver_all(
+            session, [Told(delivery.events, notes, delivery.envelope.id, delivery.moment) for delivery, notes in told])
 
 
 async def keep_in_audit_log(session: AsyncSession, data, delivery: Delivery) -> None:
@@ -58,14 +65,23 @@ async def forget_instagram_account(session: AsyncSession, data: s.AccountDisconn
         instagram_id=None, instagram_connected=False))
 
 
+def bid_notice(d: m.BidPlaced | m.BidOutbid) -> notices.Notice:
+    if isinstance(d, m.BidPlaced):
+        return notices.new_bid(d.creator_id, d.buyer_name, d.slot_id, d.slot_title, d.current_bid_cents, d.currency)
+    return notices.outbid(d.buyer_id, d.slot_id, d.slot_title, d.current_bid_cents, d.currency)
+
+
+async def notify_of_bids(session: AsyncSession, handled: list[tuple[m.BidPlaced | m.BidOutbid, Delivery]]) -> None:
+    """A new bid to the creator, an outbid to the brand that lost the lead: a hot slot's burst of them at once."""
+    await tell_all(session, [(delivery, [bid_notice(d)]) for d, delivery in handled])
+
+
 async def notify_new_bid(session: AsyncSession, d: m.BidPlaced, delivery: Delivery) -> None:
-    await tell(session, delivery, [notices.new_bid(d.creator_id, d.buyer_name, d.slot_id, d.slot_title,
-                                                   d.current_bid_cents, d.currency)])
+    await notify_of_bids(session, [(d, delivery)])
 
 
 async def notify_outbid(session: AsyncSession, d: m.BidOutbid, delivery: Delivery) -> None:
-    await tell(session, delivery, [notices.outbid(d.buyer_id, d.slot_id, d.slot_title, d.current_bid_cents,
-                                                  d.currency)])
+    await notify_of_bids(session, [(d, delivery)])
 
 
 async def notify_auction_closed(session: AsyncSession, d: m.AuctionClosed, delivery: Delivery) -> None:
@@ -266,5 +282,8 @@ HANDLERS: dict[str, list[inbox.MappedHandler]] = {
     p.PayoutAccountChanged.event_type: [notify_payout_account_changed],
 }
 
-# a hot slot's bids: the notices of those waiting together made in one transaction (pinbid_kit.inbox.in_bursts)
+# a hot slot's bids: the notices of those waiting together made in one transaction (pinbid_kit.inbox.in_bursts),
+# with one statement for all their notices
 IN_BURSTS = (m.BidPlaced.event_type, m.BidOutbid.event_type)
+TOGETHER: dict[inbox.MappedHandler, inbox.ManyHandler] = {notify_new_bid: notify_of_bids,
+                                                          notify_outbid: notify_of_bids}

@@ -1,17 +1,20 @@
 """Notifications and their preferences; notices made from other services' events."""
 
 import uuid
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
 
 from pinbid_kit.clock import replayed
 from pinbid_kit.db import Database
 from pinbid_kit.events import EventData
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from . import events_out
 from .domain.notices import DEFAULT_PREFERENCES, ROLE_CATEGORIES, Category, Notice, wanted
 from .models import Notification, NotificationPreferences, User
-from .notice_mail import NoticeMailQueue
+from .notice_mail import NoticeMailQueue, Recipient
 
 RECENT = 50
 _COLUMNS = {Category.NEW_BIDS: "new_bids", Category.APPROVALS: "approvals", Category.PAYOUTS: "payouts",
@@ -82,9 +85,19 @@ def applicable(role: str | None) -> tuple[Category, ...]:
     return ROLE_CATEGORIES.get(role or "", tuple(Category))
 
 
+@dataclass(frozen=True)
+class Told:
+    """The notices one event or job run causes, where their events go, and the moment they are dated (a replayed
+    past; None: the database's time when each is made)."""
+    events: list[EventData]
+    notices: list[Notice]
+    source_event_id: uuid.UUID | None
+    moment: datetime | None = None
+
+
 class Notifier:
-    """Turns a notice into the user's notification, its event for the live stream, and (when the user's
-    preferences allow) a mail. Runs inside the transaction of the event or reminder that caused it."""
+    """Turns notices into the users' notifications, their events for the live stream, and (when the user's
+    preferences allow) mails. Runs inside the transaction of the event(s) or reminder that caused them."""
 
     def __init__(self, mails: NoticeMailQueue):
         self.mails = mails
@@ -92,41 +105,69 @@ class Notifier:
     async def deliver(self, session: AsyncSession, events: list[EventData], notices: list[Notice],
                       source_event_id: uuid.UUID | None) -> list[Notification]:
         """The notices one event or job run causes: their notifications and mails; their events are added to the
-        use case's `events`, which it writes once. Each event's unread count is the user's right after its own
-        notice."""
-        delivered: list[Notification] = []
-        for notice in notices:
-            found = (await session.execute(
-                select(User, NotificationPreferences)
-                .outerjoin(NotificationPreferences, NotificationPreferences.user_id == User.id)
-                .where(User.id == notice.user_id))).first()
-            if found is None:
-                continue
-            user, preferences = found
-            note, unread_count = await _insert(session, notice, user.id, source_event_id)
-            events.append(events_out.notification_created(note, unread_count))
+        use case's `events`, which it writes once."""
+        return await self.deliver_all(session, [Told(events, notices, source_event_id, replayed())])
+
+    async def deliver_all(self, session: AsyncSession, told: list[Told]) -> list[Notification]:
+        """The notices of several causes (a burst of events) at once: one read of their users, one insert, their
+        mails; each cause's notices' events added to its own `events`, each with the user's unread count right
+        after its own notice."""
+        recipients = await _recipients(session, {notice.user_id for t in told for notice in t.notices})
+        made = [(t, notice) for t in told for notice in t.notices if notice.user_id in recipients]
+        notes = await _insert_all(session, made)
+        mails: list[tuple[Notice, Recipient, uuid.UUID]] = []
+        for (t, notice), (note, unread_count) in zip(made, notes, strict=True):
+            t.events.append(events_out.notification_created(note, unread_count))
+            recipient = recipients[notice.user_id]
             # demo accounts' addresses reach nobody, and the demo's background bidding would mail them forever
-            if not user.is_demo and wanted(notice, as_dict(preferences)):
-                await self.mails.add(session, notice, user, notice.topic or note.id)
-            delivered.append(note)
-        return delivered
+            if not recipient.is_demo and wanted(notice, recipient.preferences):
+                mails.append((notice, recipient, notice.topic or note.id))
+        await self.mails.add_all(session, mails)
+        return [note for note, _ in notes]
 
 
-async def _insert(session: AsyncSession, notice: Notice, user_id: uuid.UUID,
-                  source_event_id: uuid.UUID | None) -> tuple[Notification, int]:
-    """The notice's row, and the user's unread count right after it, in one statement. The count in RETURNING
-    is read from the statement's own snapshot, which does not hold the row it inserts: hence the + 1 (the new
-    notice is unread); the transaction's earlier notices are in it."""
-    note = Notification(id=uuid.uuid4(), user_id=user_id, kind=notice.kind, title=notice.title,
-                        message=notice.message, link=notice.link, source_event_id=source_event_id)
-    values = {column: getattr(note, column) for column in ("id", "user_id", "kind", "title", "message", "link",
-                                                            "source_event_id")}
-    # a replayed past (the demo): the notice is dated when its cause happened; otherwise the database's time when
-    # it is made (not the transaction's start: a burst's notices, one transaction, keep their order)
-    values["created_at"] = moment if (moment := replayed()) is not None else func.clock_timestamp()
-    unread_before = (select(func.count()).select_from(Notification)
-                     .where(Notification.user_id == user_id, Notification.read_at.is_(None)).scalar_subquery())
-    # the database's time, as for every notice
-    note.created_at, unread_count = (await session.execute(
-        insert(Notification).values(values).returning(Notification.created_at, unread_before + 1))).one()
-    return note, unread_count
+async def _recipients(session: AsyncSession, user_ids: set[uuid.UUID]) -> dict[uuid.UUID, Recipient]:
+    if not user_ids:
+        return {}
+    chosen = [getattr(NotificationPreferences, column) for column in _COLUMNS.values()]
+    rows = await session.execute(
+        select(User.id, User.name, User.email, User.is_demo, NotificationPreferences.user_id, *chosen)
+        .outerjoin(NotificationPreferences, NotificationPreferences.user_id == User.id)
+        .where(User.id.in_(user_ids)))
+    return {row[0]: Recipient(row[0], row[1], row[2], row[3], dict(DEFAULT_PREFERENCES) if row[4] is None
+                              else dict(zip(_COLUMNS, row[5:], strict=True)))
+            for row in rows}
+
+
+# in the notices' order (each dated by the database's clock as it is made, so a burst's notices keep their order);
+# each row's unread count as the statement's snapshot sees it, which holds the transaction's earlier notices but
+# none of this statement's
+_INSERT_ALL = text(
+    "INSERT INTO notifications (id, user_id, kind, title, message, link, source_event_id, created_at) "
+    "SELECT n.id, n.user_id, n.kind, n.title, n.message, n.link, n.source_event_id, coalesce(n.at, clock_timestamp()) "
+    "FROM unnest(CAST(:id AS uuid[]), CAST(:user_id AS uuid[]), CAST(:kind AS text[]), CAST(:title AS text[]), "
+    "CAST(:message AS text[]), CAST(:link AS text[]), CAST(:source_event_id AS uuid[]), CAST(:at AS timestamptz[])) "
+    "WITH ORDINALITY AS n(id, user_id, kind, title, message, link, source_event_id, at, position) ORDER BY n.position "
+    "RETURNING id, created_at, (SELECT count(*) FROM notifications AS u "
+    "WHERE u.user_id = notifications.user_id AND u.read_at IS NULL)"
+)
+
+
+async def _insert_all(session: AsyncSession, made: list[tuple[Told, Notice]]) -> list[tuple[Notification, int]]:
+    """The notices' rows, each with its user's unread count right after it, in one statement."""
+    if not made:
+        return []
+    notes = [Notification(id=uuid.uuid4(), user_id=notice.user_id, kind=notice.kind, title=notice.title,
+                          message=notice.message, link=notice.link, source_event_id=t.source_event_id)
+             for t, notice in made]
+    values = {column: [getattr(note, column) for note in notes]
+              for column in ("id", "user_id", "kind", "title", "message", "link", "source_event_id")}
+    values["at"] = [t.moment for t, _ in made]
+    returned = {row[0]: (row[1], row[2]) for row in await session.execute(_INSERT_ALL, values)}
+    counted: list[tuple[Notification, int]] = []
+    earlier: Counter[uuid.UUID] = Counter()  # this statement's notices of the same user before this one
+    for note in notes:
+        note.created_at, unread_before = returned[note.id]
+        earlier[note.user_id] += 1
+        counted.append((note, unread_before + earlier[note.user_id]))
+    return counted

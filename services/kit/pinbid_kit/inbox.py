@@ -9,12 +9,15 @@ it causes to, written once (one outbox statement with its NOTIFY) when it return
 A service may take some event types in bursts (`Consumers.in_bursts`): deliveries of them that wait together are
 handled in one transaction, with one statement claiming them all in the inbox and one writing the events they
 cause (pinbid_kit.bursts); of an event type whose handlers keep only the latest state of something (`latest_of`),
-only the latest of each thing in a burst is handled, the others claimed as handled."""
+only the latest of each thing in a burst is handled, the others claimed as handled; a handler with a form that takes
+many deliveries (`together`) is called once with all of its burst's."""
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Generic, TypeVar
 
 from sqlalchemy import text
@@ -23,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import context, outbox
 from .bursts import BurstQueue, Waiting
 from .bus import Bus, matches
-from .clock import as_of, moment_of
+from .clock import as_of, moment_of, replayed
 from .db import Database
 from .envelope import Envelope
 from .events import EVENTS, EventData
@@ -38,13 +41,17 @@ D = TypeVar("D")
 @dataclass
 class Delivery(Generic[D]):
     """One handler's run on one event: the envelope, the service's dependencies, and the events the handler
-    causes (written once when it returns)."""
+    causes (written once when it returns), and the replayed moment its event carries (None: now), for a handler
+    that takes several deliveries at once (`ManyHandler`) and so runs as of none of them."""
     envelope: Envelope
     deps: D
     events: list[EventData] = field(default_factory=list)
+    moment: datetime | None = None
 
 
 MappedHandler = Callable[[AsyncSession, EventData, Delivery], Awaitable[None]]
+# the same work for several deliveries at once (a burst's), each delivery's events added to its own `events`
+ManyHandler = Callable[[AsyncSession, list[tuple[EventData, Delivery]]], Awaitable[None]]
 
 
 async def claim(session: AsyncSession, envelope: Envelope, handler: str) -> bool:
@@ -87,7 +94,7 @@ class Bound:
 
     async def caused(self, session: AsyncSession, data: EventData, envelope: Envelope) -> list[EventData]:
         """Runs the handler; the events it causes, not yet written."""
-        delivery = Delivery(envelope, self.deps)
+        delivery = Delivery(envelope, self.deps, moment=replayed())
         await self.function(session, data, delivery)
         return delivery.events
 
@@ -112,7 +119,9 @@ class Consumers:
         self.registrations: list[Registration] = []
         self._burst_types: frozenset[str] = frozenset()
         self._latest_of: dict[str, Callable[[EventData], Hashable]] = {}
+        self._together: dict[MappedHandler, ManyHandler] = {}
         self._bursts: BurstQueue | None = None
+        self._handling = asyncio.Semaphore(8)  # deliveries handled at a time, each holding a connection (`attach`)
 
     def on(self, event_type: str, name: str | None = None) -> Callable[[EventHandler], EventHandler]:
         if event_type not in EVENTS:
@@ -132,7 +141,8 @@ class Consumers:
                 self.on(event_type, f"{self.service}.{function.__name__}")(Bound(function, deps, self.service))
 
     def in_bursts(self, *event_types: str, size: int = 16,
-                  latest_of: dict[str, Callable[[EventData], Hashable]] | None = None) -> None:
+                  latest_of: dict[str, Callable[[EventData], Hashable]] | None = None,
+                  together: dict[MappedHandler, ManyHandler] | None = None) -> None:
         """Deliveries of these types that wait together are handled together, up to `size` in one transaction
         (pinbid_kit.bursts; a burst that fails is handled again one delivery at a time). Their handlers must not
         rely on running in a transaction of their own (the database's `now()` is the burst's).
@@ -140,7 +150,11 @@ class Consumers:
         `latest_of` maps an event type to what its events are the state of (a slot's id): of several events of one
         thing in a burst only the latest (by `occurredAt`, then arrival) is handled, the others are recorded as
         handled. Only for handlers that already ignore an event older than the state they keep (an upsert guarded
-        by the event's time), for which handling the latest alone leaves what handling all in turn would."""
+        by the event's time), for which handling the latest alone leaves what handling all in turn would.
+
+        `together` maps a mapped handler to its form for many deliveries: the burst's deliveries of every handler
+        that maps to one `ManyHandler` are handed to it in one call (in arrival order, after the burst's other
+        handlers), which leaves what calling the handler on each in turn would."""
         unknown = sorted({*event_types, *(latest_of or {})} - set(EVENTS))
         if unknown:
             raise ValueError(f"unknown event types {unknown}")
@@ -148,24 +162,36 @@ class Consumers:
             raise ValueError("latest_of names an event type not taken in bursts")
         self._burst_types = frozenset(event_types)
         self._latest_of = dict(latest_of or {})
-        self._bursts = BurstQueue(self._handle_burst, self.dispatch_one, size=size)
+        self._together = dict(together or {})
+        self._bursts = BurstQueue(self._handle_burst_held, self._dispatch_one_held, size=size)
 
     @property
     def patterns(self) -> list[str]:
         return sorted({r.pattern for r in self.registrations})
 
-    def attach(self, bus: Bus) -> None:
+    def attach(self, bus: Bus, *, at_once: int = 8) -> None:
+        """Subscribes the handlers. The bus may hand over more deliveries than `at_once` (its prefetch); at most
+        `at_once` are handled at a time, a burst counting one: the others wait holding no connection."""
+        self._handling = asyncio.Semaphore(at_once)
         if self.registrations:
             bus.subscribe(self.service, self.patterns, self.dispatch)
 
     async def dispatch(self, envelope: Envelope, headers: dict[str, str]) -> None:
         """The bus's handler: returns once the delivery is handled and committed (or raises)."""
         if self._bursts is None or envelope.type not in self._burst_types:
-            await self.dispatch_one(envelope, headers)
+            await self._dispatch_one_held(envelope, headers)
             return
         context.request_id.set(envelope.correlation_id)
         with as_of(moment_of(headers)):  # kept with the parked delivery, for the events it causes
             await self._bursts.submit(envelope, headers)
+
+    async def _dispatch_one_held(self, envelope: Envelope, headers: dict[str, str]) -> None:
+        async with self._handling:
+            await self.dispatch_one(envelope, headers)
+
+    async def _handle_burst_held(self, burst: list[Waiting]) -> None:
+        async with self._handling:
+            await self._handle_burst(burst)
 
     async def dispatch_one(self, envelope: Envelope, headers: dict[str, str]) -> None:
         """One delivery in a transaction of each handler's own (a failed burst's deliveries too, each in turn)."""
@@ -208,13 +234,19 @@ class Consumers:
             async with self.db.transaction() as session:
                 fresh = await claim_all(session, [(burst[i].envelope, r.name) for i, _, r in work])
                 rows: list[dict] = []
+                together: dict[ManyHandler, list[tuple[int, EventData, Bound]]] = {}
                 for index, data, registration in work:
                     pair = (burst[index].envelope.id, registration.name)
                     if index in superseded or pair not in fresh:
                         continue
                     fresh.discard(pair)  # the same event twice in a burst is handled once
-                    rows += await self._handle_in_burst(session, burst[index], data, registration)
                     handled.add(index)
+                    if (many := self._many_of(registration)) is not None:
+                        together.setdefault(many, []).append((index, data, registration.handle))
+                        continue
+                    rows += await self._handle_in_burst(session, burst[index], data, registration)
+                for many, items in together.items():
+                    rows += await self._handle_together(session, burst, many, items)
                 await outbox.write_rows(session, rows)
             return handled
 
@@ -244,6 +276,22 @@ class Consumers:
                 superseded.add(previous)
             latest[key] = index
         return work, superseded
+
+    def _many_of(self, registration: Registration) -> ManyHandler | None:
+        handle = registration.handle
+        return self._together.get(handle.function) if isinstance(handle, Bound) else None
+
+    async def _handle_together(self, session: AsyncSession, burst: list[Waiting], many: ManyHandler,
+                               items: list[tuple[int, EventData, Bound]]) -> list[dict]:
+        """One call of a handler's many-delivery form on its deliveries of a burst; the outbox rows of the events
+        each caused, each made as its own delivery."""
+        deliveries = [Delivery(burst[index].envelope, bound.deps, moment=moment_of(burst[index].headers))
+                      for index, _, bound in items]
+        await many(session, [(data, delivery) for (_, data, _), delivery in zip(items, deliveries, strict=True)])
+        rows: list[dict] = []
+        for (index, _, _), delivery in zip(items, deliveries, strict=True):
+            rows += burst[index].context.run(outbox.outbox_rows, delivery.events, source=self.service)
+        return rows
 
     async def _handle_in_burst(self, session: AsyncSession, waiting: Waiting, data: EventData,
                                registration: Registration) -> list[dict]:

@@ -62,10 +62,11 @@ class Service:
         return {"database": self.db.writable}
 
     def attach(self, bus: Bus, *, relay_batch_size: int = 100, relay_idle_seconds: float = 1.0,
-               outbox_retention_days: float = 7.0, listen_url: str | None = None) -> None:
-        """Subscribe the consumers (before the bus starts) and prepare the outbox relay."""
+               outbox_retention_days: float = 7.0, listen_url: str | None = None, events_at_once: int = 8) -> None:
+        """Subscribe the consumers (before the bus starts; at most `events_at_once` deliveries handled at a time)
+        and prepare the outbox relay."""
         self.bus = bus
-        self.consumers.attach(bus)
+        self.consumers.attach(bus, at_once=events_at_once)
         if self.revocations is not None:
             bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
         self.relay = OutboxRelay(self.db, bus, batch_size=relay_batch_size, idle_seconds=relay_idle_seconds,

@@ -43,10 +43,10 @@ class KitSettings(BaseSettings):
     # put before every exchange and queue name: deployments sharing a broker (and vhost) stay apart
     bus_prefix: str = Field(default="", pattern=r"^[A-Za-z0-9_-]*$")
     bus_max_deliveries: int = Field(default=5, ge=1, description="deliveries before a message is dead-lettered")
-    # Events a process handles at once (RabbitMQ prefetch); unset: 8, or fewer if the pool is smaller. Each
-    # handler holds a database connection; unbounded, a backlog after a broker outage arrived all at once,
-    # exhausted the pool and was dead-lettered.
-    bus_prefetch: int | None = Field(default=None, ge=1)
+    # Deliveries RabbitMQ hands a process at once (its prefetch). A process handles at most `events_at_once()` of
+    # them at a time (each holds a database connection; unbounded, a backlog after a broker outage exhausted the
+    # pool and was dead-lettered); the others wait holding none, and those of a type taken in bursts join a burst.
+    bus_prefetch: int = Field(default=32, ge=1)
     jwt_public_key_file: Path = Field(default_factory=lambda: var_dir() / "keys" / "jwt-ed25519.pub")
     relay_batch_size: int = Field(default=100, ge=1)
     relay_idle_seconds: float = Field(default=1.0, gt=0)
@@ -93,12 +93,7 @@ class KitSettings(BaseSettings):
 
     def problems(self) -> list[str]:
         """What must change before this process may start, one sentence each, naming the variable."""
-        found = []
-        if self.bus_prefetch is not None and self.bus_prefetch > self.db_pool_size + self.db_max_overflow:
-            found.append(f"{self.env_name('bus_prefetch')} ({self.bus_prefetch}) must not exceed the connections "
-                         f"the pool may open ({self.env_name('db_pool_size')} + {self.env_name('db_max_overflow')}"
-                         f" = {self.db_pool_size + self.db_max_overflow}): each event handled holds one.")
-        return found + self._encryption_key_problems() + self._pooler_problems()
+        return self._encryption_key_problems() + self._pooler_problems()
 
     def _encryption_key_problems(self) -> list[str]:
         from .secrets import SecretBox
@@ -141,7 +136,8 @@ class KitSettings(BaseSettings):
         return found
 
     def events_at_once(self) -> int:
-        return self.bus_prefetch or min(8, self.db_pool_size + self.db_max_overflow)
+        """Deliveries a process handles at a time, each with a connection: 8, or fewer if the pool is smaller."""
+        return min(8, self.db_pool_size + self.db_max_overflow)
 
     def listen_url(self) -> str:
         """Where the outbox relay LISTENs: straight to PostgreSQL, also when DATABASE_URL is pooled."""

@@ -152,7 +152,8 @@ async def test_mail_follows_the_preferences_and_the_notice_stays_in_app(web, qui
 
 async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transaction(web, quiet, settings):
     """identity takes bid.placed and bid.outbid in bursts (handlers.IN_BURSTS): the deliveries that wait together
-    make their notices, unread counts, mail and events in one transaction, as one at a time would."""
+    make their notices, unread counts, mail and events in one transaction, as one at a time would, and all their
+    notices in one statement (handlers.TOGETHER)."""
     creator, creator_token = await person(web, "INFLUENCER")
     buyer, token = await person(web)
     slot = uuid.uuid4()
@@ -161,7 +162,10 @@ async def test_a_hot_slots_bid_notices_waiting_together_are_made_in_one_transact
               for cents in (4200, 4300, 4400)]
     outbids = [outbid(buyer, slot, cents) for cents in (4300, 4400)]
     burst = [placed[0], outbids[0], placed[1], outbids[1], placed[2]]
-    await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    with counting_statements(quiet.db) as counted:
+        await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    assert len([s for s in counted.statements if s.startswith("INSERT INTO notifications")]) == 1
+    assert len([s for s in counted.statements if "pg_advisory_xact_lock" in s]) == 1  # both mails opened at once
     await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))  # redelivered: nothing more
 
     async with quiet.db.transaction() as session:
@@ -436,3 +440,23 @@ async def test_a_notice_folded_into_a_waiting_mail_takes_no_advisory_lock(web, q
     async with quiet.db.transaction() as session:
         assert (await session.execute(text(
             "SELECT count(*), max(notices) FROM notice_mails WHERE sent_at IS NULL"))).one() == (1, 2)
+
+
+async def test_a_burst_folds_into_every_waiting_mail_with_one_read_and_one_write(web, quiet, settings):
+    """Outbids of one slot to two brands whose mails wait: the burst finds both mails in one statement and folds
+    its notices into them in another (notice_mail._PENDING, _FOLD), each mail saying the last notice."""
+    (first, _), (second, _) = await person(web), await person(web)
+    slot = uuid.uuid4()
+    for buyer in (first, second):
+        await quiet.consumers.dispatch(outbid(buyer, slot, 4300), {})
+    burst = [outbid(buyer, slot, cents) for cents in (4400, 4500) for buyer in (first, second)]
+    with counting_statements(quiet.db) as counted:
+        await asyncio.gather(*(quiet.consumers.dispatch(event, {}) for event in burst))
+    mail_statements = [s for s in counted.statements if "notice_mails" in s]
+    assert len(mail_statements) == 2 and mail_statements[1].startswith("UPDATE notice_mails")
+    assert not [s for s in counted.statements if "pg_advisory_xact_lock" in s]
+    async with quiet.db.transaction() as session:
+        waiting = (await session.execute(text(
+            "SELECT user_id, notices, text_body FROM notice_mails WHERE sent_at IS NULL"))).all()
+    assert sorted((row.user_id, row.notices) for row in waiting) == sorted([(first, 3), (second, 3)])
+    assert all("$45.00" in row.text_body and "$44.00" not in row.text_body for row in waiting)

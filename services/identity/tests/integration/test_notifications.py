@@ -129,8 +129,9 @@ async def test_an_event_for_two_users_writes_both_notices_events_with_one_outbox
 
 
 async def test_each_notice_event_counts_the_unread_notices_up_to_its_own_in_two_statements(http, service):
-    """The count comes back with the insert (notifications._insert): earlier unread notices, the transaction's
-    own earlier ones included, read ones not; one statement for the user and preferences, one for the notice."""
+    """The count comes back with the insert (notifications._insert_all): earlier unread notices, the transaction's
+    own earlier ones and the statement's own earlier ones included, read ones not; one statement for the users and
+    their preferences, one for all the notices."""
     buyer, token = await registered(http)
     slot = uuid.uuid4()
 
@@ -151,5 +152,5 @@ async def test_each_notice_event_counts_the_unread_notices_up_to_its_own_in_two_
     assert [e.notification_id for e in events] == [n.id for n in notes]
     assert all(e.created_at is not None for e in events)
     notice_statements = [s for s in counted.statements if "notice_mails" not in s and "advisory" not in s]
-    assert len(notice_statements) == 4  # per notice: the user with the preferences, the insert with the count
+    assert len(notice_statements) == 2  # the users with their preferences, the inserts with their counts
     assert (await http.get("/notifications/unread-count", headers=bearer(token))).json()["unreadCount"] == 3

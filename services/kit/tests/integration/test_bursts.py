@@ -10,8 +10,9 @@ import aio_pika
 import pytest
 from pinbid_kit import context
 from pinbid_kit.bursts import BurstQueue
-from pinbid_kit.bus import RabbitBus
+from pinbid_kit.bus import InProcessBus, RabbitBus
 from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.clock import AS_OF_HEADER
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserRegistered, UserUpdated
 from pinbid_kit.inbox import Consumers
@@ -191,6 +192,69 @@ async def test_only_the_latest_change_of_each_thing_in_a_burst_is_handled_and_le
     assert in_bursts == in_turn == {alice: "A3", bob: "B3'"}
 
 
+def together_consumers(db) -> tuple[Consumers, list]:
+    """Consumers taking `user.updated` and `user.registered` in bursts, both handlers with one form for many
+    deliveries: it records each call's deliveries, writes one `handled` row each in one statement and causes one
+    event each."""
+    calls: list[list[uuid.UUID]] = []
+
+    async def record_all(session, handled: list) -> None:
+        calls.append([delivery.envelope.id for _, delivery in handled])
+        await session.execute(text("INSERT INTO handled (event_id) SELECT unnest(CAST(:ids AS uuid[]))"),
+                              {"ids": [delivery.envelope.id for _, delivery in handled]})
+        for data, delivery in handled:
+            delivery.events.append(UserRegistered(user_id=data.user_id, email="a@b.co", name=str(delivery.moment),
+                                                  role="BUYER"))
+
+    async def record_updated(session, data, delivery) -> None:
+        await record_all(session, [(data, delivery)])
+
+    async def record_registered(session, data, delivery) -> None:
+        await record_all(session, [(data, delivery)])
+
+    consumers = Consumers("test", db)
+    consumers.register_map({UserUpdated.event_type: [record_updated],
+                            UserRegistered.event_type: [record_registered]}, deps=None)
+    consumers.in_bursts(UserUpdated.event_type, UserRegistered.event_type,
+                        together={record_updated: record_all, record_registered: record_all})
+    return consumers, calls
+
+
+def registered(name: str) -> Envelope:
+    data = UserRegistered(user_id=uuid.uuid4(), email="a@b.co", name=name, role="BUYER")
+    return Envelope(type=data.event_type, source="test", data=data.payload(), correlation_id=uuid.uuid4().hex)
+
+
+async def test_handlers_taken_together_get_their_bursts_deliveries_in_one_call_each_event_made_as_its_own(db):
+    await make_table(db, HANDLED)
+    consumers, calls = together_consumers(db)
+    moment = datetime(2026, 1, 2, 3, tzinfo=UTC)
+    envelopes = [updated("U0"), registered("R1"), updated("U2"), registered("R3")]
+    headers = [{}, {AS_OF_HEADER: moment.isoformat()}, {}, {}]
+
+    await asyncio.gather(*(consumers.dispatch(e, h) for e, h in zip(envelopes, headers, strict=True)))
+    await asyncio.gather(*(consumers.dispatch(e, {}) for e in envelopes))  # redelivered: nothing more
+
+    assert calls == [[e.id for e in envelopes]]  # one call, in arrival order, for both handlers' deliveries
+    handled = await rows(db, "SELECT event_id, tx FROM handled")
+    assert sorted(r.event_id for r in handled) == sorted(e.id for e in envelopes) and len({r.tx for r in handled}) == 1
+    outbox = await rows(db, "SELECT envelope->>'correlationId' AS correlation, envelope->'data'->>'name' AS moment, "
+                            "headers FROM outbox ORDER BY seq")
+    assert [r.correlation for r in outbox] == [e.correlation_id for e in envelopes]  # each made as its delivery
+    assert [r.moment for r in outbox] == ["None", str(moment), "None", "None"]  # each delivery's replayed moment
+    assert AS_OF_HEADER in outbox[1].headers and AS_OF_HEADER not in outbox[0].headers
+
+
+async def test_a_handler_taken_together_alone_in_its_burst_takes_its_one_delivery_path(db):
+    await make_table(db, HANDLED)
+    consumers, calls = together_consumers(db)
+    event = updated("U0")
+    await consumers.dispatch(event, {AS_OF_HEADER: "2026-01-02T03:00:00+00:00"})
+    assert calls == [[event.id]]
+    assert [r.moment for r in await rows(db, "SELECT envelope->'data'->>'name' AS moment FROM outbox")] == [
+        "2026-01-02 03:00:00+00:00"]
+
+
 async def queue_depth(amqp_url: str, queue: str) -> int:
     connection = await aio_pika.connect(amqp_url)
     async with connection:
@@ -326,3 +390,38 @@ async def test_a_delivery_handled_alone_runs_in_its_own_bus_handlers_context():
     await asyncio.gather(*(delivered(updated(name)) for name in ("A", "B", "C")))
     await delivered(updated("D"))
     assert seen == [(n, f"trace of {n}") for n in "ABCD"]
+
+
+async def test_no_more_deliveries_are_handled_at_a_time_than_attach_allows_a_burst_counting_one(db):
+    """The bus may hand over more deliveries than the pool has connections (its prefetch): those beyond `at_once`
+    wait, holding none, and a burst holds one place however many deliveries it takes."""
+    running, most = 0, 0
+    release = asyncio.Event()
+
+    async def hold(session, data, delivery) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await release.wait()  # each handler holds its place until the test lets them all go
+        running -= 1
+
+    consumers = Consumers("test", db)
+    consumers.register_map({UserUpdated.event_type: [hold], UserRegistered.event_type: [hold]}, deps=None)
+    consumers.in_bursts(UserRegistered.event_type)
+    consumers.attach(InProcessBus(), at_once=2)
+
+    async def handle_all(envelopes: list[Envelope]) -> None:
+        nonlocal most
+        release.clear()
+        most = 0
+        dispatched = asyncio.gather(*(consumers.dispatch(e, {}) for e in envelopes))
+        await eventually(lambda: running >= 2)
+        release.set()
+        await dispatched
+
+    await handle_all([updated(f"U{n}") for n in range(6)])
+    assert most == 2
+    # the burst's six in one place, one after another; the three others share the second place
+    await handle_all([*(registered(f"R{n}") for n in range(6)), updated("U"), updated("V"), updated("W")])
+    assert most == 2
+    assert len(await rows(db, "SELECT 1 FROM inbox")) == 6 + 9
