@@ -58,31 +58,19 @@ def _record(item: pytest.Item, phase: str, before: tuple[float, float, float, fl
                               "postgres": after[3] - before[3]}) + "\n")
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item):
-    before = _now()
-    try:
-        return (yield)
-    finally:
-        _record(item, "setup", before)
+def _timed(phase: str):
+    @pytest.hookimpl(wrapper=True)
+    def hook(item):
+        before = _now()
+        try:
+            return (yield)
+        finally:
+            _record(item, phase, before)
+
+    return hook
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    before = _now()
-    try:
-        return (yield)
-    finally:
-        _record(item, "call", before)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    before = _now()
-    try:
-        return (yield)
-    finally:
-        _record(item, "teardown", before)
+pytest_runtest_setup, pytest_runtest_call, pytest_runtest_teardown = map(_timed, ("setup", "call", "teardown"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
