@@ -6,9 +6,9 @@
 
 Each phase (set-up, call, teardown) of each test is written to `<out>/<worker>.jsonl` with its wall time, the test
 process's CPU, the CPU of the processes it started and reaped, and, given the postmaster's pid of a PostgreSQL
-cluster of the run's own (one no one else uses), that cluster's CPU. The time `RunDatabases.new` spent (waiting
-for a released database to be emptied, or cloning) is summed per process. The summary lists the N files that
-cost the most CPU."""
+cluster of the run's own (one no one else uses), that cluster's CPU. The time `RunDatabases.new` spent, and inside
+it `_take_recycled` (waiting for a released database to be emptied), is summed per process. The summary lists the N
+files that cost the most CPU."""
 
 import collections
 import json
@@ -22,7 +22,7 @@ import pytest
 TICK = os.sysconf("SC_CLK_TCK")
 _OUT = Path(os.environ.get("PINBID_PHASES_OUT", "/tmp/pinbid-phases"))
 _POSTMASTER = int(os.environ.get("PINBID_PHASES_POSTMASTER") or 0)
-_new_database_seconds = [0.0]
+_database_seconds: collections.Counter = collections.Counter()  # RunDatabases method -> seconds
 
 
 def _ticks(pid: int | str, *, reaped: bool = False) -> int:
@@ -76,22 +76,28 @@ pytest_runtest_setup, pytest_runtest_call, pytest_runtest_teardown = map(_timed,
 def pytest_configure(config: pytest.Config) -> None:
     from pinbid_testing.databases import RunDatabases
 
-    new = RunDatabases.new
+    for method in ("new", "_take_recycled"):
+        _timed_method(RunDatabases, method)
 
-    def timed_new(self, package=None):
+
+def _timed_method(cls: type, method: str) -> None:
+    original = getattr(cls, method)
+
+    def timed(*args, **kwargs):
         started = time.perf_counter()
         try:
-            return new(self, package)
+            return original(*args, **kwargs)
         finally:
-            _new_database_seconds[0] += time.perf_counter() - started
+            _database_seconds[method] += time.perf_counter() - started
 
-    RunDatabases.new = timed_new
+    setattr(cls, method, timed)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     _OUT.mkdir(parents=True, exist_ok=True)
-    with open(_OUT / "new_database_seconds.txt", "a") as out:
-        out.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} {_new_database_seconds[0]:.1f}\n")
+    with open(_OUT / "database_seconds.txt", "a") as out:
+        out.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')} " +
+                  " ".join(f"{method} {seconds:.1f}" for method, seconds in _database_seconds.items()) + "\n")
 
 
 def summary(folder: Path, top: int) -> None:
@@ -111,9 +117,10 @@ def summary(folder: Path, top: int) -> None:
     for name, f in ranked[:top]:
         print(f"{name[-70:]:70} {f['tests']:5} {f['wall']:7.1f} {f['cpu']:6.1f} {f['children']:6.1f} "
               f"{f['postgres']:6.1f}  {f['setup cpu'] + f['setup postgres']:6.1f}")
-    new_database = folder / "new_database_seconds.txt"
-    if new_database.exists():
-        print("RunDatabases.new, seconds per process:", new_database.read_text().split("\n")[:-1])
+    database_seconds = folder / "database_seconds.txt"
+    if database_seconds.exists():
+        print("seconds in RunDatabases.new and, inside it, waiting for an emptied database (_take_recycled):")
+        print(database_seconds.read_text(), end="")
 
 
 if __name__ == "__main__":
