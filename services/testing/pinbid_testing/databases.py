@@ -6,14 +6,15 @@ clone and its drop cost PostgreSQL a quarter of a second of CPU).
 Every name starts with the process's prefix, `pbt_<pid>_`, so that a run tells its own databases from those
 of other runs (other engineers, other pytest-xdist workers) and drops what dead runs (interrupted, killed)
 left behind. A test's databases are recycled (or dropped, without a package or when they no longer look like a
-clone) in the background as soon as the test ends, while the next tests run."""
+clone) in the background as soon as the test ends, while the next tests run. With `spares`, the next test does not
+wait for that: it takes a database emptied while an earlier test ran."""
 
 import contextlib
 import itertools
 import os
 import re
 import uuid
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -85,8 +86,14 @@ def drop_databases(server_url: str, names: list[str]) -> None:
 class RunDatabases:
     """The databases of this test process on one server."""
 
-    def __init__(self, server_url: str) -> None:
+    def __init__(self, server_url: str, *, spares: int = 0) -> None:
+        """`spares`: databases of a package cloned beyond what the tests hold at once, so that a test takes one
+        emptied while an earlier test ran instead of waiting for the emptying of the last test's (the next test's
+        set-up starts the moment the last one's teardown ends: it waited for the whole emptying, a tenth to half a
+        second on a loaded machine, at every test)."""
         self.server_url = server_url
+        self.spares = spares
+        self._spares_made: Counter[str] = Counter()  # package -> spares cloned so far
         # the process's prefix, then this instance's number: a test of this class beside the run's own instance
         # (one process) makes its own templates and clones, never the run's names
         self.prefix = f"{run_prefix()}{next(_INSTANCES)}_"
@@ -175,9 +182,14 @@ class RunDatabases:
         return f"{self.prefix}{(package or 'db').removeprefix('pinbid_')}_{next(self._numbers)}"
 
     def _take_recycled(self, package: str) -> str | None:
+        """The package's database released longest ago, emptied; None for a clone. An emptying still in flight is
+        waited for (cheaper than a clone) once the package has its spares."""
         queue = self._recycled.get(package)
         while queue:
-            name = queue.popleft().result()  # an emptying in flight takes milliseconds: cheaper than a clone
+            if not queue[0].done() and self._spares_made[package] < self.spares:
+                self._spares_made[package] += 1
+                return None
+            name = queue.popleft().result()
             if name:
                 return name
         return None

@@ -34,8 +34,9 @@ def amqp_url() -> str:
 
 @pytest.fixture(scope="session")
 def run_databases(postgres_url: str) -> Iterator[RunDatabases]:
-    """This test process's databases. What dead runs left behind is dropped first; the templates at the end."""
-    databases = RunDatabases(postgres_url)
+    """This test process's databases, one spare per package (a test never waits for the last one's to be emptied).
+    What dead runs left behind is dropped first; the templates at the end."""
+    databases = RunDatabases(postgres_url, spares=1)
     databases.drop_leftovers_of_dead_runs()
     yield databases
     databases.drop_all()

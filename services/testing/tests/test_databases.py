@@ -4,6 +4,7 @@ still look like a clone, named for their process, and dropped even when the run 
 import os
 import subprocess
 import sys
+import threading
 
 import psycopg
 import pytest
@@ -177,3 +178,27 @@ def test_a_database_that_cannot_be_taken_back_does_not_break_the_next_test(run, 
     run.release_made_in_background()
     with psycopg.connect(run.new("pinbid_content")) as conn:
         assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+
+
+def test_with_a_spare_a_test_takes_a_database_emptied_while_an_earlier_one_ran(postgres_url, monkeypatch):
+    run = RunDatabases(postgres_url, spares=1)
+    emptied = threading.Event()  # holds every emptying until the test lets it go
+    recycle = run._recycle
+    monkeypatch.setattr(run, "_recycle", lambda name, package: emptied.wait(30) and recycle(name, package))
+    try:
+        first = run.new("pinbid_content").rsplit("/", 1)[1]
+        run.release_made_in_background()
+        second = run.new("pinbid_content").rsplit("/", 1)[1]  # the first is still being emptied: a clone, no wait
+        assert second != first and {first, second} <= names(postgres_url)
+        run.release_made_in_background()
+
+        emptied.set()  # the spare is made: from now on the oldest emptying is waited for
+        third = run.new("pinbid_content").rsplit("/", 1)[1]
+        assert third not in (first, second) and first not in names(postgres_url)  # the first's, renamed
+        with psycopg.connect(f"{postgres_url}/{third}") as conn:
+            assert conn.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+        mine = {name for name in names(postgres_url) if name.startswith(run.prefix)}
+        assert len(mine) == 3  # the template, the third test's and the second's (being emptied): one spare
+    finally:
+        emptied.set()
+        run.drop_all()
