@@ -49,9 +49,12 @@ class RabbitBus:
         # publish and process spans, with the trace context carried in the message headers; without an exporter
         # nobody reads a span, and the middleware would cost every publish and delivery for nothing
         # reconnect_interval: a broker back from an outage is found within a second, not five
+        # apply_types=False: the one handler takes the message as its one argument (the decoder below), so
+        # FastDepends' per-delivery model (arguments solved and validated against the signature) has nothing to do
         middlewares = [RabbitTelemetryMiddleware()] if exporting() else []
         self.broker = RabbitBroker(url, logger=None, graceful_timeout=10, middlewares=middlewares,
-                                   default_channel=Channel(prefetch_count=prefetch), reconnect_interval=1.0)
+                                   default_channel=Channel(prefetch_count=prefetch), reconnect_interval=1.0,
+                                   apply_types=False)
         self.exchange = RabbitExchange(self._name(EXCHANGE), type=ExchangeType.TOPIC, durable=True)
         self.dead_letter_exchange = RabbitExchange(self._name(DEAD_LETTER_EXCHANGE), type=ExchangeType.DIRECT,
                                                    durable=True)
