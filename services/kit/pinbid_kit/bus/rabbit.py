@@ -65,12 +65,13 @@ class RabbitBus:
     def _name(self, name: str) -> str:
         return prefixed(self.prefix, name)
 
-    def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler) -> None:
+    def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler,
+                  ack_policy: AckPolicy = AckPolicy.NACK_ON_ERROR) -> None:
         retry_base = self.retry_base_seconds
 
         # the message comes as the one argument (the decoder above), not injected as context: FastStream solves
         # an injected message in a worker thread, a thread hop for every delivery
-        @self.broker.subscriber(queue, self.exchange, ack_policy=AckPolicy.NACK_ON_ERROR, decoder=_undecoded)
+        @self.broker.subscriber(queue, self.exchange, ack_policy=ack_policy, decoder=_undecoded)
         async def consume(message: Any) -> None:
             headers = {k: str(v) for k, v in (message.headers or {}).items()}
             envelope = Envelope.from_json(message.body)
@@ -101,10 +102,13 @@ class RabbitBus:
         self._register(rabbit_queue, patterns, handler)
         self._dead_letter_queues.append(queue)
 
-    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler, *, never_fails: bool = False) -> None:
         name = self._name(f"broadcast.{uuid.uuid4().hex[:12]}")
         rabbit_queue = RabbitQueue(name, durable=False, exclusive=True, auto_delete=True, routing_key=patterns[0])
-        self._register(rabbit_queue, patterns, handler)
+        # a handler that never fails has nothing to retry, and the exclusive queue dies with the connection: the
+        # broker may count each delivery done as it sends it (no acknowledgement to write back for every one)
+        ack_policy = AckPolicy.ACK_FIRST if never_fails else AckPolicy.NACK_ON_ERROR
+        self._register(rabbit_queue, patterns, handler, ack_policy)
 
     async def start(self) -> None:
         await self.broker.start()
