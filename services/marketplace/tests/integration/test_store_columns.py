@@ -2,8 +2,8 @@
 must be the database's, and every column of a bid must belong to one writer."""
 
 from pinbid_marketplace import store_write
-from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from pinbid_marketplace.models import Bid, Slot
+from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
