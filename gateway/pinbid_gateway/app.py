@@ -63,7 +63,7 @@ class Gateway:
         """Subscribe (before the bus starts) this process's copy of the revocations and of the live events."""
         self.bus = bus
         bus.subscribe_broadcast([SESSIONS_REVOKED], self.revocations.on_event)
-        bus.subscribe_broadcast(LIVE_PATTERNS, self.hub.on_event)
+        bus.subscribe_broadcast(LIVE_PATTERNS, self.hub.on_event, never_fails=True)
 
     async def start_background(self, *, revocation_attempts: int | None = None) -> None:
         """The broker's metrics, and the revocations identity already knows. With `revocation_attempts` they are

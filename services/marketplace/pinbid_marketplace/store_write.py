@@ -51,7 +51,9 @@ def _unnest(prefix: str, table: Table, columns: tuple[str, ...]) -> str:
 # `seen_version` is given; an UPDATE waits for a concurrent writer's commit and then rechecks its condition on the
 # new row), and the bids and events are written only when every slot was. `held` is the time from the slots' row
 # locks to the last row written (the commit that releases them follows at once, in the same round trip).
-_WRITE = text(f"""
+# Sent as one line: psycopg parses a statement's placeholders again on every execution when it is longer than
+# psycopg._queries.MAX_CACHED_STATEMENT_LENGTH (4,096 bytes), and this one, indented, was (a test keeps it within).
+_WRITE = text(" ".join(f"""
     WITH written_slots AS (
         UPDATE slots SET {", ".join(f"{c} = v.{c}" for c in SLOT_WRITTEN[1:])}
         FROM {_unnest("slot", Slot.__table__, SLOT_WRITTEN)}
@@ -74,7 +76,7 @@ _WRITE = text(f"""
     SELECT ok, CASE WHEN ok THEN pg_notify('{NOTIFY_CHANNEL}', '') END AS notified,
            extract(epoch FROM greatest((SELECT max(at) FROM written_bids), (SELECT max(at) FROM events))
                               - (SELECT min(at) FROM written_slots)) AS held
-    FROM guard""")
+    FROM guard""".split()))
 
 
 @dataclass(frozen=True)

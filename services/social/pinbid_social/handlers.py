@@ -15,7 +15,7 @@ from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_kit.events import payments as pay
 from pinbid_kit.events import social as s
-from sqlalchemy import or_
+from sqlalchemy import bindparam, func, or_
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -76,16 +76,30 @@ async def keep_slot(session: AsyncSession, d: m.SlotCreated, delivery: Delivery)
     ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=fixed))  # an update may have come first
 
 
+def _slot_upsert():
+    """Built once: a slot's change is the same statement for every delivery, only its values differ (building the
+    ORM insert for each was a quarter of a slot.updated delivery's CPU). Guarded by the event's time: an older
+    change than the one kept changes nothing (hence LATEST_OF below); a `bidder_count` of None (a marketplace that
+    predates it) leaves what social has."""
+    slots = Slot.__table__
+    moving = ("status", "current_bid_cents", "bid_count", "auction_end", "last_event_at")
+    upsert = insert(slots).values({c: bindparam(c) for c in ("slot_id", "creator_id", "post_id", "currency",
+                                                             "bidder_count", *moving)})
+    return upsert.on_conflict_do_update(
+        index_elements=[slots.c.slot_id],
+        set_={**{c: upsert.excluded[c] for c in moving},
+              "bidder_count": func.coalesce(upsert.excluded.bidder_count, slots.c.bidder_count)},
+        where=slots.c.last_event_at <= upsert.excluded.last_event_at)
+
+
+_KEEP_SLOT = _slot_upsert()
+
+
 async def keep_slot_changes(session: AsyncSession, d: m.SlotUpdated, delivery: Delivery) -> None:
-    moving = dict(status=d.status, current_bid_cents=d.current_bid_cents, bid_count=d.bid_count,
-                  auction_end=d.auction_end, last_event_at=delivery.envelope.occurred_at)
-    if d.bidder_count is not None:  # a marketplace that predates it leaves what social has
-        moving["bidder_count"] = d.bidder_count
-    # guarded by the event's time: an older change than the one kept changes nothing (hence LATEST_OF below)
-    await session.execute(insert(Slot).values(
-        slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, currency=d.currency, **moving,
-    ).on_conflict_do_update(index_elements=[Slot.slot_id], set_=moving,
-                            where=Slot.last_event_at <= delivery.envelope.occurred_at))
+    await session.execute(_KEEP_SLOT, dict(
+        slot_id=d.slot_id, creator_id=d.creator_id, post_id=d.post_id, currency=d.currency, status=d.status,
+        current_bid_cents=d.current_bid_cents, bid_count=d.bid_count, bidder_count=d.bidder_count,
+        auction_end=d.auction_end, last_event_at=delivery.envelope.occurred_at))
 
 
 async def expect_payment(session: AsyncSession, d: m.BidApproved, delivery: Delivery) -> None:

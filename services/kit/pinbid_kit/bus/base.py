@@ -46,8 +46,10 @@ class Bus(Protocol):
     def subscribe(self, queue: str, patterns: list[str], handler: Handler) -> None:
         """A durable, shared queue: each event reaches one instance of the service."""
 
-    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
-        """Every running instance receives the event (for in-memory caches such as revocations)."""
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler, *, never_fails: bool = False) -> None:
+        """Every running instance receives the event (for in-memory caches such as revocations). `never_fails`:
+        the handler catches its own errors (the live hub), so a delivery needs no retry and may be counted done as
+        it is handed over."""
 
     async def start(self) -> None: ...
 

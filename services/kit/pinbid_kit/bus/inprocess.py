@@ -24,7 +24,7 @@ class InProcessBus:
     def subscribe(self, queue: str, patterns: list[str], handler: Handler) -> None:
         self._subscriptions.append((queue, patterns, handler))
 
-    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler, *, never_fails: bool = False) -> None:
         self._subscriptions.append(("broadcast", patterns, handler))
 
     async def start(self) -> None:

@@ -49,9 +49,12 @@ class RabbitBus:
         # publish and process spans, with the trace context carried in the message headers; without an exporter
         # nobody reads a span, and the middleware would cost every publish and delivery for nothing
         # reconnect_interval: a broker back from an outage is found within a second, not five
+        # apply_types=False: the one handler takes the message as its one argument (the decoder below), so
+        # FastDepends' per-delivery model (arguments solved and validated against the signature) has nothing to do
         middlewares = [RabbitTelemetryMiddleware()] if exporting() else []
         self.broker = RabbitBroker(url, logger=None, graceful_timeout=10, middlewares=middlewares,
-                                   default_channel=Channel(prefetch_count=prefetch), reconnect_interval=1.0)
+                                   default_channel=Channel(prefetch_count=prefetch), reconnect_interval=1.0,
+                                   apply_types=False)
         self.exchange = RabbitExchange(self._name(EXCHANGE), type=ExchangeType.TOPIC, durable=True)
         self.dead_letter_exchange = RabbitExchange(self._name(DEAD_LETTER_EXCHANGE), type=ExchangeType.DIRECT,
                                                    durable=True)
@@ -62,12 +65,13 @@ class RabbitBus:
     def _name(self, name: str) -> str:
         return prefixed(self.prefix, name)
 
-    def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler) -> None:
+    def _register(self, queue: RabbitQueue, patterns: list[str], handler: Handler,
+                  ack_policy: AckPolicy = AckPolicy.NACK_ON_ERROR) -> None:
         retry_base = self.retry_base_seconds
 
         # the message comes as the one argument (the decoder above), not injected as context: FastStream solves
         # an injected message in a worker thread, a thread hop for every delivery
-        @self.broker.subscriber(queue, self.exchange, ack_policy=AckPolicy.NACK_ON_ERROR, decoder=_undecoded)
+        @self.broker.subscriber(queue, self.exchange, ack_policy=ack_policy, decoder=_undecoded)
         async def consume(message: Any) -> None:
             headers = {k: str(v) for k, v in (message.headers or {}).items()}
             envelope = Envelope.from_json(message.body)
@@ -98,10 +102,13 @@ class RabbitBus:
         self._register(rabbit_queue, patterns, handler)
         self._dead_letter_queues.append(queue)
 
-    def subscribe_broadcast(self, patterns: list[str], handler: Handler) -> None:
+    def subscribe_broadcast(self, patterns: list[str], handler: Handler, *, never_fails: bool = False) -> None:
         name = self._name(f"broadcast.{uuid.uuid4().hex[:12]}")
         rabbit_queue = RabbitQueue(name, durable=False, exclusive=True, auto_delete=True, routing_key=patterns[0])
-        self._register(rabbit_queue, patterns, handler)
+        # a handler that never fails has nothing to retry, and the exclusive queue dies with the connection: the
+        # broker may count each delivery done as it sends it (no acknowledgement to write back for every one)
+        ack_policy = AckPolicy.ACK_FIRST if never_fails else AckPolicy.NACK_ON_ERROR
+        self._register(rabbit_queue, patterns, handler, ack_policy)
 
     async def start(self) -> None:
         await self.broker.start()

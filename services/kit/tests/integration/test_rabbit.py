@@ -294,3 +294,26 @@ async def _equals(value: object, expected: object) -> bool:
 
 async def _counts(listing, expected: int) -> bool:
     return len(await listing) == expected
+
+
+async def test_a_handler_that_never_fails_takes_its_broadcasts_without_acknowledging_each(amqp_url):
+    """With acknowledgements a prefetch of one hands over one delivery at a time (a held handler would see one);
+    a broadcast handler that never fails is handed every delivery as it comes: the broker counts each done as it
+    sends it."""
+    bus = RabbitBus(amqp_url, prefix=f"t{uuid.uuid4().hex[:8]}", prefetch=1)
+    entered, release = 0, asyncio.Event()
+
+    async def held(envelope, headers):
+        nonlocal entered
+        entered += 1
+        await release.wait()
+
+    bus.subscribe_broadcast(["identity.user.updated.v1"], held, never_fails=True)
+    await bus.start()
+    try:
+        await bus.publish_batch([(updated(), {}) for _ in range(3)])
+        await eventually(lambda: _equals(entered, 3))
+    finally:
+        release.set()
+        await bus.stop()
+        await forget_deployment(amqp_url, bus.prefix)

@@ -3,8 +3,10 @@ must be the database's, and every column of a bid must belong to one writer."""
 
 from pinbid_marketplace import store_write
 from pinbid_marketplace.models import Bid, Slot
+from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH
 from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
 _TYPES = text("""
     SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
@@ -33,3 +35,8 @@ def test_every_column_of_a_bid_has_one_writer():
     assert len(named) == len(set(named))
     assert set(named) == set(Bid.__table__.c.keys())
     assert set(store_write.BID_UPDATED) <= set(store_write.BID_INSERTED)
+
+
+def test_the_write_is_short_enough_for_psycopg_to_keep_its_parsed_form():
+    sent = str(store_write._WRITE.compile(dialect=psycopg_dialect.dialect())).encode()
+    assert len(sent) <= MAX_CACHED_STATEMENT_LENGTH

@@ -43,6 +43,11 @@ async def test_posts_carry_their_slots_and_the_provider_shape(social):
                                      auction_end=datetime.now(UTC) + timedelta(days=1)))
     slot = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()[0]["pinSlots"][0]
     assert (slot["bidCount"], slot["bidderCount"]) == (3, 1)  # a withdrawn bidder is no longer counted
+    await social.deliver(SlotUpdated(slot_id=slot_id, creator_id=creator, post_id=first["id"], status="ACTIVE",
+                                     current_bid_cents=2600, bid_count=4,
+                                     auction_end=datetime.now(UTC) + timedelta(days=1)))
+    slot = (await social.http.get("/instagram/posts", headers=social.auth(creator))).json()[0]["pinSlots"][0]
+    assert (slot["bidCount"], slot["bidderCount"]) == (4, 1)  # a change that does not say keeps the count
 
     image = await social.http.get(first["media_url"].removeprefix(PUBLIC + "/api"))
     assert image.status_code == 200 and image.headers["content-type"] == "image/png"
