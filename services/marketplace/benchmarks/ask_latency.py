@@ -22,7 +22,8 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking
-from pinbid_marketplace.meaning import MeaningIndex, meaning_of, sentences, slot_text, stored
+from pinbid_marketplace.meaning import meaning_of, sentences, slot_text, stored
+from pinbid_marketplace.meaning_index import MeaningIndex
 from pinbid_marketplace.queries import Queries, Search
 
 sys.path.insert(0, str(Path(__file__).parent))

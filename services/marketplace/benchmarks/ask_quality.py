@@ -26,7 +26,8 @@ from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking, with_filters
 from pinbid_marketplace.domain import relevance
 from pinbid_marketplace.domain.ask import understand
-from pinbid_marketplace.meaning import MODEL, SENTENCE_MODEL, MeaningIndex
+from pinbid_marketplace.meaning import MODEL, SENTENCE_MODEL
+from pinbid_marketplace.meaning_index import MeaningIndex
 from pinbid_marketplace.models import WITHOUT_MEANING_SQL
 from pinbid_marketplace.queries import Queries, Search
 from sqlalchemy import text

@@ -18,7 +18,7 @@ from .campaign_bidding import CampaignBidding
 from .campaigns import Campaigns
 from .closing import Closer
 from .flags import Flags
-from .meaning import MeaningIndex
+from .meaning_index import MeaningIndex
 from .models import token_revocations
 from .offer_ends import OfferLapses
 from .queries import Queries

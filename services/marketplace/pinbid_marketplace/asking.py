@@ -11,7 +11,8 @@ from pinbid_kit.product_rules import TIME_LEFT_HOURS
 
 from .domain.ask import Understood, understand
 from .domain.relevance import blended_closeness, by_relevance, keywords, relevance
-from .meaning import DIMENSIONS, WORD_DIMENSIONS, MeaningIndex, cosines, sentence_vector, unit, vectors
+from .meaning import DIMENSIONS, WORD_DIMENSIONS, cosines, sentence_vector, unit, vectors
+from .meaning_index import MeaningIndex
 from .queries import Kept, Page, Queries, Search, StoredMeaning
 
 CANDIDATES = 500  # the nearest in meaning, before the filters

@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import SERVICE, events_out, reliability
 from .domain.listing import NewSlot, check_new_slot, check_room_on_post
 from .domain.states import BidStatus
-from .meaning import MeaningIndex, meaning_of
+from .meaning import meaning_of
+from .meaning_index import MeaningIndex
 from .models import Bid, CreatorProfile, Post, Slot, User
 from .rules import as_api_errors, listing_limits
 from .settings import MarketplaceSettings

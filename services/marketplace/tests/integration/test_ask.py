@@ -10,8 +10,8 @@ import psycopg
 import pytest
 from pinbid_kit.events import social as s
 from pinbid_kit.product_rules import ASK_MAX_LENGTH as MAX_ASK
-from pinbid_marketplace import asking, meaning
-from pinbid_marketplace.meaning import MeaningIndex
+from pinbid_marketplace import asking, meaning_index
+from pinbid_marketplace.meaning_index import MeaningIndex
 from sqlalchemy import make_url, text
 
 SLOTS = [  # title, category, minimum bid, caption
@@ -167,7 +167,7 @@ async def test_another_process_takes_in_every_open_slot_and_drops_the_closed(mar
 async def test_a_first_load_in_pages_takes_every_slot_and_reads_again_what_changed_meanwhile(market, monkeypatch):
     world, buyer, ids, *_ = market
     first, *_, last = sorted(ids.values(), key=uuid.UUID)  # in the first page and the last
-    monkeypatch.setattr(meaning, "STREAMED", 2)  # five open slots: three pages
+    monkeypatch.setattr(meaning_index, "STREAMED", 2)  # five open slots: three pages
     other, take, pages = MeaningIndex(world.service.db), MeaningIndex.take, []
     plain_url = make_url(world.service.db.url).set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -190,7 +190,7 @@ async def test_a_first_load_in_pages_takes_every_slot_and_reads_again_what_chang
 
 async def test_a_run_reads_again_only_what_changed_within_the_margin_of_the_last_runs_start(market, monkeypatch):
     world, buyer, ids, *_ = market
-    monkeypatch.setattr(meaning, "CATCH_UP_MARGIN", timedelta(0))
+    monkeypatch.setattr(meaning_index, "CATCH_UP_MARGIN", timedelta(0))
     other = MeaningIndex(world.service.db)
     assert await other.catch_up() == len(SLOTS)
     assert await other.catch_up() == 0  # nothing changed since the last run began: nothing read again
@@ -218,7 +218,7 @@ async def test_a_changed_caption_makes_the_meaning_again(market):
 
 async def test_the_job_never_writes_vectors_over_a_slot_changed_while_they_were_made(market, monkeypatch):
     world, buyer, ids, *_ = market
-    loop, real = asyncio.get_running_loop(), meaning.sentences
+    loop, real = asyncio.get_running_loop(), meaning_index.sentences
 
     async def change_pasta_night() -> None:
         async with world.service.db.transaction() as session:
@@ -230,14 +230,14 @@ async def test_the_job_never_writes_vectors_over_a_slot_changed_while_they_were_
         asyncio.run_coroutine_threadsafe(change_pasta_night(), loop).result()
         return real(texts)
 
-    monkeypatch.setattr(meaning, "sentences", made_while_a_slot_changes)
+    monkeypatch.setattr(meaning_index, "sentences", made_while_a_slot_changes)
     await MeaningIndex(world.service.db).catch_up()
     made = text("SELECT id::text, sentence_meaning IS NOT NULL FROM slots")
     async with world.service.db.autocommit() as conn:
         has_sentence = dict((await conn.execute(made)).tuples().all())
     assert not has_sentence[ids["Pasta night"]]  # read before its change: made again from its new text, later
     assert all(has_sentence[slot_id] for title, slot_id in ids.items() if title != "Pasta night")
-    monkeypatch.setattr(meaning, "sentences", real)
+    monkeypatch.setattr(meaning_index, "sentences", real)
     await MeaningIndex(world.service.db).catch_up()
     async with world.service.db.autocommit() as conn:
         assert all(dict((await conn.execute(made)).tuples().all()).values())

@@ -7,11 +7,9 @@ import uuid
 import numpy as np
 import pytest
 from pinbid_marketplace.meaning import (
-    CATEGORY_CODE,
     DIMENSIONS,
     SENTENCE_DIMENSIONS,
     WORD_DIMENSIONS,
-    MeaningIndex,
     cosines,
     meaning_of,
     sentence_vector,
@@ -20,6 +18,7 @@ from pinbid_marketplace.meaning import (
     stored,
     vectors,
 )
+from pinbid_marketplace.meaning_index import CATEGORY_CODE, MeaningIndex
 
 
 def unit(*values: float) -> np.ndarray:
