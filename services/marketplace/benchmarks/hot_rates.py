@@ -24,7 +24,7 @@ import httpx
 from hot_slot import Bidder, Seen, new_hot_slot, percentile, register, register_buyers, slot_checks
 
 GOAL_P99_MS = 100.0
-DEFAULT_RATES = "25,50,100,200,300,400,500,600,700,800"  # bids a second, one step each
+DEFAULT_RATES = "25,50,100,125,150,200,300,400,500,600,700,800"  # bids a second, a step each
 TICKS = os.sysconf("SC_CLK_TCK")
 ANSWERS = (201, 422)  # accepted, or refused as too low: both are the auction's answers, not errors
 GIVE_UP_P99_MS = 2000.0  # a step this slow ends the sweep: the rates above it only queue more
