@@ -17,7 +17,13 @@ from .models import WITHOUT_MEANING_SQL, Post, Slot
 
 log = logging.getLogger(__name__)
 
-CATCH_UP_MARGIN = timedelta(seconds=30)  # a write stamped before the last run began may commit after it read
+# when the oldest transaction of this database still open (other than this one) began, or now: a slot it writes is
+# stamped no earlier (`updated_at` is the transaction's `now()`) and may commit after this run reads
+OLDEST_OPEN_TRANSACTION = text(
+    "SELECT least(now(), min(xact_start)) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()")
+
+CATCH_UP_MARGIN = timedelta(seconds=30)  # slack behind the oldest open transaction a run saw (clocks, snapshots)
 BACKFILL_BATCH = 100  # 0.2 to 2 s of the sentence model, off the event loop and with no row locked
 STREAMED = 10_000  # rows read at a time by a catch-up
 CATEGORY_CODE = {category: code for code, category in enumerate(CATEGORIES)}
@@ -138,9 +144,10 @@ class MeaningIndex:
         taken, after = 0, None
         async with self.db.autocommit() as conn:
             # read in pages in the order of change, a page a statement (the index on `updated_at` gives the order,
-            # however many changed); a slot changed while the pages are read may be missed by them, so the next
-            # run reads again from before this one began
-            began = await conn.scalar(select(func.now()))
+            # however many changed); a slot is stamped when its transaction began, and one still open as this run
+            # begins may commit after the pages are read, so the next run reads again from before the oldest open
+            # transaction (or this run) began
+            began = await conn.scalar(OLDEST_OPEN_TRANSACTION)
             if since is None:  # the matrix made once at its size, not doubled a page at a time
                 self._grow(await conn.scalar(select(func.count()).where(changed)) or 0)
             page = select(Slot.id, Slot.category, Slot.meaning, Slot.status, Slot.updated_at).where(changed)

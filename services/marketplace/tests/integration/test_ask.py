@@ -200,6 +200,22 @@ async def test_a_run_reads_again_only_what_changed_within_the_margin_of_the_last
     assert await other.catch_up() == 1 and len(other) == len(SLOTS) - 1
 
 
+async def test_a_slot_written_by_a_transaction_open_while_a_run_read_is_read_by_the_next(market, monkeypatch):
+    world, buyer, ids, *_ = market
+    monkeypatch.setattr(meaning_index, "CATCH_UP_MARGIN", timedelta(0))  # the open transaction alone must tell
+    other = MeaningIndex(world.service.db)
+    await other.catch_up()  # every slot in, its vectors made: the runs below write nothing
+    plain_url = make_url(world.service.db.url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(plain_url) as long_running:  # stamps the slot with its start, commits after the next run
+        long_running.execute("UPDATE slots SET status = 'ENDED', updated_at = now() WHERE id = %s",
+                             (ids["Pasta night"],))
+        await other.catch_up()
+        assert len(other) == len(SLOTS)  # not committed yet as this run read
+        long_running.commit()
+    await other.catch_up()
+    assert len(other) == len(SLOTS) - 1
+
+
 async def test_a_changed_caption_makes_the_meaning_again(market):
     world, buyer, ids, posts, user_id = market
     await world.deliver(s.MediaSynced(user_id=user_id, instagram_id="ig", posts=[
