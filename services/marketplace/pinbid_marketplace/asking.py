@@ -84,10 +84,10 @@ class Asking:
         with only some of the words and far in meaning are not looked for: finding every slot with any word costs
         each of a common word's matches (220 ms for 'home ...' at a million slots)."""
         question = vectors([rest], WORD_DIMENSIONS)[0]
-        words = keywords(rest)
+        query, words = unit(question[:DIMENSIONS]), keywords(rest)  # on the index's dimensions
         asked, found = await asyncio.gather(asyncio.to_thread(sentence_vector, rest),
-                                            self.candidates(search, unit(question[:DIMENSIONS]), words))
-        categories = self.index.category_closeness(unit(question[:DIMENSIONS]))
+                                            self.candidates(search, query, words))
+        categories = self.index.category_closeness(query)
         word_close = cosines(question, [found.meanings[slot_id].word for slot_id in found.scored])
         sentence_close = cosines(asked, [found.meanings[slot_id].sentence for slot_id in found.scored])
         meaning, blended = {}, {}
