@@ -56,7 +56,7 @@ class NoticeMailQueue:
         """Queue each notice's mail (notice, its user, its topic), or fold it into the mail of the same kind and
         topic still waiting; the notices of one (user, kind, topic) in turn, as one fold. Runs in the notices'
         transaction: the waiting mails found and folded in one statement each, whatever their number, and the new
-    ones opened with three more."""
+        ones opened with three more."""
         groups: dict[MailKey, list[Notice]] = {}
         recipients: dict[uuid.UUID, Recipient] = {}
         for notice, recipient, topic in mails:

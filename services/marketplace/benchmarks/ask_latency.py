@@ -22,7 +22,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import meaning
 from pinbid_marketplace.asking import Asking
-from pinbid_marketplace.meaning import meaning_of, sentences, slot_text, stored
+from pinbid_marketplace.meaning import all_meanings, slot_text
 from pinbid_marketplace.meaning_index import MeaningIndex
 from pinbid_marketplace.queries import Queries, Search
 
@@ -71,11 +71,10 @@ def prepare() -> str:
         conn.execute("CREATE UNLOGGED TABLE judged (k int, title text, description text, category text, price numeric, "
                      "views bigint, verified boolean, meaning bytea, word_meaning bytea, sentence bytea)")
         for k, slot in enumerate(corpus()):
-            text = slot_text(slot.title, slot.description, slot.caption, slot.category)
-            made = meaning_of(slot.title, slot.description, slot.caption, slot.category)
+            made = all_meanings([slot_text(slot.title, slot.description, slot.caption, slot.category)])[0]
             conn.execute("INSERT INTO judged VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                          (k, slot.title, slot.description, slot.category, slot.price, slot.views, slot.verified,
-                          made["meaning"], made["word_meaning"], stored(sentences([text])[0])))
+                          made["meaning"], made["word_meaning"], made["sentence_meaning"]))
         conn.execute(SEED)
         conn.execute("DROP TABLE judged")
         conn.execute("VACUUM ANALYZE slots")

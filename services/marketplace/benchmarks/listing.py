@@ -15,7 +15,7 @@ from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import open_counts
 from pinbid_marketplace.domain.listing import COUNT_CAP
-from pinbid_marketplace.meaning import meaning_of, sentences, slot_text, stored
+from pinbid_marketplace.meaning import all_meanings, slot_text
 from pinbid_marketplace.queries import Page, Queries, Search, page_query
 from sqlalchemy.dialects import postgresql
 
@@ -101,11 +101,11 @@ def seed(url: str) -> None:
     a process serving the listing then has no vectors to make while it is measured."""
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE UNLOGGED TABLE kinds (k int, meaning bytea, word_meaning bytea, sentence_meaning bytea)")
-        for k, (title, about, category) in enumerate(KINDS):
-            text = slot_text(f"{title} #{k}", f"A post about {about}", "", category)
-            made = meaning_of(f"{title} #{k}", f"A post about {about}", "", category)
+        texts = [slot_text(f"{title} #{k}", f"A post about {about}", "", category)
+                 for k, (title, about, category) in enumerate(KINDS)]
+        for k, made in enumerate(all_meanings(texts)):
             conn.execute("INSERT INTO kinds VALUES (%s, %s, %s, %s)",
-                         (k, made["meaning"], made["word_meaning"], stored(sentences([text])[0])))
+                         (k, made["meaning"], made["word_meaning"], made["sentence_meaning"]))
         conn.execute(SEED)
         conn.execute("DROP TABLE kinds")
         conn.execute(open_counts._FOLD.text)  # what the open-slot-counts job does every few seconds

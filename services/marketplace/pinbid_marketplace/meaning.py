@@ -125,5 +125,13 @@ def word_meanings(texts: list[str]) -> list[dict[str, bytes]]:
     return [{"meaning": stored(unit(vector[:DIMENSIONS])), "word_meaning": stored(vector)} for vector in whole]
 
 
+def all_meanings(texts: list[str]) -> list[dict[str, bytes]]:
+    """Each text's vectors of both models as the slot's columns: what a slot has once the index's job has run."""
+    made = word_meanings(texts)
+    for values, sentence in zip(made, sentences(texts), strict=True):
+        values["sentence_meaning"] = stored(sentence)
+    return made
+
+
 def meaning_of(title: str, description: str, caption: str, category: str) -> dict[str, bytes]:
     return word_meanings([slot_text(title, description, caption, category)])[0]

@@ -65,30 +65,41 @@ class MeaningIndex:
         self.alive = np.zeros(1024, dtype=bool)
         self.category = np.zeros(1024, dtype=np.int8)
         self.sums = np.zeros((len(CATEGORIES), DIMENSIONS), dtype=np.float64)  # a category's open slots, summed
-        self.seen_until: datetime | None = None
+        self.last_run_began: datetime | None = None
 
     def __len__(self) -> int:
         return int(self.alive[:len(self.ids)].sum())
 
     def put(self, slot_id: uuid.UUID, category: str, meaning: bytes) -> None:
-        row = self.row_of.get(slot_id)
-        if row is None:
-            if self.free:
-                row = self.free.pop()
-                self.ids[row] = slot_id
+        self.put_all([(slot_id, category, meaning)])
+
+    def put_all(self, slots: list[tuple[uuid.UUID, str, bytes]]) -> None:
+        """Open slots in (id, category, stored vector), each in its row, a closed slot's row, or a new one at the
+        end; their vectors written at once (a first load takes a million)."""
+        if not slots:
+            return
+        rows = []
+        for slot_id, _, _ in slots:
+            row = self.row_of.get(slot_id)
+            if row is None:
+                row = self.free.pop() if self.free else len(self.ids)
+                if row == len(self.ids):
+                    self.ids.append(slot_id)
+                else:
+                    self.ids[row] = slot_id
+                self.row_of[slot_id] = row
             else:
-                row = len(self.ids)
-                if row == len(self.alive):
-                    self._grow()
-                self.ids.append(slot_id)
-            self.row_of[slot_id] = row
-        else:
-            self._unsum(row)
-        self.matrix[row] = np.frombuffer(meaning, dtype=STORED).astype(np.float32)
-        self.category[row] = CATEGORY_CODE.get(category, -1)
-        self.alive[row] = True
-        if self.category[row] >= 0:
-            self.sums[self.category[row]] += self.matrix[row]
+                self._unsum(row)
+            rows.append(row)
+        self._grow(len(self.ids))
+        at = np.array(rows, dtype=np.int64)
+        self.matrix[at] = np.frombuffer(b"".join(meaning for _, _, meaning in slots), dtype=STORED).reshape(
+            len(slots), DIMENSIONS)
+        self.category[at] = [CATEGORY_CODE.get(category, -1) for _, category, _ in slots]
+        self.alive[at] = True
+        for code in np.unique(self.category[at]):
+            if code >= 0:
+                self.sums[code] += self.matrix[at[self.category[at] == code]].sum(axis=0)
 
     def drop(self, slot_id: uuid.UUID) -> None:
         row = self.row_of.pop(slot_id, None)
@@ -123,11 +134,11 @@ class MeaningIndex:
         top = rows[np.argpartition(-scores[rows], limit - 1)[:limit]]
         return [self.ids[i] for i in top[np.argsort(-scores[top], kind="stable")]]
 
-    def _grow(self, at_least: int | None = None) -> None:
-        """Twice the rows, or `at_least` of them where that is more."""
-        if at_least is not None and at_least <= len(self.alive):
+    def _grow(self, at_least: int) -> None:
+        """Room for `at_least` rows: twice the rows, or more where that is not enough."""
+        if at_least <= len(self.alive):
             return
-        size = max(len(self.alive) * 2, at_least or 0)
+        size = max(len(self.alive) * 2, at_least)
         self.matrix = np.concatenate([self.matrix, np.zeros((size - len(self.matrix), DIMENSIONS), np.float32)])
         self.alive = np.concatenate([self.alive, np.zeros(size - len(self.alive), dtype=bool)])
         self.category = np.concatenate([self.category, np.zeros(size - len(self.category), dtype=np.int8)])
@@ -139,7 +150,7 @@ class MeaningIndex:
         assert self.db is not None
         await asyncio.to_thread(model)  # the first run loads the model off the event loop (a second or two)
         await self._backfill()
-        since = self.seen_until - CATCH_UP_MARGIN if self.seen_until else None
+        since = self.last_run_began - CATCH_UP_MARGIN if self.last_run_began else None
         changed = Slot.updated_at >= since if since else Slot.status == "ACTIVE"
         taken, after = 0, None
         async with self.db.autocommit() as conn:
@@ -156,39 +167,18 @@ class MeaningIndex:
                     .order_by(Slot.updated_at, Slot.id).limit(STREAMED))).all():
                 self.take(rows)
                 taken, after = taken + len(rows), (rows[-1].updated_at, rows[-1].id)
-        self.seen_until = began
+        self.last_run_began = began
         if taken >= STREAMED:  # a process's first load, or a bulk change: a replica's search is whole from here
             log.info("the search index took in %d changed slots; %d open", taken, len(self))
         return taken
 
     def take(self, rows: list) -> None:
-        """A page of catch_up's rows: open slots in, closed ones out; slots new to the index at its end at once
-        (a first run takes a million)."""
-        new = [row for row in rows if row.status == "ACTIVE" and row.meaning is not None and row.id not in self.row_of]
-        if len(new) > 1 and not self.free:
-            self._append(new)
-            new_ids = {row.id for row in new}
-            rows = [row for row in rows if row.id not in new_ids]
+        """A page of catch_up's rows: open slots in, closed ones out."""
+        self.put_all([(row.id, row.category, row.meaning) for row in rows
+                      if row.status == "ACTIVE" and row.meaning is not None])
         for row in rows:
-            if row.status == "ACTIVE" and row.meaning is not None:
-                self.put(row.id, row.category, row.meaning)
-            elif row.status != "ACTIVE":
+            if row.status != "ACTIVE":
                 self.drop(row.id)
-
-    def _append(self, rows: list) -> None:
-        start, end = len(self.ids), len(self.ids) + len(rows)
-        if end > len(self.alive):
-            self._grow(end)
-        added = slice(start, end)
-        self.matrix[added] = np.frombuffer(b"".join(row.meaning for row in rows), dtype=STORED).reshape(
-            len(rows), DIMENSIONS)
-        self.category[added] = [CATEGORY_CODE.get(row.category, -1) for row in rows]
-        self.alive[added] = True
-        self.ids.extend(row.id for row in rows)
-        self.row_of.update((row.id, row_at) for row_at, row in enumerate(rows, start))
-        for code in np.unique(self.category[added]):
-            if code >= 0:
-                self.sums[code] += self.matrix[added][self.category[added] == code].sum(axis=0)
 
     async def _backfill(self) -> None:
         """Open slots without a vector (or without their sentence vector) get them, a batch a run. No row is
