@@ -98,6 +98,21 @@ async def shared_world(run_databases, jwt_keys):
         run_databases.release_shared(database_url)
 
 
+def market_fixtures(build: Callable[[World], Awaitable[tuple]], shared: str = "unchanged_market"):
+    """A module's two markets built by `build`: `market` in a world of its own, for a test that changes it, and
+    `shared` (module-scoped) in the shared world, for the tests that leave it unchanged (reads, refusals)."""
+
+    @pytest.fixture(name="market")
+    async def own_market(world):
+        return await build(world)
+
+    @pytest.fixture(name=shared, scope="module")
+    async def shared_market(shared_world):
+        return await build(shared_world)
+
+    return own_market, shared_market
+
+
 async def snapshot(world: World) -> tuple:
     """Everything a refused request must leave unchanged: slots, bids and the outbox."""
     async with world.service.db.transaction() as session:

@@ -14,6 +14,8 @@ from pinbid_marketplace import asking, meaning_index
 from pinbid_marketplace.meaning_index import MeaningIndex
 from sqlalchemy import make_url, text
 
+from .conftest import market_fixtures
+
 SLOTS = [  # title, category, minimum bid, caption
     ("Morning ritual at the bar", "food", 12, "latte art and a fresh burr grinder on the counter"),
     ("Home workout plan", "fitness", 20, "twenty minutes, no gym, just a mat"),
@@ -37,16 +39,7 @@ async def a_market(world):
     return world, await world.buyer(), ids, posts, user_id
 
 
-@pytest.fixture
-async def market(world):
-    """A market of its own, for a test that changes it (a bid, a slot ended, a caption changed)."""
-    return await a_market(world)
-
-
-@pytest.fixture(scope="module")
-async def asked_market(shared_world):
-    """One market for the tests that only ask (each question a read)."""
-    return await a_market(shared_world)
+market, asked_market = market_fixtures(a_market, shared="asked_market")
 
 
 async def asked(world, buyer, **params) -> dict:

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from .conftest import snapshot
+from .conftest import market_fixtures, snapshot
 
 
 async def a_market(world):
@@ -16,15 +16,7 @@ async def a_market(world):
     return world, creator, posts, slot, buyer
 
 
-@pytest.fixture
-async def market(world):
-    return await a_market(world)
-
-
-@pytest.fixture(scope="module")
-async def unchanged_market(shared_world):
-    """The market of the refused bids: one for them all, each checking it stays unchanged."""
-    return await a_market(shared_world)
+market, unchanged_market = market_fixtures(a_market)
 
 
 BAD_BIDS = [

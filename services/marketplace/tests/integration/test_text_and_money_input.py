@@ -7,7 +7,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from .conftest import snapshot
+from .conftest import market_fixtures, snapshot
 
 BAD_TEXT = ["latte\x00art", "latte\x1bart", "latte \u202etra", "latte\u2066art"]
 BAD_MONEY = ["1e3", " 50 ", "50", "", True, [50]]
@@ -20,15 +20,7 @@ async def a_market(world):
     return world, creator, posts, slot, buyer
 
 
-@pytest.fixture
-async def market(world):
-    return await a_market(world)
-
-
-@pytest.fixture(scope="module")
-async def unchanged_market(shared_world):
-    """The market of the tests whose requests are refused: one for them all, each checking it stays unchanged."""
-    return await a_market(shared_world)
+market, unchanged_market = market_fixtures(a_market)
 
 
 def new_slot(world, post_id: str, **fields) -> dict:
