@@ -28,6 +28,7 @@ from pinbid_marketplace.queries import Queries, Search
 
 sys.path.insert(0, str(Path(__file__).parent))
 from ask_judged import corpus, questions  # noqa: E402
+from generated_slots import INSERT_SLOTS  # noqa: E402
 
 PG = os.environ.get("PINBID_PG_URL", "postgresql://postgres@127.0.0.1:5432")
 ROWS = int(os.environ.get("ROWS", "100000"))
@@ -35,12 +36,7 @@ DB = f"bench_marketplace_ask_latency_{ROWS}"  # one a size: KEEP=1 keeps each fo
 RATE = float(os.environ.get("RATE", "10"))
 REQUESTS = int(os.environ.get("REQUESTS", "400"))
 
-SEED = f"""
-INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
-                   duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
-                   avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
-                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, word_meaning,
-                   sentence_meaning)
+SEED = INSERT_SLOTS + f"""
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n, c.title || ' #' || n, c.description,
        c.category, c.price, NULL, now() + ((60 + n % 20000) || ' minutes')::interval, 7, 'ACTIVE', n % 7,
        'Creator ' || (n % 5000), 'creator' || (n % 5000), 1000 * (n % 5000), c.views, 1, c.verified, 'IMAGE', '',

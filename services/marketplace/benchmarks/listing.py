@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import psycopg
+from generated_slots import INSERT_SLOTS
 from pinbid_kit.db import Database
 from pinbid_kit.migrations import upgrade
 from pinbid_marketplace import open_counts
@@ -33,12 +34,7 @@ def sql_array(values: list[str]) -> str:
     return "ARRAY[" + ",".join(f"'{value}'" for value in values) + "]"
 
 
-SEED = f"""
-INSERT INTO slots (id, creator_id, post_id, title, description, category, min_bid, current_bid, auction_end,
-                   duration_days, status, bid_count, creator_name, creator_handle, followers, avg_views,
-                   avg_engagement, verified, media_type, media_url, permalink, created_at, updated_at, is_demo,
-                   creator_placements, creator_kept_pct, creator_response_minutes, meaning, word_meaning,
-                   sentence_meaning)
+SEED = INSERT_SLOTS + f"""
 SELECT gen_random_uuid(), md5((n % 5000)::text)::uuid, 'post' || n,
        ({sql_array([title for title, _, _ in KINDS])})[1 + n % 6] || ' #' || n,
        'A post about ' || ({sql_array([about for _, about, _ in KINDS])})[1 + n % 6],
