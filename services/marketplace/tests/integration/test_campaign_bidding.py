@@ -136,17 +136,26 @@ async def _count(world, campaign_id: str, n: int) -> bool:
     return len(await bids_of(world, campaign_id)) == n
 
 
+async def bid_once_and_settled(world, buyer, c: dict) -> dict:
+    """The campaign's detail once it has placed its one bid and every event it caused is handled."""
+    await eventually(lambda: _count(world, c["id"], 1))
+    await settled(world)
+    return await campaign(world, buyer, c["id"])
+
+
+def bid_on_and_skipped(detail: dict) -> tuple[list[str], list[tuple[str, str]]]:
+    """The slots a campaign bid on, and those it skipped with the reason."""
+    return [b["slotId"] for b in detail["bids"]], [(s["slotId"], s["reason"]) for s in detail["skipped"]]
+
+
 async def test_a_most_per_comment_below_the_minimum_places_no_bid_and_says_so(world):
     creator, posts = await world.creator(posts=2)
     cheap = await world.slot(creator, posts[0], category="fitness", minBid=10)
     dear = await world.slot(creator, posts[1], category="fitness", minBid=60)
     buyer = await world.buyer()
     c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
-    await settled(world)
-    detail = await campaign(world, buyer, c["id"])
-    assert [b["slotId"] for b in detail["bids"]] == [cheap["id"]]
-    assert [(s["slotId"], s["reason"]) for s in detail["skipped"]] == [(dear["id"], "BELOW_MINIMUM")]
+    detail = await bid_once_and_settled(world, buyer, c)
+    assert bid_on_and_skipped(detail) == ([cheap["id"]], [(dear["id"], "BELOW_MINIMUM")])
     assert c["fittingNow"] == 2 and detail["fittingNow"] == 2
 
 
@@ -166,11 +175,8 @@ async def test_never_against_the_brands_own_bid_and_a_campaigns_bid_is_not_chang
     buyer = await world.buyer()
     assert (await world.bid(buyer, own["id"], 12)).status_code == 201
     c = await new_campaign(world, buyer)
-    await eventually(lambda: _count(world, c["id"], 1))
-    await settled(world)
-    detail = await campaign(world, buyer, c["id"])
-    assert [b["slotId"] for b in detail["bids"]] == [theirs["id"]]
-    assert [(s["slotId"], s["reason"]) for s in detail["skipped"]] == [(own["id"], "OWN_BID")]
+    detail = await bid_once_and_settled(world, buyer, c)
+    assert bid_on_and_skipped(detail) == ([theirs["id"]], [(own["id"], "OWN_BID")])
     campaign_bid = detail["bids"][0]["id"]
     raised = await world.http.put(f"/buyer/bids/{campaign_bid}", json={"amount": 500}, headers=buyer)
     assert raised.status_code == 409 and raised.json()["code"] == "campaign_bid"
@@ -398,8 +404,7 @@ async def test_never_on_a_slot_of_a_creator_the_brand_is_tied_to(world):
     c = await new_campaign(world, buyer)
     await settled(world)
     detail = await campaign(world, buyer, c["id"])
-    assert detail["bids"] == [] and [(s["slotId"], s["reason"]) for s in detail["skipped"]] == \
-        [(slot["id"], "ASSOCIATED")]
+    assert bid_on_and_skipped(detail) == ([], [(slot["id"], "ASSOCIATED")])
 
 
 async def test_a_campaigns_win_approved_tells_payments_its_campaign(world):

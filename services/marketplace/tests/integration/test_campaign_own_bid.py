@@ -8,7 +8,7 @@ import uuid
 from pinbid_kit.events import campaigns as ce
 from sqlalchemy import text
 
-from .test_campaign_bidding import bids_of, campaign, campaigns_never_release, new_campaign, settled
+from .test_campaign_bidding import a_campaign_bidding, bids_of, campaign, campaigns_never_release, new_campaign, settled
 from .test_second_chance import outbox_of
 
 
@@ -74,10 +74,8 @@ async def test_a_campaign_no_longer_fitting_the_slot_does_not_bid(world):
 
 async def test_a_campaigns_bid_cancelled_by_the_brand_sets_off_no_cue(world, monkeypatch):
     campaigns_never_release(world, monkeypatch)
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    brand, rival = await world.buyer(), await world.buyer("Rival")
-    c = await new_campaign(world, brand)
+    _, slot, brand, c = await a_campaign_bidding(world)
+    rival = await world.buyer("Rival")
     await settled(world)
     async with world.service.db.autocommit() as conn:
         bid_id = str(await conn.scalar(text("SELECT id FROM bids WHERE campaign_id = :c"), {"c": c["id"]}))

@@ -15,7 +15,7 @@ from pinbid_marketplace import SERVICE
 from pinbid_testing.waiting import eventually
 from sqlalchemy import text
 
-from .test_campaign_bidding import bids_of, campaign, campaigns_never_release, new_campaign, settled
+from .test_campaign_bidding import a_campaign_bidding, bids_of, campaign, campaigns_never_release, new_campaign, settled
 from .test_second_chance import offer, outbox_of, status_of
 
 
@@ -142,11 +142,8 @@ async def test_a_paused_or_ended_campaign_declines(world, step):
 
 async def test_a_campaign_bid_the_brand_cancelled_by_hand_is_never_offered(world, monkeypatch):
     campaigns_never_release(world, monkeypatch)
-    creator, posts = await world.creator(posts=1)
-    slot = await world.slot(creator, posts[0], category="fitness")
-    brand, rival = await world.buyer(), await world.buyer("Rival")
-    c = await new_campaign(world, brand)
-    await eventually(lambda: _bid_count(world, c["id"], 1))
+    creator, slot, brand, c = await a_campaign_bidding(world)
+    rival = await world.buyer("Rival")
     assert (await world.bid(rival, slot["id"], 50)).status_code == 201
     await settled(world)
     [(_, _, _, status, _, _)] = await bids_of(world, c["id"])
