@@ -47,8 +47,7 @@ class Routes:
 
     def __init__(self, world):
         self.world, self.social = world, world.social
-        self.waiting_pin: uuid.UUID | None = None  # what the property tests upload to, across their examples
-        self.waiting_answer: uuid.UUID | None = None
+        self.waiting: dict[str, uuid.UUID] = {}  # what the property tests upload to, across their examples
         self.link_bid: uuid.UUID | None = None
         self.creator = self.social.auth(world.creator)
         self.brand = self.social.auth(world.buyer, "BUYER")
@@ -81,6 +80,17 @@ class Routes:
                                            files={"screenshot": ("again.png", data, "image/png")},
                                            data={"note": "It is pinned."})
 
+    async def to_a_waiting_one(self, route: str, data: bytes):
+        """`data` uploaded to the placement waiting on `route` ("pin": its "I pinned it"; "answer": its answer to a
+        report), made first when there is none."""
+        make, upload = {"pin": (self.awaiting_pin, self.confirm), "answer": (self.awaiting_answer, self.answer)}[route]
+        if route not in self.waiting:
+            self.waiting[route] = await make()
+        answer = await upload(self.waiting[route], data)
+        if answer.status_code == 200:  # a fine image: the placement no longer waits for an upload
+            del self.waiting[route]
+        return answer
+
     async def set_link(self, bid, url: str):
         return await self.social.http.put(f"/instagram/placements/{bid}/link", json={"url": url},
                                           headers=self.brand)
@@ -100,13 +110,9 @@ async def routes(world) -> Routes:
 @example(data=PNG_SHORT_ICCP)
 @example(data=WEBP_TOO_WIDE_TO_REENCODE)
 async def test_i_pinned_it_with_any_broken_image_is_never_a_500(routes, data):
-    if routes.waiting_pin is None:
-        routes.waiting_pin = await routes.awaiting_pin()
-    answer = await routes.confirm(routes.waiting_pin, data)
+    answer = await routes.to_a_waiting_one("pin", data)
     assert_clear(answer)
     assert answer.status_code in (200, 413, 422), answer.text
-    if answer.status_code == 200:  # a fine image: pinned, so the next upload needs a placement that waits
-        routes.waiting_pin = None
 
 
 @settings(max_examples=ANSWER_CASES, **FUZZ)
@@ -115,13 +121,9 @@ async def test_i_pinned_it_with_any_broken_image_is_never_a_500(routes, data):
 @example(data=PNG_TWO_IENDS)
 @example(data=PNG_SHORT_ICCP)
 async def test_the_answer_to_a_report_with_any_broken_image_is_never_a_500(routes, data):
-    if routes.waiting_answer is None:
-        routes.waiting_answer = await routes.awaiting_answer()
-    answer = await routes.answer(routes.waiting_answer, data)
+    answer = await routes.to_a_waiting_one("answer", data)
     assert_clear(answer)
     assert answer.status_code in (200, 413, 422), answer.text
-    if answer.status_code == 200:
-        routes.waiting_answer = None
 
 
 @settings(max_examples=LINK_CASES, **FUZZ)
