@@ -8,6 +8,7 @@ import { z } from '@/lib/zod'
 import { Button } from '@/components/ui/button'
 import { Form } from '@/components/ui/form'
 import { BackLink } from '@/components/common'
+import { CommentPreview } from '@/components/comment-preview'
 import { FormAlert } from '@/components/form-alert'
 import { MoneyField } from '@/components/money-field'
 import { SlotFilterFields } from '@/components/slot-filter-fields'
@@ -37,7 +38,7 @@ import {
   type CampaignFormValues,
 } from '@/lib/campaigns'
 import { DEFAULT_FILTERS, totalText, type Filters } from '@/lib/filters'
-import { brandLabel, disclosed, maxNewCommentLength } from '@/lib/disclosure'
+import { brandLabel, maxNewCommentLength } from '@/lib/disclosure'
 import { showServerErrors } from '@/lib/server-errors'
 import { campaignQuery, reachQuery } from './api/queries'
 import { useCreateCampaign, useEditCampaign } from './api/mutations'
@@ -233,12 +234,7 @@ function CampaignForm({ defaults, editing }: { defaults: CampaignFormValues; edi
               label="Comment to pin"
               maxLength={maxNewCommentLength()}
               placeholder="What should the pinned comment say?"
-              note={
-                <p id="campaign-comment-preview" className="text-xs text-muted-foreground">
-                  Posted from the creator's account with the disclosure first: <span className="font-medium [overflow-wrap:anywhere] text-foreground">{disclosed(commentText || '…', brand)}</span>
-                  <span className="block tabular-nums">{maxNewCommentLength() - commentText.length} characters left</span>
-                </p>
-              }
+              note={<CommentPreview id="campaign-comment-preview" text={commentText} brand={brand} />}
             />
             <CommentsUsedBefore onPick={(text) => form.setValue('commentText', text, { shouldDirty: true, shouldValidate: true })} />
           </TitledCard>

@@ -6,8 +6,9 @@ import { Button } from '@/components/ui/button'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
+import { CommentPreview } from '@/components/comment-preview'
 import type { CommentMode } from '@/lib/bids'
-import { disclosed, maxNewCommentLength, startsWithDisclosure } from '@/lib/disclosure'
+import { maxNewCommentLength, startsWithDisclosure } from '@/lib/disclosure'
 import { cn } from '@/lib/utils'
 
 interface CommentChooserProps {
@@ -98,10 +99,7 @@ export function CommentChooser({ comments, loading, notConnected, keepable, mine
               New comment
             </Label>
             <Textarea id="new-comment" value={text} onChange={(e) => setText(e.target.value)} maxLength={maxNewCommentLength()} placeholder="What should the pinned comment say?" aria-describedby="new-comment-preview" />
-            <p id="new-comment-preview" className="text-xs text-muted-foreground">
-              Posted from the creator's account with the disclosure first: <span className="font-medium text-foreground">{disclosed(text || '…', brand)}</span>
-              <span className="block tabular-nums">{maxNewCommentLength() - text.length} characters left</span>
-            </p>
+            <CommentPreview id="new-comment-preview" text={text} brand={brand} />
           </div>
         )}
         <ModeOption name="comment-mode" value="later" checked={mode2 === 'later'} onChange={setMode} label="Add my comment later" />
