@@ -34,14 +34,13 @@ function FlagList({ status }: { status: FlagStatus }) {
             {(f) => <FlagRow flag={f} onClear={() => setClearing(f)} />}
           </DeskRows>
           <ReasonDialog
-            open={clearing !== null}
+            subject={clearing}
             onClose={() => setClearing(null)}
             title={`Clear the flag on ${clearing ? accountName(clearing.userName) : ''}?`}
             description="The account stays as it is; the flag moves to Cleared with your reason."
             submitLabel="Clear flag"
-            onSubmit={async (reason) => {
-              if (!clearing) return
-              await clear.mutateAsync({ id: clearing.id, reason })
+            onSubmit={async (flag, reason) => {
+              await clear.mutateAsync({ id: flag.id, reason })
               toast.success('Flag cleared')
             }}
           />

@@ -50,7 +50,7 @@ function UserResults({ q }: { q: string }) {
             ))}
           </ul>
           <ReasonDialog
-            open={acting !== null}
+            subject={acting}
             onClose={() => setActing(null)}
             title={suspending ? `Suspend ${acting?.name ?? ''}?` : `Restore ${acting?.name ?? ''}?`}
             description={
@@ -59,10 +59,9 @@ function UserResults({ q }: { q: string }) {
                 : 'They can sign in again. They are told your reason.'
             }
             submitLabel={suspending ? 'Suspend account' : 'Restore account'}
-            onSubmit={async (reason) => {
-              if (!acting) return
-              await setSuspension.mutateAsync({ userId: acting.id, suspend: suspending, reason })
-              toast.success(suspending ? `${acting.name} is suspended` : `${acting.name} is active again`)
+            onSubmit={async (user, reason) => {
+              await setSuspension.mutateAsync({ userId: user.id, suspend: suspending, reason })
+              toast.success(suspending ? `${user.name} is suspended` : `${user.name} is active again`)
             }}
           />
         </>
@@ -165,14 +164,13 @@ function UserPayments({ userId }: { userId: string }) {
             </table>
           </div>
           <ReasonDialog
-            open={refunding !== null}
+            subject={refunding}
             onClose={() => setRefunding(null)}
             title="Refund this payment in full?"
             description="The brand gets the whole payment back; releases stop and what was released is recovered from the creator's next earnings. This cannot be undone."
             submitLabel="Refund in full"
-            onSubmit={async (reason) => {
-              if (!refunding) return
-              await refund.mutateAsync({ paymentId: refunding.id, reason })
+            onSubmit={async (payment, reason) => {
+              await refund.mutateAsync({ paymentId: payment.id, reason })
               toast.success('Payment refunded')
             }}
           />

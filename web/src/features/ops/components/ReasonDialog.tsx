@@ -12,22 +12,24 @@ export const reasonSchema = z.object({
 })
 type ReasonValues = z.infer<typeof reasonSchema>
 
-/** An operator's action that needs a reason (clear a flag, suspend, restore, refund): the dialog is the confirmation. */
-export function ReasonDialog({
-  open,
+/** An operator's action that needs a reason (clear a flag, suspend, restore, refund): the dialog is the confirmation,
+ *  open while there is a `subject` to act on, which `onSubmit` is given with the reason. */
+export function ReasonDialog<T>({
+  subject,
   onClose,
   title,
   description,
   submitLabel,
   onSubmit,
 }: {
-  open: boolean
+  subject: T | null
   onClose: () => void
   title: string
   description: React.ReactNode
   submitLabel: string
-  onSubmit: (reason: string) => Promise<unknown>
+  onSubmit: (subject: T, reason: string) => Promise<unknown>
 }) {
+  const open = subject !== null
   const form = useForm<ReasonValues>({ resolver: zodResolver(reasonSchema), defaultValues: { reason: '' } })
   const [error, setError] = React.useState<string | null>(null)
   const pending = form.formState.isSubmitting
@@ -40,9 +42,10 @@ export function ReasonDialog({
   }, [open, form])
 
   async function submit({ reason }: ReasonValues) {
+    if (subject === null) return
     setError(null)
     try {
-      await onSubmit(reason.trim())
+      await onSubmit(subject, reason.trim())
       onClose()
     } catch (err) {
       setError(serverMessage(err, 'That did not work. Please try again.'))
