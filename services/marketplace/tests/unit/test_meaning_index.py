@@ -27,12 +27,17 @@ def unit(*values: float) -> np.ndarray:
     return vector / np.linalg.norm(vector)
 
 
-def test_the_nearest_first_of_a_category_and_never_a_dropped_slot():
+def index_of(*slots: tuple[str, tuple[float, ...]]) -> tuple[MeaningIndex, list[uuid.UUID]]:
+    """An index of new slots, each (category, direction of its meaning), and their ids in that order."""
     index = MeaningIndex()
-    east, north, north_east = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-    index.put(east, "food", stored(unit(1, 0)))
-    index.put(north, "tech", stored(unit(0, 1)))
-    index.put(north_east, "food", stored(unit(1, 1)))
+    ids = [uuid.uuid4() for _ in slots]
+    for slot, (category, direction) in zip(ids, slots, strict=True):
+        index.put(slot, category, stored(unit(*direction)))
+    return index, ids
+
+
+def test_the_nearest_first_of_a_category_and_never_a_dropped_slot():
+    index, (east, north, north_east) = index_of(("food", (1, 0)), ("tech", (0, 1)), ("food", (1, 1)))
     assert index.nearest(unit(1, 0.1), category=None, limit=3) == [east, north_east, north]
     assert index.nearest(unit(0, 1), category="food", limit=3) == [north_east, east]
     index.drop(north_east)
@@ -42,10 +47,7 @@ def test_the_nearest_first_of_a_category_and_never_a_dropped_slot():
 
 
 def test_a_slot_put_again_keeps_its_row_and_takes_its_new_meaning():
-    index = MeaningIndex()
-    slot, other = uuid.uuid4(), uuid.uuid4()
-    index.put(slot, "food", stored(unit(1, 0)))
-    index.put(other, "food", stored(unit(0.9, 0.1)))
+    index, (slot, other) = index_of(("food", (1, 0)), ("food", (0.9, 0.1)))
     index.put(slot, "food", stored(unit(0, 1)))
     assert index.nearest(unit(1, 0), category=None, limit=1) == [other]
     assert len(index.ids) == 2
@@ -126,11 +128,7 @@ def test_a_captions_links_and_handles_mean_nothing_and_its_hashtags_are_words():
 
 
 def test_each_category_means_the_mean_of_its_open_slots():
-    index = MeaningIndex()
-    east, north, other = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-    index.put(east, "food", stored(unit(1, 0)))
-    index.put(north, "food", stored(unit(0, 1)))
-    index.put(other, "tech", stored(unit(0, 1)))
+    index, (east, north, _) = index_of(("food", (1, 0)), ("food", (0, 1)), ("tech", (0, 1)))
     close = index.category_closeness(unit(1, 1))
     assert np.isclose(close["food"], 1.0, atol=1e-3) and np.isclose(close["tech"], 2 ** -0.5, atol=1e-3)
     assert close["gaming"] == 0.0  # no open slot: no meaning, no favour
