@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -78,8 +78,9 @@ class Seeded:
 
 @pytest.fixture(scope="module")
 async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
-    """The demo world seeded once (a seeding is most of these tests' time); a test that starts from a seeded
-    world gets copies of its databases."""
+    """The demo world seeded once (a seeding is most of these tests' time) as a first run that was stopped in the
+    middle of marketplace's part and the next run that completed it; a test that starts from the seeded world gets
+    copies of its databases."""
     var, databases = tmp_path_factory.mktemp("seeded"), RunDatabases(postgres_url)
     try:
         urls = {name: databases.new(package(name)) for name in SERVICES}
@@ -87,6 +88,7 @@ async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
             patch.setenv("PINBID_VAR", str(var))
             async with running(urls, var) as built:
                 started, began = time.perf_counter(), datetime.now(UTC)
+                await interrupted_halfway(seed(built), built["marketplace"])
                 await seed(built)
                 seconds = time.perf_counter() - started
                 # the copies start from a still world: on a loaded machine a pin's event was still on its way to
@@ -97,12 +99,18 @@ async def seeded(postgres_url, tmp_path_factory) -> AsyncIterator[Seeded]:
         databases.drop_all()
 
 
-@pytest.fixture
-async def world(new_database, tmp_path, monkeypatch):
-    """A world with nothing seeded."""
-    monkeypatch.setenv("PINBID_VAR", str(tmp_path))
-    async with running({name: new_database(package(name)) for name in SERVICES}, tmp_path) as w:
-        yield w
+async def interrupted_halfway(seeding: Coroutine, marketplace: Service) -> None:
+    """Runs `seeding` until marketplace holds 20 slots, in the middle of its part, and stops it there."""
+    running_seed = asyncio.ensure_future(seeding)
+
+    async def halfway() -> bool:
+        async with marketplace.db.transaction() as session:
+            return await session.scalar(text("SELECT count(*) FROM slots")) >= 20
+
+    await eventually(halfway, within=90, every=0.02)
+    running_seed.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running_seed
 
 
 @pytest.fixture
@@ -230,20 +238,9 @@ async def test_the_demo_world_has_every_stage_and_three_months_of_history(seeded
     assert await census(built) == before
 
 
-async def test_an_interrupted_first_run_is_completed_by_the_next(world):
-    built = world
-    seeding = asyncio.ensure_future(seed(built))
-
-    async def halfway() -> bool:
-        async with built["marketplace"].db.transaction() as session:
-            return await session.scalar(text("SELECT count(*) FROM slots")) >= 20
-
-    await eventually(halfway, within=90, every=0.02)  # stop it in the middle of marketplace's seeding
-    seeding.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await seeding
-    await seed(built)
-    first = await settled_census(built)
+async def test_an_interrupted_first_run_is_completed_by_the_next(seeded_world):
+    built = seeded_world  # seeded by a first run stopped halfway, then a second (the `seeded` fixture)
+    first = await census(built)
     assert len(first["slots"]) == len(demo.SLOTS) and all(n == 1 for _, n in first["slots"])
     assert all(n == 1 for *_, n in first["bids"])
     await seed(built)
