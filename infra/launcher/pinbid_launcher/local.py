@@ -15,7 +15,6 @@ from pathlib import Path
 import httpx
 from pinbid_kit.paths import var_dir
 from pinbid_kit.secrets import load_or_create_key
-from pinbid_kit.tokens import generate_keypair
 
 from . import connections, services
 
@@ -121,6 +120,10 @@ def most_connections(entries: list[tuple[str, list[str], dict[str, str], int]]) 
 
 
 def up() -> None:
+    # here, not at the top: the token module brings the database layer, which `dlq` (reading this module's
+    # recorded prefix) has no use for, and each such command paid 0.9 s of CPU importing it
+    from pinbid_kit.tokens import generate_keypair
+
     run = _run_dir()
     # identity signs with this key and every other process verifies with it: make it before any starts
     generate_keypair(var_dir() / "keys" / "jwt-ed25519.pem", var_dir() / "keys" / "jwt-ed25519.pub")
