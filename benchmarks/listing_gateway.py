@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "services" / "marke
 from listing import MORE_SHAPES, ROWS, SHAPES, measure, seed  # noqa: E402
 
 RATE = float(os.environ.get("RATE", "10"))
-TAKEN_IN = re.compile(r"^(\S+ \S+) INFO +pinbid_marketplace\.meaning .* the search index took in (\d+) changed slots",
-                      re.MULTILINE)
+TAKEN_IN = re.compile(r"^(\S+ \S+) INFO +pinbid_marketplace\.meaning_index .* "
+                      r"the search index took in (\d+) changed slots", re.MULTILINE)
 REQUESTS = int(os.environ.get("REQUESTS", "100"))
 
 
