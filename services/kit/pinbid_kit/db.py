@@ -81,6 +81,16 @@ class Database:
             raise Busy() from None
 
     @asynccontextmanager
+    async def connection_in_transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A Core connection inside one transaction, committed on success, rolled back on error: `transaction`
+        without the ORM session, for work made only of statements (the outbox relay's round)."""
+        try:
+            async with self.engine.begin() as conn:
+                yield conn
+        except exc.TimeoutError:  # the pool's: no connection came free in time
+            raise Busy() from None
+
+    @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[AsyncConnection]:
         """A connection in autocommit: each statement is its own transaction, with no BEGIN or COMMIT round trip.
         For a single read, or for a write that is one statement all or nothing."""

@@ -40,6 +40,20 @@ _WRITE = text(
     f"SELECT pg_notify('{NOTIFY_CHANNEL}', '') WHERE EXISTS (SELECT FROM written)"
 )
 
+# the relay's round: due rows claimed and marked sent in one statement (locked until its commit) ...
+_CLAIM = text(
+    "UPDATE outbox SET sent_at = now() WHERE seq = ANY(ARRAY("
+    "SELECT seq FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= now() "
+    "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED)) "
+    "RETURNING seq, envelope, headers, attempts"
+)
+# ... and, when the bus refuses one, it and every later row of the batch made due again after a backoff
+_UNSEND = text(
+    "UPDATE outbox SET sent_at = NULL, attempts = attempts + 1, "
+    "next_attempt_at = now() + :delay, last_error = :error "
+    "WHERE seq >= :seq AND seq = ANY(:batch)"
+)
+
 
 async def publish(session: AsyncSession, data: EventData, *, source: str) -> Envelope:
     """Record `data` as an event in the outbox, in the caller's transaction."""
@@ -119,20 +133,10 @@ class OutboxRelay:
         """Publish one batch of due rows. Returns how many were published."""
         await self._retry_now_if_the_broker_is_back()
         published = 0
-        async with self.db.transaction() as session:
+        async with self.db.connection_in_transaction() as conn:
             # claimed and marked sent in one statement (the rows stay locked until the commit); a row the bus
             # refuses, and every later one of the batch, is marked unsent again below before the commit
-            rows = sorted((
-                await session.execute(
-                    text(
-                        "UPDATE outbox SET sent_at = now() WHERE seq = ANY(ARRAY("
-                        "SELECT seq FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= now() "
-                        "ORDER BY seq LIMIT :n FOR UPDATE SKIP LOCKED)) "
-                        "RETURNING seq, envelope, headers, attempts"
-                    ),
-                    {"n": self.batch_size},
-                )
-            ).all(), key=lambda row: row.seq)
+            rows = sorted((await conn.execute(_CLAIM, {"n": self.batch_size})).all(), key=lambda row: row.seq)
             envelopes = [Envelope.model_validate(row.envelope) for row in rows]
             outcomes = await self.bus.publish_batch(
                 [(envelope, dict(row.headers)) for envelope, row in zip(envelopes, rows, strict=True)])
@@ -145,12 +149,8 @@ class OutboxRelay:
                     log.warning("publishing %s failed (attempt %d), retrying in %.1fs: %r",
                                 envelope.type, row.attempts + 1, delay.total_seconds(), exc)
                     self._broker_down = not await self.bus.ping()
-                    await session.execute(
-                        text(
-                            "UPDATE outbox SET sent_at = NULL, attempts = attempts + 1, "
-                            "next_attempt_at = now() + :delay, last_error = :error "
-                            "WHERE seq >= :seq AND seq = ANY(:batch)"
-                        ),
+                    await conn.execute(
+                        _UNSEND,
                         {"delay": delay, "error": repr(exc)[:2000], "seq": row.seq,
                          "batch": [r.seq for r in rows]},
                     )

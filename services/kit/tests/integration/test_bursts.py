@@ -11,7 +11,7 @@ import pytest
 from pinbid_kit import context
 from pinbid_kit.bursts import BurstQueue
 from pinbid_kit.bus import InProcessBus, RabbitBus
-from pinbid_kit.bus.rabbit import delete_queues
+from pinbid_kit.bus.rabbit import forget_deployment, prefixed
 from pinbid_kit.clock import AS_OF_HEADER
 from pinbid_kit.envelope import Envelope
 from pinbid_kit.events.identity import UserRegistered, UserUpdated
@@ -20,13 +20,15 @@ from pinbid_testing import eventually
 from prometheus_client import REGISTRY
 from sqlalchemy import text
 
+# the buses' own exchange: events other test files publish on the broker never reach these consumers' queue
+PREFIX = f"bursts{uuid.uuid4().hex[:8]}"
+
 
 @pytest.fixture
 async def queue_name(amqp_url):
-    """The consumers' queue ("test", their service's name), emptied and deleted after each test."""
-    await delete_queues(amqp_url, "test")
-    yield "test"
-    await delete_queues(amqp_url, "test")
+    """The consumers' queue ("test", their service's name), deleted after each test with the exchanges."""
+    yield prefixed(PREFIX, "test")
+    await forget_deployment(amqp_url, PREFIX, ["test"])
 
 # one row per event handled: which event, in which transaction, the correlation id the handler saw
 HANDLED = ("CREATE TABLE handled (event_id uuid NOT NULL, tx bigint NOT NULL DEFAULT txid_current(), "
@@ -267,7 +269,7 @@ async def test_over_rabbitmq_a_failing_handler_in_a_burst_loses_and_doubles_noth
     envelopes = [updated(f"U{n}") for n in range(24)]
     bad = envelopes[5]
     consumers, _ = recording_consumers(db, fail={bad.id}, failures=2)  # its burst, then alone: delivered again
-    bus = RabbitBus(amqp_url, prefetch=8, retry_base_seconds=0.01)
+    bus = RabbitBus(amqp_url, prefix=PREFIX, prefetch=8, retry_base_seconds=0.01)
     consumers.attach(bus)
     await bus.start()
     try:
@@ -334,7 +336,7 @@ async def test_a_consumer_lost_mid_burst_leaves_each_event_handled_once_by_the_n
             done[name] += 1
         return dispatch
 
-    lost = RabbitBus(amqp_url, prefetch=8)
+    lost = RabbitBus(amqp_url, prefix=PREFIX, prefetch=8)
     lost.subscribe("test", first.patterns, counted(first, "first"))
     await lost.start()
     await lost.publish_batch([(e, {}) for e in envelopes])
@@ -355,7 +357,7 @@ async def test_a_consumer_lost_mid_burst_leaves_each_event_handled_once_by_the_n
     assert inbox & died_in == (died_in if committed else set())
 
     following = consumers()
-    bus = RabbitBus(amqp_url, prefetch=8)
+    bus = RabbitBus(amqp_url, prefix=PREFIX, prefetch=8)
     bus.subscribe("test", following.patterns, counted(following, "next"))
     await bus.start()
     try:

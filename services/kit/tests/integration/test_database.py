@@ -60,6 +60,23 @@ async def test_busy_is_raised_by_the_transaction_itself(small):
                 await other.execute(text("SELECT 1"))
 
 
+async def test_a_connection_in_transaction_commits_its_statements_together_or_none_and_says_busy(small):
+    async with small.transaction() as session:
+        await session.execute(text("CREATE TABLE kept (n int)"))
+    async with small.connection_in_transaction() as conn:
+        await conn.execute(text("INSERT INTO kept VALUES (1)"))
+        await conn.execute(text("INSERT INTO kept VALUES (2)"))
+    with pytest.raises(ZeroDivisionError):
+        async with small.connection_in_transaction() as conn:
+            await conn.execute(text("INSERT INTO kept VALUES (3)"))
+            raise ZeroDivisionError
+    async with small.autocommit() as conn:
+        assert (await conn.execute(text("SELECT n FROM kept ORDER BY n"))).scalars().all() == [1, 2]
+        with pytest.raises(Busy):  # the pool's only connection is this one
+            async with small.connection_in_transaction():
+                pass
+
+
 async def test_sql_parameters_never_appear_in_errors(small):
     with pytest.raises(DBAPIError) as failed:
         async with small.transaction() as session:

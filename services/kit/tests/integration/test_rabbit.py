@@ -202,6 +202,50 @@ async def test_runs_with_different_prefixes_on_one_broker_do_not_see_each_others
     assert [sorted(seen) for seen in got] == [sorted([first.id, closing[0].id]), sorted([second.id, closing[1].id])]
 
 
+async def test_without_an_exporter_an_event_goes_out_on_aio_pikas_exchange_as_faststream_sent_it(amqp_url,
+                                                                                                   monkeypatch):
+    """FastStream's publish (its command, middlewares, encoder) is left out when no span is made; the message is the
+    same: the envelope as JSON, persistent, its id, type and correlation id, the headers given, a confirm awaited."""
+    from pinbid_kit.bus import rabbit
+
+    monkeypatch.setattr(rabbit, "exporting", lambda: False)
+    bus = RabbitBus(amqp_url, prefix=f"t{uuid.uuid4().hex[:8]}")
+    await bus.start()
+
+    async def not_this_way(*args, **kwargs):
+        raise AssertionError("published through FastStream")
+
+    monkeypatch.setattr(bus.broker, "publish", not_this_way)
+    connection = await aio_pika.connect(amqp_url)
+    try:
+        channel = await connection.channel()
+        queue = await channel.declare_queue(exclusive=True)
+        await queue.bind(rabbit.prefixed(bus.prefix, rabbit.EXCHANGE), routing_key="identity.user.updated.v1")
+        sent = Envelope(**{**updated().model_dump(), "correlation_id": "req-1"})
+        assert await bus.publish_batch([(sent, {"traceparent": "00-" + "1" * 32 + "-" + "2" * 16 + "-01"})]) == [None]
+        message = await _first_message(queue)
+    finally:
+        await connection.close()
+        await bus.stop()
+        await forget_deployment(amqp_url, bus.prefix)
+    assert Envelope.from_json(message.body) == sent
+    assert (message.message_id, message.type, message.correlation_id, message.content_type) == (
+        str(sent.id), "identity.user.updated.v1", "req-1", "application/json")
+    assert message.delivery_mode == aio_pika.DeliveryMode.PERSISTENT
+    assert message.headers == {"traceparent": "00-" + "1" * 32 + "-" + "2" * 16 + "-01"}
+
+
+async def _first_message(queue) -> aio_pika.abc.AbstractIncomingMessage:
+    got: list = []
+
+    async def arrived() -> bool:
+        got.append(await queue.get(fail=False, no_ack=True))
+        return got[-1] is not None
+
+    await eventually(arrived, within=10)
+    return got[-1]
+
+
 async def test_a_batch_is_published_at_once_and_arrives_in_order(amqp_url, queue_name):
     bus = RabbitBus(amqp_url, prefetch=1)  # one at a time: the queue's order is the order handled
     got = Collected(50)
