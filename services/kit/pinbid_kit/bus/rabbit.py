@@ -14,6 +14,7 @@ from faststream.rabbit.opentelemetry import RabbitTelemetryMiddleware
 from ..envelope import Envelope
 from ..telemetry import context_of, exporting
 from .base import Handler
+from .broadcasts import Broadcasts
 
 log = logging.getLogger("pinbid.bus")
 
@@ -63,6 +64,7 @@ class RabbitBus:
         self._dead_letter_queues: list[str] = []
         self._monitor: aio_pika.abc.AbstractRobustConnection | None = None  # for queue depths only
         self._events: aio_pika.abc.AbstractExchange | None = None  # published on directly once started (_publish)
+        self._unacknowledged = Broadcasts(url, self.exchange.name)  # broadcasts whose handler never fails
 
     def _name(self, name: str) -> str:
         return prefixed(self.prefix, name)
@@ -106,6 +108,9 @@ class RabbitBus:
 
     def subscribe_broadcast(self, patterns: list[str], handler: Handler, *, never_fails: bool = False) -> None:
         name = self._name(f"broadcast.{uuid.uuid4().hex[:12]}")
+        if never_fails and not exporting():  # with an exporter, FastStream's middleware makes its process spans
+            self._unacknowledged.add(name, patterns, handler)
+            return
         rabbit_queue = RabbitQueue(name, durable=False, exclusive=True, auto_delete=True, routing_key=patterns[0])
         # a handler that never fails has nothing to retry, and the exclusive queue dies with the connection: the
         # broker may count each delivery done as it sends it (no acknowledgement to write back for every one)
@@ -126,9 +131,11 @@ class RabbitBus:
             declared = await self.broker.declare_queue(queue)
             for pattern in patterns[1:]:
                 await declared.bind(exchange, routing_key=pattern)
+        await self._unacknowledged.start()
 
     async def stop(self) -> None:
         self._events = None
+        await self._unacknowledged.stop()
         await self.broker.stop()
         if self._monitor is not None:
             await self._monitor.close()

@@ -361,3 +361,35 @@ async def test_a_handler_that_never_fails_takes_its_broadcasts_without_acknowled
         release.set()
         await bus.stop()
         await forget_deployment(amqp_url, bus.prefix)
+
+
+async def test_a_broadcast_that_never_fails_is_taken_by_aio_pika_on_each_of_its_types_and_outlives_a_broken_promise(
+        amqp_url, monkeypatch, caplog):
+    """Without an exporter no FastStream subscriber takes it (nothing of FastStream's per-delivery work is needed);
+    every type bound arrives with its headers, and a handler that fails after all is logged, not retried, and the
+    deliveries after it still come."""
+    from pinbid_kit.bus import rabbit
+
+    monkeypatch.setattr(rabbit, "exporting", lambda: False)
+    bus = RabbitBus(amqp_url, prefix=f"t{uuid.uuid4().hex[:8]}")
+    got: list[tuple[str, str]] = []
+    breaks = updated()
+
+    async def hub(envelope, headers):
+        if envelope.id == breaks.id:
+            raise RuntimeError("a promise broken")
+        got.append((envelope.type, headers.get("traceparent", "")))
+
+    bus.subscribe_broadcast(["identity.user.updated.v1", "identity.user.sessions_revoked.v1"], hub, never_fails=True)
+    assert bus.broker.subscribers == []
+    await bus.start()
+    try:
+        await bus.publish(breaks, {})
+        await bus.publish(updated(), {"traceparent": "t1"})
+        await bus.publish(revoked(), {})
+        await eventually(lambda: _equals(len(got), 2))
+    finally:
+        await bus.stop()
+        await forget_deployment(amqp_url, bus.prefix)
+    assert got == [("identity.user.updated.v1", "t1"), ("identity.user.sessions_revoked.v1", "")]
+    assert "a broadcast handler that never fails failed" in caplog.text
