@@ -16,6 +16,7 @@ from pinbid_kit.bus import InProcessBus
 from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.paths import var_dir
+from pinbid_kit.serving import HttpProtocol
 from pinbid_kit.telemetry import configure_tracing
 
 from . import collector, services
@@ -82,7 +83,7 @@ async def serve(host: str = "127.0.0.1", port: int = 8000, *, seed: bool = True,
 
     # proxy_headers=False: whose X-Forwarded-For to believe is GATEWAY_TRUSTED_PROXIES' call alone
     config = uvicorn.Config(gateway.app, host=host, port=port, log_config=None, lifespan="off",
-                            timeout_graceful_shutdown=5, proxy_headers=False)
+                            timeout_graceful_shutdown=5, proxy_headers=False, http=HttpProtocol)
     http = uvicorn.Server(config)
     log.info("Pinbid is starting at %s (services: %s; %.1fs to start)", public_url, ", ".join(built),
              time.perf_counter() - started)

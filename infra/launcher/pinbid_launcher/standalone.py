@@ -14,6 +14,7 @@ from pinbid_kit.bus import create_bus
 from pinbid_kit.logs import configure_logging
 from pinbid_kit.migrations import upgrade
 from pinbid_kit.pooler import fit_for_pooler
+from pinbid_kit.serving import HttpProtocol
 from pinbid_kit.telemetry import configure_tracing
 
 from . import collector, services
@@ -39,7 +40,7 @@ def serve_service(name: str, settings) -> None:
                 serving=(name, settings.host, settings.port))
     # keep-alive longer than the gateway's pool keeps idle connections, so it never reuses a closed one
     uvicorn.run(service.app, host=settings.host, port=settings.port, log_config=None,
-                timeout_graceful_shutdown=10, timeout_keep_alive=75)
+                timeout_graceful_shutdown=10, timeout_keep_alive=75, http=HttpProtocol)
 
 
 def _bus(settings):
@@ -87,14 +88,16 @@ def serve_gateway(settings: GatewaySettings) -> None:
     bus = _bus(settings)
     gateway.attach(bus)
     _run_on_bus(gateway.app, bus, gateway, close=gateway.upstreams.close)
+    # proxy_headers=False: the gateway's own middleware decides
     public = uvicorn.Server(uvicorn.Config(gateway.app, host=settings.host, port=settings.port, log_config=None,
                                            timeout_graceful_shutdown=10, timeout_keep_alive=75, access_log=False,
-                                           proxy_headers=False))  # the gateway's own middleware decides
+                                           proxy_headers=False, http=HttpProtocol))
     if settings.operator_port is None:
         public.run()
         return
     operator = uvicorn.Server(uvicorn.Config(gateway.operator_app(), host=settings.host, port=settings.operator_port,
-                                             log_config=None, lifespan="off", proxy_headers=False))
+                                             log_config=None, lifespan="off", proxy_headers=False,
+                                             http=HttpProtocol))
     asyncio.run(_serve_together(public, operator))
 
 
