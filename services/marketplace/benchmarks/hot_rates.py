@@ -2,7 +2,7 @@
 whatever the answers before them, and each bid's time is counted from the moment it was due (an open loop: a
 server that falls behind meets a queue, and the queue shows in the figures). The rate rises step by step, each
 step on a fresh slot; the report is the highest rate whose p99 stays within 100 ms with no error and every check
-of the slot true.
+of the slot true, as at every slower step.
 
 200 brands take turns; each bids just above the current bid on the page (the latest any answer told: the live
 stream shows it to everyone watching), about a third with an automatic maximum (hot_slot.Bidder).
@@ -165,10 +165,22 @@ async def main(args) -> dict:
             print(step.line(), flush=True)
             if step.p99_ms > GIVE_UP_P99_MS:
                 break
-    within = [s.rate for s in steps if s.within_goal]
-    best = max(within, default=0.0)
-    print(f"highest rate with p99 within {GOAL_P99_MS:.0f} ms, no error, every check true: {best:.0f} bids/s")
+    best = held_up_to(steps)
+    alone = max((s.rate for s in steps if s.within_goal), default=0.0)
+    print(f"highest rate with p99 within {GOAL_P99_MS:.0f} ms, no error, every check true, as every slower step: "
+          f"{best:.0f} bids/s" + (f" (a faster step held on its own: {alone:.0f} bids/s)" if alone > best else ""))
     return {"steps": steps, "best_rate": best}
+
+
+def held_up_to(steps: list[Step]) -> float:
+    """The rate of the last step before the first that missed the goal: a faster step that held after a slower one
+    failed is luck of the moment, not a rate the service holds."""
+    best = 0.0
+    for step in sorted(steps, key=lambda s: s.rate):
+        if not step.within_goal:
+            break
+        best = step.rate
+    return best
 
 
 def rates(text: str) -> list[float]:
