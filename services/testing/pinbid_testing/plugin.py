@@ -110,7 +110,9 @@ def pytest_collection(session: pytest.Session):
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow files first (with `--dist loadfile --no-loadscope-reorder`, a worker takes the next file in this order
     when it is almost done). Files that launch a distributed run take turns with the other slow files: those runs
-    wait for each other (tests/distributed/conftest.py), and two workers should not both be waiting."""
+    wait for each other (tests/distributed/conftest.py), and two workers should not both be waiting. Files that
+    capture spans last: tracing, once on, stays on in the process (`captured_spans`), and every later test would
+    make and keep a span for each of its statements and requests."""
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::")[0], []).append(item)
@@ -119,4 +121,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     others = [group for group in slow if "launch" not in group[0].fixturenames]
     turns = [group for pair in itertools.zip_longest(launching, others) for group in pair if group is not None]
     rest = [group for group in files.values() if not group[0].get_closest_marker("slow")]
-    items[:] = [item for group in turns + rest for item in group]
+    tracing = [group for group in rest if any("captured_spans" in item.fixturenames for item in group)]
+    rest = [group for group in rest if group not in tracing]
+    items[:] = [item for group in turns + rest + tracing for item in group]
