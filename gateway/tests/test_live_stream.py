@@ -23,8 +23,6 @@ from pinbid_testing import eventually, free_port, running, serving
 
 from .conftest import bearer, session
 
-pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
-
 
 @pytest.fixture
 async def served(identity_settings, tmp_path):

@@ -11,8 +11,6 @@ import pytest
 from pinbid_testing import recycling
 from pinbid_testing.databases import RunDatabases, leftovers_of_dead_runs, run_prefix
 
-pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin): its clones and drops wait on PostgreSQL, not the CPU
-
 
 def a_dead_pid() -> int:
     process = subprocess.Popen([sys.executable, "-c", "pass"])

@@ -4,7 +4,6 @@ dead-lettered. A handler that fails while the database answers is still dead-let
 
 import asyncio
 
-import pytest
 from pinbid_kit.bus import InProcessBus
 from pinbid_kit.events.identity import UserUpdated
 from pinbid_kit.outage import WAIT_SECONDS, WAITERS
@@ -13,8 +12,6 @@ from sqlalchemy import make_url
 
 from .conftest import widgets
 from .test_inbox import consumers_touching_widget, envelope, seed, touched
-
-pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin): it waits out a database away
 
 
 def gauge(metric, database: str) -> float:

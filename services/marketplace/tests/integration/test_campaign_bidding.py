@@ -8,15 +8,12 @@ import uuid
 from datetime import timedelta
 from decimal import Decimal
 
-import pytest
 from pinbid_kit.events import campaigns as ce
 from pinbid_kit.events import identity as i
 from pinbid_kit.events import marketplace as m
 from pinbid_testing import outbox_events
 from pinbid_testing.waiting import eventually
 from sqlalchemy import text
-
-pytestmark = pytest.mark.slow  # run first (pinbid_testing.plugin)
 
 COMMITTED = text("""
     SELECT coalesce(sum(ceiling) FILTER (WHERE status IN ('ACTIVE', 'OUTBID')), 0)
