@@ -1,8 +1,8 @@
 """Async SQLAlchemy on psycopg 3. One `Database` per service; the service layer owns transactions."""
 
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING
 
 from sqlalchemy import event, exc, make_url, text
@@ -74,31 +74,25 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A session inside one transaction: committed on success, rolled back on error."""
-        try:
+        with _busy_when_no_connection_comes():
             async with self.sessions() as session, session.begin():
                 yield session
-        except exc.TimeoutError:  # the pool's: no connection came free in time
-            raise Busy() from None
 
     @asynccontextmanager
     async def connection_in_transaction(self) -> AsyncIterator[AsyncConnection]:
         """A Core connection inside one transaction, committed on success, rolled back on error: `transaction`
         without the ORM session, for work made only of statements (the outbox relay's round)."""
-        try:
+        with _busy_when_no_connection_comes():
             async with self.engine.begin() as conn:
                 yield conn
-        except exc.TimeoutError:  # the pool's: no connection came free in time
-            raise Busy() from None
 
     @asynccontextmanager
     async def autocommit(self) -> AsyncIterator[AsyncConnection]:
         """A connection in autocommit: each statement is its own transaction, with no BEGIN or COMMIT round trip.
         For a single read, or for a write that is one statement all or nothing."""
-        try:
+        with _busy_when_no_connection_comes():
             async with self.engine.connect() as conn:
                 yield await conn.execution_options(isolation_level="AUTOCOMMIT")
-        except exc.TimeoutError:  # the pool's: no connection came free in time
-            raise Busy() from None
 
     async def writable(self) -> bool:
         """The database answers and takes writes: not a standby, not read-only (a failover passes through both)."""
@@ -111,3 +105,12 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+
+
+@contextmanager
+def _busy_when_no_connection_comes() -> Iterator[None]:
+    """The pool's timeout (no connection came free in time) as `Busy`."""
+    try:
+        yield
+    except exc.TimeoutError:
+        raise Busy() from None
